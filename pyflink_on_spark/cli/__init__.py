@@ -1,0 +1,1 @@
+"""The `pyflink-on-spark` command line."""

@@ -1,0 +1,1 @@
+"""Mirror of `pyflink.datastream` (PyFlink 1.20)."""

@@ -1,0 +1,29 @@
+from typing import Optional
+
+__all__ = ["OutputTag"]
+
+
+class OutputTag(object):
+    """Names a side output. Two tags with the same id are the same side output."""
+
+    def __init__(self, tag_id: str, type_info=None):
+        if not isinstance(tag_id, str) or not tag_id:
+            raise ValueError("OutputTag tag_id must be a non-empty string, got %r" % (tag_id,))
+        self.tag_id = tag_id
+        self.type_info = type_info
+
+    def __eq__(self, other):
+        return isinstance(other, OutputTag) and other.tag_id == self.tag_id
+
+    def __hash__(self):
+        return hash(("OutputTag", self.tag_id))
+
+    def __repr__(self):
+        return "OutputTag(%r)" % self.tag_id
+
+    def get_java_output_tag(self):
+        raise NotImplementedError("OutputTag.get_java_output_tag: there is no Flink JVM here")
+
+    @property
+    def _type_info(self) -> Optional[object]:
+        return self.type_info

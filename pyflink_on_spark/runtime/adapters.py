@@ -1,0 +1,165 @@
+"""Keyed adapters: KeyedStream.map / flat_map / filter / reduce / sum / min / max / min_by /
+max_by as KeyedProcessFunctions, as PyFlink runs them.
+
+Rolling aggregations emit every update in STREAMING mode; in BATCH mode they emit only the
+final value per key at the end of input (Flink's batch semantics).
+"""
+from __future__ import annotations
+
+from pyflink_on_spark.datastream.functions import KeyedProcessFunction
+from pyflink_on_spark.datastream.state import ValueStateDescriptor
+
+
+class KeyedMapAdapter(KeyedProcessFunction):
+    def __init__(self, map_function):
+        self._fn = map_function
+
+    def open(self, runtime_context):
+        self._fn.open(runtime_context)
+        self._map = self._fn.map
+
+    def close(self):
+        self._fn.close()
+
+    def process_element(self, value, ctx):
+        return (self._map(value),)
+
+
+class KeyedFlatMapAdapter(KeyedProcessFunction):
+    def __init__(self, flat_map_function):
+        self._fn = flat_map_function
+
+    def open(self, runtime_context):
+        self._fn.open(runtime_context)
+
+    def close(self):
+        self._fn.close()
+
+    def process_element(self, value, ctx):
+        return self._fn.flat_map(value)
+
+
+class KeyedFilterAdapter(KeyedProcessFunction):
+    def __init__(self, filter_function):
+        self._fn = filter_function
+
+    def open(self, runtime_context):
+        self._fn.open(runtime_context)
+
+    def close(self):
+        self._fn.close()
+
+    def process_element(self, value, ctx):
+        return (value,) if self._fn.filter(value) else None
+
+
+class _RollingAdapter(KeyedProcessFunction):
+    """Keeps one value per key in ValueState and combines each new element into it."""
+
+    def __init__(self, batch_mode: bool = False):
+        self._batch_mode = batch_mode
+
+    def _combine(self, current, value):
+        raise NotImplementedError
+
+    def open(self, runtime_context):
+        self._state = runtime_context.get_state(ValueStateDescriptor("_rolling", None))
+        self._backend = getattr(runtime_context, "_backend", None)
+
+    def process_element(self, value, ctx):
+        state = self._state
+        current = state.value()
+        result = value if current is None else self._combine(current, value)
+        state.update(result)
+        if not self._batch_mode:
+            return (result,)
+        return None
+
+    def _end_input(self, operator):
+        """BATCH mode: the final value of every key, keys in the order they were first seen."""
+        if not self._batch_mode:
+            return None
+        results = []
+        for key in operator.backend.keys_for_state(self._state_descriptor()):
+            operator.set_current_key(key)
+            value = self._state.value()
+            if value is not None:
+                results.append(value)
+        return results
+
+    def _state_descriptor(self):
+        return ValueStateDescriptor("_rolling", None)
+
+
+class ReduceAdapter(_RollingAdapter):
+    def __init__(self, reduce_function, batch_mode: bool = False):
+        super().__init__(batch_mode)
+        self._fn = reduce_function
+
+    def open(self, runtime_context):
+        super().open(runtime_context)
+        self._fn.open(runtime_context)
+        self._reduce = self._fn.reduce
+
+    def close(self):
+        self._fn.close()
+
+    def _combine(self, current, value):
+        return self._reduce(current, value)
+
+
+class AggregationAdapter(_RollingAdapter):
+    """sum / min / max / min_by / max_by on a field (index or name), PyFlink semantics:
+    sum/min/max change only that field of the first element; min_by/max_by keep the whole
+    element holding the extreme (the first one on ties)."""
+
+    def __init__(self, kind: str, position, batch_mode: bool = False):
+        super().__init__(batch_mode)
+        self._kind = kind
+        self._position = position
+
+    def _field(self, value):
+        position = self._position
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            return value
+        if isinstance(position, str):
+            return getattr(value, position) if not isinstance(value, dict) else value[position]
+        return value[position]
+
+    def _replace(self, record, new_field):
+        if isinstance(record, (int, float)) and not isinstance(record, bool):
+            return new_field
+        position = self._position
+        if type(record).__name__ == "Row":
+            values = list(record._values)
+            index = record._fields.index(position) if isinstance(position, str) else position
+            values[index] = new_field
+            clone = type(record)(*values)
+            if record._fields is not None:
+                clone._fields = record._fields
+            clone.set_row_kind(record.get_row_kind())
+            return clone
+        if isinstance(record, tuple):
+            items = list(record)
+            items[position] = new_field
+            return tuple(items)
+        if isinstance(record, list):
+            items = list(record)
+            items[position] = new_field
+            return items
+        raise TypeError("Cannot aggregate on field %r of %r" % (position, record))
+
+    def _combine(self, current, value):
+        kind = self._kind
+        a, b = self._field(current), self._field(value)
+        if kind == "SUM":
+            return self._replace(current, a + b)
+        if kind == "MIN":
+            return self._replace(current, b if b < a else a)
+        if kind == "MAX":
+            return self._replace(current, b if b > a else a)
+        if kind == "MIN_BY":
+            return value if b < a else current
+        if kind == "MAX_BY":
+            return value if b > a else current
+        raise ValueError("unknown aggregation %r" % kind)

@@ -1,0 +1,114 @@
+"""Metrics user functions can register: counters, gauges, meters and distributions that work.
+
+Values live in the task; `MetricGroup.snapshot()` gives them as a dict (reported with the
+job's accumulators where the executor collects them)."""
+from __future__ import annotations
+
+import time
+from typing import Callable, Dict, List, Optional
+
+
+class Counter:
+    def __init__(self) -> None:
+        self._count = 0
+
+    def inc(self, n: int = 1) -> None:
+        self._count += n
+
+    def dec(self, n: int = 1) -> None:
+        self._count -= n
+
+    def get_count(self) -> int:
+        return self._count
+
+
+class Gauge:
+    def __init__(self, obj: Callable[[], int]) -> None:
+        self._obj = obj
+
+    def get_value(self):
+        return self._obj()
+
+
+class Meter:
+    def __init__(self, time_span_in_seconds: int = 60) -> None:
+        self._count = 0
+        self._start = time.monotonic()
+        self._time_span = time_span_in_seconds
+
+    def mark_event(self, value: int = 1) -> None:
+        self._count += value
+
+    def get_count(self) -> int:
+        return self._count
+
+    def get_rate(self) -> float:
+        elapsed = max(time.monotonic() - self._start, 1e-9)
+        return self._count / elapsed
+
+
+class Distribution:
+    def __init__(self) -> None:
+        self._values: List[int] = []
+
+    def update(self, value: int) -> None:
+        self._values.append(value)
+
+    def get_statistics(self) -> Dict[str, float]:
+        v = self._values
+        if not v:
+            return {"count": 0}
+        return {"count": len(v), "min": min(v), "max": max(v), "mean": sum(v) / len(v)}
+
+
+class MetricGroup:
+    def __init__(self, scope: Optional[List[str]] = None) -> None:
+        self._scope = list(scope or [])
+        self._metrics: Dict[str, object] = {}
+        self._children: Dict[str, "MetricGroup"] = {}
+
+    def add_group(self, name: str, extra: str = None) -> "MetricGroup":
+        key = name if extra is None else "%s.%s" % (name, extra)
+        child = self._children.get(key)
+        if child is None:
+            child = self._children[key] = MetricGroup(self._scope + [key])
+        return child
+
+    def counter(self, name: str) -> Counter:
+        return self._register(name, Counter())
+
+    def gauge(self, name: str, obj: Callable[[], int]) -> None:
+        self._register(name, Gauge(obj))
+
+    def meter(self, name: str, time_span_in_seconds: int = 60) -> Meter:
+        return self._register(name, Meter(time_span_in_seconds))
+
+    def distribution(self, name: str) -> Distribution:
+        return self._register(name, Distribution())
+
+    def get_scope_components(self) -> List[str]:
+        return list(self._scope)
+
+    def get_all_variables(self) -> dict:
+        return {}
+
+    def get_metric_identifier(self, metric_name: str) -> str:
+        return ".".join(self._scope + [metric_name])
+
+    def _register(self, name, metric):
+        self._metrics[name] = metric
+        return metric
+
+    def snapshot(self) -> Dict[str, object]:
+        out: Dict[str, object] = {}
+        for name, m in self._metrics.items():
+            ident = self.get_metric_identifier(name)
+            if isinstance(m, Counter) or isinstance(m, Meter):
+                out[ident] = m.get_count()
+            elif isinstance(m, Gauge):
+                out[ident] = m.get_value()
+            elif isinstance(m, Distribution):
+                out[ident] = m.get_statistics()
+        for child in self._children.values():
+            out.update(child.snapshot())
+        return out

@@ -1,0 +1,86 @@
+"""The operator interface every primitive implements (push-based, like Flink's)."""
+from __future__ import annotations
+
+import os
+import traceback
+from typing import Optional
+
+from pyflink_on_spark.datastream.output_tag import OutputTag
+from pyflink_on_spark.runtime.context import TaskContext
+from pyflink_on_spark.runtime.errors import UserFunctionError
+from pyflink_on_spark.runtime.output import Output
+from pyflink_on_spark.runtime.spec import MIN_WATERMARK
+
+_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+class Operator:
+    """One operator instance inside a running task."""
+
+    name = "Operator"
+    has_timers = False  # True for operators whose processing-time timers the task must poll
+
+    def __init__(self) -> None:
+        self.output: Optional[Output] = None
+        self.task: Optional[TaskContext] = None
+        self.current_watermark = MIN_WATERMARK
+
+    def setup(self, output: Output, task: TaskContext, name: str) -> None:
+        self.output = output
+        self.task = task
+        self.name = name
+
+    def open(self) -> None:
+        pass
+
+    def process_element(self, value, timestamp) -> None:
+        raise NotImplementedError
+
+    def process_element2(self, value, timestamp) -> None:
+        raise NotImplementedError("%s has one input" % self.name)
+
+    def process_watermark(self, watermark: int) -> None:
+        if watermark > self.current_watermark:
+            self.current_watermark = watermark
+            self.output.emit_watermark(watermark)
+
+    def advance_processing_time(self, now: int) -> None:
+        """Fire processing-time timers due at `now` (only operators with timers do)."""
+
+    def end_input(self) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+    def user_error(self, exc: BaseException) -> UserFunctionError:
+        """Wrap an exception from user code, keeping only the user's own frames on top."""
+        if isinstance(exc, UserFunctionError):
+            return exc
+        frames = traceback.extract_tb(exc.__traceback__)
+        user_frames = [f for f in frames if not f.filename.startswith(_PACKAGE_DIR)]
+        exc.__traceback__ = _trim(exc.__traceback__, {id(f) for f in user_frames}, frames)
+        subtask = self.task.subtask_index if self.task is not None else 0
+        return UserFunctionError(self.name, subtask, exc)
+
+
+def _trim(tb, keep_ids, frames):
+    # Drop leading engine frames so the traceback starts in user code.
+    index = 0
+    while tb is not None and index < len(frames) and id(frames[index]) not in keep_ids:
+        tb = tb.tb_next
+        index += 1
+    return tb
+
+
+def emit_results(results, output: Output, timestamp) -> None:
+    """Send what a process-style function produced: `yield tag, value` goes to a side output
+    (PyFlink's only way to emit side outputs), anything else to the main output."""
+    if results is None:
+        return
+    collect = output.collect
+    for item in results:
+        if item.__class__ is tuple and len(item) == 2 and isinstance(item[0], OutputTag):
+            output.collect_side(item[0].tag_id, item[1], timestamp)
+        else:
+            collect(item, timestamp)

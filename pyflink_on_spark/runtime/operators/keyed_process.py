@@ -1,0 +1,176 @@
+"""The keyed process primitive: keyed state, timers, current key.
+
+KeyedStream.map / flat_map / filter / reduce / sum / ... are KeyedProcessFunction adapters
+(runtime/adapters.py) run by this operator, as in PyFlink.
+"""
+from __future__ import annotations
+
+from pyflink_on_spark.datastream.functions import KeyedProcessFunction
+from pyflink_on_spark.datastream.time_domain import TimeDomain
+from pyflink_on_spark.datastream.timerservice import TimerService
+from pyflink_on_spark.runtime.context import StreamingRuntimeContext
+from pyflink_on_spark.runtime.errors import UserFunctionError
+from pyflink_on_spark.runtime.operators.base import Operator, emit_results
+from pyflink_on_spark.runtime.spec import MIN_WATERMARK
+from pyflink_on_spark.runtime.timers import InternalTimerService
+
+VOID_NAMESPACE = None  # the namespace of plain keyed state and keyed-process timers
+
+
+class KeyedTimerService(TimerService):
+    """The TimerService a KeyedProcessFunction sees: timers for the current key."""
+
+    def __init__(self, operator: "KeyedProcessOperator"):
+        self._operator = operator
+        self._timers = operator.timers
+
+    def current_processing_time(self):
+        return self._timers.current_processing_time()
+
+    def current_watermark(self):
+        return self._operator.current_watermark
+
+    def register_processing_time_timer(self, timestamp: int):
+        self._timers.processing_time.register(self._operator.current_key, VOID_NAMESPACE, timestamp)
+
+    def register_event_time_timer(self, timestamp: int):
+        self._timers.event_time.register(self._operator.current_key, VOID_NAMESPACE, timestamp)
+
+    def delete_processing_time_timer(self, timestamp: int):
+        self._timers.processing_time.delete(self._operator.current_key, VOID_NAMESPACE, timestamp)
+
+    def delete_event_time_timer(self, timestamp: int):
+        self._timers.event_time.delete(self._operator.current_key, VOID_NAMESPACE, timestamp)
+
+
+class KeyedContext(KeyedProcessFunction.OnTimerContext):
+    """Context for process_element and on_timer (the time domain is set while a timer fires)."""
+
+    __slots__ = ("_timestamp", "_operator", "_timer_service", "_time_domain")
+
+    def __init__(self, operator: "KeyedProcessOperator", timer_service: TimerService):
+        self._timestamp = None
+        self._operator = operator
+        self._timer_service = timer_service
+        self._time_domain = None
+
+    def timestamp(self) -> int:
+        # A record without a timestamp reports Long.MIN_VALUE, as in PyFlink.
+        ts = self._timestamp
+        return MIN_WATERMARK if ts is None else ts
+
+    def timer_service(self) -> TimerService:
+        return self._timer_service
+
+    def get_current_key(self):
+        return self._operator.current_key
+
+    def time_domain(self) -> TimeDomain:
+        return self._time_domain
+
+
+def create_backend(task):
+    from pyflink_on_spark.runtime.state.factory import create_keyed_state_backend
+    return create_keyed_state_backend(task.state_backend, work_dir=task.work_dir,
+                                      max_parallelism=task.max_parallelism, clock=task.clock)
+
+
+class KeyedProcessOperator(Operator):
+    """Runs a KeyedProcessFunction on records of a keyed stream."""
+
+    has_timers = True
+
+    def __init__(self, function: KeyedProcessFunction, key_selector) -> None:
+        super().__init__()
+        self.function = function
+        self.key_selector = key_selector
+        self.current_key = None
+
+    def open(self) -> None:
+        self.backend = create_backend(self.task)
+        self.timers = InternalTimerService(self.task.clock)
+        self.runtime_context = StreamingRuntimeContext(self.task, self.backend)
+        self.ctx = KeyedContext(self, KeyedTimerService(self))
+        try:
+            self.function.open(self.runtime_context)
+        except Exception as e:
+            raise self.user_error(e) from None
+        self._user_process = self.function.process_element
+        self._get_key = self.key_selector.get_key
+        self._set_key = self.backend.set_current_key
+
+    def set_current_key(self, key) -> None:
+        self.current_key = key
+        self._set_key(key)
+
+    def process_element(self, value, timestamp) -> None:
+        try:
+            key = self._get_key(value)
+        except Exception as e:
+            raise self.user_error(e) from None
+        self.current_key = key
+        self._set_key(key)
+        ctx = self.ctx
+        ctx._timestamp = timestamp
+        try:
+            emit_results(self._user_process(value, ctx), self.output, timestamp)
+        except UserFunctionError:
+            raise
+        except Exception as e:
+            raise self.user_error(e) from None
+
+    def process_watermark(self, watermark: int) -> None:
+        if watermark <= self.current_watermark:
+            return
+        self.current_watermark = watermark
+        queue = self.timers.event_time
+        while True:
+            due = queue.pop_due(watermark)
+            if due is None:
+                break
+            self._fire(due, TimeDomain.EVENT_TIME)
+        self.output.emit_watermark(watermark)
+
+    def advance_processing_time(self, now: int) -> None:
+        queue = self.timers.processing_time
+        while True:
+            due = queue.pop_due(now)
+            if due is None:
+                break
+            self._fire(due, TimeDomain.PROCESSING_TIME)
+
+    def _fire(self, due, domain: TimeDomain) -> None:
+        timestamp, key, namespace = due
+        self.set_current_key(key)
+        ctx = self.ctx
+        ctx._time_domain = domain
+        # Event-time timer output carries the timer's timestamp; processing-time output
+        # carries none (Flink erases it).
+        ctx._timestamp = timestamp if domain is TimeDomain.EVENT_TIME else MIN_WATERMARK
+        out_ts = timestamp if domain is TimeDomain.EVENT_TIME else None
+        try:
+            emit_results(self.function.on_timer(timestamp, ctx), self.output, out_ts)
+        except UserFunctionError:
+            raise
+        except Exception as e:
+            raise self.user_error(e) from None
+        finally:
+            ctx._time_domain = None
+
+    def end_input(self) -> None:
+        finish = getattr(self.function, "_end_input", None)
+        if finish is not None:
+            try:
+                emit_results(finish(self), self.output, None)
+            except UserFunctionError:
+                raise
+            except Exception as e:
+                raise self.user_error(e) from None
+
+    def close(self) -> None:
+        try:
+            self.function.close()
+        except Exception as e:
+            raise self.user_error(e) from None
+        finally:
+            self.backend.close()

@@ -1,0 +1,122 @@
+"""The non-keyed process primitive. map / flat_map / filter are fast paths of it: PyFlink
+runs them as process functions too, so their results go through the same emission rules."""
+from __future__ import annotations
+
+from pyflink_on_spark.datastream.functions import ProcessFunction
+from pyflink_on_spark.datastream.timerservice import TimerService
+from pyflink_on_spark.runtime.context import StreamingRuntimeContext
+from pyflink_on_spark.runtime.errors import UserFunctionError
+from pyflink_on_spark.runtime.spec import MIN_WATERMARK
+from pyflink_on_spark.runtime.operators.base import Operator, emit_results
+from pyflink_on_spark.datastream.output_tag import OutputTag
+
+
+class _NonKeyedTimerService(TimerService):
+    def __init__(self, operator: "ProcessOperator"):
+        self._operator = operator
+
+    def current_processing_time(self):
+        return self._operator.task.clock()
+
+    def current_watermark(self):
+        return self._operator.current_watermark
+
+    def register_processing_time_timer(self, timestamp: int):
+        raise RuntimeError("Setting timers is only supported on a keyed streams.")
+
+    def register_event_time_timer(self, timestamp: int):
+        raise RuntimeError("Setting timers is only supported on a keyed streams.")
+
+    def delete_processing_time_timer(self, timestamp: int):
+        raise RuntimeError("Deleting timers is only supported on a keyed streams.")
+
+    def delete_event_time_timer(self, timestamp: int):
+        raise RuntimeError("Deleting timers is only supported on a keyed streams.")
+
+
+class _ProcessContext(ProcessFunction.Context):
+    __slots__ = ("_timestamp", "_timer_service")
+
+    def __init__(self, timer_service):
+        self._timestamp = None
+        self._timer_service = timer_service
+
+    def timestamp(self) -> int:
+        # A record without a timestamp reports Long.MIN_VALUE, as in PyFlink.
+        ts = self._timestamp
+        return MIN_WATERMARK if ts is None else ts
+
+    def timer_service(self):
+        return self._timer_service
+
+
+class ProcessOperator(Operator):
+    """Runs a ProcessFunction (kind "process") or a Map/FlatMap/Filter function."""
+
+    def __init__(self, kind: str, function) -> None:
+        super().__init__()
+        self.kind = kind
+        self.function = function
+
+    def open(self) -> None:
+        self.function.open(StreamingRuntimeContext(self.task))
+        self._ctx = _ProcessContext(_NonKeyedTimerService(self))
+        output = self.output
+        kind = self.kind
+        fn = self.function
+        if kind == "map":
+            user_map = fn.map
+            collect = output.collect
+
+            def process_element(value, timestamp):
+                try:
+                    result = user_map(value)
+                except Exception as e:
+                    raise self.user_error(e) from None
+                if result.__class__ is tuple and len(result) == 2 and isinstance(
+                        result[0], OutputTag):
+                    output.collect_side(result[0].tag_id, result[1], timestamp)
+                else:
+                    collect(result, timestamp)
+        elif kind == "filter":
+            user_filter = fn.filter
+            collect = output.collect
+
+            def process_element(value, timestamp):
+                try:
+                    keep = user_filter(value)
+                except Exception as e:
+                    raise self.user_error(e) from None
+                if keep:
+                    collect(value, timestamp)
+        elif kind == "flat_map":
+            user_flat_map = fn.flat_map
+
+            def process_element(value, timestamp):
+                try:
+                    emit_results(user_flat_map(value), output, timestamp)
+                except UserFunctionError:
+                    raise
+                except Exception as e:
+                    raise self.user_error(e) from None
+        elif kind == "process":
+            user_process = fn.process_element
+            ctx = self._ctx
+
+            def process_element(value, timestamp):
+                ctx._timestamp = timestamp
+                try:
+                    emit_results(user_process(value, ctx), output, timestamp)
+                except UserFunctionError:
+                    raise
+                except Exception as e:
+                    raise self.user_error(e) from None
+        else:
+            raise ValueError("unknown process kind %r" % kind)
+        self.process_element = process_element
+
+    def close(self) -> None:
+        try:
+            self.function.close()
+        except Exception as e:
+            raise self.user_error(e) from None

@@ -1,0 +1,23 @@
+"""The source primitive: reads the splits assigned to this subtask and emits their records
+(with the source's WatermarkStrategy applied, as from_source does in Flink)."""
+from __future__ import annotations
+
+from pyflink_on_spark.runtime.operators.timestamps import TimestampsAndWatermarksOperator
+
+
+class SourceOperator(TimestampsAndWatermarksOperator):
+    """`reader(split)` yields the split's records. The watermark strategy may be None
+    (from_collection: records carry no timestamp)."""
+
+    def __init__(self, reader, watermark_strategy=None) -> None:
+        super().__init__(watermark_strategy)
+        self.reader = reader
+
+    def process_split(self, split) -> None:
+        process = self.process_element
+        try:
+            records = self.reader(split)
+        except Exception as e:
+            raise self.user_error(e) from None
+        for value in records:
+            process(value, None)

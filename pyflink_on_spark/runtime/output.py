@@ -1,0 +1,55 @@
+"""Wiring between chained operators: an operator emits to an Output, which calls the inputs
+of the operators (or exits) it is connected to. Plain method calls: no queue, no copy."""
+from __future__ import annotations
+
+from typing import Callable, Dict, List
+
+
+class Output:
+    """Where one operator's records, side outputs and watermarks go."""
+
+    __slots__ = ("collect", "_main", "_side", "_watermark_targets")
+
+    def __init__(self) -> None:
+        self._main: List[Callable] = []
+        self._side: Dict[str, List[Callable]] = {}
+        self._watermark_targets: List[Callable] = []
+        self.collect = _drop
+
+    def add_main_target(self, process_element: Callable, process_watermark: Callable) -> None:
+        self._main.append(process_element)
+        self._add_watermark_target(process_watermark)
+        self._rebind()
+
+    def add_side_target(self, tag_id: str, process_element: Callable,
+                        process_watermark: Callable) -> None:
+        self._side.setdefault(tag_id, []).append(process_element)
+        self._add_watermark_target(process_watermark)
+
+    def _add_watermark_target(self, process_watermark: Callable) -> None:
+        if process_watermark not in self._watermark_targets:
+            self._watermark_targets.append(process_watermark)
+
+    def _rebind(self) -> None:
+        # One target (the common case): collect *is* the next operator's input method.
+        targets = tuple(self._main)
+        if len(targets) == 1:
+            self.collect = targets[0]
+        else:
+            def collect(value, timestamp, _targets=targets):
+                for target in _targets:
+                    target(value, timestamp)
+            self.collect = collect
+
+    def collect_side(self, tag_id: str, value, timestamp) -> None:
+        # A side output nobody consumes is dropped, as in Flink.
+        for target in self._side.get(tag_id, ()):
+            target(value, timestamp)
+
+    def emit_watermark(self, watermark: int) -> None:
+        for target in self._watermark_targets:
+            target(watermark)
+
+
+def _drop(value, timestamp) -> None:
+    return None

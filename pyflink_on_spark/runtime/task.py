@@ -1,0 +1,135 @@
+"""StreamTask: builds one stage's operator chain for one subtask and drives it.
+
+The Spark layer feeds it the stage's input rows (already sorted by edge, upstream subtask and
+sequence) and takes the boundary rows it produces; nothing here knows about Spark.
+"""
+from __future__ import annotations
+
+import pickle
+from typing import Callable, Dict, Iterable, List, Optional
+
+from pyflink_on_spark.runtime.context import TaskContext, wall_clock_ms
+from pyflink_on_spark.runtime.exits import ExitCollector
+from pyflink_on_spark.runtime.output import Output
+from pyflink_on_spark.runtime.spec import (
+    KIND_RECORDS, KIND_SPLIT, KIND_WATERMARK, MAX_WATERMARK, StageSpec)
+from pyflink_on_spark.runtime.watermarks import InputWatermarkValve
+
+_loads = pickle.loads
+
+
+class StreamTask:
+    def __init__(self, spec: StageSpec, subtask_index: int, attempt_number: int = 0,
+                 work_dir: Optional[str] = None, clock: Callable[[], int] = wall_clock_ms):
+        self.spec = spec
+        config = spec.config
+        self.context = TaskContext(
+            task_name=spec.task_name, subtask_index=subtask_index,
+            parallelism=spec.parallelism,
+            max_parallelism=spec.operators[0].max_parallelism,
+            attempt_number=attempt_number, job_parameters=dict(config.job_parameters),
+            runtime_mode=config.runtime_mode,
+            auto_watermark_interval=config.auto_watermark_interval,
+            state_backend=config.state_backend, work_dir=work_dir, clock=clock)
+        self.rows: List[tuple] = []
+        self.operators = []
+        by_id: Dict[int, object] = {}
+        outputs: Dict[int, Output] = {}
+        for op_spec in spec.operators:
+            operator = op_spec.factory()
+            by_id[op_spec.node_id] = operator
+            outputs[op_spec.node_id] = Output()
+            self.operators.append(operator)
+            task_context = self.context
+            if op_spec.max_parallelism != task_context.max_parallelism:
+                task_context = TaskContext(**{**task_context.__dict__,
+                                              "max_parallelism": op_spec.max_parallelism})
+            operator.setup(outputs[op_spec.node_id], task_context, op_spec.name)
+        for link in spec.links:
+            target = by_id[link.target]
+            self._connect(outputs[link.source], link.side_tag, target.process_element,
+                          target.process_watermark)
+        self.exits: List[ExitCollector] = []
+        for exit_spec in spec.exits:
+            source = by_id[exit_spec.source]
+            collector = ExitCollector(exit_spec, subtask_index, spec.parallelism, self.rows,
+                                      source.user_error)
+            self.exits.append(collector)
+            self._connect(outputs[exit_spec.source], exit_spec.side_tag,
+                          collector.process_element, collector.process_watermark)
+        self.head = by_id[spec.head]
+        self._input_methods = {
+            i.edge_id: (self.head.process_element if i.input_index == 1
+                        else self.head.process_element2) for i in spec.inputs}
+        self._valve = InputWatermarkValve(
+            [(i.edge_id, src) for i in spec.inputs for src in range(i.upstream_parallelism)])
+        self._channel = None
+        self._has_timers = [op for op in self.operators if op.has_timers]
+
+    @staticmethod
+    def _connect(output: Output, side_tag, process_element, process_watermark) -> None:
+        if side_tag is None:
+            output.add_main_target(process_element, process_watermark)
+        else:
+            output.add_side_target(side_tag, process_element, process_watermark)
+
+    def open(self) -> None:
+        # Downstream operators open first, so they are ready when an upstream open() emits.
+        for operator in reversed(self.operators):
+            operator.open()
+
+    def process_rows(self, edges: Iterable[int], srcs: Iterable[int], kinds: Iterable[int],
+                     payloads: Iterable[bytes]) -> None:
+        head = self.head
+        for edge, src, kind, payload in zip(edges, srcs, kinds, payloads):
+            if kind == KIND_SPLIT:
+                head.process_split(_loads(payload))
+                continue
+            channel = (edge, src)
+            if channel != self._channel:
+                self._channel = channel
+                advanced = self._valve.on_channel(edge, src)
+                if advanced is not None:
+                    head.process_watermark(advanced)
+            if kind == KIND_RECORDS:
+                values, stamps = _loads(payload)
+                process = self._input_methods[edge]
+                if stamps is None:
+                    for value in values:
+                        process(value, None)
+                else:
+                    for value, stamp in zip(values, stamps):
+                        process(value, stamp)
+            elif kind == KIND_WATERMARK:
+                advanced = self._valve.on_watermark(edge, src, _loads(payload))
+                if advanced is not None:
+                    head.process_watermark(advanced)
+        if self._has_timers:
+            now = self.context.clock()
+            for operator in self._has_timers:
+                operator.advance_processing_time(now)
+
+    def finish(self) -> None:
+        """End of all input: the final watermark fires every event-time timer, then each
+        operator's end_input (head first), then everything buffered leaves the stage.
+        Pending processing-time timers do not fire, as in PyFlink."""
+        self.head.process_watermark(MAX_WATERMARK)
+        for operator in self.operators:
+            operator.end_input()
+        for collector in self.exits:
+            collector.flush()
+
+    def close(self) -> None:
+        error = None
+        for operator in self.operators:
+            try:
+                operator.close()
+            except BaseException as e:  # close every operator, report the first failure
+                error = error or e
+        if error is not None:
+            raise error
+
+    def take_rows(self) -> List[tuple]:
+        rows = self.rows[:]
+        del self.rows[:]
+        return rows

@@ -1,0 +1,1 @@
+"""Translation of a compiled job graph into Spark DataFrame operations."""
