@@ -28,3 +28,7 @@ def extract_user_error(text: str):
         return None
     end = text.find(MARKER_END, begin)
     return text[begin + len(MARKER_BEGIN):end if end >= 0 else None].rstrip()
+
+
+class JobExecutionError(RuntimeError):
+    """A job failed. The message starts with the user's own error and traceback."""

@@ -45,18 +45,28 @@ class StreamTask:
                 task_context = TaskContext(**{**task_context.__dict__,
                                               "max_parallelism": op_spec.max_parallelism})
             operator.setup(outputs[op_spec.node_id], task_context, op_spec.name)
-        for link in spec.links:
-            target = by_id[link.target]
-            self._connect(outputs[link.source], link.side_tag, target.process_element,
-                          target.process_watermark)
         self.exits: List[ExitCollector] = []
+        exits_of: Dict[int, list] = {}
         for exit_spec in spec.exits:
-            source = by_id[exit_spec.source]
             collector = ExitCollector(exit_spec, subtask_index, spec.parallelism, self.rows,
-                                      source.user_error)
+                                      by_id[exit_spec.source].user_error)
             self.exits.append(collector)
-            self._connect(outputs[exit_spec.source], exit_spec.side_tag,
-                          collector.process_element, collector.process_watermark)
+            exits_of.setdefault(exit_spec.source, []).append((exit_spec.side_tag, collector))
+        links_of: Dict[int, list] = {}
+        for link in spec.links:
+            links_of.setdefault(link.source, []).append(link)
+        # Tail first: an operator is wired only once its targets have their final input
+        # methods, then prepare() may bind its hot path to its final output.
+        for op_spec in reversed(spec.operators):
+            node = op_spec.node_id
+            for link in links_of.get(node, ()):
+                target = by_id[link.target]
+                self._connect(outputs[node], link.side_tag, target.process_element,
+                              target.process_watermark)
+            for side_tag, collector in exits_of.get(node, ()):
+                self._connect(outputs[node], side_tag, collector.process_element,
+                              collector.process_watermark)
+            by_id[node].prepare()
         self.head = by_id[spec.head]
         self._input_methods = {
             i.edge_id: (self.head.process_element if i.input_index == 1

@@ -30,6 +30,10 @@ class Operator:
         self.task = task
         self.name = name
 
+    def prepare(self) -> None:
+        """Called once this operator's output is wired (downstream first), before open():
+        operators may bind their hot path to the final output here."""
+
     def open(self) -> None:
         pass
 
@@ -58,10 +62,14 @@ class Operator:
         if isinstance(exc, UserFunctionError):
             return exc
         frames = traceback.extract_tb(exc.__traceback__)
-        user_frames = [f for f in frames if not f.filename.startswith(_PACKAGE_DIR)]
+        user_frames = [f for f in frames if not _is_engine_frame(f.filename)]
         exc.__traceback__ = _trim(exc.__traceback__, {id(f) for f in user_frames}, frames)
         subtask = self.task.subtask_index if self.task is not None else 0
         return UserFunctionError(self.name, subtask, exc)
+
+
+def _is_engine_frame(filename: str) -> bool:
+    return filename.startswith(_PACKAGE_DIR) and os.sep + "tests" + os.sep not in filename
 
 
 def _trim(tb, keep_ids, frames):

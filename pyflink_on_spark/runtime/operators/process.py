@@ -59,7 +59,12 @@ class ProcessOperator(Operator):
         self.function = function
 
     def open(self) -> None:
-        self.function.open(StreamingRuntimeContext(self.task))
+        try:
+            self.function.open(StreamingRuntimeContext(self.task))
+        except Exception as e:
+            raise self.user_error(e) from None
+
+    def prepare(self) -> None:
         self._ctx = _ProcessContext(_NonKeyedTimerService(self))
         output = self.output
         kind = self.kind

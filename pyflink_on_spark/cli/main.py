@@ -1,0 +1,77 @@
+"""`pyflink-on-spark`: run a PyFlink job on Spark, check compatibility, plan a migration."""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import traceback
+from typing import List, Optional
+
+from pyflink_on_spark.spark.session import CONF_ENV, MASTER_ENV, VERBOSE_ENV
+
+
+def _run(args) -> int:
+    if args.master:
+        os.environ[MASTER_ENV] = args.master
+    if args.conf:
+        for item in args.conf:
+            if "=" not in item:
+                print("pyflink-on-spark: --conf expects key=value, got %r" % item,
+                      file=sys.stderr)
+                return 2
+        os.environ[CONF_ENV] = "\n".join(args.conf)
+    if args.verbose:
+        os.environ[VERBOSE_ENV] = "1"
+    if not os.path.isfile(args.script):
+        print("pyflink-on-spark: no such file: %s" % args.script, file=sys.stderr)
+        return 2
+    from pyflink_on_spark.cli.script_runner import run_script
+    from pyflink_on_spark.runtime.errors import JobExecutionError
+    from pyflink_on_spark.spark.session import JavaNotFoundError
+    try:
+        run_script(args.script, args.args)
+    except SystemExit as e:
+        return e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
+    except JavaNotFoundError as e:
+        print("pyflink-on-spark: %s" % e, file=sys.stderr)
+        return 3
+    except JobExecutionError as e:
+        print(str(e), file=sys.stderr)
+        return 1
+    except Exception:
+        traceback.print_exc()
+        return 1
+    finally:
+        sys.stdout.flush()
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="pyflink-on-spark",
+        description="Run unmodified PyFlink DataStream programs on Apache Spark.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    run = sub.add_parser("run", help="run a PyFlink job script on Spark")
+    run.add_argument("--master", help="Spark master URL (default: local[*])")
+    run.add_argument("--conf", action="append", metavar="KEY=VALUE",
+                     help="a Spark configuration property (repeatable)")
+    run.add_argument("--verbose", action="store_true", help="show Spark's own logs")
+    run.add_argument("script", help="the job script (its imports may say pyflink...)")
+    run.add_argument("args", nargs=argparse.REMAINDER, help="arguments for the script")
+    run.set_defaults(handler=_run)
+    compat = sub.add_parser("compat", help="run compatibility cases", add_help=False)
+    compat.set_defaults(handler=None)
+    return parser
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] == "compat":
+        from pyflink_on_spark.compat.cli import compat_main
+        return compat_main(argv[1:])
+    args = build_parser().parse_args(argv)
+    return args.handler(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,46 @@
+"""Run a PyFlink script in this process on the shim (used by `run` and by `compat`)."""
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import runpy
+import sys
+from typing import List, Optional, Tuple
+
+from pyflink_on_spark.cli.aliasing import install_pyflink_alias
+
+# Directories of the scripts being run: Spark tasks add them to sys.path, so modules that sit
+# beside a job script import in the workers too.
+SCRIPT_DIRS: List[str] = []
+
+
+def run_script(path: str, argv: List[str]) -> None:
+    """Run `path` as __main__ with `argv`, its `pyflink` imports resolved to the shim."""
+    install_pyflink_alias()
+    path = os.path.abspath(path)
+    script_dir = os.path.dirname(path)
+    saved_argv, saved_path = sys.argv[:], sys.path[:]
+    sys.argv = [path] + list(argv)
+    sys.path.insert(0, script_dir)
+    if script_dir not in SCRIPT_DIRS:
+        SCRIPT_DIRS.append(script_dir)
+    try:
+        runpy.run_path(path, run_name="__main__")
+    finally:
+        sys.argv, sys.path[:] = saved_argv, saved_path
+
+
+def run_script_captured(path: str, argv: List[str]) -> Tuple[str, Optional[BaseException]]:
+    """Run a script, capturing what it prints. Returns (stdout, the exception or None)."""
+    buffer = io.StringIO()
+    error: Optional[BaseException] = None
+    with contextlib.redirect_stdout(buffer):
+        try:
+            run_script(path, argv)
+        except SystemExit as e:
+            if e.code not in (None, 0):
+                error = e
+        except BaseException as e:  # reported per case by the caller
+            error = e
+    return buffer.getvalue(), error

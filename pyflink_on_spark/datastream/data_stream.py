@@ -1,0 +1,497 @@
+"""DataStream, KeyedStream and friends (mirror of pyflink.datastream.data_stream).
+
+Each method adds a node to the environment's logical graph (pyflink_on_spark.graph); nothing
+runs until execute() / execute_and_collect().
+"""
+from __future__ import annotations
+
+from enum import Enum
+from typing import Any, Callable, List, Optional, Union
+
+from pyflink_on_spark.datastream.functions import (
+    FilterFunction, FlatMapFunction, KeyedProcessFunction, KeySelector, MapFunction,
+    Partitioner, ProcessFunction, ReduceFunction, SinkFunction, wrap_filter, wrap_flat_map,
+    wrap_key_selector, wrap_map, wrap_partitioner, wrap_reduce)
+from pyflink_on_spark.datastream.output_tag import OutputTag
+from pyflink_on_spark.graph.transformations import (
+    CHAIN_HEAD, CHAIN_NEVER, OneInputTransformation, PartitionTransformation,
+    SideOutputTransformation, SinkTransformation, Transformation, UnionTransformation)
+
+__all__ = ["CloseableIterator", "DataStream", "KeyedStream", "ConnectedStreams",
+           "WindowedStream", "DataStreamSink", "BroadcastStream", "BroadcastConnectedStream",
+           "AllWindowedStream", "CachedDataStream"]
+
+
+def _unsupported(api: str, alternative: str):
+    raise NotImplementedError(
+        "%s is not supported by pyflink_on_spark yet. %s" % (api, alternative))
+
+
+class DataStream(object):
+    """A stream of elements of the same type."""
+
+    def __init__(self, j_data_stream=None, *, _env=None, _transformation=None):
+        if j_data_stream is not None:
+            raise NotImplementedError(
+                "DataStream(j_data_stream): there is no Flink JVM in pyflink_on_spark; "
+                "create streams from a StreamExecutionEnvironment")
+        self._env = _env
+        self._transformation: Transformation = _transformation
+
+    # -- attributes -----------------------------------------------------------------------
+    def get_name(self) -> str:
+        return self._transformation.name
+
+    def name(self, name: str) -> "DataStream":
+        self._transformation.name = name
+        return self
+
+    def uid(self, uid: str) -> "DataStream":
+        self._transformation.uid = uid
+        return self
+
+    def set_uid_hash(self, uid_hash: str) -> "DataStream":
+        self._transformation.uid_hash = uid_hash
+        return self
+
+    def set_description(self, description: str) -> "DataStream":
+        self._transformation.description = description
+        return self
+
+    def set_parallelism(self, parallelism: int) -> "DataStream":
+        if self._transformation.parallelism_fixed and parallelism != 1:
+            raise ValueError("The parallelism of non parallel operator must be 1.")
+        if not isinstance(parallelism, int) or parallelism < 1:
+            raise ValueError("The parallelism of an operator must be at least 1, got %r"
+                             % (parallelism,))
+        self._transformation.parallelism = parallelism
+        return self
+
+    def set_max_parallelism(self, max_parallelism: int) -> "DataStream":
+        if not isinstance(max_parallelism, int) or not 0 < max_parallelism <= 32768:
+            raise ValueError("The maximum parallelism must be in (0, 32768], got %r"
+                             % (max_parallelism,))
+        self._transformation.max_parallelism = max_parallelism
+        return self
+
+    def get_type(self):
+        from pyflink_on_spark.common.typeinfo import Types
+        output_type = self._transformation.output_type
+        return output_type if output_type is not None else Types.PICKLED_BYTE_ARRAY()
+
+    def get_execution_environment(self):
+        return self._env
+
+    def get_execution_config(self):
+        return self._env.get_config()
+
+    def force_non_parallel(self) -> "DataStream":
+        self._transformation.parallelism = 1
+        self._transformation.max_parallelism = 1
+        self._transformation.parallelism_fixed = True
+        return self
+
+    def set_buffer_timeout(self, timeout_millis: int) -> "DataStream":
+        self._transformation.buffer_timeout = timeout_millis
+        return self
+
+    def start_new_chain(self) -> "DataStream":
+        self._transformation.chaining = CHAIN_HEAD
+        return self
+
+    def disable_chaining(self) -> "DataStream":
+        self._transformation.chaining = CHAIN_NEVER
+        return self
+
+    def slot_sharing_group(self, slot_sharing_group) -> "DataStream":
+        name = slot_sharing_group if isinstance(slot_sharing_group, str) \
+            else slot_sharing_group.get_name()
+        self._transformation.slot_sharing_group = name
+        return self
+
+    # -- building ---------------------------------------------------------------------------
+    def _one_input(self, kind: str, name: str, function, output_type=None, key_selector=None,
+                   params=None) -> "DataStream":
+        node = OneInputTransformation(name=name, output_type=output_type,
+                                      input=self._transformation, kind=kind, function=function,
+                                      key_selector=key_selector, params=params or {})
+        return DataStream(_env=self._env, _transformation=node)
+
+    def _partitioned(self, kind: str, key_selector=None, partitioner=None) -> "DataStream":
+        node = PartitionTransformation(name=kind.capitalize(),
+                                       output_type=self._transformation.output_type,
+                                       input=self._transformation, kind=kind,
+                                       key_selector=key_selector, partitioner=partitioner)
+        return DataStream(_env=self._env, _transformation=node)
+
+    def map(self, func: Union[Callable, MapFunction], output_type=None) -> "DataStream":
+        return self._one_input("map", "Map", wrap_map(func), output_type)
+
+    def flat_map(self, func: Union[Callable, FlatMapFunction],
+                 output_type=None) -> "DataStream":
+        return self._one_input("flat_map", "FlatMap", wrap_flat_map(func), output_type)
+
+    def filter(self, func: Union[Callable, FilterFunction]) -> "DataStream":
+        return self._one_input("filter", "Filter", wrap_filter(func),
+                               self._transformation.output_type)
+
+    def process(self, func: ProcessFunction, output_type=None) -> "DataStream":
+        if not isinstance(func, ProcessFunction):
+            raise TypeError("process() expects a ProcessFunction, got %r" % (func,))
+        return self._one_input("process", "PROCESS", func, output_type)
+
+    def key_by(self, key_selector: Union[Callable, KeySelector],
+               key_type=None) -> "KeyedStream":
+        selector = wrap_key_selector(key_selector)
+        return KeyedStream._create(self, selector, key_type)
+
+    def union(self, *streams: "DataStream") -> "DataStream":
+        members = [self._transformation] + [s._transformation for s in streams]
+        node = UnionTransformation(name="Union", output_type=self._transformation.output_type,
+                                   union_inputs=members)
+        return DataStream(_env=self._env, _transformation=node)
+
+    def connect(self, ds):
+        _unsupported("DataStream.connect", "Two-input operators arrive with the "
+                     "co-process work; use union() of streams of one type meanwhile.")
+
+    def shuffle(self) -> "DataStream":
+        return self._partitioned("shuffle")
+
+    def rebalance(self) -> "DataStream":
+        return self._partitioned("rebalance")
+
+    def rescale(self) -> "DataStream":
+        return self._partitioned("rescale")
+
+    def forward(self) -> "DataStream":
+        return self._partitioned("forward")
+
+    def broadcast(self, broadcast_state_descriptor=None, *other_broadcast_state_descriptors):
+        if broadcast_state_descriptor is not None:
+            _unsupported("DataStream.broadcast(MapStateDescriptor) (broadcast state)",
+                         "Plain broadcast() partitioning (no descriptor) is supported.")
+        return self._partitioned("broadcast")
+
+    def partition_custom(self, partitioner: Union[Callable, Partitioner],
+                         key_selector: Union[Callable, KeySelector]) -> "DataStream":
+        return self._partitioned("custom", wrap_key_selector(key_selector),
+                                 wrap_partitioner(partitioner))
+
+    def project(self, *field_indexes: int) -> "DataStream":
+        from pyflink_on_spark.common.typeinfo import Types, TupleTypeInfo
+        output_type = self._transformation.output_type
+        if not isinstance(output_type, TupleTypeInfo):
+            raise Exception("Only Tuple DataStreams can be projected.")
+        field_types = output_type.get_field_types()
+        new_type = Types.TUPLE([field_types[i] for i in field_indexes])
+        indexes = tuple(field_indexes)
+        return self.map(lambda value: tuple(value[i] for i in indexes), new_type).name(
+            "Projection")
+
+    def assign_timestamps_and_watermarks(self, watermark_strategy) -> "DataStream":
+        return self._one_input("timestamps", "Timestamps/Watermarks", watermark_strategy,
+                               self._transformation.output_type)
+
+    def get_side_output(self, output_tag: OutputTag) -> "DataStream":
+        node = SideOutputTransformation(name="SideOutput[%s]" % output_tag.tag_id,
+                                        output_type=output_tag.type_info,
+                                        input=self._transformation, tag_id=output_tag.tag_id)
+        return DataStream(_env=self._env, _transformation=node)
+
+    def window_all(self, window_assigner):
+        _unsupported("DataStream.window_all", "Windows arrive with the window operator work.")
+
+    def cache(self):
+        _unsupported("DataStream.cache", "Re-run the pipeline or write the stream to files.")
+
+    # -- sinks ------------------------------------------------------------------------------
+    def _sink(self, kind: str, name: str, params: dict) -> "DataStreamSink":
+        node = SinkTransformation(name=name, input=self._transformation, kind=kind,
+                                  params=params, input_type=self._transformation.output_type)
+        self._env._add_sink(node)
+        return DataStreamSink(node)
+
+    def print(self, sink_identifier: str = None) -> "DataStreamSink":
+        return self._sink("print", "Print to Std. Out", {"identifier": sink_identifier})
+
+    def add_sink(self, sink_func: SinkFunction) -> "DataStreamSink":
+        _unsupported("DataStream.add_sink (Java SinkFunction)",
+                     "Use print(), execute_and_collect() or sink_to(FileSink).")
+
+    def sink_to(self, sink) -> "DataStreamSink":
+        _unsupported("DataStream.sink_to(%s)" % type(sink).__name__,
+                     "Use print() or execute_and_collect().")
+
+    def execute_and_collect(self, job_execution_name: str = None, limit: int = None):
+        if limit is not None and (not isinstance(limit, int) or limit < 0):
+            raise ValueError("limit must be a non-negative int, got %r" % (limit,))
+        node = SinkTransformation(name="Collect Sink", input=self._transformation,
+                                  kind="collect", params={},
+                                  input_type=self._transformation.output_type)
+        node.parallelism = 1
+        iterator = self._env._execute_collect(node, job_execution_name)
+        if limit is None:
+            return iterator
+        result = []
+        with iterator:
+            for value in iterator:
+                if len(result) >= limit:
+                    break
+                result.append(value)
+        return result
+
+
+class KeyedStream(DataStream):
+    """A DataStream partitioned by key: keyed state and timers are available downstream."""
+
+    class AccumulateType(Enum):
+        MIN = 1
+        MAX = 2
+        MIN_BY = 3
+        MAX_BY = 4
+        SUM = 5
+
+    def __init__(self, j_keyed_stream=None, original_data_type_info=None,
+                 origin_stream: DataStream = None):
+        raise NotImplementedError("KeyedStream(j_keyed_stream, ...): there is no Flink JVM in "
+                                  "pyflink_on_spark; use DataStream.key_by()")
+
+    @classmethod
+    def _create(cls, origin: DataStream, key_selector: KeySelector, key_type) -> "KeyedStream":
+        stream = cls.__new__(cls)
+        partition = PartitionTransformation(
+            name="Keyed", output_type=origin._transformation.output_type,
+            input=origin._transformation, kind="keyed", key_selector=key_selector)
+        DataStream.__init__(stream, _env=origin._env, _transformation=partition)
+        stream._origin_stream = origin
+        stream._key_selector = key_selector
+        stream._key_type = key_type
+        return stream
+
+    def _keyed(self, kind: str, name: str, function, output_type=None, params=None):
+        return self._one_input(kind, name, function, output_type, self._key_selector, params)
+
+    def map(self, func, output_type=None) -> DataStream:
+        return self._keyed("keyed_map", "Map", wrap_map(func), output_type)
+
+    def flat_map(self, func, output_type=None) -> DataStream:
+        return self._keyed("keyed_flat_map", "FlatMap", wrap_flat_map(func), output_type)
+
+    def filter(self, func) -> DataStream:
+        return self._keyed("keyed_filter", "Filter", wrap_filter(func),
+                           self._origin_stream._transformation.output_type)
+
+    def process(self, func: KeyedProcessFunction, output_type=None) -> DataStream:
+        if not isinstance(func, KeyedProcessFunction):
+            raise TypeError("KeyedStream.process() expects a KeyedProcessFunction, got %r"
+                            % (func,))
+        return self._keyed("keyed_process", "KEYED PROCESS", func, output_type)
+
+    def reduce(self, func: Union[Callable, ReduceFunction]) -> DataStream:
+        return self._keyed("reduce", "Reduce", wrap_reduce(func),
+                           self._origin_stream._transformation.output_type)
+
+    def _accumulate(self, position, acc_type: "KeyedStream.AccumulateType") -> DataStream:
+        if not isinstance(position, (int, str)):
+            raise TypeError("The field position must be of int or str type to locate the value "
+                            "to sum, got %r" % (position,))
+        return self._keyed("aggregation", "Reduce", None,
+                           self._origin_stream._transformation.output_type,
+                           {"aggregation": acc_type.name, "position": position})
+
+    def sum(self, position_to_sum: Union[int, str] = 0) -> DataStream:
+        return self._accumulate(position_to_sum, KeyedStream.AccumulateType.SUM)
+
+    def min(self, position_to_min: Union[int, str] = 0) -> DataStream:
+        return self._accumulate(position_to_min, KeyedStream.AccumulateType.MIN)
+
+    def max(self, position_to_max: Union[int, str] = 0) -> DataStream:
+        return self._accumulate(position_to_max, KeyedStream.AccumulateType.MAX)
+
+    def min_by(self, position_to_min_by: Union[int, str] = 0) -> DataStream:
+        return self._accumulate(position_to_min_by, KeyedStream.AccumulateType.MIN_BY)
+
+    def max_by(self, position_to_max_by: Union[int, str] = 0) -> DataStream:
+        return self._accumulate(position_to_max_by, KeyedStream.AccumulateType.MAX_BY)
+
+    def key_by(self, key_selector, key_type=None) -> "KeyedStream":
+        return self._origin_stream.key_by(key_selector, key_type)
+
+    def union(self, *streams) -> DataStream:
+        return self._values().union(*streams)
+
+    def _values(self) -> DataStream:
+        return DataStream(_env=self._env, _transformation=self._transformation)
+
+    def shuffle(self) -> DataStream:
+        return self._origin_stream.shuffle()
+
+    def rebalance(self) -> DataStream:
+        return self._origin_stream.rebalance()
+
+    def rescale(self) -> DataStream:
+        return self._origin_stream.rescale()
+
+    def forward(self) -> DataStream:
+        return self._origin_stream.forward()
+
+    def broadcast(self, *args):
+        return self._origin_stream.broadcast(*args)
+
+    def partition_custom(self, partitioner, key_selector) -> DataStream:
+        return self._origin_stream.partition_custom(partitioner, key_selector)
+
+    def project(self, *field_indexes) -> DataStream:
+        return self._origin_stream.project(*field_indexes)
+
+    def print(self, sink_identifier=None):
+        return self._values().print(sink_identifier)
+
+    def window(self, window_assigner):
+        _unsupported("KeyedStream.window", "Windows arrive with the window operator work.")
+
+    def count_window(self, size: int, slide: int = 0):
+        _unsupported("KeyedStream.count_window",
+                     "Windows arrive with the window operator work.")
+
+    # Partition attributes belong to the origin stream's operator in PyFlink.
+    def name(self, name: str):
+        self._origin_stream.name(name)
+        return self
+
+    def uid(self, uid: str):
+        self._origin_stream.uid(uid)
+        return self
+
+    def set_uid_hash(self, uid_hash: str):
+        self._origin_stream.set_uid_hash(uid_hash)
+        return self
+
+    def get_name(self) -> str:
+        return self._origin_stream.get_name()
+
+    def set_parallelism(self, parallelism: int):
+        raise Exception("Set parallelism for KeyedStream is not supported.")
+
+    def set_max_parallelism(self, max_parallelism: int):
+        raise Exception("Set max parallelism for KeyedStream is not supported.")
+
+    def force_non_parallel(self):
+        raise Exception("Set force non-parallel for KeyedStream is not supported.")
+
+    def set_buffer_timeout(self, timeout_millis: int):
+        raise Exception("Set buffer timeout for KeyedStream is not supported.")
+
+    def start_new_chain(self) -> DataStream:
+        raise Exception("Start new chain for KeyedStream is not supported.")
+
+    def disable_chaining(self) -> DataStream:
+        raise Exception("Disable chaining for KeyedStream is not supported.")
+
+    def slot_sharing_group(self, slot_sharing_group) -> DataStream:
+        raise Exception("Setting slot sharing group for KeyedStream is not supported.")
+
+
+class DataStreamSink(object):
+    """The end of a stream: a sink with its own name, parallelism and uid."""
+
+    def __init__(self, j_data_stream_sink=None):
+        if not isinstance(j_data_stream_sink, SinkTransformation):
+            raise NotImplementedError("DataStreamSink(j_data_stream_sink): no Flink JVM here")
+        self._transformation = j_data_stream_sink
+
+    def name(self, name: str) -> "DataStreamSink":
+        self._transformation.name = name
+        return self
+
+    def uid(self, uid: str) -> "DataStreamSink":
+        self._transformation.uid = uid
+        return self
+
+    def set_uid_hash(self, uid_hash: str) -> "DataStreamSink":
+        self._transformation.uid_hash = uid_hash
+        return self
+
+    def set_description(self, description: str) -> "DataStreamSink":
+        self._transformation.description = description
+        return self
+
+    def set_parallelism(self, parallelism: int) -> "DataStreamSink":
+        self._transformation.parallelism = parallelism
+        return self
+
+    def disable_chaining(self) -> "DataStreamSink":
+        self._transformation.chaining = CHAIN_NEVER
+        return self
+
+    def slot_sharing_group(self, slot_sharing_group) -> "DataStreamSink":
+        name = slot_sharing_group if isinstance(slot_sharing_group, str) \
+            else slot_sharing_group.get_name()
+        self._transformation.slot_sharing_group = name
+        return self
+
+
+class CloseableIterator(object):
+    """Results of execute_and_collect(): iterate, or use as a context manager."""
+
+    def __init__(self, j_closeable_iterator=None, type_info=None):
+        self._iterator = iter(j_closeable_iterator if j_closeable_iterator is not None else ())
+        self._type_info = type_info
+        self._closed = False
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        if self._closed:
+            raise StopIteration
+        return next(self._iterator)
+
+    def next(self):
+        return self.__next__()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, exc_type, exc_val, exc_tb):
+        self.close()
+
+    def close(self):
+        if not self._closed:
+            self._closed = True
+            close = getattr(self._iterator, "close", None)
+            if close is not None:
+                close()
+
+
+class ConnectedStreams(object):
+    def __init__(self, stream1=None, stream2=None):
+        _unsupported("ConnectedStreams", "Two-input operators arrive with the co-process work.")
+
+
+class WindowedStream(object):
+    def __init__(self, keyed_stream=None, window_assigner=None):
+        _unsupported("WindowedStream", "Windows arrive with the window operator work.")
+
+
+class AllWindowedStream(object):
+    def __init__(self, data_stream=None, window_assigner=None):
+        _unsupported("AllWindowedStream", "Windows arrive with the window operator work.")
+
+
+class BroadcastStream(object):
+    def __init__(self, input_stream=None, broadcast_state_descriptors=None):
+        _unsupported("BroadcastStream", "Broadcast state arrives with the co-process work.")
+
+
+class BroadcastConnectedStream(object):
+    def __init__(self, non_broadcast_stream=None, broadcast_stream=None,
+                 broadcast_state_descriptors=None):
+        _unsupported("BroadcastConnectedStream",
+                     "Broadcast state arrives with the co-process work.")
+
+
+class CachedDataStream(DataStream):
+    def __init__(self, j_data_stream=None):
+        _unsupported("CachedDataStream", "Re-run the pipeline or write the stream to files.")

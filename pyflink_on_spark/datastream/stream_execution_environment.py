@@ -1,0 +1,332 @@
+"""StreamExecutionEnvironment (mirror of pyflink.datastream.stream_execution_environment).
+
+Collects the job's graph and settings; execute() hands the graph to the Spark executor.
+Settings with no meaning on Spark are accepted and recorded; those that cannot be honoured
+raise NotImplementedError saying why.
+"""
+from __future__ import annotations
+
+import os
+from typing import Any, List, Optional
+
+from pyflink_on_spark.datastream.data_stream import DataStream
+from pyflink_on_spark.datastream.execution_mode import RuntimeExecutionMode
+from pyflink_on_spark.datastream.time_characteristic import TimeCharacteristic
+from pyflink_on_spark.graph.sources import collection_source
+from pyflink_on_spark.graph.transformations import SinkTransformation, SourceTransformation
+
+__all__ = ["StreamExecutionEnvironment"]
+
+
+def _no_jvm(api: str, why: str = "there is no Flink JVM in pyflink_on_spark"):
+    raise NotImplementedError("%s is not supported: %s." % (api, why))
+
+
+def _default_parallelism() -> int:
+    # A local PyFlink mini-cluster uses one slot per CPU core; Spark's local[*] likewise.
+    return max(os.cpu_count() or 1, 1)
+
+
+class StreamExecutionEnvironment(object):
+    """The context a streaming program runs in."""
+
+    def __init__(self, j_stream_execution_environment=None, serializer=None):
+        if j_stream_execution_environment is not None:
+            _no_jvm("StreamExecutionEnvironment(j_stream_execution_environment)")
+        from pyflink_on_spark.common.configuration import Configuration
+        from pyflink_on_spark.common.execution_config import ExecutionConfig
+        from pyflink_on_spark.datastream.checkpoint_config import CheckpointConfig
+        self._configuration = Configuration()
+        self._config = ExecutionConfig()
+        self._checkpoint_config = CheckpointConfig()
+        self._parallelism: Optional[int] = None
+        self._max_parallelism: int = -1
+        self._default_local_parallelism = _default_parallelism()
+        self._runtime_mode = RuntimeExecutionMode.STREAMING
+        self._chaining = True
+        self._buffer_timeout = 100
+        self._state_backend = None
+        self._checkpoint_interval = -1
+        self._checkpointing_mode = None
+        self._restart_strategy = None
+        self._time_characteristic = TimeCharacteristic.EventTime
+        self._changelog: Optional[bool] = None
+        self._savepoint_dir: Optional[str] = None
+        self._sinks: List[SinkTransformation] = []
+        self._python_files: List[str] = []
+        self._jars: List[str] = []
+        self._classpaths: List[str] = []
+        self._slot_sharing_groups = {}
+        self._cached_files = []
+        self._python_executable: Optional[str] = None
+        self._python_requirements = None
+        self._python_archives = []
+        self._registered_types = []
+
+    @staticmethod
+    def get_execution_environment(configuration=None) -> "StreamExecutionEnvironment":
+        env = StreamExecutionEnvironment()
+        if configuration is not None:
+            env.configure(configuration)
+        return env
+
+    # -- configuration ------------------------------------------------------------------------
+    def get_config(self):
+        return self._config
+
+    def configure(self, configuration):
+        for key, value in configuration.to_dict().items():
+            self._configuration.set_string(key, value)
+        mode = self._configuration.get_string("execution.runtime-mode", None)
+        if mode:
+            self.set_runtime_mode(RuntimeExecutionMode[mode.upper()])
+        parallelism = self._configuration.get_string("parallelism.default", None)
+        if parallelism:
+            self.set_parallelism(int(parallelism))
+        interval = self._configuration.get_string("pipeline.auto-watermark-interval", None)
+        if interval:
+            self._config.set_auto_watermark_interval(_parse_millis(interval))
+
+    def set_parallelism(self, parallelism: int) -> "StreamExecutionEnvironment":
+        if not isinstance(parallelism, int) or parallelism < 1:
+            raise ValueError("The parallelism must be at least one, got %r" % (parallelism,))
+        self._parallelism = parallelism
+        return self
+
+    def get_parallelism(self) -> int:
+        return self._parallelism if self._parallelism is not None \
+            else self._default_local_parallelism
+
+    def set_max_parallelism(self, max_parallelism: int) -> "StreamExecutionEnvironment":
+        if not isinstance(max_parallelism, int) or not 0 < max_parallelism <= 32768:
+            raise ValueError("maxParallelism is out of bounds 0 < maxParallelism <= 32768. "
+                             "Found: %r" % (max_parallelism,))
+        self._max_parallelism = max_parallelism
+        return self
+
+    def get_max_parallelism(self) -> int:
+        return self._max_parallelism
+
+    def set_default_local_parallelism(self, parallelism: int):
+        self._default_local_parallelism = parallelism
+
+    def get_default_local_parallelism(self) -> int:
+        return self._default_local_parallelism
+
+    def set_runtime_mode(self, execution_mode: RuntimeExecutionMode):
+        if execution_mode == RuntimeExecutionMode.AUTOMATIC:
+            execution_mode = RuntimeExecutionMode.BATCH  # every supported source is bounded
+        self._runtime_mode = execution_mode
+        return self
+
+    def set_buffer_timeout(self, timeout_millis: int) -> "StreamExecutionEnvironment":
+        self._buffer_timeout = timeout_millis
+        return self
+
+    def get_buffer_timeout(self) -> int:
+        return self._buffer_timeout
+
+    def disable_operator_chaining(self) -> "StreamExecutionEnvironment":
+        self._chaining = False
+        return self
+
+    def is_chaining_enabled(self) -> bool:
+        return self._chaining
+
+    def is_chaining_of_operators_with_different_max_parallelism_enabled(self) -> bool:
+        return True
+
+    def get_checkpoint_config(self):
+        return self._checkpoint_config
+
+    def enable_checkpointing(self, interval: int, mode=None) -> "StreamExecutionEnvironment":
+        self._checkpoint_interval = interval
+        self._checkpoint_config.set_checkpoint_interval(interval)
+        if mode is not None:
+            self._checkpoint_config.set_checkpointing_mode(mode)
+        return self
+
+    def get_checkpoint_interval(self) -> int:
+        return self._checkpoint_config.get_checkpoint_interval()
+
+    def get_checkpointing_mode(self):
+        return self._checkpoint_config.get_checkpointing_mode()
+
+    def get_checkpointing_consistency_mode(self):
+        return self._checkpoint_config.get_checkpointing_mode()
+
+    def is_unaligned_checkpoints_enabled(self):
+        return self._checkpoint_config.is_unaligned_checkpoints_enabled()
+
+    def is_force_unaligned_checkpoints(self):
+        return self._checkpoint_config.is_force_unaligned_checkpoints()
+
+    def get_state_backend(self):
+        return self._state_backend
+
+    def set_state_backend(self, state_backend) -> "StreamExecutionEnvironment":
+        from pyflink_on_spark.datastream.state_backend import CustomStateBackend
+        if isinstance(state_backend, CustomStateBackend):
+            _no_jvm("CustomStateBackend", "use HashMapStateBackend or "
+                    "EmbeddedRocksDBStateBackend")
+        self._state_backend = state_backend
+        return self
+
+    def enable_changelog_state_backend(self, enabled: bool) -> "StreamExecutionEnvironment":
+        self._changelog = enabled
+        return self
+
+    def is_changelog_state_backend_enabled(self) -> Optional[bool]:
+        return self._changelog
+
+    def set_default_savepoint_directory(self, directory: str) -> "StreamExecutionEnvironment":
+        self._savepoint_dir = directory
+        return self
+
+    def get_default_savepoint_directory(self) -> Optional[str]:
+        return self._savepoint_dir
+
+    def set_restart_strategy(self, restart_strategy_configuration):
+        self._restart_strategy = restart_strategy_configuration
+
+    def get_restart_strategy(self):
+        if self._restart_strategy is None:
+            from pyflink_on_spark.common.restart_strategy import RestartStrategies
+            return RestartStrategies.fall_back_restart()
+        return self._restart_strategy
+
+    def add_default_kryo_serializer(self, type_class_name: str, serializer_class_name: str):
+        self._registered_types.append(("kryo-default", type_class_name, serializer_class_name))
+
+    def register_type_with_kryo_serializer(self, type_class_name: str,
+                                           serializer_class_name: str):
+        self._registered_types.append(("kryo", type_class_name, serializer_class_name))
+
+    def register_type(self, type_class_name: str):
+        self._registered_types.append(("type", type_class_name, None))
+
+    def set_stream_time_characteristic(self, characteristic: TimeCharacteristic):
+        self._time_characteristic = characteristic
+
+    def get_stream_time_characteristic(self) -> TimeCharacteristic:
+        return self._time_characteristic
+
+    def register_slot_sharing_group(self, slot_sharing_group) -> "StreamExecutionEnvironment":
+        self._slot_sharing_groups[slot_sharing_group.get_name()] = slot_sharing_group
+        return self
+
+    # -- dependencies: Spark ships the driver's Python environment to its workers ---------------
+    def add_python_file(self, file_path: str):
+        self._python_files.append(file_path)
+
+    def set_python_requirements(self, requirements_file_path: str,
+                                requirements_cache_dir: str = None):
+        self._python_requirements = (requirements_file_path, requirements_cache_dir)
+
+    def add_python_archive(self, archive_path: str, target_dir: str = None):
+        self._python_archives.append((archive_path, target_dir))
+
+    def set_python_executable(self, python_exec: str):
+        self._python_executable = python_exec
+
+    def add_jars(self, *jars_path: str):
+        self._jars.extend(jars_path)
+
+    def add_classpaths(self, *classpaths: str):
+        self._classpaths.extend(classpaths)
+
+    def register_cached_file(self, file_path: str, name: str, executable: bool = False):
+        self._cached_files.append((file_path, name, executable))
+
+    # -- sources --------------------------------------------------------------------------------
+    def from_collection(self, collection: List[Any], type_info=None) -> DataStream:
+        values = list(collection)
+        if type_info is not None and hasattr(type_info, "_from_python"):
+            values = [type_info._from_python(v) for v in values]
+        node = SourceTransformation(name="Source: Collection Source", output_type=type_info,
+                                    source=collection_source(values))
+        node.parallelism = 1
+        node.parallelism_fixed = True
+        return DataStream(_env=self, _transformation=node)
+
+    def from_source(self, source, watermark_strategy, source_name: str,
+                    type_info=None) -> DataStream:
+        definition = getattr(source, "_source_definition", None)
+        if definition is None:
+            _no_jvm("from_source(%s)" % type(source).__name__,
+                    "supported sources: NumberSequenceSource")
+        node = SourceTransformation(name="Source: %s" % source_name,
+                                    output_type=type_info if type_info is not None
+                                    else getattr(source, "_produced_type", None),
+                                    source=definition(), watermark_strategy=watermark_strategy)
+        return DataStream(_env=self, _transformation=node)
+
+    def add_source(self, source_func, source_name: str = "Custom Source",
+                   type_info=None) -> DataStream:
+        _no_jvm("add_source (Java SourceFunction)",
+                "use from_collection() or from_source(NumberSequenceSource(...), ...)")
+
+    def read_text_file(self, file_path: str, charset_name: str = "UTF-8") -> DataStream:
+        _no_jvm("read_text_file", "file sources arrive with the connectors work; use "
+                "from_collection(open(path).read().splitlines()) meanwhile")
+
+    def create_input(self, input_format, type_info=None):
+        _no_jvm("create_input (Java InputFormat)")
+
+    # -- execution ------------------------------------------------------------------------------
+    def _add_sink(self, sink: SinkTransformation) -> None:
+        self._sinks.append(sink)
+
+    def _job_config(self, job_name: Optional[str]):
+        from pyflink_on_spark.runtime.spec import JobConfig
+        params = {}
+        global_params = getattr(self._config, "get_global_job_parameters", None)
+        if global_params is not None:
+            params = dict(global_params() or {})
+        return JobConfig(runtime_mode=self._runtime_mode.name,
+                         auto_watermark_interval=self._config.get_auto_watermark_interval(),
+                         job_parameters=params, state_backend=self._state_backend,
+                         job_name=job_name or "Flink Streaming Job")
+
+    def _compile(self, sinks, job_name: Optional[str] = None):
+        from pyflink_on_spark.graph.compile import compile_job
+        from pyflink_on_spark.graph.operators import operator_factory
+        return compile_job(sinks, default_parallelism=self.get_parallelism(),
+                           default_max_par=self._max_parallelism,
+                           chaining_enabled=self._chaining,
+                           config=self._job_config(job_name),
+                           operator_factory=operator_factory)
+
+    def execute(self, job_name: str = None):
+        from pyflink_on_spark.spark.executor import execute_job
+        sinks, self._sinks = self._sinks, []
+        job = self._compile(sinks, job_name)
+        return execute_job(job, job_name or "Flink Streaming Job")
+
+    def execute_async(self, job_name: str = "Flink Streaming Job"):
+        from pyflink_on_spark.common.job_client import JobClient
+        result = self.execute(job_name)
+        return JobClient._completed(result)
+
+    def _execute_collect(self, collect_sink: SinkTransformation, job_name: Optional[str]):
+        from pyflink_on_spark.datastream.data_stream import CloseableIterator
+        from pyflink_on_spark.spark.executor import execute_collect
+        sinks, self._sinks = self._sinks + [collect_sink], []
+        job = self._compile(sinks, job_name)
+        return CloseableIterator(execute_collect(job, job_name or "Flink Streaming Job",
+                                                 collect_sink.id), collect_sink.input_type)
+
+    def get_execution_plan(self) -> str:
+        from pyflink_on_spark.graph.plan import execution_plan_json
+        return execution_plan_json(self._compile(list(self._sinks)))
+
+    def close(self):
+        self._sinks = []
+
+
+def _parse_millis(text: str) -> int:
+    text = text.strip().lower()
+    for suffix, factor in (("ms", 1), ("s", 1000), ("min", 60000)):
+        if text.endswith(suffix) and text[:-len(suffix)].strip().isdigit():
+            return int(text[:-len(suffix)]) * factor
+    return int(text)

@@ -1,0 +1,198 @@
+"""Compile the logical DAG into stages (Flink's operator chaining) and runtime specs.
+
+A stage is a chain of operators connected by forward edges of equal parallelism; every other
+edge is an exchange between stages. The result is frozen (runtime.spec) and knows nothing of
+Spark.
+"""
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass, field
+from typing import Any, Dict, List, Optional, Tuple
+
+from pyflink_on_spark.graph.transformations import (
+    CHAIN_ALWAYS, CHAIN_NEVER, OneInputTransformation, PartitionTransformation,
+    SideOutputTransformation, SinkTransformation, SourceTransformation, Transformation,
+    TwoInputTransformation, UnionTransformation)
+from pyflink_on_spark.runtime.spec import (
+    ChainLink, ExitSpec, InputSpec, JobConfig, OperatorSpec, Partitioning, StageSpec)
+
+
+class GraphError(ValueError):
+    """The job graph cannot run as built (Flink would reject it too)."""
+
+
+def default_max_parallelism(parallelism: int) -> int:
+    """Flink's computeDefaultMaxParallelism: 1.5 x parallelism rounded up to a power of two,
+    within [128, 32768]."""
+    wanted = parallelism + parallelism // 2
+    power = 1
+    while power < wanted:
+        power <<= 1
+    return min(max(power, 128), 32768)
+
+
+@dataclass(frozen=True)
+class Edge:
+    edge_id: int
+    source: Transformation
+    target: Transformation
+    input_index: int
+    partitioning: Partitioning
+    side_tag: Optional[str]
+    explicit: bool          # partitioning set by the program (vs. Flink's default)
+
+
+@dataclass
+class CompiledJob:
+    stages: List[StageSpec]
+    stage_of_node: Dict[int, int]
+    source_splits: Dict[int, List[Tuple[int, Any]]]      # stage id -> [(subtask, split)]
+    upstream_stages: Dict[int, List[Tuple[int, int]]]    # stage id -> [(stage id, edge id)]
+    driver_sinks: Dict[int, Tuple[str, int, Any]]        # edge id -> (kind, sink node id, params)
+    nodes: List[Transformation] = field(default_factory=list)
+    edges: List[Edge] = field(default_factory=list)
+    parallelism: Dict[int, int] = field(default_factory=dict)
+
+
+def _reachable(sinks: List[Transformation]) -> List[Transformation]:
+    seen: Dict[int, Transformation] = {}
+    stack = list(sinks)
+    while stack:
+        node = stack.pop()
+        if node.id in seen:
+            continue
+        seen[node.id] = node
+        stack.extend(node.inputs)
+    return [seen[i] for i in sorted(seen)]
+
+
+def _resolve(node: Transformation):
+    """Physical producers behind a (possibly virtual) input: [(node, partition, side_tag)]."""
+    if isinstance(node, PartitionTransformation):
+        part = Partitioning(node.kind, node.key_selector, node.partitioner)
+        return [(src, part, tag) for src, _, tag in _resolve(node.input)]
+    if isinstance(node, UnionTransformation):
+        out = []
+        for member in node.union_inputs:
+            out.extend(_resolve(member))
+        return out
+    if isinstance(node, SideOutputTransformation):
+        return [(src, part, node.tag_id) for src, part, _ in _resolve(node.input)]
+    return [(node, None, None)]
+
+
+def compile_job(sinks: List[Transformation], *, default_parallelism: int,
+                default_max_par: Optional[int], chaining_enabled: bool,
+                config: JobConfig, operator_factory) -> CompiledJob:
+    """`operator_factory(node, config)` builds the runtime factory of a physical node."""
+    if not sinks:
+        raise GraphError("No operators defined in streaming topology. Cannot execute.")
+    nodes = [n for n in _reachable(sinks) if not n.is_virtual]
+
+    parallelism: Dict[int, int] = {}
+    for node in nodes:
+        p = node.parallelism if node.parallelism is not None else default_parallelism
+        parallelism[node.id] = p
+
+    def max_par(node) -> int:
+        if node.max_parallelism is not None:
+            return node.max_parallelism
+        if default_max_par is not None and default_max_par > 0:
+            return default_max_par
+        return default_max_parallelism(parallelism[node.id])
+
+    edges: List[Edge] = []
+    in_edges: Dict[int, List[Edge]] = {n.id: [] for n in nodes}
+    for node in nodes:
+        for index, upstream in enumerate(node.inputs, start=1):
+            for src, part, tag in _resolve(upstream):
+                explicit = part is not None
+                if part is None:
+                    same = parallelism[src.id] == parallelism[node.id]
+                    part = Partitioning("forward" if same else "rebalance")
+                if part.kind == "forward" and parallelism[src.id] != parallelism[node.id]:
+                    raise GraphError(
+                        "Forward partitioning does not allow change of parallelism. Upstream "
+                        "operation: %s parallelism: %d, downstream operation: %s parallelism: "
+                        "%d You must use another partitioning strategy, such as broadcast, "
+                        "rebalance, shuffle or global." % (
+                            src.name, parallelism[src.id], node.name, parallelism[node.id]))
+                edge = Edge(len(edges), src, node, index, part, tag, explicit)
+                edges.append(edge)
+                in_edges[node.id].append(edge)
+
+    def chainable(edge: Edge) -> bool:
+        src, dst = edge.source, edge.target
+        return (chaining_enabled and len(in_edges[dst.id]) == 1
+                and edge.partitioning.kind == "forward"
+                and parallelism[src.id] == parallelism[dst.id]
+                and dst.chaining == CHAIN_ALWAYS and src.chaining != CHAIN_NEVER
+                and src.slot_sharing_group == dst.slot_sharing_group
+                and not isinstance(dst, TwoInputTransformation))
+
+    stage_of: Dict[int, int] = {}
+    members: Dict[int, List[Transformation]] = {}
+    heads: Dict[int, Transformation] = {}
+    for node in nodes:
+        incoming = in_edges[node.id]
+        if len(incoming) == 1 and chainable(incoming[0]):
+            stage = stage_of[incoming[0].source.id]
+        else:
+            stage = len(heads)
+            heads[stage] = node
+            members[stage] = []
+        stage_of[node.id] = stage
+        members[stage].append(node)
+
+    links: Dict[int, List[ChainLink]] = {s: [] for s in heads}
+    exits: Dict[int, List[ExitSpec]] = {s: [] for s in heads}
+    inputs: Dict[int, List[InputSpec]] = {s: [] for s in heads}
+    upstream_stages: Dict[int, List[Tuple[int, int]]] = {s: [] for s in heads}
+    for edge in edges:
+        s_src, s_dst = stage_of[edge.source.id], stage_of[edge.target.id]
+        if s_src == s_dst and heads[s_dst] is not edge.target:
+            links[s_src].append(ChainLink(edge.source.id, edge.target.id, edge.side_tag))
+            continue
+        exits[s_src].append(ExitSpec(edge.edge_id, edge.source.id, edge.side_tag,
+                                     edge.partitioning, parallelism[edge.target.id],
+                                     max_par(edge.target)))
+        inputs[s_dst].append(InputSpec(edge.edge_id, edge.input_index,
+                                       parallelism[edge.source.id]))
+        upstream_stages[s_dst].append((s_src, edge.edge_id))
+
+    driver_sinks: Dict[int, Tuple[str, int, Any]] = {}
+    next_edge = len(edges)
+    for node in nodes:
+        if isinstance(node, SinkTransformation):
+            stage = stage_of[node.id]
+            exits[stage].append(ExitSpec(next_edge, node.id, None, Partitioning("driver"),
+                                         parallelism[node.id], max_par(node)))
+            driver_sinks[next_edge] = (node.kind, node.id, node.params)
+            next_edge += 1
+
+    stages: List[StageSpec] = []
+    source_splits: Dict[int, List[Tuple[int, Any]]] = {}
+    for stage, head in heads.items():
+        ops = tuple(OperatorSpec(n.id, n.name, operator_factory(n, config), parallelism[n.id],
+                                 max_par(n), isinstance(n, SourceTransformation))
+                    for n in members[stage])
+        stages.append(StageSpec(
+            stage_id=stage, parallelism=parallelism[head.id], head=head.id, operators=ops,
+            links=tuple(links[stage]), exits=tuple(exits[stage]), inputs=tuple(inputs[stage]),
+            task_name=task_name([n for n in members[stage]]), config=config))
+        if isinstance(head, SourceTransformation):
+            source_splits[stage] = head.source.splits(parallelism[head.id])
+    return CompiledJob(stages, stage_of, source_splits, upstream_stages, driver_sinks,
+                       nodes, edges, parallelism)
+
+
+def task_name(chain: List[Transformation]) -> str:
+    """The name PyFlink's RuntimeContext reports: the chain's Python operators, joined by
+    ", " (sources, sinks and timestamp assigners run in Java there and are not named)."""
+    names = [n.name for n in chain if isinstance(n, (OneInputTransformation,
+                                                      TwoInputTransformation))
+             and getattr(n, "kind", None) != "timestamps"]
+    if not names:
+        names = [chain[0].name]
+    return ", ".join(names)

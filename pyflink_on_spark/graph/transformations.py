@@ -1,0 +1,132 @@
+"""The logical DAG the API builds, one node per transformation (as Flink's Transformation).
+
+Nodes are declarative: an operator node says *what* runs (kind + user function + params); the
+compiler (graph/compile.py) decides chaining and builds the runtime factories. Attributes that
+PyFlink lets a program change after the fact (name, parallelism, uid, chaining...) are
+mutable; the compiled job (runtime.spec) is frozen.
+"""
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+from typing import Any, List, Optional, Tuple
+
+_ids = itertools.count(1)
+
+CHAIN_ALWAYS = "ALWAYS"
+CHAIN_HEAD = "HEAD"      # start_new_chain(): may not chain to its input
+CHAIN_NEVER = "NEVER"    # disable_chaining(): chains to nothing
+
+
+@dataclass(eq=False)
+class Transformation:
+    name: str
+    output_type: Any = None
+    parallelism: Optional[int] = None          # None: the environment's default
+    max_parallelism: Optional[int] = None
+    id: int = field(default_factory=lambda: next(_ids))
+    uid: Optional[str] = None
+    uid_hash: Optional[str] = None
+    description: Optional[str] = None
+    slot_sharing_group: Optional[str] = None
+    chaining: str = CHAIN_ALWAYS
+    buffer_timeout: Optional[int] = None
+    parallelism_fixed: bool = False            # non-parallel operators (force_non_parallel)
+
+    @property
+    def inputs(self) -> Tuple["Transformation", ...]:
+        return ()
+
+    @property
+    def is_virtual(self) -> bool:
+        return False
+
+
+@dataclass(eq=False)
+class SourceTransformation(Transformation):
+    source: Any = None                 # a graph.sources.SourceDefinition
+    watermark_strategy: Any = None
+
+
+@dataclass(eq=False)
+class OneInputTransformation(Transformation):
+    input: Optional[Transformation] = None
+    kind: str = "map"                  # see graph/compile.py OPERATOR_KINDS
+    function: Any = None
+    key_selector: Any = None           # keyed operators
+    params: dict = field(default_factory=dict)
+
+    @property
+    def inputs(self):
+        return (self.input,)
+
+
+@dataclass(eq=False)
+class TwoInputTransformation(Transformation):
+    input1: Optional[Transformation] = None
+    input2: Optional[Transformation] = None
+    kind: str = "co_map"
+    function: Any = None
+    key_selector1: Any = None
+    key_selector2: Any = None
+    params: dict = field(default_factory=dict)
+
+    @property
+    def inputs(self):
+        return (self.input1, self.input2)
+
+
+@dataclass(eq=False)
+class SinkTransformation(Transformation):
+    input: Optional[Transformation] = None
+    kind: str = "print"                # print | collect
+    params: dict = field(default_factory=dict)
+    input_type: Any = None             # the printed stream's declared type (print format)
+
+    @property
+    def inputs(self):
+        return (self.input,)
+
+
+@dataclass(eq=False)
+class PartitionTransformation(Transformation):
+    """Virtual: how records travel to the consuming operator."""
+    input: Optional[Transformation] = None
+    kind: str = "forward"  # forward rebalance rescale shuffle broadcast global keyed custom
+    key_selector: Any = None
+    partitioner: Any = None
+
+    @property
+    def inputs(self):
+        return (self.input,)
+
+    @property
+    def is_virtual(self) -> bool:
+        return True
+
+
+@dataclass(eq=False)
+class UnionTransformation(Transformation):
+    union_inputs: List[Transformation] = field(default_factory=list)
+
+    @property
+    def inputs(self):
+        return tuple(self.union_inputs)
+
+    @property
+    def is_virtual(self) -> bool:
+        return True
+
+
+@dataclass(eq=False)
+class SideOutputTransformation(Transformation):
+    input: Optional[Transformation] = None
+    tag_id: str = ""
+
+    @property
+    def inputs(self):
+        return (self.input,)
+
+    @property
+    def is_virtual(self) -> bool:
+        return True

@@ -1,0 +1,125 @@
+"""Runs a compiled job on Spark: every stage is one mapInArrow over its input, exchanges are
+exact repartitions (a Spark partition is a Flink subtask), driver sinks are read at the very
+end with toLocalIterator (the only place records reach the driver)."""
+from __future__ import annotations
+
+import functools
+import pickle
+import sys
+import time
+import uuid
+from typing import Dict, Iterator, List
+
+import cloudpickle
+
+from pyflink_on_spark.graph.compile import CompiledJob
+from pyflink_on_spark.runtime.errors import JobExecutionError, extract_user_error
+from pyflink_on_spark.runtime.spec import KIND_SPLIT
+from pyflink_on_spark.spark.batch_schema import SPARK_SCHEMA
+from pyflink_on_spark.spark.session import get_session
+from pyflink_on_spark.spark.stage_task import make_stage_function
+
+
+def _alias_active() -> bool:
+    module = sys.modules.get("pyflink")
+    return module is not None and getattr(module, "__name__", "") == "pyflink_on_spark"
+
+
+def build_frames(job: CompiledJob, session) -> Dict[int, object]:
+    """stage id -> the DataFrame of the stage's output rows."""
+    from pyspark.sql import functions as F
+    consumers: Dict[int, int] = {s.stage_id: 0 for s in job.stages}
+    for stage_id, upstream in job.upstream_stages.items():
+        for up, _ in set(upstream):
+            consumers[up] += 1
+    driver_edges = set(job.driver_sinks)
+    alias = _alias_active()
+    from pyflink_on_spark.cli.script_runner import SCRIPT_DIRS
+    frames: Dict[int, object] = {}
+    for stage in job.stages:
+        if stage.stage_id in job.source_splits:
+            splits = job.source_splits[stage.stage_id]
+            rows = [(-1, subtask, 0, seq, KIND_SPLIT, cloudpickle.dumps(split))
+                    for seq, (subtask, split) in enumerate(splits)]
+            frame = session.createDataFrame(rows, SPARK_SCHEMA)
+        else:
+            parts = [frames[up].where(F.col("edge") == edge)
+                     for up, edge in job.upstream_stages[stage.stage_id]]
+            frame = functools.reduce(lambda a, b: a.union(b), parts)
+        frame = frame.repartitionById(stage.parallelism, F.col("dest")) \
+                     .sortWithinPartitions("edge", "src", "seq")
+        output = frame.mapInArrow(
+            make_stage_function(cloudpickle.dumps(stage), alias, SCRIPT_DIRS), SPARK_SCHEMA)
+        has_driver_sink = any(e.edge_id in driver_edges for e in stage.exits)
+        if consumers[stage.stage_id] + (1 if has_driver_sink else 0) > 1:
+            # Read by several consumers: compute once, so user functions run once per record.
+            output = output.localCheckpoint(eager=True)
+        frames[stage.stage_id] = output
+    return frames
+
+
+def _driver_rows(job: CompiledJob, frames):
+    from pyspark.sql import functions as F
+    parts = []
+    for stage in job.stages:
+        edges = [e.edge_id for e in stage.exits if e.edge_id in job.driver_sinks]
+        if edges:
+            parts.append(frames[stage.stage_id].where(F.col("edge").isin(edges))
+                         .select("edge", "payload"))
+    if not parts:
+        return iter(())
+    final = functools.reduce(lambda a, b: a.union(b), parts)
+    return final.toLocalIterator(prefetchPartitions=True)
+
+
+def _run(job: CompiledJob, collect_sink_id=None) -> Iterator:
+    """Runs the job; prints print-sink lines as they arrive; yields collected values."""
+    session = get_session()
+    try:
+        frames = build_frames(job, session)
+        out = sys.stdout
+        for edge, payload in _driver_rows(job, frames):
+            kind, node_id, _ = job.driver_sinks[edge]
+            values, _ = pickle.loads(payload)
+            if kind == "print":
+                out.write("\n".join(values))
+                out.write("\n")
+            elif node_id == collect_sink_id:
+                yield from values
+        out.flush()
+    except Exception as e:
+        raise _job_error(e) from None
+
+
+def _job_error(e: Exception) -> Exception:
+    text = str(e)
+    user = extract_user_error(text)
+    if user is not None:
+        return JobExecutionError("Job execution failed: " + user)
+    if isinstance(e, JobExecutionError):
+        return e
+    return e
+
+
+def execute_job(job: CompiledJob, job_name: str):
+    from pyflink_on_spark.common.job_execution_result import JobExecutionResult
+    start = time.time()
+    for _ in _run(job):
+        pass
+    runtime_ms = int((time.time() - start) * 1000)
+    return JobExecutionResult._of(uuid.uuid4().hex, runtime_ms, job_name)
+
+
+def execute_collect(job: CompiledJob, job_name: str, collect_sink_id: int) -> Iterator:
+    iterator = _run(job, collect_sink_id)
+    # Start the job now (PyFlink submits it at once), keeping the first value.
+    try:
+        first = next(iterator)
+    except StopIteration:
+        return iter(())
+    return _prepend(first, iterator)
+
+
+def _prepend(first, rest):
+    yield first
+    yield from rest

@@ -1,0 +1,59 @@
+"""The function each Spark task runs (through mapInArrow): one subtask of one stage."""
+from __future__ import annotations
+
+import shutil
+import tempfile
+from typing import Iterator
+
+import cloudpickle
+import pyarrow as pa
+
+from pyflink_on_spark.spark.batch_schema import rows_to_batch
+
+
+def make_stage_function(spec_bytes: bytes, alias_pyflink: bool, script_dirs=()):
+    """spec_bytes: the cloudpickled StageSpec, unpickled in the task after the `pyflink`
+    alias is installed (so user classes that subclass pyflink.* resolve in the worker) and
+    the job script's directories are importable (modules beside the script)."""
+    script_dirs = tuple(script_dirs)
+
+    def run_stage(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
+        import sys
+        for path in script_dirs:
+            if path not in sys.path:
+                sys.path.append(path)
+        if alias_pyflink:
+            from pyflink_on_spark.cli.aliasing import install_pyflink_alias
+            install_pyflink_alias()
+        from pyspark import TaskContext
+        from pyflink_on_spark.runtime.task import StreamTask
+        spec = cloudpickle.loads(spec_bytes)
+        context = TaskContext.get()
+        subtask = context.partitionId() if context is not None else 0
+        attempt = context.attemptNumber() if context is not None else 0
+        work_dir = tempfile.mkdtemp(prefix="pyflink-on-spark-s%d-%d-" % (spec.stage_id,
+                                                                         subtask))
+        try:
+            task = StreamTask(spec, subtask, attempt, work_dir=work_dir)
+            task.open()
+            try:
+                for batch in batches:
+                    if batch.num_rows == 0:
+                        continue
+                    task.process_rows(batch.column(0).to_pylist(),
+                                      batch.column(2).to_pylist(),
+                                      batch.column(4).to_pylist(),
+                                      batch.column(5).to_pylist())
+                    rows = task.take_rows()
+                    if rows:
+                        yield rows_to_batch(rows)
+                task.finish()
+            finally:
+                task.close()
+            rows = task.take_rows()
+            if rows:
+                yield rows_to_batch(rows)
+        finally:
+            shutil.rmtree(work_dir, ignore_errors=True)
+
+    return run_stage
