@@ -270,6 +270,7 @@ class KeyedStream(DataStream):
         return stream
 
     def _keyed(self, kind: str, name: str, function, output_type=None, params=None):
+        params = dict(params or {}, key_type=self._key_type)
         return self._one_input(kind, name, function, output_type, self._key_selector, params)
 
     def map(self, func, output_type=None) -> DataStream:

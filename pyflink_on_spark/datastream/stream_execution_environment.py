@@ -305,8 +305,8 @@ class StreamExecutionEnvironment(object):
 
     def execute_async(self, job_name: str = "Flink Streaming Job"):
         from pyflink_on_spark.common.job_client import JobClient
-        result = self.execute(job_name)
-        return JobClient._completed(result)
+        from pyflink_on_spark.spark.executor import FinishedJobHandle
+        return JobClient(FinishedJobHandle(self.execute(job_name)))
 
     def _execute_collect(self, collect_sink: SinkTransformation, job_name: Optional[str]):
         from pyflink_on_spark.datastream.data_stream import CloseableIterator

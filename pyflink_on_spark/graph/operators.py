@@ -7,6 +7,7 @@ import functools
 from pyflink_on_spark.graph.transformations import (
     OneInputTransformation, SinkTransformation, SourceTransformation, Transformation)
 from pyflink_on_spark.runtime import adapters
+from pyflink_on_spark.runtime.batch_order import batch_key_order
 from pyflink_on_spark.runtime.operators.driver_sink import CollectSinkOperator, PrintSinkOperator
 from pyflink_on_spark.runtime.operators.keyed_process import KeyedProcessOperator
 from pyflink_on_spark.runtime.operators.process import ProcessOperator
@@ -26,8 +27,8 @@ def _renderer(type_info):
     return render if render is not None else str
 
 
-def _keyed(function, key_selector):
-    return KeyedProcessOperator(function, key_selector)
+def _keyed(function, key_selector, batch_order=None):
+    return KeyedProcessOperator(function, key_selector, batch_order)
 
 
 def operator_factory(node: Transformation, config: JobConfig):
@@ -43,20 +44,21 @@ def operator_factory(node: Transformation, config: JobConfig):
         raise ValueError("unknown sink kind %r" % node.kind)
     if isinstance(node, OneInputTransformation):
         kind = node.kind
+        order = batch_key_order(node.params.get("key_type")) if batch else None
         if kind in ("map", "flat_map", "filter", "process"):
             return functools.partial(ProcessOperator, kind, node.function)
         if kind in _KEYED_ADAPTERS:
             return functools.partial(_keyed, _KEYED_ADAPTERS[kind](node.function),
-                                     node.key_selector)
+                                     node.key_selector, order)
         if kind == "keyed_process":
-            return functools.partial(_keyed, node.function, node.key_selector)
+            return functools.partial(_keyed, node.function, node.key_selector, order)
         if kind == "reduce":
             return functools.partial(_keyed, adapters.ReduceAdapter(node.function, batch),
-                                     node.key_selector)
+                                     node.key_selector, order)
         if kind == "aggregation":
             adapter = adapters.AggregationAdapter(node.params["aggregation"],
                                                   node.params["position"], batch)
-            return functools.partial(_keyed, adapter, node.key_selector)
+            return functools.partial(_keyed, adapter, node.key_selector, order)
         if kind == "timestamps":
             return functools.partial(TimestampsAndWatermarksOperator, node.function)
     raise NotImplementedError("operator %r (%s) is not supported yet" % (

@@ -7,7 +7,6 @@ import functools
 import pickle
 import sys
 import time
-import uuid
 from typing import Dict, Iterator, List
 
 import cloudpickle
@@ -103,11 +102,49 @@ def _job_error(e: Exception) -> Exception:
 
 def execute_job(job: CompiledJob, job_name: str):
     from pyflink_on_spark.common.job_execution_result import JobExecutionResult
+    from pyflink_on_spark.common.job_id import JobID
     start = time.time()
     for _ in _run(job):
         pass
     runtime_ms = int((time.time() - start) * 1000)
-    return JobExecutionResult._of(uuid.uuid4().hex, runtime_ms, job_name)
+    return JobExecutionResult._of(JobID._generate(), runtime_ms)
+
+
+class FinishedJobHandle:
+    """execute_async on bounded jobs: the job has run to completion when the client is
+    returned (the JobHandle protocol of pyflink_on_spark.common.job_client)."""
+
+    def __init__(self, result) -> None:
+        self._result = result
+
+    @staticmethod
+    def _done(value):
+        from concurrent.futures import Future
+        future = Future()
+        future.set_result(value)
+        return future
+
+    def job_id(self):
+        return self._result.get_job_id()
+
+    def status(self):
+        from pyflink_on_spark.common.job_status import JobStatus
+        return self._done(JobStatus.FINISHED)
+
+    def cancel(self):
+        return self._done(None)
+
+    def stop_with_savepoint(self, advance_to_end_of_event_time, savepoint_directory):
+        raise NotImplementedError("stop_with_savepoint: the job has already finished")
+
+    def trigger_savepoint(self, savepoint_directory):
+        raise NotImplementedError("trigger_savepoint: the job has already finished")
+
+    def accumulators(self):
+        return self._done(self._result.get_all_accumulator_results())
+
+    def result(self):
+        return self._done(self._result)
 
 
 def execute_collect(job: CompiledJob, job_name: str, collect_sink_id: int) -> Iterator:

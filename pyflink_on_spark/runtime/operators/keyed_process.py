@@ -11,8 +11,8 @@ from pyflink_on_spark.datastream.timerservice import TimerService
 from pyflink_on_spark.runtime.context import StreamingRuntimeContext
 from pyflink_on_spark.runtime.errors import UserFunctionError
 from pyflink_on_spark.runtime.operators.base import Operator, emit_results
-from pyflink_on_spark.runtime.spec import MIN_WATERMARK
-from pyflink_on_spark.runtime.timers import InternalTimerService
+from pyflink_on_spark.runtime.spec import MAX_WATERMARK, MIN_WATERMARK
+from pyflink_on_spark.runtime.timers import InternalTimerService, hashable_key
 
 VOID_NAMESPACE = None  # the namespace of plain keyed state and keyed-process timers
 
@@ -80,11 +80,16 @@ class KeyedProcessOperator(Operator):
 
     has_timers = True
 
-    def __init__(self, function: KeyedProcessFunction, key_selector) -> None:
+    def __init__(self, function: KeyedProcessFunction, key_selector,
+                 batch_key_order=None) -> None:
         super().__init__()
         self.function = function
         self.key_selector = key_selector
         self.current_key = None
+        # BATCH mode (Flink's batch execution): records are grouped by key, keys processed
+        # in serialized-key order, each key's event-time timers fire at the end of the key.
+        self._batch_key_order = batch_key_order
+        self._batch_input = None
 
     def open(self) -> None:
         self.backend = create_backend(self.task)
@@ -98,6 +103,39 @@ class KeyedProcessOperator(Operator):
         self._user_process = self.function.process_element
         self._get_key = self.key_selector.get_key
         self._set_key = self.backend.set_current_key
+
+    def prepare(self) -> None:
+        if self._batch_key_order is not None:
+            self._batch_input = {}
+            self.process_element = self._buffer_element
+
+    def _buffer_element(self, value, timestamp) -> None:
+        try:
+            key = self._get_key(value)
+        except Exception as e:
+            raise self.user_error(e) from None
+        entry = self._batch_input.get(hashable_key(key))
+        if entry is None:
+            entry = self._batch_input[hashable_key(key)] = (key, [])
+        entry[1].append((value, timestamp))
+
+    def _run_batch(self) -> None:
+        """All input is in: process it key by key, firing each key's timers after it."""
+        entries = sorted(self._batch_input.values(),
+                         key=lambda entry: self._batch_key_order(entry[0]))
+        self._batch_input = {}
+        process = type(self).process_element
+        queue = self.timers.event_time
+        for key, records in entries:
+            self.current_watermark = MIN_WATERMARK
+            for value, timestamp in records:
+                process(self, value, timestamp)
+            self.current_watermark = MAX_WATERMARK
+            while True:
+                due = queue.pop_due(MAX_WATERMARK)
+                if due is None:
+                    break
+                self._fire(due, TimeDomain.EVENT_TIME)
 
     def set_current_key(self, key) -> None:
         self.current_key = key
@@ -120,6 +158,11 @@ class KeyedProcessOperator(Operator):
             raise self.user_error(e) from None
 
     def process_watermark(self, watermark: int) -> None:
+        if self._batch_input is not None:
+            if watermark == MAX_WATERMARK:
+                self._run_batch()
+                self.output.emit_watermark(watermark)
+            return
         if watermark <= self.current_watermark:
             return
         self.current_watermark = watermark
