@@ -23,13 +23,22 @@ RESULT = re.compile(r"RESULT records=(\d+) keys=(\d+) seconds=([\d.]+) checksum=
 
 def floor_map_keyby_reduce(n: int, keys: int) -> float:
     """The same user functions driven by a plain Python loop: the floor."""
-    sys.path.insert(0, os.path.join(HERE, "jobs"))
+    def to_pair(value):
+        return (value % keys, value)
+
+    def add(a, b):
+        return (a[0], a[1] + b[1])
+
+    def key(pair):
+        return pair[0]
+
     start = time.perf_counter()
     state = {}
     for i in range(n):
-        pair = (i % keys, i)
-        current = state.get(pair[0])
-        state[pair[0]] = pair if current is None else (current[0], current[1] + pair[1])
+        pair = to_pair(i)
+        k = key(pair)
+        current = state.get(k)
+        state[k] = pair if current is None else add(current, pair)
     return time.perf_counter() - start
 
 

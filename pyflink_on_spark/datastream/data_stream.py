@@ -262,7 +262,8 @@ class KeyedStream(DataStream):
         stream = cls.__new__(cls)
         partition = PartitionTransformation(
             name="Keyed", output_type=origin._transformation.output_type,
-            input=origin._transformation, kind="keyed", key_selector=key_selector)
+            input=origin._transformation, kind="keyed", key_selector=key_selector,
+            key_type=key_type)
         DataStream.__init__(stream, _env=origin._env, _transformation=partition)
         stream._origin_stream = origin
         stream._key_selector = key_selector

@@ -70,7 +70,7 @@ def _reachable(sinks: List[Transformation]) -> List[Transformation]:
 def _resolve(node: Transformation):
     """Physical producers behind a (possibly virtual) input: [(node, partition, side_tag)]."""
     if isinstance(node, PartitionTransformation):
-        part = Partitioning(node.kind, node.key_selector, node.partitioner)
+        part = Partitioning(node.kind, node.key_selector, node.partitioner, node.key_type)
         return [(src, part, tag) for src, _, tag in _resolve(node.input)]
     if isinstance(node, UnionTransformation):
         out = []
@@ -156,7 +156,8 @@ def compile_job(sinks: List[Transformation], *, default_parallelism: int,
             continue
         exits[s_src].append(ExitSpec(edge.edge_id, edge.source.id, edge.side_tag,
                                      edge.partitioning, parallelism[edge.target.id],
-                                     max_par(edge.target)))
+                                     max_par(edge.target),
+                                     _converter(edge.source.output_type)))
         inputs[s_dst].append(InputSpec(edge.edge_id, edge.input_index,
                                        parallelism[edge.source.id]))
         upstream_stages[s_dst].append((s_src, edge.edge_id))
@@ -166,8 +167,9 @@ def compile_job(sinks: List[Transformation], *, default_parallelism: int,
     for node in nodes:
         if isinstance(node, SinkTransformation):
             stage = stage_of[node.id]
+            converter = _converter(node.input_type) if node.kind == "collect" else None
             exits[stage].append(ExitSpec(next_edge, node.id, None, Partitioning("driver"),
-                                         parallelism[node.id], max_par(node)))
+                                         parallelism[node.id], max_par(node), converter))
             driver_sinks[next_edge] = (node.kind, node.id, node.params)
             next_edge += 1
 
@@ -185,6 +187,12 @@ def compile_job(sinks: List[Transformation], *, default_parallelism: int,
             source_splits[stage] = head.source.splits(parallelism[head.id])
     return CompiledJob(stages, stage_of, source_splits, upstream_stages, driver_sinks,
                        nodes, edges, parallelism)
+
+
+def _converter(type_info):
+    """PyFlink converts values to their declared type where they leave a chain."""
+    make = getattr(type_info, "_python_converter", None)
+    return make() if make is not None else None
 
 
 def task_name(chain: List[Transformation]) -> str:

@@ -95,6 +95,7 @@ class PartitionTransformation(Transformation):
     kind: str = "forward"  # forward rebalance rescale shuffle broadcast global keyed custom
     key_selector: Any = None
     partitioner: Any = None
+    key_type: Any = None
 
     @property
     def inputs(self):

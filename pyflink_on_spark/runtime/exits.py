@@ -57,7 +57,7 @@ def channel_selector(spec: ExitSpec, subtask: int, parallelism: int) -> Callable
         return lambda value: rng.randrange(n)
     if kind == "keyed":
         get_key = spec.partitioning.key_selector.get_key
-        to_subtask = KeyToSubtask(spec.target_max_parallelism, n)
+        to_subtask = KeyToSubtask(spec.target_max_parallelism, n, spec.partitioning.key_type)
         return lambda value: to_subtask(get_key(value))
     if kind == "custom":
         get_key = spec.partitioning.key_selector.get_key
@@ -88,12 +88,15 @@ class ExitCollector:
         width = 1 if self._broadcast else spec.target_parallelism
         self._values: List[list] = [[] for _ in range(width)]
         self._stamps: List[list] = [[] for _ in range(width)]
+        self._convert = spec.converter
         self._kind = KIND_DRIVER if spec.partitioning.kind == "driver" else KIND_RECORDS
         self._select = (lambda value: 0) if self._broadcast else channel_selector(
             spec, subtask, parallelism)
 
     def process_element(self, value, timestamp) -> None:
         try:
+            if self._convert is not None:
+                value = self._convert(value)
             dest = self._select(value)
         except Exception as e:
             raise self._user_error(e) from None

@@ -42,6 +42,7 @@ class Partitioning:
     kind: str                          # forward rebalance rescale shuffle broadcast global keyed custom driver
     key_selector: Any = None           # keyed / custom
     partitioner: Any = None            # custom: Partitioner
+    key_type: Any = None               # keyed: the declared key type (decides the key's hash)
 
 
 @dataclass(frozen=True)
@@ -53,7 +54,8 @@ class ExitSpec:
     partitioning: Partitioning
     target_parallelism: int
     target_max_parallelism: int
-    driver_sink_id: Optional[int] = None   # for partitioning.kind == "driver"
+    converter: Any = None      # value -> value as PyFlink's serializer of the declared type
+                               # turns it at an unchained boundary (None: unchanged)
 
 
 @dataclass(frozen=True)

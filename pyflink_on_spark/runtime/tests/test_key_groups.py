@@ -363,3 +363,12 @@ def test_murmur_and_ranges():
     # key groups map onto operator indexes in contiguous ranges
     indexes = [operator_index_for_key_group(128, 3, g) for g in range(128)]
     assert indexes == sorted(indexes) and set(indexes) == {0, 1, 2}
+
+
+def test_default_max_parallelism():
+    from pyflink_on_spark.runtime.key_groups import default_max_parallelism
+    # KeyGroupRangeAssignment.computeDefaultMaxParallelism: the fixture's default cases are 128
+    assert {c["max_parallelism"] for c in OBSERVED["cases"] if not c["set_max_parallelism"]} \
+        == {default_max_parallelism(p) for p in (2, 3, 4)} == {128}
+    assert [default_max_parallelism(p) for p in (85, 86, 171, 172, 1000, 30000)] == [
+        128, 256, 256, 512, 2048, 32768]

@@ -1,13 +1,16 @@
 """Records, on real PyFlink 1.20, which parallel subtask a keyed function runs on for each key.
 
 Output: key_groups_pyflink.json next to this file ("key_types": name -> key type + keys;
-"cases": name, parallelism, max parallelism -> the subtask of each key, in key order); test_key_groups.py asserts that
-pyflink_on_spark.runtime.key_groups assigns every key to the same subtask.
+"cases": name, parallelism, max parallelism -> the subtask of each key, in key order).
+test_key_groups.py asserts that pyflink_on_spark.runtime.key_groups assigns every key to the
+same subtask.
 
-Regenerate (needs the PyFlink venv and a JDK; ~1 minute):
+Regenerate (needs the PyFlink venv and a JDK; ~4 minutes, as the key types PyFlink cannot
+handle make the all-in-one job fail and every key type then runs as its own job):
 
     cd /work/main
-    PATH=/opt/venvs/flink/bin:$PATH python pyflink_on_spark/runtime/tests/data/gen_key_groups_fixture.py
+    PATH=/opt/venvs/flink/bin:$PATH \
+        python pyflink_on_spark/runtime/tests/data/gen_key_groups_fixture.py
 
 For every key type (None = pickled keys, and many declared key_type's) and every
 (parallelism, max parallelism) setting, a branch `from_collection(indexes).key_by(lambda i:
@@ -67,7 +70,8 @@ LONGS = INTS + [2 ** 31, -2 ** 31 - 1, 2 ** 32, 2 ** 32 + 1, 2 ** 40 + 7, -2 ** 
 SHORTS = [0, 1, -1, 100, -100, 255, 256, 32767, -32768] + list(range(2, 30))
 BYTES_ = [0, 1, -1, 127, -128, 64, -64] + list(range(2, 30))
 FLOATS32 = [0.0, -0.0, 1.0, -1.0, 0.5, 1.5, 3.25, -2.75, 0.1, 1e10, 1e-10, 3.4e38, -3.4e38,
-            float("inf"), float("-inf"), float("nan"), 1e-45, 123.456] + [i / 4 for i in range(-20, 20)]
+            float("inf"), float("-inf"), float("nan"), 1e-45, 123.456]
+FLOATS32 += [i / 4 for i in range(-20, 20)]
 FLOATS64 = FLOATS32 + [1e300, -1e300, 5e-324, 2.0 ** 70, 0.30000000000000004, 1e-300]
 
 _SHARED = "shared"
@@ -120,7 +124,8 @@ CONFIGS = [
      + [[i, i + 1] for i in range(15)]),
     ("string_basic_array", ["BASIC_ARRAY", ["STRING"]], [["a", "b"], [], ["x"]]
      + [["s%d" % i] for i in range(15)]),
-    ("string_list", ["LIST", ["STRING"]], [["a", "b"], [], ["x"]] + [["s%d" % i] for i in range(15)]),
+    ("string_list", ["LIST", ["STRING"]], [["a", "b"], [], ["x"]]
+     + [["s%d" % i] for i in range(15)]),
     ("map_str_int", ["MAP", ["STRING"], ["INT"]], [{"a": 1}, {}, {"a": 1, "b": 2}]
      + [{"m%d" % i: i} for i in range(15)]),
     ("instant", ["INSTANT"], [Instant(1700000000 + 1000 * i, 1000 * i) for i in range(20)]
