@@ -242,7 +242,7 @@ class StreamExecutionEnvironment(object):
     def from_collection(self, collection: List[Any], type_info=None) -> DataStream:
         values = list(collection)
         if type_info is not None and hasattr(type_info, "_from_python"):
-            values = [type_info._from_python(v) for v in values]
+            values = [type_info._from_python(_rows_from_tuples(v, type_info)) for v in values]
         node = SourceTransformation(name="Source: Collection Source", output_type=type_info,
                                     source=collection_source(values))
         node.parallelism = 1
@@ -322,6 +322,17 @@ class StreamExecutionEnvironment(object):
 
     def close(self):
         self._sinks = []
+
+
+def _rows_from_tuples(value, type_info):
+    """On the source side PyFlink builds Rows from tuples/lists declared as ROW (operators
+    later may not emit tuples for a ROW type: that fails in PyFlink too)."""
+    from pyflink_on_spark.common.typeinfo import RowTypeInfo
+    from pyflink_on_spark.common.types import Row
+    if isinstance(type_info, RowTypeInfo) and isinstance(value, (tuple, list)):
+        fields = [_rows_from_tuples(v, t) for v, t in zip(value, type_info.get_field_types())]
+        return Row(*fields)
+    return value
 
 
 def _parse_millis(text: str) -> int:

@@ -24,6 +24,7 @@ class SourceDefinition:
     splits: Callable[[int], List[Tuple[int, Any]]]
     reader: Callable[[Any], Any]
     bounded: bool = True
+    estimated_bytes: int = 0      # serialized volume, for BATCH mode's adaptive parallelism
 
 
 def collection_source(values: Sequence[Any]) -> SourceDefinition:
@@ -33,7 +34,12 @@ def collection_source(values: Sequence[Any]) -> SourceDefinition:
         # from_collection is a non-parallel source: every chunk goes to subtask 0, in order.
         chunks = [values[i:i + COLLECTION_CHUNK] for i in range(0, len(values), COLLECTION_CHUNK)]
         return [(0, chunk) for chunk in chunks]
-    return SourceDefinition("Collection Source", splits, _read_values)
+    import pickle
+    try:
+        size = len(pickle.dumps(values, protocol=4))
+    except Exception:  # values of classes that only cloudpickle handles: a rough count
+        size = 64 * len(values)
+    return SourceDefinition("Collection Source", splits, _read_values, True, size)
 
 
 def split_number_range(start: int, end: int, num_splits: int) -> List[Tuple[int, int]]:
@@ -55,4 +61,5 @@ def split_number_range(start: int, end: int, num_splits: int) -> List[Tuple[int,
 def number_sequence_source(start: int, end: int) -> SourceDefinition:
     def splits(parallelism: int):
         return [(i, r) for i, r in enumerate(split_number_range(start, end, parallelism))]
-    return SourceDefinition("Sequence Source", splits, _read_number_range)
+    return SourceDefinition("Sequence Source", splits, _read_number_range, True,
+                            8 * max(end - start + 1, 0))
