@@ -97,6 +97,11 @@ def _job_error(e: Exception) -> Exception:
         return JobExecutionError("Job execution failed: " + user)
     if isinstance(e, JobExecutionError):
         return e
+    marker = "An exception was thrown from the Python worker:"
+    if marker in text:
+        worker = text[text.index(marker) + len(marker):]
+        worker = worker.split(" SQLSTATE:")[0].split("\n\tat ")[0].strip()
+        return JobExecutionError("Job execution failed in a Spark task:\n" + worker)
     return e
 
 

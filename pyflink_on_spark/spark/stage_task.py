@@ -1,6 +1,7 @@
 """The function each Spark task runs (through mapInArrow): one subtask of one stage."""
 from __future__ import annotations
 
+import itertools
 import shutil
 import tempfile
 from typing import Iterator
@@ -27,9 +28,17 @@ def make_stage_function(spec_bytes: bytes, alias_pyflink: bool, script_dirs=()):
             install_pyflink_alias()
         from pyspark import TaskContext
         from pyflink_on_spark.runtime.task import StreamTask
+        # The subtask index comes from the rows (their `dest`), not from Spark's partition
+        # id: when a stage's output is unioned into the next exchange, Spark runs it inside
+        # the union's tasks and reports the union's partition index.
+        batches = iter(batches)
+        first = next((b for b in batches if b.num_rows), None)
+        if first is None:
+            return  # a subtask without input has nothing to do
+        batches = itertools.chain((first,), batches)
+        subtask = first.column(1)[0].as_py()
         spec = cloudpickle.loads(spec_bytes)
         context = TaskContext.get()
-        subtask = context.partitionId() if context is not None else 0
         attempt = context.attemptNumber() if context is not None else 0
         work_dir = tempfile.mkdtemp(prefix="pyflink-on-spark-s%d-%d-" % (spec.stage_id,
                                                                          subtask))

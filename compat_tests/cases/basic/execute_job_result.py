@@ -1,0 +1,17 @@
+"""env.execute() returns a JobExecutionResult (job ids and runtimes are not printed)."""
+from pyflink.common import JobExecutionResult, Types
+from pyflink.datastream import StreamExecutionEnvironment
+
+env = StreamExecutionEnvironment.get_execution_environment()
+env.set_parallelism(1)
+
+env.from_collection([1, 2, 3], type_info=Types.INT()).map(lambda x: x + 1, output_type=Types.INT()).print()
+result = env.execute("my job")
+print(type(result).__name__, isinstance(result, JobExecutionResult))
+print(result.get_all_accumulator_results())
+print(result.get_accumulator_result("missing"))
+print(isinstance(result.get_net_runtime(), int), result.get_net_runtime() >= 0)
+print(result.get_job_id() is not None)
+
+env.from_collection(["only"], type_info=Types.STRING()).print()
+print(type(env.execute()).__name__)
