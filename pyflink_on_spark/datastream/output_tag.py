@@ -1,5 +1,3 @@
-from typing import Optional
-
 __all__ = ["OutputTag"]
 
 
@@ -23,7 +21,3 @@ class OutputTag(object):
 
     def get_java_output_tag(self):
         raise NotImplementedError("OutputTag.get_java_output_tag: there is no Flink JVM here")
-
-    @property
-    def _type_info(self) -> Optional[object]:
-        return self.type_info

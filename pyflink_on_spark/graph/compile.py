@@ -40,7 +40,6 @@ class Edge:
     input_index: int
     partitioning: Partitioning
     side_tag: Optional[str]
-    explicit: bool          # partitioning set by the program (vs. Flink's default)
 
 
 @dataclass
@@ -104,7 +103,6 @@ def compile_job(sinks: List[Transformation], *, default_parallelism: int,
     for node in nodes:
         for index, upstream in enumerate(node.inputs, start=1):
             for src, part, tag in _resolve(upstream):
-                explicit = part is not None
                 if part is None:
                     same = parallelism[src.id] == parallelism[node.id]
                     part = Partitioning("forward" if same else "rebalance")
@@ -115,7 +113,7 @@ def compile_job(sinks: List[Transformation], *, default_parallelism: int,
                         "%d You must use another partitioning strategy, such as broadcast, "
                         "rebalance, shuffle or global." % (
                             src.name, parallelism[src.id], node.name, parallelism[node.id]))
-                edge = Edge(len(edges), src, node, index, part, tag, explicit)
+                edge = Edge(len(edges), src, node, index, part, tag)
                 edges.append(edge)
                 in_edges[node.id].append(edge)
 
@@ -174,7 +172,7 @@ def compile_job(sinks: List[Transformation], *, default_parallelism: int,
     source_splits: Dict[int, List[Tuple[int, Any]]] = {}
     for stage, head in heads.items():
         ops = tuple(OperatorSpec(n.id, n.name, operator_factory(n, config), parallelism[n.id],
-                                 max_par(n), isinstance(n, SourceTransformation))
+                                 max_par(n))
                     for n in members[stage])
         stages.append(StageSpec(
             stage_id=stage, parallelism=parallelism[head.id], head=head.id, operators=ops,

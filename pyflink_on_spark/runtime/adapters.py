@@ -56,6 +56,8 @@ class KeyedFilterAdapter(KeyedProcessFunction):
 class _RollingAdapter(KeyedProcessFunction):
     """Keeps one value per key in ValueState and combines each new element into it."""
 
+    _DESCRIPTOR = ValueStateDescriptor("_rolling", None)
+
     def __init__(self, batch_mode: bool = False):
         self._batch_mode = batch_mode
 
@@ -63,8 +65,7 @@ class _RollingAdapter(KeyedProcessFunction):
         raise NotImplementedError
 
     def open(self, runtime_context):
-        self._state = runtime_context.get_state(ValueStateDescriptor("_rolling", None))
-        self._backend = getattr(runtime_context, "_backend", None)
+        self._state = runtime_context.get_state(self._DESCRIPTOR)
 
     def process_element(self, value, ctx):
         state = self._state
@@ -80,15 +81,12 @@ class _RollingAdapter(KeyedProcessFunction):
         if not self._batch_mode:
             return None
         results = []
-        for key in operator.backend.keys_for_state(self._state_descriptor()):
+        for key in operator.backend.keys_for_state(self._DESCRIPTOR):
             operator.set_current_key(key)
             value = self._state.value()
             if value is not None:
                 results.append(value)
         return results
-
-    def _state_descriptor(self):
-        return ValueStateDescriptor("_rolling", None)
 
 
 class ReduceAdapter(_RollingAdapter):

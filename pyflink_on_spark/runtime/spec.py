@@ -25,7 +25,6 @@ class OperatorSpec:
     factory: Callable[[], Any]      # builds the runtime Operator (holds the user function)
     parallelism: int
     max_parallelism: int
-    is_source: bool = False
 
 
 @dataclass(frozen=True)

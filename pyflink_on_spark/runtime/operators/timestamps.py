@@ -13,8 +13,6 @@ class TimestampsAndWatermarksOperator(Operator):
 
     def open(self) -> None:
         assigner = getattr(self.strategy, "_timestamp_assigner", None)
-        if assigner is not None and hasattr(assigner, "open"):
-            pass
         self._extract = assigner.extract_timestamp if assigner is not None else None
         self._generator = generator_for(self.strategy)
         periodic = self.task.auto_watermark_interval > 0 and self._generator.enabled

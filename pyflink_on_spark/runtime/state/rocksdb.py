@@ -229,15 +229,7 @@ class RocksDBValueState(_RocksSingleState, ValueState):
                 raw = _dumps(value, _PROTOCOL)
             except Exception:
                 raw = dumps_value(value)
-        cache = b._cache
-        if len(cache) >= b._cache_limit and k not in cache:
-            b._evict()
-        cache[k] = raw
-        b._dirty.add(k)
-        if raw is not None:
-            b._cache_bytes += len(raw)
-            if b._cache_bytes > b._cache_bytes_limit:
-                b._evict()
+        b._store(k, raw)
 
 
 class RocksDBReducingState(_RocksSingleState, MergingStateMixin, ReducingState):

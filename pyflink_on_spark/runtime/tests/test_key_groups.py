@@ -15,6 +15,8 @@ import sys
 
 import pytest
 
+from pyflink_on_spark.common.typeinfo import Types as ShimTypes
+
 from pyflink_on_spark.runtime.key_groups import (
     KeyToSubtask, assign_key_group, describe_key_type, java_key_hash, murmur_hash,
     operator_index_for_key_group, pickle_key)
@@ -204,14 +206,6 @@ class PyFlinkLayoutTypes:
     PICKLED_BYTE_ARRAY = staticmethod(PickledBytesTypeInfo)
 
 
-def _shim_types():
-    try:
-        from pyflink_on_spark.common.typeinfo import Types
-    except ImportError:
-        return None
-    return Types
-
-
 def build_type(spec, types):
     if spec is None:
         return None
@@ -226,14 +220,12 @@ def build_type(spec, types):
         return types.MAP(build_type(args[0], types), build_type(args[1], types))
     if types is PyFlinkLayoutTypes:
         return types.basic(name)
-    if not hasattr(types, name):
-        pytest.skip("%s has no Types.%s()" % (types.__module__, name))
+    assert hasattr(types, name), "%s has no Types.%s()" % (types.__module__, name)
     return getattr(types, name)()
 
 
-TYPE_SYSTEMS = [pytest.param(PyFlinkLayoutTypes, id="pyflink-layout")]
-if _shim_types() is not None:
-    TYPE_SYSTEMS.append(pytest.param(_shim_types(), id="shim-typeinfo"))
+TYPE_SYSTEMS = [pytest.param(PyFlinkLayoutTypes, id="pyflink-layout"),
+                pytest.param(ShimTypes, id="shim-typeinfo")]
 
 
 # ----------------------------------------------------------------- the observed table

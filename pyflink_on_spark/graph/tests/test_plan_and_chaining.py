@@ -1,0 +1,71 @@
+"""The graph built by the API: chaining, partitioning defaults, the execution plan."""
+import json
+
+import pytest
+
+from pyflink_on_spark.common import Types
+from pyflink_on_spark.datastream import StreamExecutionEnvironment
+from pyflink_on_spark.graph.compile import GraphError
+
+
+def _env(parallelism=2):
+    env = StreamExecutionEnvironment.get_execution_environment()
+    env.set_parallelism(parallelism)
+    return env
+
+
+def test_execution_plan_lists_nodes_with_ship_strategies():
+    env = _env()
+    (env.from_collection([1, 2], type_info=Types.INT())
+        .map(lambda x: x, output_type=Types.INT())
+        .key_by(lambda x: x)
+        .reduce(lambda a, b: a + b)
+        .print())
+    plan = json.loads(env.get_execution_plan())
+    by_type = {n["type"]: n for n in plan["nodes"]}
+    assert by_type["Source: Collection Source"]["parallelism"] == 1
+    assert by_type["Map"]["predecessors"][0]["ship_strategy"] == "REBALANCE"
+    assert by_type["Reduce"]["predecessors"][0]["ship_strategy"] == "HASH"
+    assert by_type["Print to Std. Out"]["predecessors"][0]["ship_strategy"] == "FORWARD"
+
+
+def test_forward_operators_of_equal_parallelism_chain_into_one_stage():
+    env = _env()
+    ds = env.from_collection([1], type_info=Types.INT()).rebalance() \
+        .map(lambda x: x).filter(lambda x: True).map(lambda x: x)
+    ds.print()
+    job = env._compile(env._sinks)
+    names = [[op.name for op in stage.operators] for stage in job.stages]
+    assert names == [["Source: Collection Source"],
+                     ["Map", "Filter", "Map", "Print to Std. Out"]]
+    assert job.stages[1].task_name == "Map, Filter, Map"
+
+
+def test_start_new_chain_and_disable_chaining_split_stages():
+    env = _env(1)
+    ds = env.from_collection([1]).map(lambda x: x).start_new_chain().map(lambda x: x)
+    ds.disable_chaining()
+    ds.print()
+    job = env._compile(env._sinks)
+    assert [len(stage.operators) for stage in job.stages] == [1, 1, 1, 1]
+
+
+def test_forward_across_different_parallelism_is_rejected_as_in_flink():
+    env = _env(2)
+    env.from_collection([1]).forward().map(lambda x: x).print()
+    with pytest.raises(GraphError, match="Forward partitioning does not allow change"):
+        env._compile(env._sinks)
+
+
+def test_keyed_stream_rejects_parallelism_changes_like_pyflink():
+    keyed = _env().from_collection([1]).key_by(lambda x: x)
+    with pytest.raises(Exception, match="Set parallelism for KeyedStream is not supported"):
+        keyed.set_parallelism(3)
+
+
+def test_unsupported_apis_raise_naming_the_api():
+    ds = _env().from_collection([1])
+    with pytest.raises(NotImplementedError, match="KeyedStream.window"):
+        ds.key_by(lambda x: x).window(None)
+    with pytest.raises(NotImplementedError, match="add_source"):
+        ds.get_execution_environment().add_source(None)
