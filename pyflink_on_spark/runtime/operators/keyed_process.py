@@ -5,7 +5,8 @@ KeyedStream.map / flat_map / filter / reduce / sum / ... are KeyedProcessFunctio
 """
 from __future__ import annotations
 
-from pyflink_on_spark.datastream.functions import KeyedProcessFunction
+from pyflink_on_spark.datastream.functions import (
+    KeyedProcessFunction, _KeySelectorFunctionWrapper)
 from pyflink_on_spark.datastream.time_domain import TimeDomain
 from pyflink_on_spark.datastream.timerservice import TimerService
 from pyflink_on_spark.runtime.context import StreamingRuntimeContext
@@ -69,6 +70,14 @@ class KeyedContext(KeyedProcessFunction.OnTimerContext):
         return self._time_domain
 
 
+def _unwrapped_key_function(key_selector):
+    """The key function to call per record: a plain callable given to key_by is called
+    directly, not through its KeySelector wrapper (one Python call less per record)."""
+    if isinstance(key_selector, _KeySelectorFunctionWrapper):
+        return key_selector._func
+    return key_selector.get_key
+
+
 def create_backend(task):
     from pyflink_on_spark.runtime.state.factory import create_keyed_state_backend
     return create_keyed_state_backend(task.state_backend, work_dir=task.work_dir,
@@ -101,7 +110,7 @@ class KeyedProcessOperator(Operator):
         except Exception as e:
             raise self.user_error(e) from None
         self._user_process = self.function.process_element
-        self._get_key = self.key_selector.get_key
+        self._get_key = _unwrapped_key_function(self.key_selector)
         self._set_key = self.backend.set_current_key
 
     def prepare(self) -> None:
@@ -153,7 +162,9 @@ class KeyedProcessOperator(Operator):
         ctx = self.ctx
         ctx._timestamp = timestamp
         try:
-            emit_results(self._user_process(value, ctx), self.output, timestamp)
+            results = self._user_process(value, ctx)
+            if results is not None:
+                emit_results(results, self.output, timestamp)
         except UserFunctionError:
             raise
         except Exception as e:
