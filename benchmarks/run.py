@@ -2,6 +2,8 @@
 print records/s and the ratios from this one run.
 
     python benchmarks/run.py map_keyby_reduce [--records N] [--reference /opt/venvs/flink/bin/python]
+    python benchmarks/run.py keyed_value_state --backend hashmap|rocksdb [...]
+    python benchmarks/run.py rocksdb_distinct_keys --records 10000000 --backend rocksdb
 
 The shim is timed inside the job (execute to last result), with the SparkSession already
 warm, as a long-lived user session would be; the cold start is reported apart. Real PyFlink
@@ -15,10 +17,12 @@ import os
 import re
 import subprocess
 import sys
+import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 RESULT = re.compile(r"RESULT records=(\d+) keys=(\d+) seconds=([\d.]+) checksum=(\d+)")
+SUBTASK = re.compile(r"SUBTASK index=(\d+) keys=(\d+) peak_rss_kb=(\d+)")
 
 
 def floor_map_keyby_reduce(n: int, keys: int) -> float:
@@ -42,11 +46,122 @@ def floor_map_keyby_reduce(n: int, keys: int) -> float:
     return time.perf_counter() - start
 
 
+def floor_keyed_value_state(n: int, keys: int) -> float:
+    """The keyed_value_state job's user function driven by a plain loop, a dict as state."""
+    class DictValueState:
+        """ValueState over a dict, keyed by the loop's current key."""
+
+        def __init__(self):
+            self.data = {}
+            self.key = None
+
+        def value(self):
+            return self.data.get(self.key)
+
+        def update(self, value):
+            self.data[self.key] = value
+
+    def running_sum(value, total_state, last_round_from):
+        total = (total_state.value() or 0) + value
+        total_state.update(total)
+        if value >= last_round_from:
+            yield value % keys, total
+
+    def key(value):
+        return value % keys
+
+    start = time.perf_counter()
+    state = DictValueState()
+    last_round_from = n - keys
+    results = []
+    for i in range(n):
+        state.key = key(i)
+        results.extend(running_sum(i, state, last_round_from))
+    return time.perf_counter() - start
+
+
+FLOORS = {
+    "map_keyby_reduce": floor_map_keyby_reduce,
+    "keyed_value_state": floor_keyed_value_state,
+}
+
+
+class WorkerMemorySampler(threading.Thread):
+    """Polls /proc for the Python processes below this one (Spark's python daemon and its
+    workers): the highest VmHWM (a process's own peak RSS, kept by the kernel) and the
+    highest sum of their VmRSS seen at one sample."""
+
+    def __init__(self, interval: float = 0.2) -> None:
+        super().__init__(daemon=True)
+        self.interval = interval
+        self.peak_process_kb = 0
+        self.peak_total_kb = 0
+        self._stop_event = threading.Event()
+
+    def run(self) -> None:
+        while not self._stop_event.is_set():
+            self.sample()
+            self._stop_event.wait(self.interval)
+
+    def stop(self) -> None:
+        self._stop_event.set()
+        self.join()
+        self.sample()
+
+    def sample(self) -> None:
+        total = 0
+        for pid in _descendants(os.getpid()):
+            status = _proc_status(pid)
+            if status is None or not status.get("Name", "").startswith("python"):
+                continue
+            self.peak_process_kb = max(self.peak_process_kb, status.get("VmHWM", 0))
+            total += status.get("VmRSS", 0)
+        self.peak_total_kb = max(self.peak_total_kb, total)
+
+
+def _children_map():
+    children = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open("/proc/%s/stat" % entry) as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        children.setdefault(int(fields[1]), []).append(int(entry))
+    return children
+
+
+def _descendants(pid: int):
+    children = _children_map()
+    stack, found = list(children.get(pid, ())), []
+    while stack:
+        child = stack.pop()
+        found.append(child)
+        stack.extend(children.get(child, ()))
+    return found
+
+
+def _proc_status(pid: int):
+    try:
+        with open("/proc/%d/status" % pid) as f:
+            lines = f.read().splitlines()
+    except OSError:
+        return None
+    status = {}
+    for line in lines:
+        name, _, value = line.partition(":")
+        value = value.strip()
+        status[name] = int(value.split()[0]) if value.endswith(" kB") else value
+    return status
+
+
 def _parse(out: str):
     match = RESULT.search(out)
     if not match:
         raise RuntimeError("benchmark job printed no RESULT line:\n" + out[-3000:])
-    return int(match.group(1)), float(match.group(3)), int(match.group(4))
+    return int(match.group(1)), float(match.group(3)), int(match.group(4)), int(match.group(2))
 
 
 def run_shim(job: str, args) -> tuple:
@@ -56,20 +171,33 @@ def run_shim(job: str, args) -> tuple:
     get_session()
     cold = time.perf_counter() - start
     # warm-up run on small data (first job pays Python worker start-up)
-    run_script_captured(job, ["1000", str(args.keys), str(args.parallelism)])
-    out, error = run_script_captured(job, [str(args.records), str(args.keys),
-                                           str(args.parallelism)])
+    run_script_captured(job, ["1000"] + _job_args(args)[1:])
+    sampler = WorkerMemorySampler()
+    sampler.start()
+    try:
+        out, error = run_script_captured(job, _job_args(args))
+    finally:
+        sampler.stop()
     if error is not None:
         raise error
+    for index, keys, peak_kb in SUBTASK.findall(out):
+        print("  subtask %s: %s keys, its peak RSS (ru_maxrss) %.0f MB"
+              % (index, keys, int(peak_kb) / 1024))
+    print("  Python workers (from /proc): highest peak RSS of one process %.0f MB, highest "
+          "total RSS at one time %.0f MB" % (sampler.peak_process_kb / 1024,
+                                             sampler.peak_total_kb / 1024))
     return _parse(out) + (cold,)
+
+
+def _job_args(args) -> list:
+    return [str(args.records), str(args.keys), str(args.parallelism), args.backend]
 
 
 def run_reference(job: str, args) -> tuple:
     env = dict(os.environ)
     env["PATH"] = os.path.dirname(args.reference) + os.pathsep + env.get("PATH", "")
-    proc = subprocess.run([args.reference, job, str(args.records), str(args.keys),
-                           str(args.parallelism)], capture_output=True, text=True, env=env,
-                          timeout=3600)
+    proc = subprocess.run([args.reference, job] + _job_args(args), capture_output=True,
+                          text=True, env=env, timeout=3600)
     return _parse(proc.stdout + proc.stderr)
 
 
@@ -80,22 +208,27 @@ def main(argv=None) -> int:
     parser.add_argument("--keys", type=int, default=1000)
     parser.add_argument("--parallelism", type=int, default=2)
     parser.add_argument("--reference", help="python of a venv with apache-flink 1.20")
+    parser.add_argument("--backend", default="hashmap", choices=["hashmap", "rocksdb"],
+                        help="state backend, for jobs that take one")
     args = parser.parse_args(argv)
     job = os.path.join(HERE, "jobs", args.job + ".py")
-    n, shim_s, shim_sum, cold = run_shim(job, args)
+    n, shim_s, shim_sum, result_keys, cold = run_shim(job, args)
     rows = [("shim (pyflink_on_spark)", shim_s)]
     if args.reference:
-        ref_n, ref_s, ref_sum = run_reference(job, args)
+        ref_n, ref_s, ref_sum, _ = run_reference(job, args)
         if ref_sum != shim_sum:
             print("WARNING: checksums differ: shim %d, PyFlink %d" % (shim_sum, ref_sum))
         rows.append(("real PyFlink 1.20", ref_s))
-    floor_s = floor_map_keyby_reduce(args.records, args.keys)
-    rows.append(("plain Python loop (floor)", floor_s))
-    print("%s: %d records, %d keys, parallelism %d (SparkSession cold start %.1f s, not "
-          "counted)" % (args.job, n, args.keys, args.parallelism, cold))
+    floor = FLOORS.get(args.job)
+    floor_s = floor(args.records, args.keys) if floor is not None else None
+    if floor_s is not None:
+        rows.append(("plain Python loop (floor)", floor_s))
+    print("%s: %d records, %d keys, parallelism %d, backend %s (SparkSession cold start "
+          "%.1f s, not counted)" % (args.job, n, result_keys, args.parallelism, args.backend,
+                                   cold))
     for name, seconds in rows:
-        print("  %-28s %8.2f s  %12.0f rec/s  %6.2fx the floor's time" % (
-            name, seconds, n / seconds, seconds / floor_s))
+        ratio = ("  %6.2fx the floor's time" % (seconds / floor_s)) if floor_s else ""
+        print("  %-28s %8.2f s  %12.0f rec/s%s" % (name, seconds, n / seconds, ratio))
     if args.reference:
         print("  shim / PyFlink time ratio: %.2f" % (shim_s / rows[1][1]))
     return 0

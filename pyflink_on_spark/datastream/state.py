@@ -411,8 +411,9 @@ class StateTtlConfig(object):
         return _to_millis(self._ttl)
 
     def __repr__(self):
-        return ("StateTtlConfig<update_type={}, state_visibility={}, "
-                "ttl_time_characteristic={}, ttl={}>".format(
+        # PyFlink's text exactly, spacing included
+        return ("StateTtlConfig<update_type={}, state_visibility={},"
+                "ttl_time_characteristic ={},ttl={}>".format(
                     self._update_type, self._state_visibility,
                     self._ttl_time_characteristic, self._ttl))
 

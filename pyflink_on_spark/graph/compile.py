@@ -172,7 +172,7 @@ def compile_job(sinks: List[Transformation], *, default_parallelism: int,
     source_splits: Dict[int, List[Tuple[int, Any]]] = {}
     for stage, head in heads.items():
         ops = tuple(OperatorSpec(n.id, n.name, operator_factory(n, config), parallelism[n.id],
-                                 max_par(n))
+                                 max_par(n), n.side_outputs_requested)
                     for n in members[stage])
         stages.append(StageSpec(
             stage_id=stage, parallelism=parallelism[head.id], head=head.id, operators=ops,

@@ -32,6 +32,9 @@ class Transformation:
     chaining: str = CHAIN_ALWAYS
     buffer_timeout: Optional[int] = None
     parallelism_fixed: bool = False            # non-parallel operators (force_non_parallel)
+    # get_side_output was called on this operator: PyFlink then routes `yield tag, value`
+    # to side outputs; otherwise the (tag, value) tuples stay on the main output
+    side_outputs_requested: bool = False
 
     @property
     def inputs(self) -> Tuple["Transformation", ...]:
@@ -123,6 +126,10 @@ class UnionTransformation(Transformation):
 class SideOutputTransformation(Transformation):
     input: Optional[Transformation] = None
     tag_id: str = ""
+
+    def __post_init__(self):
+        if self.input is not None:
+            self.input.side_outputs_requested = True
 
     @property
     def inputs(self):

@@ -8,13 +8,16 @@ from typing import Callable, Dict, List
 class Output:
     """Where one operator's records, side outputs and watermarks go."""
 
-    __slots__ = ("collect", "_main", "_side", "_watermark_targets")
+    __slots__ = ("collect", "_main", "_side", "_watermark_targets", "routes_side_outputs")
 
     def __init__(self) -> None:
         self._main: List[Callable] = []
         self._side: Dict[str, List[Callable]] = {}
         self._watermark_targets: List[Callable] = []
         self.collect = _drop
+        # As PyFlink: `yield tag, value` goes to a side output only from an operator on
+        # which get_side_output was called; otherwise the tuple is an ordinary record.
+        self.routes_side_outputs = True
 
     def add_main_target(self, process_element: Callable, process_watermark: Callable) -> None:
         self._main.append(process_element)

@@ -25,6 +25,7 @@ class OperatorSpec:
     factory: Callable[[], Any]      # builds the runtime Operator (holds the user function)
     parallelism: int
     max_parallelism: int
+    routes_side_outputs: bool = True  # False: `yield tag, value` stays on the main output
 
 
 @dataclass(frozen=True)

@@ -39,6 +39,7 @@ class StreamTask:
             operator = op_spec.factory()
             by_id[op_spec.node_id] = operator
             outputs[op_spec.node_id] = Output()
+            outputs[op_spec.node_id].routes_side_outputs = op_spec.routes_side_outputs
             self.operators.append(operator)
             task_context = self.context
             if op_spec.max_parallelism != task_context.max_parallelism:

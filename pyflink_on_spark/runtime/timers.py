@@ -61,6 +61,24 @@ class TimerQueue:
             return timestamp, key, namespace
         return None
 
+    def pop_all_due(self, up_to: int) -> List[Tuple[int, Any, Any]]:
+        """Remove and return every live timer with timestamp <= up_to, in firing order: one
+        firing round (timers registered while the round fires wait for the next one)."""
+        due = []
+        heap = self._heap
+        live = self._live
+        while heap:
+            timestamp, _, ident, key, namespace = heap[0]
+            if ident not in live:
+                heapq.heappop(heap)
+                continue
+            if timestamp > up_to:
+                break
+            heapq.heappop(heap)
+            del live[ident]
+            due.append((timestamp, key, namespace))
+        return due
+
     def __len__(self) -> int:
         return len(self._live)
 

@@ -87,6 +87,10 @@ def emit_results(results, output: Output, timestamp) -> None:
     if results is None:
         return
     collect = output.collect
+    if not output.routes_side_outputs:
+        for item in results:
+            collect(item, timestamp)
+        return
     for item in results:
         if item.__class__ is tuple and len(item) == 2 and isinstance(item[0], OutputTag):
             output.collect_side(item[0].tag_id, item[1], timestamp)

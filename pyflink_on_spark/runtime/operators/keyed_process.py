@@ -5,7 +5,8 @@ KeyedStream.map / flat_map / filter / reduce / sum / ... are KeyedProcessFunctio
 """
 from __future__ import annotations
 
-from pyflink_on_spark.datastream.functions import KeyedProcessFunction
+from pyflink_on_spark.datastream.functions import (
+    KeyedProcessFunction, _KeySelectorFunctionWrapper)
 from pyflink_on_spark.datastream.time_domain import TimeDomain
 from pyflink_on_spark.datastream.timerservice import TimerService
 from pyflink_on_spark.runtime.context import StreamingRuntimeContext
@@ -69,6 +70,14 @@ class KeyedContext(KeyedProcessFunction.OnTimerContext):
         return self._time_domain
 
 
+def _unwrapped_key_function(key_selector):
+    """The key function to call per record: a plain callable given to key_by is called
+    directly, not through its KeySelector wrapper (one Python call less per record)."""
+    if isinstance(key_selector, _KeySelectorFunctionWrapper):
+        return key_selector._func
+    return key_selector.get_key
+
+
 def create_backend(task):
     from pyflink_on_spark.runtime.state.factory import create_keyed_state_backend
     return create_keyed_state_backend(task.state_backend, work_dir=task.work_dir,
@@ -101,7 +110,7 @@ class KeyedProcessOperator(Operator):
         except Exception as e:
             raise self.user_error(e) from None
         self._user_process = self.function.process_element
-        self._get_key = self.key_selector.get_key
+        self._get_key = _unwrapped_key_function(self.key_selector)
         self._set_key = self.backend.set_current_key
 
     def prepare(self) -> None:
@@ -125,17 +134,19 @@ class KeyedProcessOperator(Operator):
                          key=lambda entry: self._batch_key_order(entry[0]))
         self._batch_input = {}
         process = type(self).process_element
-        queue = self.timers.event_time
         for key, records in entries:
             self.current_watermark = MIN_WATERMARK
             for value, timestamp in records:
                 process(self, value, timestamp)
             self.current_watermark = MAX_WATERMARK
-            while True:
-                due = queue.pop_due(MAX_WATERMARK)
-                if due is None:
-                    break
-                self._fire(due, TimeDomain.EVENT_TIME)
+            # Flink's batch timer service fires all of the key's event-time timers, then all
+            # of its processing-time timers (time is "infinite" at the end of a key).
+            fired = True
+            while fired:
+                fired = self._fire_rounds(self.timers.event_time, MAX_WATERMARK,
+                                          TimeDomain.EVENT_TIME)
+                fired = self._fire_rounds(self.timers.processing_time, MAX_WATERMARK,
+                                          TimeDomain.PROCESSING_TIME) or fired
 
     def set_current_key(self, key) -> None:
         self.current_key = key
@@ -151,7 +162,9 @@ class KeyedProcessOperator(Operator):
         ctx = self.ctx
         ctx._timestamp = timestamp
         try:
-            emit_results(self._user_process(value, ctx), self.output, timestamp)
+            results = self._user_process(value, ctx)
+            if results is not None:
+                emit_results(results, self.output, timestamp)
         except UserFunctionError:
             raise
         except Exception as e:
@@ -166,33 +179,37 @@ class KeyedProcessOperator(Operator):
         if watermark <= self.current_watermark:
             return
         self.current_watermark = watermark
-        queue = self.timers.event_time
-        while True:
-            due = queue.pop_due(watermark)
-            if due is None:
-                break
-            self._fire(due, TimeDomain.EVENT_TIME)
+        self._fire_rounds(self.timers.event_time, watermark, TimeDomain.EVENT_TIME)
         self.output.emit_watermark(watermark)
 
     def advance_processing_time(self, now: int) -> None:
-        queue = self.timers.processing_time
+        self._fire_rounds(self.timers.processing_time, now, TimeDomain.PROCESSING_TIME)
+
+    def _fire_rounds(self, queue, up_to: int, domain: TimeDomain) -> bool:
+        """Fires the timers due at `up_to` in rounds, as PyFlink's Java operator does
+        (advanceWatermark, then finish the Python bundle, again while it fired anything):
+        a round fires the timers due when it starts, so a timer that on_timer registers
+        fires in the next round, and one deleted by an earlier timer of the same round
+        still fires. Returns whether any timer fired."""
+        fired = False
         while True:
-            due = queue.pop_due(now)
-            if due is None:
-                break
-            self._fire(due, TimeDomain.PROCESSING_TIME)
+            due = queue.pop_all_due(up_to)
+            if not due:
+                return fired
+            fired = True
+            for timer in due:
+                self._fire(timer, domain)
 
     def _fire(self, due, domain: TimeDomain) -> None:
         timestamp, key, namespace = due
         self.set_current_key(key)
         ctx = self.ctx
         ctx._time_domain = domain
-        # Event-time timer output carries the timer's timestamp; processing-time output
-        # carries none (Flink erases it).
-        ctx._timestamp = timestamp if domain is TimeDomain.EVENT_TIME else MIN_WATERMARK
-        out_ts = timestamp if domain is TimeDomain.EVENT_TIME else None
+        # PyFlink: ctx.timestamp() is the timer's timestamp and the output records carry it,
+        # in both time domains (Java Flink erases it for processing time).
+        ctx._timestamp = timestamp
         try:
-            emit_results(self.function.on_timer(timestamp, ctx), self.output, out_ts)
+            emit_results(self.function.on_timer(timestamp, ctx), self.output, timestamp)
         except UserFunctionError:
             raise
         except Exception as e:

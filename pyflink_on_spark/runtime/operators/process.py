@@ -72,14 +72,15 @@ class ProcessOperator(Operator):
         if kind == "map":
             user_map = fn.map
             collect = output.collect
+            routes_side_outputs = output.routes_side_outputs
 
             def process_element(value, timestamp):
                 try:
                     result = user_map(value)
                 except Exception as e:
                     raise self.user_error(e) from None
-                if result.__class__ is tuple and len(result) == 2 and isinstance(
-                        result[0], OutputTag):
+                if result.__class__ is tuple and len(result) == 2 and routes_side_outputs \
+                        and isinstance(result[0], OutputTag):
                     output.collect_side(result[0].tag_id, result[1], timestamp)
                 else:
                     collect(result, timestamp)
