@@ -8,13 +8,16 @@ from typing import Callable, Dict, List
 class Output:
     """Where one operator's records, side outputs and watermarks go."""
 
-    __slots__ = ("collect", "_main", "_side", "_watermark_targets")
+    __slots__ = ("collect", "_main", "_side", "_watermark_targets", "has_side")
 
     def __init__(self) -> None:
         self._main: List[Callable] = []
         self._side: Dict[str, List[Callable]] = {}
         self._watermark_targets: List[Callable] = []
         self.collect = _drop
+        # Whether any side output of this operator is consumed. PyFlink routes `(tag, value)`
+        # results to side outputs only then; otherwise they are ordinary main-output records.
+        self.has_side = False
 
     def add_main_target(self, process_element: Callable, process_watermark: Callable) -> None:
         self._main.append(process_element)
@@ -24,6 +27,7 @@ class Output:
     def add_side_target(self, tag_id: str, process_element: Callable,
                         process_watermark: Callable) -> None:
         self._side.setdefault(tag_id, []).append(process_element)
+        self.has_side = True
         self._add_watermark_target(process_watermark)
 
     def _add_watermark_target(self, process_watermark: Callable) -> None:

@@ -78,7 +78,7 @@ class ProcessOperator(Operator):
                     result = user_map(value)
                 except Exception as e:
                     raise self.user_error(e) from None
-                if result.__class__ is tuple and len(result) == 2 and isinstance(
+                if output.has_side and result.__class__ is tuple and result and isinstance(
                         result[0], OutputTag):
                     output.collect_side(result[0].tag_id, result[1], timestamp)
                 else:
