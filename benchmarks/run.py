@@ -2,6 +2,7 @@
 print records/s and the ratios from this one run.
 
     python benchmarks/run.py map_keyby_reduce [--records N] [--reference /opt/venvs/flink/bin/python]
+    python benchmarks/run.py co_process_join --records 500000   # N records per input stream
 
 The shim is timed inside the job (execute to last result), with the SparkSession already
 warm, as a long-lived user session would be; the cold start is reported apart. Real PyFlink
@@ -40,6 +41,38 @@ def floor_map_keyby_reduce(n: int, keys: int) -> float:
         current = state.get(k)
         state[k] = pair if current is None else add(current, pair)
     return time.perf_counter() - start
+
+
+def floor_co_process_join(n: int, keys: int) -> float:
+    """co_process_join's matching join over two streams of n records as a plain loop (dicts
+    for the keyed state, the inputs alternating record by record)."""
+    def order(value):
+        return value % keys, value
+
+    def payment(value):
+        return value % keys, 2 * value
+
+    start = time.perf_counter()
+    pending = {}
+    stats = {}
+    for i in range(n):
+        for side, make in ((0, order), (1, payment)):
+            key, amount = make(i)
+            queues = pending.get(key)
+            if queues is None:
+                queues = pending[key] = ([], [])
+            matched, total = stats.get(key, (0, 0))
+            other = queues[1 - side]
+            if other:
+                stats[key] = (matched + 1, total + amount + other.pop(0))
+            else:
+                queues[side].append(amount)
+                stats[key] = (matched, total)
+    return time.perf_counter() - start
+
+
+FLOORS = {"map_keyby_reduce": floor_map_keyby_reduce,
+          "co_process_join": floor_co_process_join}
 
 
 def _parse(out: str):
@@ -89,7 +122,7 @@ def main(argv=None) -> int:
         if ref_sum != shim_sum:
             print("WARNING: checksums differ: shim %d, PyFlink %d" % (shim_sum, ref_sum))
         rows.append(("real PyFlink 1.20", ref_s))
-    floor_s = floor_map_keyby_reduce(args.records, args.keys)
+    floor_s = FLOORS[args.job](args.records, args.keys)
     rows.append(("plain Python loop (floor)", floor_s))
     print("%s: %d records, %d keys, parallelism %d (SparkSession cold start %.1f s, not "
           "counted)" % (args.job, n, args.keys, args.parallelism, cold))

@@ -79,8 +79,12 @@ class DataStream(object):
         return self
 
     def get_type(self):
-        from pyflink_on_spark.common.typeinfo import Types
+        from pyflink_on_spark.common.typeinfo import RowTypeInfo, Types
         output_type = self._transformation.output_type
+        if isinstance(output_type, RowTypeInfo) and not output_type._field_names:
+            # PyFlink reads the type back from Java, where a ROW's fields are named f0, f1...
+            return RowTypeInfo(output_type.get_field_types(),
+                               ["f%d" % i for i in range(len(output_type.get_field_types()))])
         return output_type if output_type is not None else Types.PICKLED_BYTE_ARRAY()
 
     def get_execution_environment(self):
@@ -366,6 +370,23 @@ class KeyedStream(DataStream):
 
     def print(self, sink_identifier=None):
         return self._values().print(sink_identifier)
+
+    def execute_and_collect(self, job_execution_name: str = None, limit: int = None):
+        """PyFlink collects a KeyedStream's internal records: Row(f0=key, f1=value), the key
+        as Java holds it (its declared key type, else its pickle as a bytearray)."""
+        from pyflink_on_spark.common.typeinfo import Types
+        key_type, get_key = self._key_type, self._key_selector.get_key
+
+        def internal_record(value):
+            from pyflink_on_spark.common.types import Row
+            from pyflink_on_spark.runtime.key_groups import pickle_key
+            key = get_key(value)
+            return Row(f0=key if key_type is not None else bytearray(pickle_key(key)),
+                       f1=value)
+
+        row_type = Types.ROW([key_type or Types.PICKLED_BYTE_ARRAY(), self.get_type()])
+        return self._one_input("map", "Map", wrap_map(internal_record), row_type) \
+            .execute_and_collect(job_execution_name, limit)
 
     def window(self, window_assigner):
         _unsupported("KeyedStream.window", "Windows arrive with the window operator work.")

@@ -20,6 +20,7 @@ import os
 import pickle
 import tempfile
 from collections import deque
+from itertools import repeat
 from typing import Callable, Deque, Dict, Iterable, List, Optional, Tuple
 
 from pyflink_on_spark.runtime.spec import KIND_RECORDS, KIND_WATERMARK
@@ -126,9 +127,13 @@ class AlternatingInputs:
         return cursor.complete and cursor.pos >= len(cursor.values) and not len(cursor.queue)
 
     def _pump(self) -> None:
+        first, second = self._inputs[1], self._inputs[2]
         while True:
             side = self._turn
             other = 3 - side
+            if side == 1 and first.pos < len(first.values) and second.pos < len(second.values):
+                self._pairs(first, second)   # hot path: both chunks loaded, input 1's turn
+                continue
             if self._exhausted(other):
                 self._drain(side)           # only this input is left: no alternation
                 return
@@ -170,6 +175,21 @@ class AlternatingInputs:
         stamps = cursor.stamps
         cursor.process(cursor.values[pos], None if stamps is None else stamps[pos])
         return True
+
+    @staticmethod
+    def _pairs(first: _InputCursor, second: _InputCursor) -> None:
+        """Alternate over what both current chunks hold: one record of input 1, one of
+        input 2, ... (the turn stays with input 1 after each pair)."""
+        count = min(len(first.values) - first.pos, len(second.values) - second.pos)
+        a, b = first.pos, second.pos
+        first.pos, second.pos = a + count, b + count
+        values1, values2 = first.values[a:a + count], second.values[b:b + count]
+        stamps1 = first.stamps[a:a + count] if first.stamps is not None else repeat(None)
+        stamps2 = second.stamps[b:b + count] if second.stamps is not None else repeat(None)
+        process1, process2 = first.process, second.process
+        for value1, stamp1, value2, stamp2 in zip(values1, stamps1, values2, stamps2):
+            process1(value1, stamp1)
+            process2(value2, stamp2)
 
     def _drain(self, side: int) -> None:
         """Process every record of `side` available now, a chunk at a time."""

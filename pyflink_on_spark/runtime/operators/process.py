@@ -12,6 +12,9 @@ from pyflink_on_spark.datastream.output_tag import OutputTag
 
 
 class _NonKeyedTimerService(TimerService):
+    """Timers of non-keyed functions: reading the clocks works, timers raise as in PyFlink
+    (a plain Exception with PyFlink's messages)."""
+
     def __init__(self, operator: "ProcessOperator"):
         self._operator = operator
 
@@ -22,16 +25,16 @@ class _NonKeyedTimerService(TimerService):
         return self._operator.current_watermark
 
     def register_processing_time_timer(self, timestamp: int):
-        raise RuntimeError("Setting timers is only supported on a keyed streams.")
+        raise Exception("Register timers is only supported on a keyed stream.")
 
     def register_event_time_timer(self, timestamp: int):
-        raise RuntimeError("Setting timers is only supported on a keyed streams.")
+        raise Exception("Register timers is only supported on a keyed stream.")
 
     def delete_processing_time_timer(self, timestamp: int):
-        raise RuntimeError("Deleting timers is only supported on a keyed streams.")
+        raise Exception("Deleting timers is only supported on a keyed streams.")
 
     def delete_event_time_timer(self, timestamp: int):
-        raise RuntimeError("Deleting timers is only supported on a keyed streams.")
+        raise Exception("Deleting timers is only supported on a keyed streams.")
 
 
 class _ProcessContext(ProcessFunction.Context):

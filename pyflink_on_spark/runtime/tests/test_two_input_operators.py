@@ -155,7 +155,7 @@ def test_co_process_refuses_timers_on_non_keyed_inputs(env):
         def process_element2(self, value, ctx):
             pass
 
-    with pytest.raises(UserFunctionError, match="only supported on a keyed streams"):
+    with pytest.raises(UserFunctionError, match="only supported on a keyed stream"):
         collect(ints(env, [1]).connect(ints(env, [2])).process(Timer()))
 
 
