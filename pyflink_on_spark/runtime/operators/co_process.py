@@ -75,7 +75,7 @@ class CoProcessOperator(Operator):
             ctx._timestamp = timestamp
             try:
                 if get_key is not None:
-                    value = _create_row(_KEYED_ROW_FIELDS, (get_key(value), value))
+                    value = _create_row(list(_KEYED_ROW_FIELDS), (get_key(value), value))
                 emit_results(user_process(value, ctx), output, timestamp)
             except UserFunctionError:
                 raise

@@ -140,7 +140,8 @@ def test_co_process_sees_timestamps_and_emits_side_outputs_from_both_inputs(env)
     row = Types.ROW([Types.STRING(), Types.INT()])
     a = env.from_collection([("a", 0), ("b", 1)], type_info=row).assign_timestamps_and_watermarks(
         WatermarkStrategy.for_monotonous_timestamps().with_timestamp_assigner(Second()))
-    b = env.from_collection([(3, "c"), (1, "a")], type_info=Types.ROW([Types.INT(), Types.STRING()]))
+    b = env.from_collection([(3, "c"), (1, "a")],
+                            type_info=Types.ROW([Types.INT(), Types.STRING()]))
     main = a.connect(b).process(Split(), Types.STRING())
     out, sides = collect(main, main.get_side_output(side))
     assert out == ["a@0", "c", "b@10", "a"]
