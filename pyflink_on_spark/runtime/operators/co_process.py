@@ -123,11 +123,22 @@ class KeyedCoProcessOperator(KeyedProcessOperator):
     def _buffer_element2(self, value, timestamp) -> None:
         self._buffer_input(self._get_key2, 2, value, timestamp)
 
+    def _run_batch(self) -> None:
+        # Flink's sorted inputs end in the order its round-robin reading reaches their ends:
+        # the input with fewer records first (input 1 on equal counts). The first to end
+        # puts its head into the heap first and wins the first tie (observed on PyFlink).
+        counts = {1: 0, 2: 0}
+        for _, records in self._batch_input.values():
+            for record in records:
+                counts[record[0]] += 1
+        self._batch_turn = 1 if counts[1] <= counts[2] else 2
+        super()._run_batch()
+
     def _batch_records(self, records):
         """Flink's BATCH mode merges a key's records of both inputs by timestamp from a heap
         of the two inputs' heads; on equal timestamps the head already in the heap wins, so
-        the inputs take turns (input 1 first). Each input keeps its arrival order among
-        equal timestamps."""
+        after a record of one input the other wins the next tie (the turn carries over from
+        key to key). Each input keeps its arrival order among equal timestamps."""
         def stamp(record):
             return MIN_WATERMARK if record[2] is None else record[2]
         inputs = {1: [], 2: []}
@@ -137,7 +148,7 @@ class KeyedCoProcessOperator(KeyedProcessOperator):
         second = sorted(inputs[2], key=stamp)
         merged = []
         i = j = 0
-        turn = 1
+        turn = self._batch_turn
         while i < len(first) and j < len(second):
             a, b = stamp(first[i]), stamp(second[j])
             if a < b or (a == b and turn == 1):
@@ -148,8 +159,13 @@ class KeyedCoProcessOperator(KeyedProcessOperator):
                 merged.append(second[j])
                 j += 1
                 turn = 1
-        merged.extend(first[i:])
-        merged.extend(second[j:])
+        if i < len(first):
+            merged.extend(first[i:])
+            turn = 2
+        elif j < len(second):
+            merged.extend(second[j:])
+            turn = 1
+        self._batch_turn = turn
         return merged
 
     def process_element2(self, value, timestamp) -> None:
