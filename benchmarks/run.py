@@ -4,6 +4,7 @@ print records/s and the ratios from this one run.
     python benchmarks/run.py map_keyby_reduce [--records N] [--reference /opt/venvs/flink/bin/python]
     python benchmarks/run.py keyed_value_state --backend hashmap|rocksdb [...]
     python benchmarks/run.py rocksdb_distinct_keys --records 10000000 --backend rocksdb
+    python benchmarks/run.py co_process_join --records 500000   # N records per input stream
 
 The shim is timed inside the job (execute to last result), with the SparkSession already
 warm, as a long-lived user session would be; the cold start is reported apart. Real PyFlink
@@ -46,6 +47,35 @@ def floor_map_keyby_reduce(n: int, keys: int) -> float:
     return time.perf_counter() - start
 
 
+def floor_co_process_join(n: int, keys: int) -> float:
+    """co_process_join's matching join over two streams of n records as a plain loop (dicts
+    for the keyed state, the inputs alternating record by record)."""
+    def order(value):
+        return value % keys, value
+
+    def payment(value):
+        return value % keys, 2 * value
+
+    start = time.perf_counter()
+    pending = {}
+    stats = {}
+    for i in range(n):
+        for side, make in ((0, order), (1, payment)):
+            key, amount = make(i)
+            queues = pending.get(key)
+            if queues is None:
+                queues = pending[key] = ([], [])
+            matched, total = stats.get(key, (0, 0))
+            other = queues[1 - side]
+            if other:
+                stats[key] = (matched + 1, total + amount + other.pop(0))
+            else:
+                queues[side].append(amount)
+                stats[key] = (matched, total)
+    return time.perf_counter() - start
+
+
+
 def floor_keyed_value_state(n: int, keys: int) -> float:
     """The keyed_value_state job's user function driven by a plain loop, a dict as state."""
     class DictValueState:
@@ -83,6 +113,7 @@ def floor_keyed_value_state(n: int, keys: int) -> float:
 FLOORS = {
     "map_keyby_reduce": floor_map_keyby_reduce,
     "keyed_value_state": floor_keyed_value_state,
+    "co_process_join": floor_co_process_join,
 }
 
 

@@ -9,13 +9,17 @@ from enum import Enum
 from typing import Any, Callable, List, Optional, Union
 
 from pyflink_on_spark.datastream.functions import (
-    FilterFunction, FlatMapFunction, KeyedProcessFunction, KeySelector, MapFunction,
-    Partitioner, ProcessFunction, ReduceFunction, SinkFunction, wrap_filter, wrap_flat_map,
-    wrap_key_selector, wrap_map, wrap_partitioner, wrap_reduce)
+    BroadcastProcessFunction, CoFlatMapFunction, CoMapFunction, CoProcessFunction,
+    FilterFunction, FlatMapFunction, KeyedBroadcastProcessFunction, KeyedCoProcessFunction,
+    KeyedProcessFunction, KeySelector, MapFunction, Partitioner, ProcessFunction,
+    ReduceFunction, SinkFunction, wrap_filter, wrap_flat_map, wrap_key_selector, wrap_map,
+    wrap_partitioner, wrap_reduce)
 from pyflink_on_spark.datastream.output_tag import OutputTag
+from pyflink_on_spark.datastream.state import MapStateDescriptor
 from pyflink_on_spark.graph.transformations import (
     CHAIN_HEAD, CHAIN_NEVER, OneInputTransformation, PartitionTransformation,
-    SideOutputTransformation, SinkTransformation, Transformation, UnionTransformation)
+    SideOutputTransformation, SinkTransformation, Transformation, TwoInputTransformation,
+    UnionTransformation)
 
 __all__ = ["CloseableIterator", "DataStream", "KeyedStream", "ConnectedStreams",
            "WindowedStream", "DataStreamSink", "BroadcastStream", "BroadcastConnectedStream",
@@ -75,8 +79,12 @@ class DataStream(object):
         return self
 
     def get_type(self):
-        from pyflink_on_spark.common.typeinfo import Types
+        from pyflink_on_spark.common.typeinfo import RowTypeInfo, Types
         output_type = self._transformation.output_type
+        if isinstance(output_type, RowTypeInfo) and not output_type._field_names:
+            # PyFlink reads the type back from Java, where a ROW's fields are named f0, f1...
+            return RowTypeInfo(output_type.get_field_types(),
+                               ["f%d" % i for i in range(len(output_type.get_field_types()))])
         return output_type if output_type is not None else Types.PICKLED_BYTE_ARRAY()
 
     def get_execution_environment(self):
@@ -151,9 +159,13 @@ class DataStream(object):
                                    union_inputs=members)
         return DataStream(_env=self._env, _transformation=node)
 
-    def connect(self, ds):
-        _unsupported("DataStream.connect", "Two-input operators arrive with the "
-                     "co-process work; use union() of streams of one type meanwhile.")
+    def connect(self, ds: Union["DataStream", "BroadcastStream"]) \
+            -> Union["ConnectedStreams", "BroadcastConnectedStream"]:
+        """A DataStream gives ConnectedStreams (co-functions over both); a BroadcastStream
+        (from broadcast(MapStateDescriptor...)) gives a BroadcastConnectedStream."""
+        if isinstance(ds, BroadcastStream):
+            return BroadcastConnectedStream(self, ds, ds.broadcast_state_descriptors)
+        return ConnectedStreams(self, ds)
 
     def shuffle(self) -> "DataStream":
         return self._partitioned("shuffle")
@@ -167,10 +179,18 @@ class DataStream(object):
     def forward(self) -> "DataStream":
         return self._partitioned("forward")
 
-    def broadcast(self, broadcast_state_descriptor=None, *other_broadcast_state_descriptors):
+    def broadcast(self, broadcast_state_descriptor: Optional[MapStateDescriptor] = None,
+                  *other_broadcast_state_descriptors: MapStateDescriptor) \
+            -> Union["DataStream", "BroadcastStream"]:
+        """Without arguments: every element goes to every parallel instance downstream. With
+        MapStateDescriptors: a BroadcastStream to connect() to, whose elements maintain those
+        broadcast states."""
         if broadcast_state_descriptor is not None:
-            _unsupported("DataStream.broadcast(MapStateDescriptor) (broadcast state)",
-                         "Plain broadcast() partitioning (no descriptor) is supported.")
+            descriptors = [broadcast_state_descriptor] + list(other_broadcast_state_descriptors)
+            for descriptor in descriptors:
+                if not isinstance(descriptor, MapStateDescriptor):
+                    raise TypeError("broadcast_state_descriptor must be MapStateDescriptor")
+            return BroadcastStream(self.broadcast(), descriptors)
         return self._partitioned("broadcast")
 
     def partition_custom(self, partitioner: Union[Callable, Partitioner],
@@ -326,29 +346,47 @@ class KeyedStream(DataStream):
     def _values(self) -> DataStream:
         return DataStream(_env=self._env, _transformation=self._transformation)
 
+    # A KeyedStream's partitioning is its key (PyFlink raises for every other one).
     def shuffle(self) -> DataStream:
-        return self._origin_stream.shuffle()
+        raise Exception("Cannot override partitioning for KeyedStream.")
 
     def rebalance(self) -> DataStream:
-        return self._origin_stream.rebalance()
+        raise Exception("Cannot override partitioning for KeyedStream.")
 
     def rescale(self) -> DataStream:
-        return self._origin_stream.rescale()
+        raise Exception("Cannot override partitioning for KeyedStream.")
 
     def forward(self) -> DataStream:
-        return self._origin_stream.forward()
+        raise Exception("Cannot override partitioning for KeyedStream.")
 
     def broadcast(self, *args):
-        return self._origin_stream.broadcast(*args)
+        raise Exception("Cannot override partitioning for KeyedStream.")
 
     def partition_custom(self, partitioner, key_selector) -> DataStream:
-        return self._origin_stream.partition_custom(partitioner, key_selector)
+        raise Exception("Cannot override partitioning for KeyedStream.")
 
     def project(self, *field_indexes) -> DataStream:
         return self._origin_stream.project(*field_indexes)
 
     def print(self, sink_identifier=None):
         return self._values().print(sink_identifier)
+
+    def execute_and_collect(self, job_execution_name: str = None, limit: int = None):
+        """PyFlink collects a KeyedStream's internal records: Row(f0=key, f1=value), the key
+        as Java holds it (its declared key type, else its pickle as a bytearray)."""
+        from pyflink_on_spark.common.typeinfo import Types
+        key_type, get_key = self._key_type, self._key_selector.get_key
+
+        def internal_record(value):
+            from pyflink_on_spark.common.types import Row
+            from pyflink_on_spark.runtime.key_groups import pickle_key
+            key = get_key(value)
+            return Row(f0=key if key_type is not None else bytearray(pickle_key(key)),
+                       f1=value)
+
+        row_type = Types.ROW([key_type or Types.PICKLED_BYTE_ARRAY(), self.get_type()])
+        return self._one_input("map", "Map", wrap_map(internal_record), row_type) \
+            .execute_and_collect(job_execution_name, limit)
 
     def window(self, window_assigner):
         _unsupported("KeyedStream.window", "Windows arrive with the window operator work.")
@@ -468,8 +506,63 @@ class CloseableIterator(object):
 
 
 class ConnectedStreams(object):
-    def __init__(self, stream1=None, stream2=None):
-        _unsupported("ConnectedStreams", "Two-input operators arrive with the co-process work.")
+    """Two connected streams of possibly different types, processed together by a co-function
+    (CoMapFunction, CoFlatMapFunction, CoProcessFunction; KeyedCoProcessFunction once both
+    are keyed). Keyed state is shared by both inputs of a key."""
+
+    def __init__(self, stream1: DataStream, stream2: DataStream):
+        self.stream1 = stream1
+        self.stream2 = stream2
+
+    def key_by(self, key_selector1: Union[Callable, KeySelector],
+               key_selector2: Union[Callable, KeySelector],
+               key_type=None) -> "ConnectedStreams":
+        ds1 = self.stream1._origin_stream if isinstance(self.stream1, KeyedStream) \
+            else self.stream1
+        ds2 = self.stream2._origin_stream if isinstance(self.stream2, KeyedStream) \
+            else self.stream2
+        return ConnectedStreams(ds1.key_by(key_selector1, key_type),
+                                ds2.key_by(key_selector2, key_type))
+
+    def map(self, func: CoMapFunction, output_type=None) -> DataStream:
+        if not isinstance(func, CoMapFunction):
+            raise TypeError("The input function must be a CoMapFunction!")
+        return self._co("co_map", func, output_type).name("Co-Map")
+
+    def flat_map(self, func: CoFlatMapFunction, output_type=None) -> DataStream:
+        if not isinstance(func, CoFlatMapFunction):
+            raise TypeError("The input must be a CoFlatMapFunction!")
+        return self._co("co_flat_map", func, output_type).name("Co-Flat Map")
+
+    def process(self, func: Union[CoProcessFunction, KeyedCoProcessFunction],
+                output_type=None) -> DataStream:
+        if not isinstance(func, (CoProcessFunction, KeyedCoProcessFunction)):
+            raise TypeError("The input must be a CoProcessFunction or KeyedCoProcessFunction!")
+        return self._co("co_process", func, output_type)
+
+    def _co(self, kind: str, func, output_type) -> DataStream:
+        # As in PyFlink, the operator is keyed when both inputs are KeyedStreams, whatever
+        # the function class; a keyed stream connected to a non-keyed one is a plain
+        # co-process whose keyed side sees PyFlink's internal Row(key, value) records.
+        keyed = self._is_keyed_stream()
+        params = {}
+        if keyed:
+            kind = "keyed_" + kind
+            params["key_type"] = self.stream1._key_type
+        else:
+            params["keyed_rows"] = tuple(
+                s._key_selector if isinstance(s, KeyedStream) else None
+                for s in (self.stream1, self.stream2))
+        node = TwoInputTransformation(
+            name="Keyed Co-Process" if keyed else "Co-Process", output_type=output_type,
+            input1=self.stream1._transformation, input2=self.stream2._transformation,
+            kind=kind, function=func,
+            key_selector1=self.stream1._key_selector if keyed else None,
+            key_selector2=self.stream2._key_selector if keyed else None, params=params)
+        return DataStream(_env=self.stream1._env, _transformation=node)
+
+    def _is_keyed_stream(self) -> bool:
+        return isinstance(self.stream1, KeyedStream) and isinstance(self.stream2, KeyedStream)
 
 
 class WindowedStream(object):
@@ -483,15 +576,52 @@ class AllWindowedStream(object):
 
 
 class BroadcastStream(object):
-    def __init__(self, input_stream=None, broadcast_state_descriptors=None):
-        _unsupported("BroadcastStream", "Broadcast state arrives with the co-process work.")
+    """A stream whose elements maintain broadcast states (DataStream.broadcast(descriptors)).
+    It can only be connected to a DataStream or KeyedStream."""
+
+    def __init__(self, input_stream: Union[DataStream, KeyedStream],
+                 broadcast_state_descriptors: List[MapStateDescriptor]):
+        self.input_stream = input_stream
+        self.broadcast_state_descriptors = broadcast_state_descriptors
 
 
 class BroadcastConnectedStream(object):
-    def __init__(self, non_broadcast_stream=None, broadcast_stream=None,
-                 broadcast_state_descriptors=None):
-        _unsupported("BroadcastConnectedStream",
-                     "Broadcast state arrives with the co-process work.")
+    """A (keyed or non-keyed) stream connected to a BroadcastStream: process() it with a
+    BroadcastProcessFunction or KeyedBroadcastProcessFunction."""
+
+    def __init__(self, non_broadcast_stream: Union[DataStream, KeyedStream],
+                 broadcast_stream: BroadcastStream,
+                 broadcast_state_descriptors: List[MapStateDescriptor]):
+        self.non_broadcast_stream = non_broadcast_stream
+        self.broadcast_stream = broadcast_stream
+        self.broadcast_state_descriptors = broadcast_state_descriptors
+
+    def process(self, func: Union[BroadcastProcessFunction, KeyedBroadcastProcessFunction],
+                output_type=None) -> DataStream:
+        from pyflink_on_spark.common.typeinfo import RowTypeInfo, TypeInformation
+        keyed = self._is_keyed_stream()
+        if isinstance(func, BroadcastProcessFunction) and keyed:
+            raise TypeError("BroadcastProcessFunction should be applied to non-keyed DataStream")
+        if isinstance(func, KeyedBroadcastProcessFunction) and not keyed:
+            raise TypeError("KeyedBroadcastProcessFunction should be applied to keyed DataStream")
+        if isinstance(output_type, list):
+            output_type = RowTypeInfo(output_type)
+        elif output_type is not None and not isinstance(output_type, TypeInformation):
+            raise TypeError("output_type must be None, list or TypeInformation")
+        stream = self.non_broadcast_stream
+        node = TwoInputTransformation(
+            name="Keyed-Co-Process-Broadcast" if keyed else "Co-Process-Broadcast",
+            output_type=output_type, input1=stream._transformation,
+            input2=self.broadcast_stream.input_stream._transformation,
+            kind="keyed_broadcast_process" if keyed else "broadcast_process", function=func,
+            key_selector1=stream._key_selector if keyed else None,
+            params={"key_type": stream._key_type} if keyed else {})
+        # PyFlink fixes the operator's parallelism to the environment's when it is created.
+        node.parallelism = stream._env.get_parallelism()
+        return DataStream(_env=stream._env, _transformation=node)
+
+    def _is_keyed_stream(self) -> bool:
+        return isinstance(self.non_broadcast_stream, KeyedStream)
 
 
 class CachedDataStream(DataStream):

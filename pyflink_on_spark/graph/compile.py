@@ -40,6 +40,7 @@ class Edge:
     input_index: int
     partitioning: Partitioning
     side_tag: Optional[str]
+    side_type: Any = None          # a side output's declared type (OutputTag.type_info)
 
 
 @dataclass
@@ -67,18 +68,32 @@ def _reachable(sinks: List[Transformation]) -> List[Transformation]:
 
 
 def _resolve(node: Transformation):
-    """Physical producers behind a (possibly virtual) input: [(node, partition, side_tag)]."""
+    """Physical producers behind a (possibly virtual) input:
+    [(node, partition, side_tag, side_type)]."""
     if isinstance(node, PartitionTransformation):
         part = Partitioning(node.kind, node.key_selector, node.partitioner, node.key_type)
-        return [(src, part, tag) for src, _, tag in _resolve(node.input)]
+        return [(src, part, tag, typ) for src, _, tag, typ in _resolve(node.input)]
     if isinstance(node, UnionTransformation):
         out = []
         for member in node.union_inputs:
             out.extend(_resolve(member))
         return out
     if isinstance(node, SideOutputTransformation):
-        return [(src, part, node.tag_id) for src, part, _ in _resolve(node.input)]
-    return [(node, None, None)]
+        return [(src, part, node.tag_id, node.output_type)
+                for src, part, _, _ in _resolve(node.input)]
+    return [(node, None, None, None)]
+
+
+# Two-input kinds whose broadcast input (input 2) is read first: its edges get the lower ids,
+# so a task's rows (sorted by edge) hold the whole broadcast input before the other one.
+BROADCAST_KINDS = ("broadcast_process", "keyed_broadcast_process")
+
+
+def _numbered_inputs(node: Transformation):
+    inputs = list(enumerate(node.inputs, start=1))
+    if isinstance(node, TwoInputTransformation) and node.kind in BROADCAST_KINDS:
+        inputs.reverse()
+    return inputs
 
 
 def compile_job(sinks: List[Transformation], *, default_parallelism: int,
@@ -101,8 +116,8 @@ def compile_job(sinks: List[Transformation], *, default_parallelism: int,
     edges: List[Edge] = []
     in_edges: Dict[int, List[Edge]] = {n.id: [] for n in nodes}
     for node in nodes:
-        for index, upstream in enumerate(node.inputs, start=1):
-            for src, part, tag in _resolve(upstream):
+        for index, upstream in _numbered_inputs(node):
+            for src, part, tag, side_type in _resolve(upstream):
                 if part is None:
                     same = parallelism[src.id] == parallelism[node.id]
                     part = Partitioning("forward" if same else "rebalance")
@@ -113,7 +128,7 @@ def compile_job(sinks: List[Transformation], *, default_parallelism: int,
                         "%d You must use another partitioning strategy, such as broadcast, "
                         "rebalance, shuffle or global." % (
                             src.name, parallelism[src.id], node.name, parallelism[node.id]))
-                edge = Edge(len(edges), src, node, index, part, tag)
+                edge = Edge(len(edges), src, node, index, part, tag, side_type)
                 edges.append(edge)
                 in_edges[node.id].append(edge)
 
@@ -147,12 +162,16 @@ def compile_job(sinks: List[Transformation], *, default_parallelism: int,
     for edge in edges:
         s_src, s_dst = stage_of[edge.source.id], stage_of[edge.target.id]
         if s_src == s_dst and heads[s_dst] is not edge.target:
-            links[s_src].append(ChainLink(edge.source.id, edge.target.id, edge.side_tag))
+            # PyFlink converts side-output values to the tag's type even between chained
+            # operators (they always leave the Python operator serialized).
+            links[s_src].append(ChainLink(
+                edge.source.id, edge.target.id, edge.side_tag,
+                _converter(edge.side_type) if edge.side_tag is not None else None))
             continue
+        source_type = edge.side_type if edge.side_tag is not None else edge.source.output_type
         exits[s_src].append(ExitSpec(edge.edge_id, edge.source.id, edge.side_tag,
                                      edge.partitioning, parallelism[edge.target.id],
-                                     max_par(edge.target),
-                                     _converter(edge.source.output_type)))
+                                     max_par(edge.target), _converter(source_type)))
         inputs[s_dst].append(InputSpec(edge.edge_id, edge.input_index,
                                        parallelism[edge.source.id]))
         upstream_stages[s_dst].append((s_src, edge.edge_id))
@@ -207,7 +226,7 @@ def _parallelism(nodes: List[Transformation], default: int, batch: bool) -> Dict
             parallelism[node.id] = default
             continue
         producers = [r for upstream in node.inputs for r in _resolve(upstream)]
-        if producers and all(part is None for _, part, _ in producers):
+        if producers and all(part is None for _, part, _, _ in producers):
             parallelism[node.id] = parallelism[producers[0][0].id]
         else:
             parallelism[node.id] = adaptive

@@ -5,9 +5,14 @@ from __future__ import annotations
 import functools
 
 from pyflink_on_spark.graph.transformations import (
-    OneInputTransformation, SinkTransformation, SourceTransformation, Transformation)
-from pyflink_on_spark.runtime import adapters
+    OneInputTransformation, SinkTransformation, SourceTransformation, Transformation,
+    TwoInputTransformation)
+from pyflink_on_spark.runtime import adapters, co_adapters
 from pyflink_on_spark.runtime.batch_order import batch_key_order
+from pyflink_on_spark.runtime.operators.broadcast import (
+    BroadcastProcessOperator, KeyedBroadcastProcessOperator)
+from pyflink_on_spark.runtime.operators.co_process import (
+    CoProcessOperator, KeyedCoProcessOperator)
 from pyflink_on_spark.runtime.operators.driver_sink import CollectSinkOperator, PrintSinkOperator
 from pyflink_on_spark.runtime.operators.keyed_process import KeyedProcessOperator
 from pyflink_on_spark.runtime.operators.process import ProcessOperator
@@ -20,6 +25,10 @@ _KEYED_ADAPTERS = {
     "keyed_flat_map": adapters.KeyedFlatMapAdapter,
     "keyed_filter": adapters.KeyedFilterAdapter,
 }
+
+
+_CO_ADAPTERS = {"map": co_adapters.CoMapAdapter, "flat_map": co_adapters.CoFlatMapAdapter,
+                "process": None}
 
 
 def _renderer(type_info):
@@ -61,5 +70,32 @@ def operator_factory(node: Transformation, config: JobConfig):
             return functools.partial(_keyed, adapter, node.key_selector, order)
         if kind == "timestamps":
             return functools.partial(TimestampsAndWatermarksOperator, node.function)
+    if isinstance(node, TwoInputTransformation):
+        return _two_input_factory(node, config)
     raise NotImplementedError("operator %r (%s) is not supported yet" % (
         node.name, getattr(node, "kind", type(node).__name__)))
+
+
+def _two_input_factory(node: TwoInputTransformation, config: JobConfig):
+    """co_map / co_flat_map / co_process (keyed_ prefixed when both inputs are keyed),
+    broadcast_process, keyed_broadcast_process."""
+    kind = node.kind
+    order = (batch_key_order(node.params.get("key_type"))
+             if config.runtime_mode == "BATCH" else None)
+    if kind == "broadcast_process":
+        return functools.partial(BroadcastProcessOperator, node.function)
+    if kind == "keyed_broadcast_process":
+        return functools.partial(KeyedBroadcastProcessOperator, node.function,
+                                 node.key_selector1, order)
+    keyed = kind.startswith("keyed_")
+    base = kind[len("keyed_"):] if keyed else kind
+    if base.startswith("co_") and base[3:] in _CO_ADAPTERS:
+        adapter = _CO_ADAPTERS[base[3:]]
+        function = adapter(node.function) if adapter is not None else node.function
+        if keyed:
+            return functools.partial(KeyedCoProcessOperator, function, node.key_selector1,
+                                     node.key_selector2, order)
+        return functools.partial(CoProcessOperator, function,
+                                 node.params.get("keyed_rows", (None, None)))
+    raise NotImplementedError("two-input operator %r (%s) is not supported yet"
+                              % (node.name, kind))

@@ -22,8 +22,10 @@ def execution_plan_json(job: CompiledJob) -> str:
             pact = "Operator"
         entry = {"id": node.id, "type": node.name, "pact": pact, "contents": node.name,
                  "parallelism": job.parallelism[node.id]}
+        incoming = sorted((e for e in job.edges if e.target is node),
+                          key=lambda e: e.input_index)   # input 1 first, as Flink lists them
         predecessors = [{"id": e.source.id, "ship_strategy": _SHIP[e.partitioning.kind],
-                         "side": "second"} for e in job.edges if e.target is node]
+                         "side": "second"} for e in incoming]
         if predecessors:
             entry["predecessors"] = predecessors
         nodes.append(entry)

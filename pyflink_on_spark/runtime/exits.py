@@ -37,20 +37,18 @@ def channel_selector(spec: ExitSpec, subtask: int, parallelism: int) -> Callable
             return dest
         return rebalance
     if kind == "rescale":
-        # Flink's POINTWISE pattern: each upstream subtask feeds a contiguous slice of the
-        # downstream subtasks (or several upstreams share one downstream), round-robin inside.
-        if parallelism >= n:
-            target = subtask * n // parallelism
+        targets = rescale_targets(subtask, parallelism, n)
+        if len(targets) == 1:
+            target = targets[0]
             return lambda value: target
-        first = subtask * n // parallelism
-        last = (subtask + 1) * n // parallelism
-        width = max(last - first, 1)
-        state = [0]
+        width = len(targets)
+        state = [-1]
 
         def rescale(value):
-            dest = first + state[0]
-            state[0] = state[0] + 1 if state[0] + 1 < width else 0
-            return dest
+            # Flink's RescalePartitioner: round-robin over the subpartitions from the first
+            channel = state[0] + 1 if state[0] + 1 < width else 0
+            state[0] = channel
+            return targets[channel]
         return rescale
     if kind == "shuffle":
         rng = random.Random(subtask)
@@ -71,6 +69,20 @@ def channel_selector(spec: ExitSpec, subtask: int, parallelism: int) -> Callable
             return dest
         return custom
     raise ValueError("unknown partitioning %r" % kind)
+
+
+def rescale_targets(subtask: int, parallelism: int, n: int) -> List[int]:
+    """The downstream subtasks upstream `subtask` (of `parallelism`) feeds on a rescale edge,
+    in subpartition order, as Flink 1.20 wires POINTWISE edges (EdgeManagerBuildUtil):
+    with at least as many upstream subtasks, downstream t reads upstream
+    [t*S//T, (t+1)*S//T); with fewer, upstream s feeds downstream [ceil(s*T/S),
+    ceil((s+1)*T/S)) and subpartition c goes to the one of those with index % width == c
+    (observed on PyFlink: 2 -> 5 sends upstream 1's records to 4, 3, 4, 3, ...)."""
+    if parallelism >= n:
+        return [max(t for t in range(n) if t * parallelism // n <= subtask)]
+    first = (subtask * n + parallelism - 1) // parallelism
+    last = ((subtask + 1) * n + parallelism - 1) // parallelism
+    return sorted(range(first, last), key=lambda t: t % (last - first))
 
 
 class ExitCollector:

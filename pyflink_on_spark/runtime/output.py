@@ -8,16 +8,17 @@ from typing import Callable, Dict, List
 class Output:
     """Where one operator's records, side outputs and watermarks go."""
 
-    __slots__ = ("collect", "_main", "_side", "_watermark_targets", "routes_side_outputs")
+    __slots__ = ("collect", "_main", "_side", "_watermark_targets", "has_side")
 
     def __init__(self) -> None:
         self._main: List[Callable] = []
         self._side: Dict[str, List[Callable]] = {}
         self._watermark_targets: List[Callable] = []
         self.collect = _drop
-        # As PyFlink: `yield tag, value` goes to a side output only from an operator on
-        # which get_side_output was called; otherwise the tuple is an ordinary record.
-        self.routes_side_outputs = True
+        # Whether `(tag, value)` results go to side outputs. PyFlink routes them only for an
+        # operator on which get_side_output was called (consumed or not: StreamTask sets it
+        # from the graph); otherwise they are ordinary main-output records.
+        self.has_side = False
 
     def add_main_target(self, process_element: Callable, process_watermark: Callable) -> None:
         self._main.append(process_element)
@@ -27,6 +28,7 @@ class Output:
     def add_side_target(self, tag_id: str, process_element: Callable,
                         process_watermark: Callable) -> None:
         self._side.setdefault(tag_id, []).append(process_element)
+        self.has_side = True
         self._add_watermark_target(process_watermark)
 
     def _add_watermark_target(self, process_watermark: Callable) -> None:

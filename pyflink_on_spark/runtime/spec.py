@@ -34,6 +34,7 @@ class ChainLink:
     source: int
     target: int
     side_tag: Optional[str] = None
+    converter: Any = None      # side outputs: value -> value of the OutputTag's declared type
 
 
 @dataclass(frozen=True)

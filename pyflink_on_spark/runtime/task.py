@@ -13,6 +13,7 @@ from pyflink_on_spark.runtime.exits import ExitCollector
 from pyflink_on_spark.runtime.output import Output
 from pyflink_on_spark.runtime.spec import (
     KIND_RECORDS, KIND_SPLIT, KIND_WATERMARK, MAX_WATERMARK, StageSpec)
+from pyflink_on_spark.runtime.two_input import AlternatingInputs
 from pyflink_on_spark.runtime.watermarks import InputWatermarkValve
 
 _loads = pickle.loads
@@ -39,7 +40,7 @@ class StreamTask:
             operator = op_spec.factory()
             by_id[op_spec.node_id] = operator
             outputs[op_spec.node_id] = Output()
-            outputs[op_spec.node_id].routes_side_outputs = op_spec.routes_side_outputs
+            outputs[op_spec.node_id].has_side = op_spec.routes_side_outputs
             self.operators.append(operator)
             task_context = self.context
             if op_spec.max_parallelism != task_context.max_parallelism:
@@ -62,8 +63,11 @@ class StreamTask:
             node = op_spec.node_id
             for link in links_of.get(node, ()):
                 target = by_id[link.target]
-                self._connect(outputs[node], link.side_tag, target.process_element,
-                              target.process_watermark)
+                process = target.process_element
+                if link.converter is not None:
+                    process = _converting(link.converter, process,
+                                          by_id[link.source].user_error)
+                self._connect(outputs[node], link.side_tag, process, target.process_watermark)
             for side_tag, collector in exits_of.get(node, ()):
                 self._connect(outputs[node], side_tag, collector.process_element,
                               collector.process_watermark)
@@ -72,8 +76,19 @@ class StreamTask:
         self._input_methods = {
             i.edge_id: (self.head.process_element if i.input_index == 1
                         else self.head.process_element2) for i in spec.inputs}
-        self._valve = InputWatermarkValve(
-            [(i.edge_id, src) for i in spec.inputs for src in range(i.upstream_parallelism)])
+        channels = [(i.edge_id, src) for i in spec.inputs for src in range(i.upstream_parallelism)]
+        # Two-input heads that alternate their inputs (co-process) get their rows through
+        # AlternatingInputs; the others (one input, broadcast first) read rows in order.
+        self._two_inputs = None
+        if any(i.input_index == 2 for i in spec.inputs) and \
+                getattr(self.head, "alternates_inputs", False):
+            input_of_edge = {i.edge_id: i.input_index for i in spec.inputs}
+            self._valve = InputWatermarkValve(channels, input_of_edge)
+            self._two_inputs = AlternatingInputs(
+                input_of_edge, self.head.process_element, self.head.process_element2,
+                self._valve, self.head.process_watermark, work_dir)
+        else:
+            self._valve = InputWatermarkValve(channels)
         self._channel = None
         self._has_timers = [op for op in self.operators if op.has_timers]
 
@@ -92,6 +107,9 @@ class StreamTask:
     def process_rows(self, edges: Iterable[int], srcs: Iterable[int], kinds: Iterable[int],
                      payloads: Iterable[bytes]) -> None:
         head = self.head
+        if self._two_inputs is not None:
+            self._two_inputs.add_rows(edges, srcs, kinds, payloads)
+            edges = ()
         for edge, src, kind, payload in zip(edges, srcs, kinds, payloads):
             if kind == KIND_SPLIT:
                 head.process_split(_loads(payload))
@@ -124,6 +142,8 @@ class StreamTask:
         """End of all input: the final watermark fires every event-time timer, then each
         operator's end_input (head first), then everything buffered leaves the stage.
         Pending processing-time timers do not fire, as in PyFlink."""
+        if self._two_inputs is not None:
+            self._two_inputs.finish()
         self.head.process_watermark(MAX_WATERMARK)
         for operator in self.operators:
             operator.end_input()
@@ -144,3 +164,14 @@ class StreamTask:
         rows = self.rows[:]
         del self.rows[:]
         return rows
+
+
+def _converting(convert, process_element, user_error):
+    """process_element receiving values converted to a side output's declared type."""
+    def process_converted(value, timestamp):
+        try:
+            value = convert(value)
+        except Exception as e:
+            raise user_error(e) from None
+        process_element(value, timestamp)
+    return process_converted

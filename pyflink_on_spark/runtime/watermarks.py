@@ -42,26 +42,38 @@ def generator_for(strategy) -> WatermarkGenerator:
 class InputWatermarkValve:
     """An operator's input watermark: the minimum over all its input channels.
 
-    A channel is one upstream subtask of one input edge. The task reads its input sorted by
-    (edge, upstream subtask, sequence), so when a row of a later channel arrives, every
-    earlier channel has ended (an ended channel counts as MAX_WATERMARK)."""
+    A channel is one upstream subtask of one input edge. Channels belong to groups (the
+    inputs of a two-input operator; one group otherwise). Within a group the task reads
+    channels in (edge, upstream subtask) order, so when a row of a later channel of a group
+    arrives, every earlier channel of that group has ended (an ended channel counts as
+    MAX_WATERMARK)."""
 
-    def __init__(self, channels: List[Tuple[int, int]]) -> None:
-        self._order: Dict[Tuple[int, int], int] = {c: i for i, c in enumerate(sorted(channels))}
+    def __init__(self, channels: List[Tuple[int, int]],
+                 group_of_edge: Optional[Dict[int, int]] = None) -> None:
+        group_of_edge = group_of_edge or {}
+        ordered = sorted(channels, key=lambda c: (group_of_edge.get(c[0], 0), c))
+        self._order: Dict[Tuple[int, int], int] = {c: i for i, c in enumerate(ordered)}
+        self._group: List[int] = [group_of_edge.get(c[0], 0) for c in ordered]
         self._marks: List[int] = [MIN_WATERMARK] * len(self._order)
-        self._current = -1
+        self._current: Dict[int, int] = {}      # group -> index of the channel being read
+        self._first: Dict[int, int] = {}        # group -> index of its first channel
+        for index, group in enumerate(self._group):
+            self._first.setdefault(group, index)
         self.combined = MIN_WATERMARK
 
     def on_channel(self, edge: int, src: int) -> Optional[int]:
         """Note that (edge, src) is now being read. Returns a new combined watermark or None."""
         index = self._order.get((edge, src))
-        if index is None or index <= self._current:
+        if index is None:
             return None
-        for earlier in range(self._current + 1 if self._current >= 0 else 0, index):
-            self._marks[earlier] = MAX_WATERMARK
-        if self._current >= 0:
-            self._marks[self._current] = MAX_WATERMARK
-        self._current = index
+        group = self._group[index]
+        current = self._current.get(group, -1)
+        if index <= current:
+            return None
+        start = current if current >= 0 else self._first[group]
+        for ended in range(start, index):
+            self._marks[ended] = MAX_WATERMARK
+        self._current[group] = index
         return self._recompute()
 
     def on_watermark(self, edge: int, src: int, watermark: int) -> Optional[int]:

@@ -83,16 +83,17 @@ def _trim(tb, keep_ids, frames):
 
 def emit_results(results, output: Output, timestamp) -> None:
     """Send what a process-style function produced: `yield tag, value` goes to a side output
-    (PyFlink's only way to emit side outputs), anything else to the main output."""
+    (PyFlink's only way to emit side outputs), anything else to the main output. As in PyFlink,
+    an operator none of whose side outputs is consumed emits `(tag, value)` as a main record."""
     if results is None:
         return
     collect = output.collect
-    if not output.routes_side_outputs:
+    if not output.has_side:
         for item in results:
             collect(item, timestamp)
         return
     for item in results:
-        if item.__class__ is tuple and len(item) == 2 and isinstance(item[0], OutputTag):
+        if item.__class__ is tuple and item and isinstance(item[0], OutputTag):
             output.collect_side(item[0].tag_id, item[1], timestamp)
         else:
             collect(item, timestamp)

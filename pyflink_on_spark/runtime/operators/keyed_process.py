@@ -104,14 +104,21 @@ class KeyedProcessOperator(Operator):
         self.backend = create_backend(self.task)
         self.timers = InternalTimerService(self.task.clock)
         self.runtime_context = StreamingRuntimeContext(self.task, self.backend)
-        self.ctx = KeyedContext(self, KeyedTimerService(self))
+        self.ctx = self._make_context(KeyedTimerService(self))
         try:
             self.function.open(self.runtime_context)
         except Exception as e:
             raise self.user_error(e) from None
-        self._user_process = self.function.process_element
+        self._bind_user_functions()
         self._get_key = _unwrapped_key_function(self.key_selector)
         self._set_key = self.backend.set_current_key
+
+    # Hooks for the two-input variants (runtime/operators/co_process.py, broadcast.py).
+    def _make_context(self, timer_service: TimerService) -> KeyedContext:
+        return KeyedContext(self, timer_service)
+
+    def _bind_user_functions(self) -> None:
+        self._user_process = self.function.process_element
 
     def prepare(self) -> None:
         if self._batch_key_order is not None:
@@ -119,25 +126,32 @@ class KeyedProcessOperator(Operator):
             self.process_element = self._buffer_element
 
     def _buffer_element(self, value, timestamp) -> None:
+        self._buffer_input(self._get_key, 1, value, timestamp)
+
+    def _buffer_input(self, get_key, side: int, value, timestamp) -> None:
         try:
-            key = self._get_key(value)
+            key = get_key(value)
         except Exception as e:
             raise self.user_error(e) from None
         entry = self._batch_input.get(hashable_key(key))
         if entry is None:
             entry = self._batch_input[hashable_key(key)] = (key, [])
-        entry[1].append((value, timestamp))
+        entry[1].append((side, value, timestamp))
+
+    def _batch_records(self, records):
+        """One key's buffered (side, value, timestamp) records in processing order."""
+        return records
 
     def _run_batch(self) -> None:
         """All input is in: process it key by key, firing each key's timers after it."""
         entries = sorted(self._batch_input.values(),
                          key=lambda entry: self._batch_key_order(entry[0]))
         self._batch_input = {}
-        process = type(self).process_element
+        inputs = (None, type(self).process_element, type(self).process_element2)
         for key, records in entries:
             self.current_watermark = MIN_WATERMARK
-            for value, timestamp in records:
-                process(self, value, timestamp)
+            for side, value, timestamp in self._batch_records(records):
+                inputs[side](self, value, timestamp)
             self.current_watermark = MAX_WATERMARK
             # Flink's batch timer service fires all of the key's event-time timers, then all
             # of its processing-time timers (time is "infinite" at the end of a key).

@@ -12,6 +12,9 @@ from pyflink_on_spark.datastream.output_tag import OutputTag
 
 
 class _NonKeyedTimerService(TimerService):
+    """Timers of non-keyed functions: reading the clocks works, timers raise as in PyFlink
+    (a plain Exception with PyFlink's messages)."""
+
     def __init__(self, operator: "ProcessOperator"):
         self._operator = operator
 
@@ -22,16 +25,16 @@ class _NonKeyedTimerService(TimerService):
         return self._operator.current_watermark
 
     def register_processing_time_timer(self, timestamp: int):
-        raise RuntimeError("Setting timers is only supported on a keyed streams.")
+        raise Exception("Register timers is only supported on a keyed stream.")
 
     def register_event_time_timer(self, timestamp: int):
-        raise RuntimeError("Setting timers is only supported on a keyed streams.")
+        raise Exception("Register timers is only supported on a keyed stream.")
 
     def delete_processing_time_timer(self, timestamp: int):
-        raise RuntimeError("Deleting timers is only supported on a keyed streams.")
+        raise Exception("Deleting timers is only supported on a keyed streams.")
 
     def delete_event_time_timer(self, timestamp: int):
-        raise RuntimeError("Deleting timers is only supported on a keyed streams.")
+        raise Exception("Deleting timers is only supported on a keyed streams.")
 
 
 class _ProcessContext(ProcessFunction.Context):
@@ -72,15 +75,14 @@ class ProcessOperator(Operator):
         if kind == "map":
             user_map = fn.map
             collect = output.collect
-            routes_side_outputs = output.routes_side_outputs
 
             def process_element(value, timestamp):
                 try:
                     result = user_map(value)
                 except Exception as e:
                     raise self.user_error(e) from None
-                if result.__class__ is tuple and len(result) == 2 and routes_side_outputs \
-                        and isinstance(result[0], OutputTag):
+                if output.has_side and result.__class__ is tuple and result and isinstance(
+                        result[0], OutputTag):
                     output.collect_side(result[0].tag_id, result[1], timestamp)
                 else:
                     collect(result, timestamp)

@@ -1,0 +1,185 @@
+"""The two-input primitives of ConnectedStreams: co-process and keyed co-process.
+
+ConnectedStreams.map / flat_map are CoProcessFunction / KeyedCoProcessFunction adapters
+(runtime/co_adapters.py), as in PyFlink. Both operators alternate their inputs record by record
+(runtime/two_input.py). The keyed one is KeyedProcessOperator with a second input: both inputs
+share its keyed state backend, timers and current key.
+"""
+from __future__ import annotations
+
+from pyflink_on_spark.common.types import _create_row
+from pyflink_on_spark.datastream.functions import (
+    CoProcessFunction, KeyedCoProcessFunction, ProcessFunction)
+from pyflink_on_spark.runtime.context import StreamingRuntimeContext
+from pyflink_on_spark.runtime.errors import UserFunctionError
+from pyflink_on_spark.runtime.operators.base import Operator, emit_results
+from pyflink_on_spark.runtime.operators.keyed_process import (
+    KeyedContext, KeyedProcessOperator)
+from pyflink_on_spark.runtime.operators.process import _NonKeyedTimerService
+from pyflink_on_spark.runtime.spec import MIN_WATERMARK
+
+_KEYED_ROW_FIELDS = ["f0", "f1"]
+
+
+class CoProcessContext(ProcessFunction.Context, CoProcessFunction.Context):
+    """The context of both process_element1 and process_element2 (as PyFlink's, one object
+    serves both function kinds)."""
+
+    __slots__ = ("_timestamp", "_timer_service")
+
+    def __init__(self, timer_service):
+        self._timestamp = None
+        self._timer_service = timer_service
+
+    def timestamp(self) -> int:
+        ts = self._timestamp
+        return MIN_WATERMARK if ts is None else ts
+
+    def timer_service(self):
+        return self._timer_service
+
+
+class CoProcessOperator(Operator):
+    """Runs a CoProcessFunction on two non-keyed inputs.
+
+    `keyed_rows` (key selector per input, or None): PyFlink connects a KeyedStream with a
+    non-keyed stream as a plain co-process whose keyed side still carries its internal
+    `Row(key, value)` records; the shim hands that side's function the same Row."""
+
+    alternates_inputs = True
+
+    def __init__(self, function: CoProcessFunction, keyed_rows=(None, None)) -> None:
+        super().__init__()
+        self.function = function
+        self.keyed_rows = tuple(keyed_rows)
+
+    def open(self) -> None:
+        try:
+            self.function.open(StreamingRuntimeContext(self.task))
+        except Exception as e:
+            raise self.user_error(e) from None
+
+    def prepare(self) -> None:
+        ctx = self._ctx = CoProcessContext(_NonKeyedTimerService(self))
+        self.process_element = self._input(ctx, self.function.process_element1,
+                                           self.keyed_rows[0])
+        self.process_element2 = self._input(ctx, self.function.process_element2,
+                                            self.keyed_rows[1])
+
+    def _input(self, ctx, user_process, key_selector):
+        output = self.output
+        user_error = self.user_error
+        get_key = key_selector.get_key if key_selector is not None else None
+
+        def process_element(value, timestamp):
+            ctx._timestamp = timestamp
+            try:
+                if get_key is not None:
+                    value = _create_row(list(_KEYED_ROW_FIELDS), (get_key(value), value))
+                emit_results(user_process(value, ctx), output, timestamp)
+            except UserFunctionError:
+                raise
+            except Exception as e:
+                raise user_error(e) from None
+        return process_element
+
+    def close(self) -> None:
+        try:
+            self.function.close()
+        except Exception as e:
+            raise self.user_error(e) from None
+
+
+class KeyedCoContext(KeyedContext, KeyedCoProcessFunction.OnTimerContext):
+    """KeyedContext serving a KeyedCoProcessFunction (process_element1/2 and on_timer)."""
+
+    __slots__ = ()
+
+
+class KeyedCoProcessOperator(KeyedProcessOperator):
+    """Runs a KeyedCoProcessFunction: input 1 keyed by key_selector, input 2 by
+    key_selector2, one keyed state backend and one timer service for both."""
+
+    alternates_inputs = True
+
+    def __init__(self, function: KeyedCoProcessFunction, key_selector, key_selector2,
+                 batch_key_order=None) -> None:
+        super().__init__(function, key_selector, batch_key_order)
+        self.key_selector2 = key_selector2
+
+    def _make_context(self, timer_service) -> KeyedContext:
+        return KeyedCoContext(self, timer_service)
+
+    def _bind_user_functions(self) -> None:
+        self._user_process = self.function.process_element1
+        self._user_process2 = self.function.process_element2
+        self._get_key2 = self.key_selector2.get_key
+
+    def prepare(self) -> None:
+        super().prepare()
+        if self._batch_input is not None:
+            self.process_element2 = self._buffer_element2
+
+    def _buffer_element2(self, value, timestamp) -> None:
+        self._buffer_input(self._get_key2, 2, value, timestamp)
+
+    def _run_batch(self) -> None:
+        # Flink's sorted inputs end in the order its round-robin reading reaches their ends:
+        # the input with fewer records first (input 1 on equal counts). The first to end
+        # puts its head into the heap first and wins the first tie (observed on PyFlink).
+        counts = {1: 0, 2: 0}
+        for _, records in self._batch_input.values():
+            for record in records:
+                counts[record[0]] += 1
+        self._batch_turn = 1 if counts[1] <= counts[2] else 2
+        super()._run_batch()
+
+    def _batch_records(self, records):
+        """Flink's BATCH mode merges a key's records of both inputs by timestamp from a heap
+        of the two inputs' heads; on equal timestamps the head already in the heap wins, so
+        after a record of one input the other wins the next tie (the turn carries over from
+        key to key). Each input keeps its arrival order among equal timestamps."""
+        def stamp(record):
+            return MIN_WATERMARK if record[2] is None else record[2]
+        inputs = {1: [], 2: []}
+        for record in records:
+            inputs[record[0]].append(record)
+        first = sorted(inputs[1], key=stamp)
+        second = sorted(inputs[2], key=stamp)
+        merged = []
+        i = j = 0
+        turn = self._batch_turn
+        while i < len(first) and j < len(second):
+            a, b = stamp(first[i]), stamp(second[j])
+            if a < b or (a == b and turn == 1):
+                merged.append(first[i])
+                i += 1
+                turn = 2
+            else:
+                merged.append(second[j])
+                j += 1
+                turn = 1
+        if i < len(first):
+            merged.extend(first[i:])
+            turn = 2
+        elif j < len(second):
+            merged.extend(second[j:])
+            turn = 1
+        self._batch_turn = turn
+        return merged
+
+    def process_element2(self, value, timestamp) -> None:
+        try:
+            key = self._get_key2(value)
+        except Exception as e:
+            raise self.user_error(e) from None
+        self.current_key = key
+        self._set_key(key)
+        ctx = self.ctx
+        ctx._timestamp = timestamp
+        try:
+            emit_results(self._user_process2(value, ctx), self.output, timestamp)
+        except UserFunctionError:
+            raise
+        except Exception as e:
+            raise self.user_error(e) from None

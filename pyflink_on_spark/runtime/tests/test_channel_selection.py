@@ -1,0 +1,59 @@
+"""Flink's channel selection for the partitioners behind rebalance / rescale / shuffle /
+broadcast / forward / partition_custom (runtime/exits.py)."""
+import pytest
+
+from pyflink_on_spark.datastream.functions import wrap_key_selector, wrap_partitioner
+from pyflink_on_spark.runtime.exits import channel_selector, rescale_targets
+from pyflink_on_spark.runtime.spec import ExitSpec, Partitioning
+
+
+def _spec(kind, n, **kw):
+    return ExitSpec(0, 0, None, Partitioning(kind, **kw), n, 128)
+
+
+def _route(kind, subtask, upstream, n, values, **kw):
+    select = channel_selector(_spec(kind, n, **kw), subtask, upstream)
+    return [select(v) for v in values]
+
+
+@pytest.mark.parametrize("upstream,downstream,expected", [
+    # observed on PyFlink 1.20: (upstream subtask -> downstream subtasks in send order)
+    (3, 2, [[0], [1], [1]]),
+    (2, 3, [[0, 1], [2]]),
+    (4, 3, [[0], [1], [2], [2]]),
+    (2, 5, [[0, 1, 2], [4, 3]]),
+    (2, 2, [[0], [1]]),
+])
+def test_rescale_wires_upstream_to_downstream_subtasks_as_flink_pointwise_edges(
+        upstream, downstream, expected):
+    assert [rescale_targets(s, upstream, downstream) for s in range(upstream)] == expected
+
+
+def test_rescale_sends_round_robin_from_the_first_subpartition():
+    assert _route("rescale", 1, 2, 5, range(5)) == [4, 3, 4, 3, 4]
+    assert _route("rescale", 0, 2, 3, range(4)) == [0, 1, 0, 1]
+
+
+def test_rebalance_is_round_robin_over_all_downstream_subtasks():
+    assert _route("rebalance", 0, 1, 3, range(7)) == [0, 1, 2, 0, 1, 2, 0]
+    assert _route("rebalance", 1, 2, 3, range(4)) == [1, 2, 0, 1]
+
+
+def test_shuffle_is_seeded_by_the_subtask_and_covers_every_channel():
+    first = _route("shuffle", 0, 1, 4, range(200))
+    assert first == _route("shuffle", 0, 1, 4, range(200))
+    assert set(first) == {0, 1, 2, 3}
+
+
+def test_forward_keeps_the_subtask_and_custom_uses_the_partitioner():
+    assert _route("forward", 2, 3, 3, range(3)) == [2, 2, 2]
+    custom = dict(key_selector=wrap_key_selector(lambda v: v * 10),
+                  partitioner=wrap_partitioner(lambda key, n: key // 10 % n))
+    assert _route("custom", 0, 1, 3, range(5), **custom) == [0, 1, 2, 0, 1]
+
+
+def test_custom_partitioner_out_of_range_is_an_error_naming_the_value():
+    bad = dict(key_selector=wrap_key_selector(lambda v: v),
+               partitioner=wrap_partitioner(lambda key, n: n))
+    with pytest.raises(ValueError, match="returned 2"):
+        _route("custom", 0, 1, 2, [1], **bad)
