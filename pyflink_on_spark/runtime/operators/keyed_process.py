@@ -69,6 +69,11 @@ class KeyedContext(KeyedProcessFunction.OnTimerContext):
         return self._time_domain
 
 
+def _batch_timestamp(record) -> int:
+    timestamp = record[1]
+    return MIN_WATERMARK if timestamp is None else timestamp
+
+
 def create_backend(task):
     from pyflink_on_spark.runtime.state.factory import create_keyed_state_backend
     return create_keyed_state_backend(task.state_backend, work_dir=task.work_dir,
@@ -126,8 +131,12 @@ class KeyedProcessOperator(Operator):
         self._batch_input = {}
         process = type(self).process_element
         queue = self.timers.event_time
+        processing_queue = self.timers.processing_time
         for key, records in entries:
             self.current_watermark = MIN_WATERMARK
+            # Flink's batch sort orders a key's records by timestamp (stable here)
+            if any(timestamp is not None for _, timestamp in records):
+                records.sort(key=_batch_timestamp)
             for value, timestamp in records:
                 process(self, value, timestamp)
             self.current_watermark = MAX_WATERMARK
@@ -136,6 +145,13 @@ class KeyedProcessOperator(Operator):
                 if due is None:
                     break
                 self._fire(due, TimeDomain.EVENT_TIME)
+            # ... then the key's processing-time timers (Flink's batch timer service fires
+            # both kinds when the key ends)
+            while True:
+                due = processing_queue.pop_due(MAX_WATERMARK)
+                if due is None:
+                    break
+                self._fire(due, TimeDomain.PROCESSING_TIME)
 
     def set_current_key(self, key) -> None:
         self.current_key = key
