@@ -208,6 +208,9 @@ class WindowOperator(KeyedProcessOperator):
         if not self.merging and self.is_event_time and type(self.trigger) is EventTimeTrigger:
             self._element_logic = self._process_event_time
         super().prepare()
+        if self._batch_input is None and self._element_logic == self._process_event_time \
+                and type(self.assigner) is TumblingEventTimeWindows:
+            self.process_element = self._process_tumbling_element
 
     def process_element(self, value, timestamp) -> None:
         try:
@@ -215,6 +218,33 @@ class WindowOperator(KeyedProcessOperator):
             self.current_key = key
             self._set_key(key)
             self._element_logic(value, timestamp)
+        except UserFunctionError:
+            raise
+        except Exception as e:
+            raise self.user_error(e) from None
+
+    def _process_tumbling_element(self, value, timestamp) -> None:
+        """process_element for tumbling event-time windows with EventTimeTrigger, for the
+        common case of an element whose window the watermark has not passed; anything else
+        goes the _process_event_time way."""
+        try:
+            key = self._get_key(value)
+            self.current_key = key
+            self._set_key(key)
+            if timestamp is not None:
+                size, offset = self._tumbling
+                start = timestamp - (timestamp - offset + size) % size
+                window = self._window_cache.get(start)
+                if window is None:
+                    window = self._cached_window(start, start + size)
+                max_timestamp = start + size - 1
+                if max_timestamp > self.current_watermark and not self.allowed_lateness:
+                    state = self.window_state
+                    state.set_current_namespace(window)
+                    state.add(value)
+                    self._event_queue.register(key, window, max_timestamp)
+                    return
+            self._process_event_time(value, timestamp)
         except UserFunctionError:
             raise
         except Exception as e:
