@@ -36,8 +36,8 @@ class _WindowedStreamBase(object):
         self._keyed_stream = keyed_stream
         self._window_assigner = window_assigner
         self._allowed_lateness = 0
-        self._late_data_output_tag = None  # type: Optional[OutputTag]
-        self._window_trigger = None  # type: Optional[Trigger]
+        self._late_data_output_tag: Optional[OutputTag] = None
+        self._window_trigger: Optional[Trigger] = None
 
     def get_execution_environment(self):
         return self._keyed_stream.get_execution_environment()

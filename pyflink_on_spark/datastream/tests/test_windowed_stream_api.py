@@ -182,3 +182,39 @@ def test_batch_mode_windows_fire_per_key_in_key_order():
     # recorded on PyFlink 1.20 (BATCH): (a,3) (a,7) (b,1) (b,6) (c,3)
     assert _run(env, stream, mode="BATCH") == [("a", 3), ("a", 7), ("b", 1), ("b", 6),
                                                ("c", 3)]
+
+
+def test_all_window_function_kinds():
+    from pyflink_on_spark.datastream.functions import AllWindowFunction
+
+    class Show(AllWindowFunction):
+        def apply(self, window, inputs):
+            yield "%s %s" % (window, list(inputs))
+
+    class Total(AggregateFunction):
+        def create_accumulator(self):
+            return 0
+
+        def add(self, value, accumulator):
+            return accumulator + value[1]
+
+        def get_result(self, accumulator):
+            return accumulator
+
+        def merge(self, a, b):
+            return a + b
+
+    env = StreamExecutionEnvironment.get_execution_environment()
+    data = [("a", 1), ("b", 2), ("a", 6)]
+    windows = TumblingEventTimeWindows.of(Time.milliseconds(5))
+    assert _run(env, _timed(env, data).window_all(windows).apply(Show(), Types.STRING())) == [
+        "TimeWindow(start=0, end=5) [('a', 1), ('b', 2)]",
+        "TimeWindow(start=5, end=10) [('a', 6)]"]
+    assert _run(env, _timed(env, data).window_all(windows).aggregate(
+        Total(), window_function=Show(), output_type=Types.STRING())) == [
+        "TimeWindow(start=0, end=5) [3]", "TimeWindow(start=5, end=10) [6]"]
+    assert _run(env, _timed(env, data).window_all(windows).aggregate(Total())) == [3, 6]
+    assert _run(env, _timed(env, data).window_all(windows).reduce(
+        lambda a, b: (a[0] + b[0], a[1] + b[1]), window_function=AllWhere(),
+        output_type=Types.STRING())) == ["TimeWindow(start=0, end=5) [3]@0/1",
+                                         "TimeWindow(start=5, end=10) [6]@0/1"]

@@ -458,3 +458,45 @@ def test_batch_mode_count_windows_in_key_order():
     h.elements([(("b", 1), None), (("a", 2), None), (("b", 6), None), (("a", 7), None),
                 (("c", 3), None), (("a", 1), None)]).end()
     assert h.values() == [("a", 9), ("b", 7)]
+
+
+def test_continuous_processing_time_trigger_fires_on_the_clock():
+    from pyflink_on_spark.datastream.window import ContinuousProcessingTimeTrigger
+    clock = FakeClock(now=2)
+    h = Harness(reduce_op(TumblingProcessingTimeWindows.of(Time.milliseconds(100)), _add,
+                          trigger=ContinuousProcessingTimeTrigger.of(Time.milliseconds(10))),
+                clock=clock)
+    h.element(("a", 1))                 # next fire at 10
+    h.processing_time(9)
+    assert h.out == []
+    h.processing_time(10)
+    clock.now = 15
+    h.element(("a", 2))
+    h.processing_time(25)               # 20 fires; 30 is the next
+    assert h.values() == [("a", 1), ("a", 3)]
+
+
+def test_dynamic_processing_time_sessions():
+    from pyflink_on_spark.datastream.window import DynamicProcessingTimeSessionWindows
+    clock = FakeClock(now=0)
+    h = Harness(reduce_op(DynamicProcessingTimeSessionWindows.with_dynamic_gap(_SecondField()),
+                          _add), clock=clock)
+    h.element(("a", 4))                 # [0, 4)
+    clock.now = 3
+    h.element(("a", 1))                 # [3, 4): inside, merges into [0, 4)
+    h.processing_time(2)
+    assert h.out == []
+    h.processing_time(3)                # the merged window's max timestamp
+    assert h.values() == [("a", 5)]
+
+
+def test_merging_trigger_state_must_be_mergeable():
+    class ValueStateTrigger(EventTimeTrigger):
+        def on_merge(self, window, ctx):
+            ctx.merge_partitioned_state(ValueStateDescriptor("v", Types.INT()))
+
+    h = Harness(reduce_op(sessions(3), _add, trigger=ValueStateTrigger()))
+    h.element(("a", 1), 1)
+    with pytest.raises(UserFunctionError) as info:
+        h.element(("a", 2), 2)
+    assert "does not refer to a mergeable state" in str(info.value)
