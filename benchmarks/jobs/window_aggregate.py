@@ -1,5 +1,6 @@
-"""Benchmark job (unmodified PyFlink program): N generated records -> timestamps -> key_by ->
-10 s tumbling event-time windows -> aggregate (count, min, max per key and window).
+"""Benchmark job (unmodified PyFlink program): N generated records -> (key, n) -> timestamps
+-> key_by -> 10 s tumbling event-time windows -> aggregate (count, min, max per key and
+window).
 
 Record n has key n % KEYS and event time n ms, so 1M records make 100 windows per key.
 Watermarks are the periodic monotonous ones (windows fire while the job runs). Prints one
@@ -23,7 +24,7 @@ PARALLELISM = int(sys.argv[3]) if len(sys.argv) > 3 else 2
 
 class EventTimeIsTheNumber(TimestampAssigner):
     def extract_timestamp(self, value, record_timestamp):
-        return value
+        return value[1]
 
 
 class CountMinMax(AggregateFunction):
@@ -54,8 +55,11 @@ def main():
         .with_timestamp_assigner(EventTimeIsTheNumber())
     start = time.perf_counter()
     results = list(
-        env.from_source(NumberSequenceSource(0, N - 1), strategy, "numbers")
+        env.from_source(NumberSequenceSource(0, N - 1), WatermarkStrategy.no_watermarks(),
+                        "numbers")
         .map(to_pair, output_type=Types.TUPLE([Types.LONG(), Types.LONG()]))
+        # (PyFlink ignores a Python TimestampAssigner given to from_source)
+        .assign_timestamps_and_watermarks(strategy)
         .key_by(lambda pair: pair[0], key_type=Types.LONG())
         .window(TumblingEventTimeWindows.of(Time.seconds(10)))
         .aggregate(CountMinMax(),
