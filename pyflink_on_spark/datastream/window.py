@@ -270,6 +270,9 @@ _GLOBAL_WINDOW = GlobalWindow()
 class TimeWindowSerializer(TypeSerializer[TimeWindow]):
     """Writes a TimeWindow as two big-endian longs (start, end)."""
 
+    def __init__(self):
+        pass
+
     def serialize(self, element: TimeWindow, stream: BytesIO) -> None:
         stream.write(struct.pack(">qq", element[0], element[1]))
 
@@ -281,6 +284,9 @@ class TimeWindowSerializer(TypeSerializer[TimeWindow]):
 class CountWindowSerializer(TypeSerializer[CountWindow]):
     """Writes a CountWindow as one big-endian long."""
 
+    def __init__(self):
+        pass
+
     def serialize(self, element: CountWindow, stream: BytesIO) -> None:
         stream.write(struct.pack(">q", element[0]))
 
@@ -290,6 +296,9 @@ class CountWindowSerializer(TypeSerializer[CountWindow]):
 
 class GlobalWindowSerializer(TypeSerializer[GlobalWindow]):
     """The global window as one zero byte."""
+
+    def __init__(self):
+        pass
 
     def serialize(self, element: GlobalWindow, stream: BytesIO) -> None:
         stream.write(b"\x00")
