@@ -75,7 +75,6 @@ def floor_co_process_join(n: int, keys: int) -> float:
     return time.perf_counter() - start
 
 
-
 def floor_keyed_value_state(n: int, keys: int) -> float:
     """The keyed_value_state job's user function driven by a plain loop, a dict as state."""
     class DictValueState:
@@ -110,10 +109,33 @@ def floor_keyed_value_state(n: int, keys: int) -> float:
     return time.perf_counter() - start
 
 
+def floor_window_aggregate(n: int, keys: int) -> float:
+    """window_aggregate's work in a plain Python loop: per record, key and 10 s window, then
+    (count, min, max) per key and window in a dict (the floor)."""
+    def to_pair(value):
+        return (value % keys, value)
+
+    def add(value, acc):
+        count, low, high = acc
+        v = value[1]
+        return (count + 1, v if low is None or v < low else low,
+                v if high is None or v > high else high)
+
+    start = time.perf_counter()
+    state = {}
+    for i in range(n):
+        pair = to_pair(i)
+        slot = (pair[0], i - i % 10000)
+        state[slot] = add(pair, state.get(slot, (0, None, None)))
+    return time.perf_counter() - start
+
+
+
 FLOORS = {
     "map_keyby_reduce": floor_map_keyby_reduce,
     "keyed_value_state": floor_keyed_value_state,
     "co_process_join": floor_co_process_join,
+    "window_aggregate": floor_window_aggregate,
 }
 
 

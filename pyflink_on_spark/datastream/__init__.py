@@ -25,6 +25,8 @@ from pyflink_on_spark.datastream.stream_execution_environment import \
 from pyflink_on_spark.datastream.time_characteristic import TimeCharacteristic
 from pyflink_on_spark.datastream.time_domain import TimeDomain
 from pyflink_on_spark.datastream.timerservice import TimerService
+from pyflink_on_spark.datastream.window import Window, TimeWindow, CountWindow, WindowAssigner, \
+    MergingWindowAssigner, TriggerResult, Trigger, GlobalWindow
 
 __all__ = [
     "StreamExecutionEnvironment", "DataStream", "KeyedStream", "WindowedStream",
@@ -40,4 +42,6 @@ __all__ = [
     "JobManagerCheckpointStorage", "FileSystemCheckpointStorage", "CustomCheckpointStorage",
     "RuntimeExecutionMode", "TimeCharacteristic", "TimeDomain", "KeySelector", "Partitioner",
     "SourceFunction", "SinkFunction", "SlotSharingGroup", "MemorySize", "OutputTag",
+    "Window", "TimeWindow", "CountWindow", "GlobalWindow", "WindowAssigner",
+    "MergingWindowAssigner", "TriggerResult", "Trigger",
 ]

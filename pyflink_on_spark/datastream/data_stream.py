@@ -219,8 +219,18 @@ class DataStream(object):
                                         input=self._transformation, tag_id=output_tag.tag_id)
         return DataStream(_env=self._env, _transformation=node)
 
-    def window_all(self, window_assigner):
-        _unsupported("DataStream.window_all", "Windows arrive with the window operator work.")
+    def window_all(self, window_assigner) -> "AllWindowedStream":
+        """Windows over the whole (non-keyed) stream: every element under one key."""
+        return AllWindowedStream(self, window_assigner)
+
+    def count_window_all(self, size: int, slide: int = 0) -> "AllWindowedStream":
+        """Count windows over the whole stream (Java Flink's countWindowAll; not in PyFlink
+        1.20's Python API). Windows fire as PyFlink's count_window does."""
+        from pyflink_on_spark.datastream.window import (
+            CountSlidingWindowAssigner, CountTumblingWindowAssigner)
+        if slide == 0:
+            return AllWindowedStream(self, CountTumblingWindowAssigner(size))
+        return AllWindowedStream(self, CountSlidingWindowAssigner(size, slide))
 
     def cache(self):
         _unsupported("DataStream.cache", "Re-run the pipeline or write the stream to files.")
@@ -388,12 +398,17 @@ class KeyedStream(DataStream):
         return self._one_input("map", "Map", wrap_map(internal_record), row_type) \
             .execute_and_collect(job_execution_name, limit)
 
-    def window(self, window_assigner):
-        _unsupported("KeyedStream.window", "Windows arrive with the window operator work.")
+    def window(self, window_assigner) -> "WindowedStream":
+        """Groups each key's elements into the windows the assigner gives them."""
+        return WindowedStream(self, window_assigner)
 
-    def count_window(self, size: int, slide: int = 0):
-        _unsupported("KeyedStream.count_window",
-                     "Windows arrive with the window operator work.")
+    def count_window(self, size: int, slide: int = 0) -> "WindowedStream":
+        """Tumbling (slide 0) or sliding windows of ``size`` elements per key."""
+        from pyflink_on_spark.datastream.window import (
+            CountSlidingWindowAssigner, CountTumblingWindowAssigner)
+        if slide == 0:
+            return WindowedStream(self, CountTumblingWindowAssigner(size))
+        return WindowedStream(self, CountSlidingWindowAssigner(size, slide))
 
     # Partition attributes belong to the origin stream's operator in PyFlink.
     def name(self, name: str):
@@ -565,14 +580,9 @@ class ConnectedStreams(object):
         return isinstance(self.stream1, KeyedStream) and isinstance(self.stream2, KeyedStream)
 
 
-class WindowedStream(object):
-    def __init__(self, keyed_stream=None, window_assigner=None):
-        _unsupported("WindowedStream", "Windows arrive with the window operator work.")
-
-
-class AllWindowedStream(object):
-    def __init__(self, data_stream=None, window_assigner=None):
-        _unsupported("AllWindowedStream", "Windows arrive with the window operator work.")
+# defined in their own module, exported here where PyFlink defines them
+from pyflink_on_spark.datastream.windowed_stream import (  # noqa: E402
+    AllWindowedStream, WindowedStream)
 
 
 class BroadcastStream(object):

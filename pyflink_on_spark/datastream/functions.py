@@ -534,3 +534,152 @@ class KeyedBroadcastProcessFunction(BaseBroadcastProcessFunction, Generic[KEY, I
 
     def on_timer(self, timestamp: int, ctx: "KeyedBroadcastProcessFunction.OnTimerContext"):
         pass
+
+
+# -- internal window functions (what WindowedStream / AllWindowedStream hand to the window
+#    operator, as in PyFlink): one interface over the user's window function kinds ----------
+
+class InternalWindowFunction(Function, Generic[IN, OUT, KEY, W]):
+    """process(key, window, context, input): ``input`` is the window's contents, either one
+    value (reduce / aggregate) or an iterable (apply / process)."""
+
+    class InternalWindowContext(abc.ABC):
+        @abc.abstractmethod
+        def current_processing_time(self) -> int:
+            pass
+
+        @abc.abstractmethod
+        def current_watermark(self) -> int:
+            pass
+
+        @abc.abstractmethod
+        def window_state(self) -> KeyedStateStore:
+            pass
+
+        @abc.abstractmethod
+        def global_state(self) -> KeyedStateStore:
+            pass
+
+    @abc.abstractmethod
+    def process(self, key: KEY, window: W, context: InternalWindowContext,
+                input_data: IN) -> Iterable[OUT]:
+        pass
+
+    @abc.abstractmethod
+    def clear(self, window: W, context: InternalWindowContext):
+        pass
+
+
+class _WrappingWindowFunction(InternalWindowFunction):
+    def __init__(self, wrapped_function):
+        self._wrapped_function = wrapped_function
+
+    def open(self, runtime_context: RuntimeContext):
+        self._wrapped_function.open(runtime_context)
+
+    def close(self):
+        self._wrapped_function.close()
+
+    def clear(self, window, context):
+        pass
+
+
+class InternalSingleValueWindowFunction(_WrappingWindowFunction):
+    def process(self, key, window, context, input_data):
+        return self._wrapped_function.apply(key, window, [input_data])
+
+
+class InternalSingleValueAllWindowFunction(_WrappingWindowFunction):
+    def process(self, key, window, context, input_data):
+        return self._wrapped_function.apply(window, [input_data])
+
+
+class InternalIterableWindowFunction(_WrappingWindowFunction):
+    def process(self, key, window, context, input_data):
+        return self._wrapped_function.apply(key, window, input_data)
+
+
+class InternalIterableAllWindowFunction(_WrappingWindowFunction):
+    def process(self, key, window, context, input_data):
+        return self._wrapped_function.apply(window, input_data)
+
+
+class InternalProcessWindowContext(ProcessWindowFunction.Context):
+    """The Context a ProcessWindowFunction sees: the window plus the operator's context."""
+
+    def __init__(self):
+        self._underlying = None
+        self._window = None
+
+    def window(self):
+        return self._window
+
+    def current_processing_time(self) -> int:
+        return self._underlying.current_processing_time()
+
+    def current_watermark(self) -> int:
+        return self._underlying.current_watermark()
+
+    def window_state(self) -> KeyedStateStore:
+        return self._underlying.window_state()
+
+    def global_state(self) -> KeyedStateStore:
+        return self._underlying.global_state()
+
+
+class InternalProcessAllWindowContext(ProcessAllWindowFunction.Context):
+    """The Context a ProcessAllWindowFunction sees."""
+
+    def __init__(self):
+        self._underlying = None
+        self._window = None
+
+    def window(self):
+        return self._window
+
+    def window_state(self) -> KeyedStateStore:
+        return self._underlying.window_state()
+
+    def global_state(self) -> KeyedStateStore:
+        return self._underlying.global_state()
+
+
+class _WrappingProcessWindowFunction(_WrappingWindowFunction):
+    _context_class = InternalProcessWindowContext
+
+    def __init__(self, wrapped_function):
+        super().__init__(wrapped_function)
+        self._internal_context = self._context_class()
+
+    def _context(self, window, context):
+        internal = self._internal_context
+        internal._window = window
+        internal._underlying = context
+        return internal
+
+    def clear(self, window, context):
+        self._wrapped_function.clear(self._context(window, context))
+
+
+class InternalSingleValueProcessWindowFunction(_WrappingProcessWindowFunction):
+    def process(self, key, window, context, input_data):
+        return self._wrapped_function.process(key, self._context(window, context), [input_data])
+
+
+class InternalIterableProcessWindowFunction(_WrappingProcessWindowFunction):
+    def process(self, key, window, context, input_data):
+        return self._wrapped_function.process(key, self._context(window, context), input_data)
+
+
+class InternalSingleValueProcessAllWindowFunction(_WrappingProcessWindowFunction):
+    _context_class = InternalProcessAllWindowContext
+
+    def process(self, key, window, context, input_data):
+        return self._wrapped_function.process(self._context(window, context), [input_data])
+
+
+class InternalIterableProcessAllWindowFunction(_WrappingProcessWindowFunction):
+    _context_class = InternalProcessAllWindowContext
+
+    def process(self, key, window, context, input_data):
+        return self._wrapped_function.process(self._context(window, context), input_data)

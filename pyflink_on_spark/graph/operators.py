@@ -68,6 +68,9 @@ def operator_factory(node: Transformation, config: JobConfig):
             adapter = adapters.AggregationAdapter(node.params["aggregation"],
                                                   node.params["position"], batch)
             return functools.partial(_keyed, adapter, node.key_selector, order)
+        if kind == "window":
+            from pyflink_on_spark.runtime.window.operator import WindowOperator
+            return functools.partial(WindowOperator, node.function, node.key_selector, order)
         if kind == "timestamps":
             return functools.partial(TimestampsAndWatermarksOperator, node.function)
     if isinstance(node, TwoInputTransformation):

@@ -30,9 +30,15 @@ class TimerQueue:
         self._seq = 0
 
     def register(self, key: Any, namespace: Any, timestamp: int) -> None:
-        ident = (timestamp, hashable_key(key), namespace)
-        if ident in self._live:
-            return
+        # hot path (windows register per element): hashable keys skip hashable_key()
+        ident = (timestamp, key, namespace)
+        try:
+            if ident in self._live:
+                return
+        except TypeError:
+            ident = (timestamp, hashable_key(key), namespace)
+            if ident in self._live:
+                return
         self._live[ident] = None
         self._seq += 1
         heapq.heappush(self._heap, (timestamp, self._seq, ident, key, namespace))

@@ -78,6 +78,11 @@ def _unwrapped_key_function(key_selector):
     return key_selector.get_key
 
 
+def _batch_timestamp(record) -> int:
+    timestamp = record[2]
+    return MIN_WATERMARK if timestamp is None else timestamp
+
+
 def create_backend(task):
     from pyflink_on_spark.runtime.state.factory import create_keyed_state_backend
     return create_keyed_state_backend(task.state_backend, work_dir=task.work_dir,
@@ -150,6 +155,9 @@ class KeyedProcessOperator(Operator):
         inputs = (None, type(self).process_element, type(self).process_element2)
         for key, records in entries:
             self.current_watermark = MIN_WATERMARK
+            # Flink's batch sort orders a key's records by timestamp (stable here)
+            if any(record[2] is not None for record in records):
+                records.sort(key=_batch_timestamp)
             for side, value, timestamp in self._batch_records(records):
                 inputs[side](self, value, timestamp)
             self.current_watermark = MAX_WATERMARK

@@ -1,0 +1,1 @@
+"""The window primitive: Flink's WindowOperator on the engine's keyed state and timers."""

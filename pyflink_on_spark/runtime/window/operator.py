@@ -1,0 +1,479 @@
+"""WindowOperator: Flink's window operator on the engine's keyed state and timers.
+
+It is a KeyedProcessOperator (same key handling, keyed state backend, timer queues, BATCH
+per-key buffering) whose per-element and per-timer logic is the window logic:
+
+* the assigner puts each element into windows; the window contents live in one keyed state
+  ("window-contents": list for apply/process, reducing for reduce, aggregating for
+  aggregate) under the window as namespace;
+* the trigger is asked on every element and every timer (timers carry the window as their
+  namespace) whether to fire (call the window function) and/or purge (drop the contents);
+* event-time windows are cleaned up (contents, trigger state, the function's window state)
+  at max_timestamp + allowed lateness; elements for windows already cleaned up are late:
+  they go to the late-data side output or are dropped (counted in numLateRecordsDropped);
+* merging assigners (sessions) keep a MergingWindowSet per key: merged windows' contents are
+  merged into one state window with the state backend's merge_namespaces, and the trigger's
+  state with on_merge.
+
+Output timestamps follow PyFlink: a firing caused by an element carries the element's
+timestamp, an event-time timer's firing the timer's timestamp, a processing-time firing none.
+"""
+from __future__ import annotations
+
+from pyflink_on_spark.common.typeinfo import Types
+from pyflink_on_spark.datastream.functions import InternalWindowFunction, KeyedStateStore
+from pyflink_on_spark.datastream.state import ListStateDescriptor, MapStateDescriptor
+from pyflink_on_spark.datastream.time_domain import TimeDomain
+from pyflink_on_spark.datastream.window import (
+    EventTimeTrigger, MergingWindowAssigner, TimeWindow, Trigger, TriggerResult,
+    TumblingEventTimeWindows, WindowAssigner, WindowOperationDescriptor)
+from pyflink_on_spark.runtime.context import StreamingRuntimeContext
+from pyflink_on_spark.runtime.errors import UserFunctionError
+from pyflink_on_spark.runtime.operators.base import emit_results
+from pyflink_on_spark.runtime.operators.keyed_process import KeyedProcessOperator, create_backend
+from pyflink_on_spark.runtime.spec import MAX_WATERMARK, MIN_WATERMARK
+from pyflink_on_spark.runtime.state.backend import VOID_NAMESPACE
+from pyflink_on_spark.runtime.timers import InternalTimerService
+from pyflink_on_spark.runtime.window.merging_window_set import MergingWindowSet
+
+LATE_ELEMENTS_DROPPED_METRIC_NAME = "numLateRecordsDropped"
+_CONTINUE = TriggerResult.CONTINUE
+_FIRE = TriggerResult.FIRE
+_PURGE = TriggerResult.PURGE
+_FIRE_AND_PURGE = TriggerResult.FIRE_AND_PURGE
+_MERGING_WINDOW_SET = MapStateDescriptor("merging-window-set", Types.PICKLED_BYTE_ARRAY(),
+                                         Types.PICKLED_BYTE_ARRAY())
+
+
+class _TriggerContext(Trigger.OnMergeContext):
+    """The trigger's view: timers and state scoped to the current key and ``window``."""
+
+    __slots__ = ("_op", "_event", "_processing", "window", "merged_windows")
+
+    def __init__(self, operator: "WindowOperator") -> None:
+        self._op = operator
+        self._event = operator.timers.event_time
+        self._processing = operator.timers.processing_time
+        self.window = None
+        self.merged_windows = None
+
+    def get_current_processing_time(self) -> int:
+        return self._op.timers.current_processing_time()
+
+    def get_metric_group(self):
+        return self._op.runtime_context.get_metrics_group()
+
+    def get_current_watermark(self) -> int:
+        return self._op.current_watermark
+
+    def register_processing_time_timer(self, time: int) -> None:
+        self._processing.register(self._op.current_key, self.window, time)
+
+    def register_event_time_timer(self, time: int) -> None:
+        self._event.register(self._op.current_key, self.window, time)
+
+    def delete_processing_time_timer(self, time: int) -> None:
+        self._processing.delete(self._op.current_key, self.window, time)
+
+    def delete_event_time_timer(self, time: int) -> None:
+        self._event.delete(self._op.current_key, self.window, time)
+
+    def get_partitioned_state(self, state_descriptor):
+        state = self._op.backend.get_partitioned_state(state_descriptor)
+        state.set_current_namespace(self.window)
+        return state
+
+    def merge_partitioned_state(self, state_descriptor) -> None:
+        if self.merged_windows:
+            state = self._op.backend.get_partitioned_state(state_descriptor)
+            merge = getattr(state, "merge_namespaces", None)
+            if merge is None:
+                raise Exception("The given state descriptor does not refer to a mergeable "
+                                "state (MergingState)")
+            merge(self.window, self.merged_windows)
+
+
+class _StateStore(KeyedStateStore):
+    """Keyed state of the current key under one namespace (a window, or none)."""
+
+    def __init__(self, backend, namespace=VOID_NAMESPACE) -> None:
+        self._backend = backend
+        self.namespace = namespace
+
+    def _get(self, descriptor):
+        state = self._backend.get_partitioned_state(descriptor)
+        state.set_current_namespace(self.namespace)
+        return state
+
+    get_state = get_list_state = get_map_state = _get
+    get_reducing_state = get_aggregating_state = _get
+
+
+class _MergingWindowStateStore(KeyedStateStore):
+    """window_state() of merging windows: per-window state cannot follow merges."""
+
+    def _refuse(self, state_descriptor):
+        raise Exception("Per-window state is not allowed when using merging windows.")
+
+    get_state = get_list_state = get_map_state = _refuse
+    get_reducing_state = get_aggregating_state = _refuse
+
+
+class _WindowContext(InternalWindowFunction.InternalWindowContext):
+    """What the window function sees besides the window: time and state stores."""
+
+    def __init__(self, operator: "WindowOperator", merging: bool) -> None:
+        self._op = operator
+        self.window = None
+        self._window_store = _MergingWindowStateStore() if merging \
+            else _StateStore(operator.backend)
+        self._global_store = _StateStore(operator.backend)
+
+    def current_processing_time(self) -> int:
+        return self._op.timers.current_processing_time()
+
+    def current_watermark(self) -> int:
+        return self._op.current_watermark
+
+    def window_state(self) -> KeyedStateStore:
+        store = self._window_store
+        if isinstance(store, _StateStore):
+            store.namespace = self.window
+        return store
+
+    def global_state(self) -> KeyedStateStore:
+        return self._global_store
+
+
+class _AssignerContext(WindowAssigner.WindowAssignerContext):
+    def __init__(self, operator: "WindowOperator") -> None:
+        self._op = operator
+
+    def get_current_processing_time(self) -> int:
+        return self._op.timers.current_processing_time()
+
+    def get_runtime_context(self):
+        return self._op.runtime_context
+
+
+class WindowOperator(KeyedProcessOperator):
+    """Runs one windowed operation (assigner + trigger + window function) on a keyed stream."""
+
+    def __init__(self, descriptor: WindowOperationDescriptor, key_selector,
+                 batch_key_order=None) -> None:
+        super().__init__(descriptor.internal_window_function, key_selector, batch_key_order)
+        self.assigner = descriptor.assigner
+        self.trigger = descriptor.trigger
+        self.allowed_lateness = descriptor.allowed_lateness
+        tag = descriptor.late_data_output_tag
+        self.late_tag_id = tag.tag_id if tag is not None else None
+        self.window_state_descriptor = descriptor.window_state_descriptor
+        self.merging = isinstance(self.assigner, MergingWindowAssigner)
+        self.is_event_time = bool(self.assigner.is_event_time())
+
+    # -- lifecycle --------------------------------------------------------------------------
+
+    def open(self) -> None:
+        self.backend = create_backend(self.task)
+        self.timers = InternalTimerService(self.task.clock)
+        self.runtime_context = StreamingRuntimeContext(self.task, self.backend)
+        self._get_key = self.key_selector.get_key
+        self._set_key = self.backend.set_current_key
+        self.window_state = self.backend.get_partitioned_state(self.window_state_descriptor)
+        self._list_contents = isinstance(self.window_state_descriptor, ListStateDescriptor)
+        self._merging_set_state = (self.backend.get_partitioned_state(_MERGING_WINDOW_SET)
+                                   if self.merging else None)
+        self.trigger_context = _TriggerContext(self)
+        self.window_context = _WindowContext(self, self.merging)
+        self.assigner_context = _AssignerContext(self)
+        self.late_records_dropped = self.runtime_context.get_metrics_group().counter(
+            LATE_ELEMENTS_DROPPED_METRIC_NAME)
+        self._event_queue = self.timers.event_time
+        self._window_cache = {}
+        self._tumbling = ((self.assigner._size, self.assigner._offset)
+                          if type(self.assigner) is TumblingEventTimeWindows else None)
+        try:
+            self.function.open(self.runtime_context)
+        except Exception as e:
+            raise self.user_error(e) from None
+
+    # -- elements ---------------------------------------------------------------------------
+
+    def prepare(self) -> None:
+        # Event-time windows with the default trigger (the common case) run an inlined copy
+        # of EventTimeTrigger's on_element; tumbling event-time windows also compute their
+        # window inline and reuse one window object per window (so state namespace switches
+        # between elements of the same window are free).
+        self._element_logic = self._process
+        if not self.merging and self.is_event_time and type(self.trigger) is EventTimeTrigger:
+            self._element_logic = self._process_event_time
+        super().prepare()
+        if self._batch_input is None and self._element_logic == self._process_event_time \
+                and type(self.assigner) is TumblingEventTimeWindows:
+            self.process_element = self._process_tumbling_element
+
+    def process_element(self, value, timestamp) -> None:
+        try:
+            key = self._get_key(value)
+            self.current_key = key
+            self._set_key(key)
+            self._element_logic(value, timestamp)
+        except UserFunctionError:
+            raise
+        except Exception as e:
+            raise self.user_error(e) from None
+
+    def _process_tumbling_element(self, value, timestamp) -> None:
+        """process_element for tumbling event-time windows with EventTimeTrigger, for the
+        common case of an element whose window the watermark has not passed; anything else
+        goes the _process_event_time way."""
+        try:
+            key = self._get_key(value)
+            self.current_key = key
+            self._set_key(key)
+            if timestamp is not None:
+                size, offset = self._tumbling
+                start = timestamp - (timestamp - offset + size) % size
+                window = self._window_cache.get(start)
+                if window is None:
+                    window = self._cached_window(start, start + size)
+                max_timestamp = start + size - 1
+                if max_timestamp > self.current_watermark and not self.allowed_lateness:
+                    state = self.window_state
+                    state.set_current_namespace(window)
+                    state.add(value)
+                    self._event_queue.register(key, window, max_timestamp)
+                    return
+            self._process_event_time(value, timestamp)
+        except UserFunctionError:
+            raise
+        except Exception as e:
+            raise self.user_error(e) from None
+
+    def _process(self, value, timestamp) -> None:
+        """Flink's WindowOperator.processElement, for any assigner and trigger."""
+        ts = MIN_WATERMARK if timestamp is None else timestamp
+        windows = self.assigner.assign_windows(value, ts, self.assigner_context)
+        ctx = self.trigger_context
+        state = self.window_state
+        trigger = self.trigger
+        skipped = True
+        merging_set = self._merging_set() if self.merging else None
+        for window in windows:
+            if merging_set is not None:
+                window = merging_set.add_window(window, self._merge)
+                if self._is_window_late(window):
+                    merging_set.retire_window(window)
+                    continue
+                state_window = merging_set.get_state_window(window)
+                if state_window is None:
+                    raise Exception("Window %s is not in in-flight window set." % (window,))
+            else:
+                if self._is_window_late(window):
+                    continue
+                state_window = window
+            skipped = False
+            state.set_current_namespace(state_window)
+            state.add(value)
+            ctx.window = window
+            result = trigger.on_element(value, ts, window, ctx)
+            if result is not _CONTINUE:
+                if result is _FIRE or result is _FIRE_AND_PURGE:
+                    contents = self._contents()
+                    if contents is None:
+                        continue
+                    self._emit(window, contents, timestamp)
+                if result is _PURGE or result is _FIRE_AND_PURGE:
+                    state.clear()
+            self._register_cleanup_timer(window)
+        if merging_set is not None:
+            merging_set.persist()
+        if skipped:
+            self._maybe_late(value, ts, timestamp)
+
+    def _process_event_time(self, value, timestamp) -> None:
+        """_process for a non-merging event-time assigner with EventTimeTrigger, inlined."""
+        if timestamp is None:
+            timestamp_or_min = MIN_WATERMARK
+        else:
+            timestamp_or_min = timestamp
+        if self._tumbling is not None:
+            size, offset = self._tumbling
+            if timestamp is None:
+                self.assigner.assign_windows(value, MIN_WATERMARK, self.assigner_context)
+            start = timestamp - (timestamp - offset + size) % size
+            window = self._window_cache.get(start)
+            if window is None:
+                window = self._cached_window(start, start + size)
+            windows = (window,)
+        else:
+            windows = self.assigner.assign_windows(value, timestamp_or_min,
+                                                   self.assigner_context)
+        watermark = self.current_watermark
+        lateness = self.allowed_lateness
+        state = self.window_state
+        queue = self._event_queue
+        key = self.current_key
+        skipped = True
+        for window in windows:
+            max_timestamp = window.max_timestamp()
+            cleanup = max_timestamp + lateness
+            if cleanup > MAX_WATERMARK:
+                cleanup = MAX_WATERMARK
+            if cleanup <= watermark:
+                continue  # late window
+            skipped = False
+            state.set_current_namespace(window)
+            state.add(value)
+            if max_timestamp <= watermark:
+                # EventTimeTrigger: the watermark passed the window: fire now
+                contents = self._contents()
+                if contents is None:
+                    continue
+                self._emit(window, contents, timestamp)
+            else:
+                queue.register(key, window, max_timestamp)
+            if cleanup != max_timestamp and cleanup != MAX_WATERMARK:
+                queue.register(key, window, cleanup)
+        if skipped:
+            self._maybe_late(value, timestamp_or_min, timestamp)
+
+    def _cached_window(self, start: int, end: int):
+        cache = self._window_cache
+        if len(cache) >= 4096:
+            cache.clear()
+        window = cache[start] = TimeWindow(start, end)
+        return window
+
+    def _maybe_late(self, value, ts: int, timestamp) -> None:
+        """An element no window took: late data if it is behind the watermark by more than
+        the allowed lateness (a late-data side output gets it, else it is dropped)."""
+        if self.is_event_time and ts + self.allowed_lateness <= self.current_watermark:
+            if self.late_tag_id is not None:
+                self.output.collect_side(self.late_tag_id, value, timestamp)
+            else:
+                self.late_records_dropped.inc()
+
+    # -- timers -----------------------------------------------------------------------------
+
+    def _fire(self, due, domain: TimeDomain) -> None:
+        timestamp, key, window = due
+        self.current_key = key
+        self._set_key(key)
+        try:
+            self._on_timer(timestamp, window, domain is TimeDomain.EVENT_TIME)
+        except UserFunctionError:
+            raise
+        except Exception as e:
+            raise self.user_error(e) from None
+
+    def _on_timer(self, timestamp: int, window, event_time: bool) -> None:
+        ctx = self.trigger_context
+        ctx.window = window
+        state = self.window_state
+        merging_set = None
+        if self.merging:
+            merging_set = self._merging_set()
+            state_window = merging_set.get_state_window(window)
+            if state_window is None:
+                # A timer of a window merged away whose trigger did not delete it: the
+                # window's state is gone already.
+                return
+            state.set_current_namespace(state_window)
+        else:
+            state.set_current_namespace(window)
+        if event_time:
+            result = self.trigger.on_event_time(timestamp, window, ctx)
+        else:
+            result = self.trigger.on_processing_time(timestamp, window, ctx)
+        if result is not _CONTINUE:
+            if result is _FIRE or result is _FIRE_AND_PURGE:
+                contents = self._contents()
+                if contents is not None:
+                    self._emit(window, contents, timestamp if event_time else None)
+            if result is _PURGE or result is _FIRE_AND_PURGE:
+                state.clear()
+        if event_time == self.is_event_time and timestamp == self._cleanup_time(window):
+            self._clear_all_state(window, merging_set)
+        if merging_set is not None:
+            merging_set.persist()
+
+    # -- helpers ----------------------------------------------------------------------------
+
+    def _merging_set(self) -> MergingWindowSet:
+        return MergingWindowSet(self.assigner, self._merging_set_state)
+
+    def _merge(self, merge_result, merged_windows, state_window, merged_state_windows) -> None:
+        """MergingWindowSet's callback: windows merged into ``merge_result``."""
+        if self.is_event_time:
+            if merge_result.max_timestamp() + self.allowed_lateness <= self.current_watermark:
+                raise Exception(
+                    "The end timestamp of an event-time window cannot become earlier than the "
+                    "current watermark by merging. Current watermark: %d window: %s"
+                    % (self.current_watermark, merge_result))
+        else:
+            now = self.timers.current_processing_time()
+            if merge_result.max_timestamp() <= now:
+                raise Exception(
+                    "The end timestamp of a processing-time window cannot become earlier than "
+                    "the current processing time by merging. Current processing time: %d "
+                    "window: %s" % (now, merge_result))
+        ctx = self.trigger_context
+        ctx.window = merge_result
+        ctx.merged_windows = merged_windows
+        try:
+            self.trigger.on_merge(merge_result, ctx)
+        finally:
+            ctx.merged_windows = None
+        for window in merged_windows:
+            ctx.window = window
+            self.trigger.clear(window, ctx)
+            self._delete_cleanup_timer(window)
+        if merged_state_windows:
+            self.window_state.merge_namespaces(state_window, merged_state_windows)
+
+    def _contents(self):
+        contents = self.window_state.get()
+        if self._list_contents and not contents:
+            return None
+        return contents
+
+    def _emit(self, window, contents, timestamp) -> None:
+        context = self.window_context
+        context.window = window
+        emit_results(self.function.process(self.current_key, window, context, contents),
+                     self.output, timestamp)
+
+    def _cleanup_time(self, window) -> int:
+        if self.is_event_time:
+            return min(window.max_timestamp() + self.allowed_lateness, MAX_WATERMARK)
+        return window.max_timestamp()
+
+    def _is_window_late(self, window) -> bool:
+        return self.is_event_time and \
+            self._cleanup_time(window) <= self.current_watermark
+
+    def _register_cleanup_timer(self, window) -> None:
+        time = self._cleanup_time(window)
+        if time == MAX_WATERMARK:
+            return  # never: e.g. GlobalWindow, whose state lives until the end
+        queue = self.timers.event_time if self.is_event_time else self.timers.processing_time
+        queue.register(self.current_key, window, time)
+
+    def _delete_cleanup_timer(self, window) -> None:
+        time = self._cleanup_time(window)
+        if time == MAX_WATERMARK:
+            return
+        queue = self.timers.event_time if self.is_event_time else self.timers.processing_time
+        queue.delete(self.current_key, window, time)
+
+    def _clear_all_state(self, window, merging_set) -> None:
+        self.window_state.clear()
+        ctx = self.trigger_context
+        ctx.window = window
+        self.trigger.clear(window, ctx)
+        context = self.window_context
+        context.window = window
+        self.function.clear(window, context)
+        if merging_set is not None:
+            merging_set.retire_window(window)
