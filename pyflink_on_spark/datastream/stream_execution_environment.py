@@ -283,7 +283,14 @@ class StreamExecutionEnvironment(object):
         return DataStream(_env=self, _transformation=node)
 
     def create_input(self, input_format, type_info=None):
-        _no_jvm("create_input (Java InputFormat)")
+        if getattr(input_format, "_source_definition", None) is None:
+            _no_jvm("create_input (Java InputFormat %s)" % type(input_format).__name__,
+                    "supported: AvroInputFormat; or FileSource with a reader format")
+        if type_info is None and hasattr(input_format, "get_produced_type"):
+            type_info = input_format.get_produced_type()
+        node = SourceTransformation(name="Source: Custom Source", output_type=type_info,
+                                    source=input_format._source_definition())
+        return DataStream(_env=self, _transformation=node)
 
     # -- execution ------------------------------------------------------------------------------
     def _add_sink(self, sink: SinkTransformation) -> None:

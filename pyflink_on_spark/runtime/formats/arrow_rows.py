@@ -40,7 +40,8 @@ def _plain(value, field: Field):
     if value is None:
         return None
     if field.kind == "row":
-        values = _row_values(value)
+        values = [value.get(n) for n in field.names] if isinstance(value, dict) \
+            else _row_values(value)
         return {n: _plain(v, f) for n, v, f in zip(field.names, values, field.fields)}
     if field.kind == "array":
         return [_plain(v, field.element) for v in value]
@@ -59,8 +60,11 @@ def _row_values(row):
 def rows_to_table(rows: List, row: Field, schema: pa.Schema) -> pa.Table:
     columns = [[] for _ in row.fields]
     nested = [f.kind in ("row", "array", "map") for f in row.fields]
+    names = row.names
     for value in rows:
-        for i, v in enumerate(_row_values(value)):
+        values = [value.get(n) for n in names] if isinstance(value, dict) \
+            else _row_values(value)
+        for i, v in enumerate(values):
             columns[i].append(_plain(v, row.fields[i]) if nested[i] else v)
     arrays = [pa.array(col, type=schema.field(i).type) for i, col in enumerate(columns)]
     return pa.Table.from_arrays(arrays, schema=schema)
