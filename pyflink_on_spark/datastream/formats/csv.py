@@ -228,7 +228,8 @@ class CsvFileFormat(FileRecordFormat):
         names, fields, dialect = self.names, self.fields, self.dialect
         rows = []
         for values in zip(*columns):
-            rows.append(_create_row(names, [parse_value(v, f, dialect, n)
+            # Spark's parser gives null for an unquoted empty field; Jackson gives ""
+            rows.append(_create_row(names, [parse_value("" if v is None else v, f, dialect, n)
                                             for v, f, n in zip(values, fields, names)]))
         return rows
 

@@ -36,7 +36,7 @@ def java_pattern_to_strftime(pattern: str) -> str:
         elif text in _JAVA_FIELDS:
             out.append(_JAVA_FIELDS[text])
         elif set(text) == {"S"}:
-            out.append("\0S%d\0" % len(text))  # fraction of second, filled in below
+            out.append("\ue000S%d\ue000" % len(text))  # fraction of second, filled in below
         else:
             raise ValueError("DateTimeBucketAssigner: the pattern letter run %r of %r is not "
                              "supported by pyflink_on_spark (supported: %s, S...)"
@@ -77,11 +77,11 @@ class DateTimeBuckets:
     def bucket_id(self, value, now_ms: int) -> str:
         moment = datetime.datetime.fromtimestamp(now_ms / 1000.0, tz=_zone(self.timezone_id))
         text = moment.strftime(self._strftime)
-        if "\0" in text:
+        if "\ue000" in text:
             def fraction(match):
                 digits = int(match.group(1))
                 return ("%06d" % moment.microsecond + "000")[:digits]
-            text = re.sub("\0S(\\d+)\0", fraction, text)
+            text = re.sub("\ue000S(\\d+)\ue000", fraction, text)
         return text
 
     def __repr__(self) -> str:
