@@ -271,12 +271,13 @@ class StreamExecutionEnvironment(object):
         return self.from_source(source_func, None, source_name, type_info)
 
     def read_text_file(self, file_path: str, charset_name: str = "UTF-8") -> DataStream:
-        """The file's (or directory's) lines, read by Spark's text reader like a FileSource
-        with StreamFormat.text_line_format (each file read by one subtask)."""
+        """The file's (or directory's) lines, read by Spark's text reader (each file by one
+        subtask). Lines split as Flink's TextInputFormat does: at "\n" only."""
         from pyflink_on_spark.common.typeinfo import Types
         from pyflink_on_spark.datastream.connectors.file_system import FileSource, StreamFormat
+        from pyflink_on_spark.runtime.formats.text import TextInputFormat
         source = FileSource.for_record_stream_format(
-            StreamFormat.text_line_format(charset_name), file_path).build()
+            StreamFormat(TextInputFormat(charset_name)), file_path).build()
         node = SourceTransformation(name="Source: Custom File Source",
                                     output_type=Types.STRING(),
                                     source=source._source_definition())

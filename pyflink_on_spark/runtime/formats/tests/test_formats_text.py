@@ -58,3 +58,11 @@ def test_decode_file_with_charsets():
 def test_unknown_charset_fails_like_java():
     with pytest.raises(ValueError, match="UnsupportedCharsetException: NOPE"):
         python_codec("NOPE")
+
+
+def test_read_text_file_splits_at_newline_only_as_observed():
+    # PyFlink 1.20's read_text_file on b"first\r\nsecond\rthird\n\nlast without newline"
+    from pyflink_on_spark.runtime.formats.text import split_text_input_format_lines
+    assert split_text_input_format_lines("first\r\nsecond\rthird\n\nlast without newline") == \
+        ["first", "second\rthird", "", "last without newline"]
+    assert split_text_input_format_lines("a\n") == ["a"]
