@@ -271,16 +271,20 @@ class StreamExecutionEnvironment(object):
         return self.from_source(source_func, None, source_name, type_info)
 
     def read_text_file(self, file_path: str, charset_name: str = "UTF-8") -> DataStream:
-        """The file's (or directory's) lines, read by Spark's text reader (each file by one
-        subtask). Lines split as Flink's TextInputFormat does: at "\n" only."""
+        """The file's (or directory's) lines, read by Spark's text reader; like Flink's
+        FileInputFormat, a large file's blocks are read by different subtasks. Lines split as
+        Flink's TextInputFormat does: at "\n" only."""
+        import dataclasses
         from pyflink_on_spark.common.typeinfo import Types
         from pyflink_on_spark.datastream.connectors.file_system import FileSource, StreamFormat
         from pyflink_on_spark.runtime.formats.text import TextInputFormat
         source = FileSource.for_record_stream_format(
             StreamFormat(TextInputFormat(charset_name)), file_path).build()
+        definition = source._source_definition()
+        definition = dataclasses.replace(
+            definition, frame=dataclasses.replace(definition.frame, split_files=True))
         node = SourceTransformation(name="Source: Custom File Source",
-                                    output_type=Types.STRING(),
-                                    source=source._source_definition())
+                                    output_type=Types.STRING(), source=definition)
         return DataStream(_env=self, _transformation=node)
 
     def create_input(self, input_format, type_info=None):

@@ -10,9 +10,12 @@ from typing import Any, Mapping, Tuple
 @dataclass(frozen=True)
 class FileScan:
     """Files (or directories, read recursively; hidden files skipped as Flink does) read in
-    the given format. Every file's records go to one subtask, in file order."""
+    the given format. Every file's records go to one subtask, in file order; with
+    split_files (read_text_file, like Flink's FileInputFormat splits) every block Spark
+    reads of a file goes to one subtask, in order."""
     paths: Tuple[str, ...]
     format: Any                      # a runtime.formats.base.FileRecordFormat
+    split_files: bool = False
 
 
 @dataclass(frozen=True)

@@ -6,6 +6,10 @@ Which subtask reads which file: Flink hands files out on request (nondeterminist
 sorts the listed files by path and gives file i to subtask i % parallelism. Every record of a
 file goes to that one subtask, in file order, even when Spark reads the file as several blocks
 in different tasks: chunks are sorted by (file index, block start, chunk number).
+
+read_text_file (Flink's FileInputFormat splits files into byte ranges read by different
+subtasks) gives block k of file i to subtask (i + k) % parallelism instead, k counted in
+Spark's split size.
 """
 from __future__ import annotations
 
@@ -79,8 +83,10 @@ def file_scan_frame(scan: FileScan, parallelism: int, session):
         df = df.select(*[F.col("`%s`" % c) for c in fmt.spark_columns()],
                        F.col("_metadata.file_path").alias(_PATH),
                        F.col("_metadata.file_block_start").alias(_START))
+        unit = _split_bytes(session, by_spark) if scan.split_files else 0
         frames.append(df.mapInArrow(
-            _block_chunker(fmt, index, parallelism, len(fmt.spark_columns())), SPARK_SCHEMA))
+            _block_chunker(fmt, index, parallelism, len(fmt.spark_columns()), unit),
+            SPARK_SCHEMA))
     if whole:
         df = session.read.format("binaryFile").load(whole).select("path", "content")
         frames.append(df.mapInArrow(_whole_file_chunker(fmt, index, parallelism),
@@ -105,8 +111,43 @@ def _chunk_rows(records, dest: int, file_index: int, block_start: int, first_chu
     return chunk
 
 
-def _block_chunker(fmt, index: Dict[str, int], parallelism: int, n_columns: int):
-    """mapInArrow function over Spark's reader output (+ file path, block start columns)."""
+def _bytes_conf(session, key: str, default: str) -> int:
+    text = session.conf.get(key, default).strip().lower()
+    for suffix, factor in (("kb", 1 << 10), ("mb", 1 << 20), ("gb", 1 << 30), ("k", 1 << 10),
+                           ("m", 1 << 20), ("g", 1 << 30), ("b", 1)):
+        if text.endswith(suffix):
+            return int(float(text[:-len(suffix)]) * factor)
+    return int(text)
+
+
+def _optional_int(session, key: str) -> int:
+    try:
+        value = session.conf.get(key, None)
+    except Exception:
+        return 0
+    return int(value) if value else 0
+
+
+def _split_bytes(session, files: List[str]) -> int:
+    """The block size Spark splits these files into (FilePartition.maxSplitBytes)."""
+    jvm = session.sparkContext._jvm
+    hadoop_conf = session.sparkContext._jsc.hadoopConfiguration()
+    open_cost = _bytes_conf(session, "spark.sql.files.openCostInBytes", "4MB")
+    total = 0
+    for f in files:
+        path = jvm.org.apache.hadoop.fs.Path(f)
+        total += path.getFileSystem(hadoop_conf).getFileStatus(path).getLen() + open_cost
+    min_partitions = _optional_int(session, "spark.sql.files.minPartitionNum") or \
+        _optional_int(session, "spark.sql.leafNodeDefaultParallelism") or \
+        session.sparkContext.defaultParallelism
+    max_partition = _bytes_conf(session, "spark.sql.files.maxPartitionBytes", "128MB")
+    return max(1, min(max_partition, max(open_cost, total // min_partitions)))
+
+
+def _block_chunker(fmt, index: Dict[str, int], parallelism: int, n_columns: int,
+                   split_unit: int = 0):
+    """mapInArrow function over Spark's reader output (+ file path, block start columns).
+    split_unit > 0: a block's subtask also counts the block (read_text_file)."""
 
     def run(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
         next_chunk: Dict[tuple, int] = {}
@@ -124,8 +165,9 @@ def _block_chunker(fmt, index: Dict[str, int], parallelism: int, n_columns: int)
                 file_index = index[path]
                 records = fmt.decode_batch(data.slice(begin, end - begin))
                 key = (file_index, start)
-                next_chunk[key] = _chunk_rows(records, file_index % parallelism, file_index,
-                                              start, next_chunk.get(key, 0), rows)
+                dest = (file_index + (start // split_unit if split_unit else 0)) % parallelism
+                next_chunk[key] = _chunk_rows(records, dest, file_index, start,
+                                              next_chunk.get(key, 0), rows)
             if rows:
                 yield rows_to_batch(rows)
     return run

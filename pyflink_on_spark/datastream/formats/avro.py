@@ -12,6 +12,7 @@ from pyflink_on_spark.common.io import InputFormat
 from pyflink_on_spark.common.serialization import (BulkWriterFactory, DeserializationSchema,
                                                    SerializationSchema)
 from pyflink_on_spark.common.typeinfo import TypeInformation
+from pyflink_on_spark.datastream.utils import ResultTypeQueryable
 from pyflink_on_spark.runtime.formats import avro as codec
 from pyflink_on_spark.runtime.formats.base import FileRecordFormat
 
@@ -104,7 +105,7 @@ class AvroFileFormat(FileRecordFormat):
         return "AvroInputFormat"
 
 
-class AvroInputFormat(InputFormat):
+class AvroInputFormat(InputFormat, ResultTypeQueryable):
     """Reads Avro container files as GenericRecords (dicts): env.create_input(...)."""
 
     def __init__(self, path: str, schema: 'AvroSchema'):

@@ -249,3 +249,19 @@ def test_spark_packages_that_are_missing_are_named(spark, tmp_path):
     with pytest.raises(MissingSparkPackageError,
                        match="--packages org.apache.spark:spark-sql-kafka-0-10_2.13:"):
         list(ds.execute_and_collect())
+
+
+def test_read_text_file_spreads_a_large_files_blocks_over_subtasks(spark, tmp_path):
+    path = str(tmp_path / "big.txt")
+    lines = ["line-%06d" % i for i in range(30000)]
+    _write(path, ("\n".join(lines) + "\n").encode())
+    previous = spark.conf.get("spark.sql.files.maxPartitionBytes")
+    spark.conf.set("spark.sql.files.maxPartitionBytes", "65536")  # ~5 blocks
+    try:
+        out = list(_env(2).read_text_file(path).map(Tag()).execute_and_collect())
+    finally:
+        spark.conf.set("spark.sql.files.maxPartitionBytes", previous)
+    assert sorted(v for _, v in out) == lines
+    per_subtask = [[v for s, v in out if s == i] for i in (0, 1)]
+    assert all(per_subtask)                              # both subtasks read blocks
+    assert all(p == sorted(p) for p in per_subtask)      # each in file order
