@@ -57,6 +57,17 @@ def split_java_lines(text: str) -> List[str]:
     return lines
 
 
+def _lines_of(column) -> List[str]:
+    """Spark's text reader passes bytes through unchecked: malformed UTF-8 becomes U+FFFD,
+    as Java's InputStreamReader decodes it."""
+    try:
+        return column.to_pylist()
+    except UnicodeDecodeError:
+        import pyarrow as pa
+        return [None if b is None else b.decode("utf-8", "replace")
+                for b in column.view(pa.binary()).to_pylist()]
+
+
 class TextLineFormat(FileRecordFormat):
     """StreamFormat.text_line_format(charset): one str record per line."""
 
@@ -78,7 +89,7 @@ class TextLineFormat(FileRecordFormat):
         return path.lower().endswith(FLINK_COMPRESSED) and not path.endswith(SPARK_DECOMPRESSES)
 
     def decode_batch(self, batch) -> list:
-        return batch.column(0).to_pylist()
+        return _lines_of(batch.column(0))
 
     def decode_file(self, path: str, content: bytes) -> List[str]:
         text = decompress(path, content).decode(self.codec, errors="replace")
@@ -108,7 +119,7 @@ class TextInputFormat(TextLineFormat):
 
     def decode_batch(self, batch) -> list:
         return [line[:-1] if line.endswith("\r") else line
-                for line in batch.column(0).to_pylist()]
+                for line in _lines_of(batch.column(0))]
 
     def decode_file(self, path: str, content: bytes) -> List[str]:
         text = decompress(path, content).decode(self.codec, errors="replace")

@@ -66,3 +66,10 @@ def test_read_text_file_splits_at_newline_only_as_observed():
     assert split_text_input_format_lines("first\r\nsecond\rthird\n\nlast without newline") == \
         ["first", "second\rthird", "", "last without newline"]
     assert split_text_input_format_lines("a\n") == ["a"]
+
+
+def test_malformed_utf8_becomes_replacement_characters():
+    import pyarrow as pa
+    column = pa.array([b"ok", b"bad \xff byte"], pa.binary()).view(pa.string())
+    batch = pa.RecordBatch.from_arrays([column], names=["value"])
+    assert TextLineFormat().decode_batch(batch) == ["ok", "bad \ufffd byte"]
