@@ -54,7 +54,9 @@ def build_frames(job: CompiledJob, session) -> Dict[int, object]:
                      .sortWithinPartitions("edge", "src", "seq")
         output = frame.mapInArrow(
             make_stage_function(cloudpickle.dumps(stage), alias, SCRIPT_DIRS), SPARK_SCHEMA)
-        has_driver_sink = any(e.edge_id in driver_edges for e in stage.exits)
+        has_driver_sink = any(e.edge_id in driver_edges
+                              and job.driver_sinks[e.edge_id][0] != "frame"
+                              for e in stage.exits)
         if consumers[stage.stage_id] + (1 if has_driver_sink else 0) \
                 + frame_sink_count(job, stage) > 1:
             # Read by several consumers: compute once, so user functions run once per record.
