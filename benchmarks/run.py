@@ -5,6 +5,7 @@ print records/s and the ratios from this one run.
     python benchmarks/run.py keyed_value_state --backend hashmap|rocksdb [...]
     python benchmarks/run.py rocksdb_distinct_keys --records 10000000 --backend rocksdb
     python benchmarks/run.py co_process_join --records 500000   # N records per input stream
+    python benchmarks/run.py word_count_file [--megabytes 200] [--reference ...]
 
 The shim is timed inside the job (execute to last result), with the SparkSession already
 warm, as a long-lived user session would be; the cold start is reported apart. Real PyFlink
@@ -131,6 +132,48 @@ def floor_window_aggregate(n: int, keys: int) -> float:
 
 
 
+def generated_text_file(megabytes: int) -> str:
+    """A text file of `megabytes` MB of words (Zipf-like vocabulary), generated under /tmp
+    once and reused (never committed)."""
+    import random
+    directory = os.path.join("/tmp", "pyflink-on-spark-bench")
+    path = os.path.join(directory, "words-%dMB.txt" % megabytes)
+    if os.path.exists(path):
+        return path
+    os.makedirs(directory, exist_ok=True)
+    rng = random.Random(42)
+    vocabulary = ["w%d" % i for i in range(20000)]
+    cumulative, total = [], 0.0
+    for i in range(len(vocabulary)):
+        total += 1.0 / (i + 1)
+        cumulative.append(total)
+    target = megabytes * 1024 * 1024
+    written = 0
+    with open(path + ".tmp", "w") as f:
+        while written < target:
+            words = rng.choices(vocabulary, cum_weights=cumulative, k=12 * 10000)
+            lines = [" ".join(words[i:i + 12]) for i in range(0, len(words), 12)]
+            text = "\n".join(lines) + "\n"
+            f.write(text)
+            written += len(text)
+    os.replace(path + ".tmp", path)
+    return path
+
+
+def floor_word_count_file(path: str) -> float:
+    """The same split + count as a plain Python loop over the file's lines."""
+    def split(line):
+        return [(word, 1) for word in line.split()]
+
+    start = time.perf_counter()
+    counts = {}
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            for word, one in split(line):
+                counts[word] = counts.get(word, 0) + one
+    return time.perf_counter() - start
+
+
 FLOORS = {
     "map_keyby_reduce": floor_map_keyby_reduce,
     "keyed_value_state": floor_keyed_value_state,
@@ -224,7 +267,7 @@ def run_shim(job: str, args) -> tuple:
     get_session()
     cold = time.perf_counter() - start
     # warm-up run on small data (first job pays Python worker start-up)
-    run_script_captured(job, ["1000"] + _job_args(args)[1:])
+    run_script_captured(job, _job_args(args, warm_up=True))
     sampler = WorkerMemorySampler()
     sampler.start()
     try:
@@ -242,8 +285,11 @@ def run_shim(job: str, args) -> tuple:
     return _parse(out) + (cold,)
 
 
-def _job_args(args) -> list:
-    return [str(args.records), str(args.keys), str(args.parallelism), args.backend]
+def _job_args(args, warm_up: bool = False) -> list:
+    if args.job == "word_count_file":
+        return [generated_text_file(1 if warm_up else args.megabytes), str(args.parallelism)]
+    return ["1000" if warm_up else str(args.records), str(args.keys), str(args.parallelism),
+            args.backend]
 
 
 def run_reference(job: str, args) -> tuple:
@@ -260,6 +306,8 @@ def main(argv=None) -> int:
     parser.add_argument("--records", type=int, default=1_000_000)
     parser.add_argument("--keys", type=int, default=1000)
     parser.add_argument("--parallelism", type=int, default=2)
+    parser.add_argument("--megabytes", type=int, default=200,
+                        help="word_count_file: size of the generated text file")
     parser.add_argument("--reference", help="python of a venv with apache-flink 1.20")
     parser.add_argument("--backend", default="hashmap", choices=["hashmap", "rocksdb"],
                         help="state backend, for jobs that take one")
@@ -272,8 +320,11 @@ def main(argv=None) -> int:
         if ref_sum != shim_sum:
             print("WARNING: checksums differ: shim %d, PyFlink %d" % (shim_sum, ref_sum))
         rows.append(("real PyFlink 1.20", ref_s))
-    floor = FLOORS.get(args.job)
-    floor_s = floor(args.records, args.keys) if floor is not None else None
+    if args.job == "word_count_file":
+        floor_s = floor_word_count_file(_job_args(args)[0])
+    else:
+        floor = FLOORS.get(args.job)
+        floor_s = floor(args.records, args.keys) if floor is not None else None
     if floor_s is not None:
         rows.append(("plain Python loop (floor)", floor_s))
     print("%s: %d records, %d keys, parallelism %d, backend %s (SparkSession cold start "

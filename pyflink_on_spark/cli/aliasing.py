@@ -19,12 +19,17 @@ _UNSUPPORTED = {
                      "DataStream API runs on Spark (use Spark SQL for relational work)",
 }
 
+# Parts of unsupported packages that exist: the data types DataStream formats take.
+_SUPPORTED_PARTS = ("pyflink.table", "pyflink.table.types")
+
 
 class _PyflinkAliasFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
     def find_spec(self, fullname, path=None, target=None):
         if fullname != _ALIAS and not fullname.startswith(_ALIAS + "."):
             return None
         for prefix, why in _UNSUPPORTED.items():
+            if fullname in _SUPPORTED_PARTS:
+                break
             if fullname == prefix or fullname.startswith(prefix + "."):
                 raise ModuleNotFoundError("No module named %r: %s" % (fullname, why),
                                           name=fullname)

@@ -68,6 +68,33 @@ class SimpleStringSchema(SerializationSchema, DeserializationSchema):
         self.__init__(state['_charset'])
 
 
+class ByteArraySchema(SerializationSchema, DeserializationSchema):
+    """Raw bytes in and out (Flink's Java ByteArraySchema). Not part of PyFlink 1.20's Python
+    API: a pyflink_on_spark addition for connectors that carry raw message bytes (Kafka)."""
+
+    def __init__(self):
+        SerializationSchema.__init__(self, j_serialization_schema=self)
+        DeserializationSchema.__init__(self, j_deserialization_schema=self)
+
+    def _serialize(self, value) -> bytes:
+        return bytes(value)
+
+    def _deserialize(self, message: bytes) -> bytes:
+        return bytes(message)
+
+    def __eq__(self, other):
+        return isinstance(other, ByteArraySchema)
+
+    def __hash__(self):
+        return hash("ByteArraySchema")
+
+    def __getstate__(self):
+        return {}
+
+    def __setstate__(self, state):
+        self.__init__()
+
+
 class Encoder(object):
     """Writes the records of a file sink's bucket, one element at a time."""
 

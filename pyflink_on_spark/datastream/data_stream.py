@@ -246,12 +246,29 @@ class DataStream(object):
         return self._sink("print", "Print to Std. Out", {"identifier": sink_identifier})
 
     def add_sink(self, sink_func: SinkFunction) -> "DataStreamSink":
-        _unsupported("DataStream.add_sink (Java SinkFunction)",
-                     "Use print(), execute_and_collect() or sink_to(FileSink).")
+        if getattr(sink_func, "_sink_definition", None) is None:  # Java-backed SinkFunction
+            _unsupported("DataStream.add_sink(%s) (Java SinkFunction)"
+                         % type(sink_func).__name__,
+                         "Use sink_to(FileSink...), print() or execute_and_collect().")
+        return self._external_sink(sink_func)
 
     def sink_to(self, sink) -> "DataStreamSink":
-        _unsupported("DataStream.sink_to(%s)" % type(sink).__name__,
-                     "Use print() or execute_and_collect().")
+        if getattr(sink, "_sink_definition", None) is None:
+            _unsupported("DataStream.sink_to(%s)" % type(sink).__name__,
+                         "Supported sinks: FileSink, KafkaSink; or print() / "
+                         "execute_and_collect().")
+        return self._external_sink(sink)
+
+    def _external_sink(self, sink) -> "DataStreamSink":
+        """Sinks that write outside the driver (graph/sinks.py), after the sink's own
+        preprocessing (SupportsPreprocessing.get_transformer, as PyFlink applies it)."""
+        ds = self
+        get_transformer = getattr(sink, "get_transformer", None)
+        transformer = get_transformer() if get_transformer is not None else None
+        if transformer is not None:
+            ds = transformer.apply(self)
+        definition = sink._sink_definition(ds._transformation.output_type)
+        return ds._sink(definition.kind, definition.name, {"sink": definition})
 
     def execute_and_collect(self, job_execution_name: str = None, limit: int = None):
         if limit is not None and (not isinstance(limit, int) or limit < 0):

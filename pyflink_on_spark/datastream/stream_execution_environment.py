@@ -254,7 +254,8 @@ class StreamExecutionEnvironment(object):
         definition = getattr(source, "_source_definition", None)
         if definition is None:
             _no_jvm("from_source(%s)" % type(source).__name__,
-                    "supported sources: NumberSequenceSource")
+                    "supported sources: FileSource, KafkaSource (bounded), "
+                    "NumberSequenceSource")
         node = SourceTransformation(name="Source: %s" % source_name,
                                     output_type=type_info if type_info is not None
                                     else getattr(source, "_produced_type", None),
@@ -263,15 +264,38 @@ class StreamExecutionEnvironment(object):
 
     def add_source(self, source_func, source_name: str = "Custom Source",
                    type_info=None) -> DataStream:
-        _no_jvm("add_source (Java SourceFunction)",
-                "use from_collection() or from_source(NumberSequenceSource(...), ...)")
+        if getattr(source_func, "_source_definition", None) is None:
+            _no_jvm("add_source (Java SourceFunction %s)" % type(source_func).__name__,
+                    "use from_collection(), from_source(FileSource / KafkaSource / "
+                    "NumberSequenceSource, ...) or read_text_file()")
+        return self.from_source(source_func, None, source_name, type_info)
 
     def read_text_file(self, file_path: str, charset_name: str = "UTF-8") -> DataStream:
-        _no_jvm("read_text_file", "file sources arrive with the connectors work; use "
-                "from_collection(open(path).read().splitlines()) meanwhile")
+        """The file's (or directory's) lines, read by Spark's text reader; like Flink's
+        FileInputFormat, a large file's blocks are read by different subtasks. Lines split as
+        Flink's TextInputFormat does: at "\n" only."""
+        import dataclasses
+        from pyflink_on_spark.common.typeinfo import Types
+        from pyflink_on_spark.datastream.connectors.file_system import FileSource, StreamFormat
+        from pyflink_on_spark.runtime.formats.text import TextInputFormat
+        source = FileSource.for_record_stream_format(
+            StreamFormat(TextInputFormat(charset_name)), file_path).build()
+        definition = source._source_definition()
+        definition = dataclasses.replace(
+            definition, frame=dataclasses.replace(definition.frame, split_files=True))
+        node = SourceTransformation(name="Source: Custom File Source",
+                                    output_type=Types.STRING(), source=definition)
+        return DataStream(_env=self, _transformation=node)
 
     def create_input(self, input_format, type_info=None):
-        _no_jvm("create_input (Java InputFormat)")
+        if getattr(input_format, "_source_definition", None) is None:
+            _no_jvm("create_input (Java InputFormat %s)" % type(input_format).__name__,
+                    "supported: AvroInputFormat; or FileSource with a reader format")
+        if type_info is None and hasattr(input_format, "get_produced_type"):
+            type_info = input_format.get_produced_type()
+        node = SourceTransformation(name="Source: Custom Source", output_type=type_info,
+                                    source=input_format._source_definition())
+        return DataStream(_env=self, _transformation=node)
 
     # -- execution ------------------------------------------------------------------------------
     def _add_sink(self, sink: SinkTransformation) -> None:

@@ -53,6 +53,8 @@ class CompiledJob:
     nodes: List[Transformation] = field(default_factory=list)
     edges: List[Edge] = field(default_factory=list)
     parallelism: Dict[int, int] = field(default_factory=dict)
+    # stage id -> frame source description (graph.frame_sources), read by the Spark layer
+    source_frames: Dict[int, Any] = field(default_factory=dict)
 
 
 def _reachable(sinks: List[Transformation]) -> List[Transformation]:
@@ -189,6 +191,7 @@ def compile_job(sinks: List[Transformation], *, default_parallelism: int,
 
     stages: List[StageSpec] = []
     source_splits: Dict[int, List[Tuple[int, Any]]] = {}
+    source_frames: Dict[int, Any] = {}
     for stage, head in heads.items():
         ops = tuple(OperatorSpec(n.id, n.name, operator_factory(n, config), parallelism[n.id],
                                  max_par(n), n.side_outputs_requested)
@@ -199,8 +202,10 @@ def compile_job(sinks: List[Transformation], *, default_parallelism: int,
             task_name=task_name([n for n in members[stage]]), config=config))
         if isinstance(head, SourceTransformation):
             source_splits[stage] = head.source.splits(parallelism[head.id])
+            if getattr(head.source, "frame", None) is not None:
+                source_frames[stage] = head.source.frame
     return CompiledJob(stages, stage_of, source_splits, upstream_stages, driver_sinks,
-                       nodes, edges, parallelism)
+                       nodes, edges, parallelism, source_frames)
 
 
 ADAPTIVE_BYTES_PER_TASK = 16 * 1024 * 1024

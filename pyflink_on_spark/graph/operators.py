@@ -50,6 +50,8 @@ def operator_factory(node: Transformation, config: JobConfig):
                                      _renderer(node.input_type))
         if node.kind == "collect":
             return CollectSinkOperator
+        if node.kind in ("commit", "frame"):  # graph/sinks.py: files, Kafka
+            return node.params["sink"].operator_factory
         raise ValueError("unknown sink kind %r" % node.kind)
     if isinstance(node, OneInputTransformation):
         kind = node.kind

@@ -25,6 +25,10 @@ class SourceDefinition:
     reader: Callable[[Any], Any]
     bounded: bool = True
     estimated_bytes: int = 0      # serialized volume, for BATCH mode's adaptive parallelism
+    # A "frame source" (files, Kafka): a declarative description the Spark layer reads with
+    # Spark's own reader into split rows whose split is a chunk of records (see
+    # graph/frame_sources.py); `splits` is then unused and `reader` passes the chunk through.
+    frame: Any = None
 
 
 def collection_source(values: Sequence[Any]) -> SourceDefinition:
@@ -63,3 +67,13 @@ def number_sequence_source(start: int, end: int) -> SourceDefinition:
         return [(i, r) for i, r in enumerate(split_number_range(start, end, parallelism))]
     return SourceDefinition("Sequence Source", splits, _read_number_range, True,
                             8 * max(end - start + 1, 0))
+
+
+def frame_source(name: str, frame: Any, estimated_bytes: int = 0,
+                 bounded: bool = True) -> SourceDefinition:
+    """A source read by the Spark layer from `frame` (a graph.frame_sources description)."""
+    return SourceDefinition(name, _no_splits, _read_values, bounded, estimated_bytes, frame)
+
+
+def _no_splits(parallelism: int):
+    return []

@@ -15,6 +15,8 @@ from pyflink_on_spark.graph.compile import CompiledJob
 from pyflink_on_spark.runtime.errors import JobExecutionError, extract_user_error
 from pyflink_on_spark.runtime.spec import KIND_SPLIT
 from pyflink_on_spark.spark.batch_schema import SPARK_SCHEMA
+from pyflink_on_spark.spark.frame_sinks import frame_sink_count, write_frame_sinks
+from pyflink_on_spark.spark.frame_sources import source_frame
 from pyflink_on_spark.spark.session import get_session
 from pyflink_on_spark.spark.stage_task import make_stage_function
 
@@ -36,7 +38,10 @@ def build_frames(job: CompiledJob, session) -> Dict[int, object]:
     from pyflink_on_spark.cli.script_runner import SCRIPT_DIRS
     frames: Dict[int, object] = {}
     for stage in job.stages:
-        if stage.stage_id in job.source_splits:
+        if stage.stage_id in job.source_frames:
+            # files, Kafka: read by Spark's own readers into split rows (spark/frame_sources.py)
+            frame = source_frame(job.source_frames[stage.stage_id], stage.parallelism, session)
+        elif stage.stage_id in job.source_splits:
             splits = job.source_splits[stage.stage_id]
             rows = [(-1, subtask, 0, seq, KIND_SPLIT, cloudpickle.dumps(split))
                     for seq, (subtask, split) in enumerate(splits)]
@@ -49,8 +54,11 @@ def build_frames(job: CompiledJob, session) -> Dict[int, object]:
                      .sortWithinPartitions("edge", "src", "seq")
         output = frame.mapInArrow(
             make_stage_function(cloudpickle.dumps(stage), alias, SCRIPT_DIRS), SPARK_SCHEMA)
-        has_driver_sink = any(e.edge_id in driver_edges for e in stage.exits)
-        if consumers[stage.stage_id] + (1 if has_driver_sink else 0) > 1:
+        has_driver_sink = any(e.edge_id in driver_edges
+                              and job.driver_sinks[e.edge_id][0] != "frame"
+                              for e in stage.exits)
+        if consumers[stage.stage_id] + (1 if has_driver_sink else 0) \
+                + frame_sink_count(job, stage) > 1:
             # Read by several consumers: compute once, so user functions run once per record.
             output = output.localCheckpoint(eager=True)
         frames[stage.stage_id] = output
@@ -61,7 +69,8 @@ def _driver_rows(job: CompiledJob, frames):
     from pyspark.sql import functions as F
     parts = []
     for stage in job.stages:
-        edges = [e.edge_id for e in stage.exits if e.edge_id in job.driver_sinks]
+        edges = [e.edge_id for e in stage.exits if e.edge_id in job.driver_sinks
+                 and job.driver_sinks[e.edge_id][0] != "frame"]
         if edges:
             parts.append(frames[stage.stage_id].where(F.col("edge").isin(edges))
                          .select("edge", "payload"))
@@ -72,10 +81,15 @@ def _driver_rows(job: CompiledJob, frames):
 
 
 def _run(job: CompiledJob, collect_sink_id=None) -> Iterator:
-    """Runs the job; prints print-sink lines as they arrive; yields collected values."""
+    """Runs the job; prints print-sink lines as they arrive; yields collected values; commits
+    what external sinks wrote only once everything succeeded (graph/sinks.py)."""
     session = get_session()
+    committers = {edge: params["sink"].committer for edge, (kind, _, params)
+                  in job.driver_sinks.items() if kind == "commit"}
+    committables: Dict[int, list] = {edge: [] for edge in committers}
     try:
         frames = build_frames(job, session)
+        write_frame_sinks(job, frames)
         out = sys.stdout
         for edge, payload in _driver_rows(job, frames):
             kind, node_id, _ = job.driver_sinks[edge]
@@ -83,11 +97,19 @@ def _run(job: CompiledJob, collect_sink_id=None) -> Iterator:
             if kind == "print":
                 out.write("\n".join(values))
                 out.write("\n")
+            elif kind == "commit":
+                committables[edge].extend(values)
             elif node_id == collect_sink_id:
                 yield from values
         out.flush()
-    except Exception as e:
-        raise _job_error(e) from None
+        for edge, committer in committers.items():
+            committer.commit(committables[edge])
+    except BaseException as e:
+        for committer in committers.values():
+            committer.abort()
+        if isinstance(e, Exception):
+            raise _job_error(e) from None
+        raise
 
 
 def _job_error(e: Exception) -> Exception:

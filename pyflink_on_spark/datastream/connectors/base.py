@@ -1,8 +1,10 @@
 """Base classes of sources and sinks. A source the shim can run carries a
 `_source_definition()` (graph.sources.SourceDefinition); others raise a clear error."""
+from abc import ABC, abstractmethod
 from enum import Enum
+from typing import Optional
 
-__all__ = ["Source", "Sink", "DeliveryGuarantee"]
+__all__ = ["Source", "Sink", "DeliveryGuarantee", "StreamTransformer", "SupportsPreprocessing"]
 
 
 class DeliveryGuarantee(Enum):
@@ -25,3 +27,19 @@ class Sink(object):
 
     def get_java_function(self):
         raise NotImplementedError("Sink.get_java_function: there is no Flink JVM here")
+
+
+class StreamTransformer(ABC):
+    """Turns the DataStream a sink receives into what it writes (applied by sink_to)."""
+
+    @abstractmethod
+    def apply(self, ds):
+        pass
+
+
+class SupportsPreprocessing(ABC):
+    """A sink that transforms its input stream first (see StreamTransformer)."""
+
+    @abstractmethod
+    def get_transformer(self) -> Optional[StreamTransformer]:
+        pass

@@ -1,0 +1,584 @@
+"""Kafka (mirror of pyflink.datastream.connectors.kafka, 1.20) on Spark's Kafka source and
+sink (the spark-sql-kafka-0-10 package, added with --packages / spark.jars.packages).
+
+What runs: a *bounded* KafkaSource (set_bounded(...)) is a Spark batch read between starting
+and ending offsets; KafkaSink / FlinkKafkaProducer write with Spark's Kafka writer (at least
+once). Unbounded reading (KafkaSource without set_bounded, FlinkKafkaConsumer) needs
+streaming execution, which pyflink_on_spark does not have yet: it raises a clear error.
+
+The builders collect Flink's settings; `_spark_options()` maps them onto Spark's option names
+(kafka.bootstrap.servers, subscribe / subscribePattern / assign, startingOffsets,
+endingOffsets, startingTimestamp, kafka.group.id, kafka.<property>).
+"""
+from __future__ import annotations
+
+import functools
+import json
+import warnings
+from abc import ABC, abstractmethod
+from enum import Enum
+from typing import Any, Callable, Dict, List, Optional, Set, Union
+
+from pyflink_on_spark.common.serialization import DeserializationSchema, SerializationSchema
+from pyflink_on_spark.datastream.connectors.base import (DeliveryGuarantee, Sink, Source,
+                                                          StreamTransformer,
+                                                          SupportsPreprocessing)
+from pyflink_on_spark.datastream.functions import SinkFunction, SourceFunction
+
+__all__ = [
+    'FlinkKafkaConsumer',
+    'FlinkKafkaProducer',
+    'KafkaSource',
+    'KafkaSourceBuilder',
+    'KafkaSink',
+    'KafkaSinkBuilder',
+    'Semantic',
+    'KafkaTopicPartition',
+    'KafkaOffsetsInitializer',
+    'KafkaOffsetResetStrategy',
+    'KafkaRecordSerializationSchema',
+    'KafkaRecordSerializationSchemaBuilder',
+    'KafkaTopicSelector'
+]
+
+# consumer settings Spark's Kafka source sets itself (and rejects), and Flink-only options
+_NOT_PASSED = {"auto.offset.reset", "key.deserializer", "value.deserializer",
+               "enable.auto.commit", "interceptor.classes", "partition.discovery.interval.ms",
+               "client.id.prefix", "register.consumer.metrics", "commit.offsets.on.checkpoint"}
+_NOT_PASSED_PRODUCER = {"key.serializer", "value.serializer"}
+
+
+def _unbounded(api: str):
+    raise NotImplementedError(
+        "%s is unbounded: unbounded sources are not supported by pyflink_on_spark yet "
+        "(streaming execution on Spark Structured Streaming is not built). A bounded "
+        "KafkaSource works: KafkaSource.builder()...set_bounded("
+        "KafkaOffsetsInitializer.latest()) reads the topics up to their latest offsets at "
+        "start, as a Spark batch job." % api)
+
+
+def _value_reader(schema: DeserializationSchema):
+    deserialize = getattr(schema, "_deserialize", None)
+    if deserialize is None:
+        raise NotImplementedError(
+            "%s cannot deserialize Kafka records in pyflink_on_spark; use SimpleStringSchema, "
+            "JsonRowDeserializationSchema, CsvRowDeserializationSchema or "
+            "AvroRowDeserializationSchema(avro_schema_string=...)" % type(schema).__name__)
+    return deserialize
+
+
+def _produced_type(schema: DeserializationSchema):
+    from pyflink_on_spark.common.serialization import ByteArraySchema, SimpleStringSchema
+    from pyflink_on_spark.common.typeinfo import Types
+    if isinstance(schema, SimpleStringSchema):
+        return Types.STRING()
+    if isinstance(schema, ByteArraySchema):
+        return Types.PRIMITIVE_ARRAY(Types.BYTE())
+    inner = getattr(schema, "_j_deserialization_schema", None)
+    if isinstance(inner, tuple) and inner and hasattr(inner[0], "_python_converter"):
+        return inner[0]   # JSON / CSV row schemas carry their type information first
+    return None
+
+
+class KafkaTopicPartition(object):
+    def __init__(self, topic: str, partition: int):
+        self._topic = topic
+        self._partition = partition
+
+    def __eq__(self, other):
+        if not isinstance(other, KafkaTopicPartition):
+            return False
+        return self._topic == other._topic and self._partition == other._partition
+
+    def __hash__(self):
+        return 31 * (31 + self._partition) + hash(self._topic)
+
+    def __repr__(self):
+        return "KafkaTopicPartition(%s, %d)" % (self._topic, self._partition)
+
+
+class KafkaOffsetResetStrategy(Enum):
+    LATEST = 0
+    EARLIEST = 1
+    NONE = 2
+
+
+class KafkaOffsetsInitializer(object):
+    """Where reading starts or stops, in each partition."""
+
+    def __init__(self, j_initializer):
+        # (kind, argument): ("earliest", None) ("latest", None) ("timestamp", ms)
+        # ("offsets", ({tp: offset}, reset)) ("committed", reset)
+        self._j_initializer = j_initializer
+
+    @staticmethod
+    def committed_offsets(
+            offset_reset_strategy: 'KafkaOffsetResetStrategy' = KafkaOffsetResetStrategy.NONE) \
+            -> 'KafkaOffsetsInitializer':
+        return KafkaOffsetsInitializer(("committed", offset_reset_strategy))
+
+    @staticmethod
+    def timestamp(timestamp: int) -> 'KafkaOffsetsInitializer':
+        return KafkaOffsetsInitializer(("timestamp", int(timestamp)))
+
+    @staticmethod
+    def earliest() -> 'KafkaOffsetsInitializer':
+        return KafkaOffsetsInitializer(("earliest", None))
+
+    @staticmethod
+    def latest() -> 'KafkaOffsetsInitializer':
+        return KafkaOffsetsInitializer(("latest", None))
+
+    @staticmethod
+    def offsets(offsets: Dict['KafkaTopicPartition', int],
+                offset_reset_strategy: 'KafkaOffsetResetStrategy' =
+                KafkaOffsetResetStrategy.EARLIEST) -> 'KafkaOffsetsInitializer':
+        return KafkaOffsetsInitializer(("offsets", (dict(offsets), offset_reset_strategy)))
+
+    def _spark_option(self, side: str) -> Dict[str, str]:
+        """Spark's option(s) for the starting (side="starting") or ending offsets."""
+        kind, arg = self._j_initializer
+        if kind in ("earliest", "latest"):
+            if side == "starting" and kind == "latest":
+                raise NotImplementedError(
+                    "KafkaOffsetsInitializer.latest() as starting offsets: a bounded read "
+                    "starting at the latest offsets reads nothing, and Spark's batch Kafka "
+                    "source rejects it; use earliest(), offsets(...) or timestamp(...)")
+            if side == "ending" and kind == "earliest":
+                raise NotImplementedError("KafkaOffsetsInitializer.earliest() as stopping "
+                                          "offsets reads nothing; use latest() or offsets()")
+            return {side + "Offsets": kind}
+        if kind == "timestamp":
+            return {side + "Timestamp": str(arg)}
+        if kind == "offsets":
+            offsets, _ = arg
+            by_topic: Dict[str, Dict[str, int]] = {}
+            for tp, offset in sorted(offsets.items(), key=lambda i: (i[0]._topic,
+                                                                    i[0]._partition)):
+                by_topic.setdefault(tp._topic, {})[str(tp._partition)] = int(offset)
+            return {side + "Offsets": json.dumps(by_topic, separators=(",", ":"))}
+        raise NotImplementedError(
+            "KafkaOffsetsInitializer.committed_offsets() is not supported by pyflink_on_spark: "
+            "Spark's Kafka source does not read committed group offsets; use earliest(), "
+            "offsets({...}) or timestamp(ms)")
+
+
+def _properties(props: Dict[str, str], skip) -> Dict[str, str]:
+    return {"kafka." + k: str(v) for k, v in props.items() if k not in skip}
+
+
+class KafkaSource(Source):
+    """Reads Kafka topics (bounded: see KafkaSourceBuilder.set_bounded)."""
+
+    def __init__(self, j_kafka_source):
+        super().__init__(j_kafka_source)
+
+    @staticmethod
+    def builder() -> 'KafkaSourceBuilder':
+        return KafkaSourceBuilder()
+
+    def _spark_options(self) -> Dict[str, str]:
+        c = self._j_source
+        if not c.get("bootstrap_servers"):
+            raise ValueError("Bootstrap Server is required but not provided.")
+        options = _properties(c["properties"], _NOT_PASSED)
+        options["kafka.bootstrap.servers"] = c["bootstrap_servers"]
+        if c.get("group_id"):
+            options["kafka.group.id"] = c["group_id"]
+        if c.get("client_id_prefix"):
+            options["kafka.client.id"] = c["client_id_prefix"]
+        subscriptions = [k for k in ("topics", "topic_pattern", "partitions") if c.get(k)]
+        if len(subscriptions) != 1:
+            raise ValueError("Exactly one of set_topics, set_topic_pattern and set_partitions "
+                             "must be used, got %s" % (subscriptions or "none"))
+        if c.get("topics"):
+            options["subscribe"] = ",".join(c["topics"])
+        elif c.get("topic_pattern"):
+            options["subscribePattern"] = c["topic_pattern"]
+        else:
+            assign: Dict[str, List[int]] = {}
+            for tp in sorted(c["partitions"], key=lambda t: (t._topic, t._partition)):
+                assign.setdefault(tp._topic, []).append(tp._partition)
+            options["assign"] = json.dumps(assign, separators=(",", ":"))
+        options.update(c["starting"]._spark_option("starting"))
+        if c.get("stopping") is not None:
+            options.update(c["stopping"]._spark_option("ending"))
+        return options
+
+    def _source_definition(self):
+        from pyflink_on_spark.graph.frame_sources import KafkaScan
+        from pyflink_on_spark.graph.sources import frame_source
+        c = self._j_source
+        if c.get("deserializer") is None:
+            raise ValueError("No record deserializer is set (set_value_only_deserializer).")
+        if not c.get("bounded"):
+            _unbounded("KafkaSource without set_bounded(...)")
+        return frame_source("Kafka Source", KafkaScan(tuple(sorted(
+            self._spark_options().items())), _value_reader(c["deserializer"])))
+
+    @property
+    def _produced_type(self):
+        return _produced_type(self._j_source.get("deserializer"))
+
+
+class KafkaSourceBuilder(object):
+    """Configures a KafkaSource (bootstrap servers, topics, deserializer are required)."""
+
+    def __init__(self):
+        self._j_builder = {"properties": {}, "starting": KafkaOffsetsInitializer.earliest(),
+                           "stopping": None, "bounded": False}
+
+    def build(self) -> 'KafkaSource':
+        return KafkaSource(dict(self._j_builder, properties=dict(self._j_builder["properties"])))
+
+    def set_bootstrap_servers(self, bootstrap_servers: str) -> 'KafkaSourceBuilder':
+        self._j_builder["bootstrap_servers"] = bootstrap_servers
+        return self
+
+    def set_group_id(self, group_id: str) -> 'KafkaSourceBuilder':
+        self._j_builder["group_id"] = group_id
+        return self
+
+    def set_topics(self, *topics: str) -> 'KafkaSourceBuilder':
+        self._j_builder["topics"] = list(topics)
+        return self
+
+    def set_topic_pattern(self, topic_pattern: str) -> 'KafkaSourceBuilder':
+        self._j_builder["topic_pattern"] = topic_pattern
+        return self
+
+    def set_partitions(self, partitions: Set['KafkaTopicPartition']) -> 'KafkaSourceBuilder':
+        self._j_builder["partitions"] = set(partitions)
+        return self
+
+    def set_starting_offsets(self, starting_offsets_initializer: 'KafkaOffsetsInitializer') \
+            -> 'KafkaSourceBuilder':
+        self._j_builder["starting"] = starting_offsets_initializer
+        return self
+
+    def set_unbounded(self, stopping_offsets_initializer: 'KafkaOffsetsInitializer') \
+            -> 'KafkaSourceBuilder':
+        self._j_builder["stopping"] = stopping_offsets_initializer
+        self._j_builder["bounded"] = False
+        return self
+
+    def set_bounded(self, stopping_offsets_initializer: 'KafkaOffsetsInitializer') \
+            -> 'KafkaSourceBuilder':
+        self._j_builder["stopping"] = stopping_offsets_initializer
+        self._j_builder["bounded"] = True
+        return self
+
+    def set_value_only_deserializer(self, deserialization_schema: DeserializationSchema) \
+            -> 'KafkaSourceBuilder':
+        self._j_builder["deserializer"] = deserialization_schema
+        return self
+
+    def set_client_id_prefix(self, prefix: str) -> 'KafkaSourceBuilder':
+        self._j_builder["client_id_prefix"] = prefix
+        return self
+
+    def set_property(self, key: str, value: str) -> 'KafkaSourceBuilder':
+        self._j_builder["properties"][key] = value
+        return self
+
+    def set_properties(self, props: Dict) -> 'KafkaSourceBuilder':
+        self._j_builder["properties"].update(props)
+        return self
+
+
+# ---- legacy SourceFunction / SinkFunction ----
+
+class FlinkKafkaConsumerBase(SourceFunction, ABC):
+    """Deprecated Kafka consumer (a SourceFunction): always unbounded, so it cannot run on
+    pyflink_on_spark yet; its settings map onto Spark's options like KafkaSource's."""
+
+    def __init__(self, j_flink_kafka_consumer):
+        self._j_function = j_flink_kafka_consumer   # the consumer's settings (dict)
+
+    def set_commit_offsets_on_checkpoints(self, commit_on_checkpoints: bool) \
+            -> 'FlinkKafkaConsumerBase':
+        self._j_function["commit_on_checkpoints"] = commit_on_checkpoints
+        return self
+
+    def set_start_from_earliest(self) -> 'FlinkKafkaConsumerBase':
+        self._j_function["starting"] = KafkaOffsetsInitializer.earliest()
+        return self
+
+    def set_start_from_latest(self) -> 'FlinkKafkaConsumerBase':
+        self._j_function["starting"] = KafkaOffsetsInitializer.latest()
+        return self
+
+    def set_start_from_timestamp(self, startup_offsets_timestamp: int) \
+            -> 'FlinkKafkaConsumerBase':
+        self._j_function["starting"] = KafkaOffsetsInitializer.timestamp(
+            startup_offsets_timestamp)
+        return self
+
+    def set_start_from_group_offsets(self) -> 'FlinkKafkaConsumerBase':
+        self._j_function["starting"] = KafkaOffsetsInitializer.committed_offsets()
+        return self
+
+    def disable_filter_restored_partitions_with_subscribed_topics(self) \
+            -> 'FlinkKafkaConsumerBase':
+        return self
+
+    def get_produced_type(self):
+        return _produced_type(self._j_function["deserializer"])
+
+    def _spark_options(self) -> Dict[str, str]:
+        c = self._j_function
+        props = dict(c["properties"])
+        builder = KafkaSource.builder().set_topics(*c["topics"]) \
+            .set_value_only_deserializer(c["deserializer"]) \
+            .set_starting_offsets(c["starting"])
+        if "bootstrap.servers" in props:
+            builder.set_bootstrap_servers(props.pop("bootstrap.servers"))
+        if "group.id" in props:
+            builder.set_group_id(props.pop("group.id"))
+        return builder.set_properties(props).build()._spark_options()
+
+    def _source_definition(self):
+        _unbounded(type(self).__name__)
+
+
+class FlinkKafkaConsumer(FlinkKafkaConsumerBase):
+    def __init__(self, topics: Union[str, List[str]], deserialization_schema: DeserializationSchema,
+                 properties: Dict):
+        warnings.warn("Deprecated in 1.16. Use KafkaSource instead.", DeprecationWarning)
+        if not isinstance(topics, list):
+            topics = [topics]
+        super(FlinkKafkaConsumer, self).__init__({
+            "topics": topics, "deserializer": deserialization_schema,
+            "properties": dict(properties),
+            # Flink's default: the group's committed offsets
+            "starting": KafkaOffsetsInitializer.committed_offsets()})
+
+
+class Semantic(Enum):
+    EXACTLY_ONCE = 0,
+    AT_LEAST_ONCE = 1,
+    NONE = 2
+
+
+def _check_guarantee(name: str) -> None:
+    if name == "EXACTLY_ONCE":
+        raise NotImplementedError(
+            "EXACTLY_ONCE delivery to Kafka is not supported by pyflink_on_spark: Spark's Kafka "
+            "writer delivers at least once (no Kafka transactions). Use AT_LEAST_ONCE or NONE.")
+
+
+def _encoder(topic: Optional[str], topic_selector, key_schema, value_schema):
+    """value -> (topic, key bytes or None, value bytes), run in the sink's tasks."""
+    serialize_value = getattr(value_schema, "_serialize", None)
+    serialize_key = getattr(key_schema, "_serialize", None) if key_schema is not None else None
+    if serialize_value is None or (key_schema is not None and serialize_key is None):
+        raise NotImplementedError(
+            "%s cannot serialize Kafka records in pyflink_on_spark; use SimpleStringSchema, "
+            "JsonRowSerializationSchema, CsvRowSerializationSchema or "
+            "AvroRowSerializationSchema(avro_schema_string=...)"
+            % type(value_schema if serialize_value is None else key_schema).__name__)
+    return functools.partial(_encode, topic, topic_selector, serialize_key, serialize_value)
+
+
+def _encode(topic, topic_selector, serialize_key, serialize_value, value):
+    target = topic if topic_selector is None else topic_selector.apply(value)
+    key = serialize_key(value) if serialize_key is not None else None
+    return (target, key, serialize_value(value))
+
+
+def _kafka_sink_definition(name: str, options: Dict[str, str], encode, input_type):
+    from pyflink_on_spark.graph.frame_sinks import KafkaWrite
+    from pyflink_on_spark.graph.sinks import SinkDefinition
+    from pyflink_on_spark.runtime.operators.record_encoder import RecordEncoderOperator
+    converter = input_type._python_converter() if input_type is not None else None
+    return SinkDefinition(name, "frame",
+                          functools.partial(RecordEncoderOperator, encode, converter),
+                          frame_writer=KafkaWrite(tuple(sorted(options.items()))))
+
+
+class FlinkKafkaProducerBase(SinkFunction, ABC):
+    """Deprecated Kafka producer (a SinkFunction), written with Spark's Kafka writer."""
+
+    def __init__(self, j_flink_kafka_producer):
+        self._j_function = j_flink_kafka_producer   # the producer's settings (dict)
+
+    def set_log_failures_only(self, log_failures_only: bool) -> 'FlinkKafkaProducerBase':
+        self._j_function["log_failures_only"] = log_failures_only
+        return self
+
+    def set_flush_on_checkpoint(self, flush_on_checkpoint: bool) -> 'FlinkKafkaProducerBase':
+        self._j_function["flush_on_checkpoint"] = flush_on_checkpoint
+        return self
+
+    def set_write_timestamp_to_kafka(self, write_timestamp_to_kafka: bool) \
+            -> 'FlinkKafkaProducerBase':
+        self._j_function["write_timestamp"] = write_timestamp_to_kafka
+        return self
+
+    def _spark_options(self) -> Dict[str, str]:
+        props = dict(self._j_function["properties"])
+        if "bootstrap.servers" not in props:
+            raise ValueError("The producer config needs 'bootstrap.servers'.")
+        return _properties(props, _NOT_PASSED_PRODUCER)
+
+    def _sink_definition(self, input_type):
+        c = self._j_function
+        _check_guarantee(c["semantic"].name)
+        return _kafka_sink_definition("FlinkKafkaProducer", self._spark_options(),
+                                      _encoder(c["topic"], None, None, c["serializer"]),
+                                      input_type)
+
+
+class FlinkKafkaProducer(FlinkKafkaProducerBase):
+    def __init__(self, topic: str, serialization_schema: SerializationSchema,
+                 producer_config: Dict, kafka_producer_pool_size: int = 5,
+                 semantic=Semantic.AT_LEAST_ONCE):
+        super(FlinkKafkaProducer, self).__init__({
+            "topic": topic, "serializer": serialization_schema,
+            "properties": dict(producer_config), "pool_size": kafka_producer_pool_size,
+            "semantic": semantic})
+
+    def ignore_failures_after_transaction_timeout(self) -> 'FlinkKafkaProducer':
+        return self
+
+
+# ---- KafkaSink ----
+
+class KafkaSink(Sink, SupportsPreprocessing):
+    """Writes to Kafka with Spark's Kafka writer (at least once)."""
+
+    def __init__(self, j_kafka_sink, transformer: Optional[StreamTransformer] = None):
+        super().__init__(j_kafka_sink)
+        self._transformer = transformer
+
+    @staticmethod
+    def builder() -> 'KafkaSinkBuilder':
+        return KafkaSinkBuilder()
+
+    def get_transformer(self) -> Optional[StreamTransformer]:
+        return self._transformer
+
+    def _spark_options(self) -> Dict[str, str]:
+        c = self._j_sink
+        if not c.get("bootstrap_servers"):
+            raise ValueError("bootstrapServers")
+        options = _properties(c["properties"], _NOT_PASSED_PRODUCER)
+        options["kafka.bootstrap.servers"] = c["bootstrap_servers"]
+        return options
+
+    def _sink_definition(self, input_type):
+        c = self._j_sink
+        _check_guarantee(c["delivery_guarantee"].name)
+        serializer = c.get("record_serializer")
+        if serializer is None:
+            raise ValueError("recordSerializer")
+        settings = serializer._j_serialization_schema
+        return _kafka_sink_definition(
+            "KafkaSink", self._spark_options(),
+            _encoder(settings["topic"], serializer._topic_selector, settings["key"],
+                     settings["value"]), input_type)
+
+
+class KafkaSinkBuilder(object):
+    def __init__(self):
+        self._j_builder = {"properties": {}, "delivery_guarantee": DeliveryGuarantee.NONE}
+        self._preprocessing = None
+
+    def build(self) -> 'KafkaSink':
+        return KafkaSink(dict(self._j_builder, properties=dict(self._j_builder["properties"])),
+                         self._preprocessing)
+
+    def set_bootstrap_servers(self, bootstrap_servers: str) -> 'KafkaSinkBuilder':
+        self._j_builder["bootstrap_servers"] = bootstrap_servers
+        return self
+
+    def set_delivery_guarantee(self, delivery_guarantee: DeliveryGuarantee) -> 'KafkaSinkBuilder':
+        self._j_builder["delivery_guarantee"] = delivery_guarantee
+        return self
+
+    def set_transactional_id_prefix(self, transactional_id_prefix: str) -> 'KafkaSinkBuilder':
+        self._j_builder["transactional_id_prefix"] = transactional_id_prefix
+        return self
+
+    def set_record_serializer(self, record_serializer: 'KafkaRecordSerializationSchema') \
+            -> 'KafkaSinkBuilder':
+        self._j_builder["record_serializer"] = record_serializer
+        return self
+
+    def set_property(self, key: str, value: str) -> 'KafkaSinkBuilder':
+        self._j_builder["properties"][key] = value
+        return self
+
+
+class KafkaRecordSerializationSchema(SerializationSchema):
+    """Turns a record into a Kafka producer record (topic, key, value)."""
+
+    def __init__(self, j_serialization_schema,
+                 topic_selector: Optional['KafkaTopicSelector'] = None):
+        super().__init__(j_serialization_schema)
+        self._topic_selector = topic_selector
+
+    @staticmethod
+    def builder() -> 'KafkaRecordSerializationSchemaBuilder':
+        return KafkaRecordSerializationSchemaBuilder()
+
+
+class KafkaRecordSerializationSchemaBuilder(object):
+    def __init__(self):
+        self._fixed_topic = True
+        self._topic = None
+        self._topic_selector = None
+        self._key_serialization_schema = None
+        self._value_serialization_schema = None
+
+    def build(self) -> 'KafkaRecordSerializationSchema':
+        if self._value_serialization_schema is None:
+            raise ValueError("No value serializer is configured.")
+        if self._topic is None and self._topic_selector is None:
+            raise ValueError("No topic or topic selector is configured.")
+        settings = {"topic": self._topic if self._fixed_topic else None,
+                    "key": self._key_serialization_schema,
+                    "value": self._value_serialization_schema}
+        return KafkaRecordSerializationSchema(
+            settings, None if self._fixed_topic else self._topic_selector)
+
+    def set_topic(self, topic: str) -> 'KafkaRecordSerializationSchemaBuilder':
+        self._topic = topic
+        self._fixed_topic = True
+        return self
+
+    def set_topic_selector(self, topic_selector: Union[Callable[[Any], str], 'KafkaTopicSelector'])\
+            -> 'KafkaRecordSerializationSchemaBuilder':
+        if not isinstance(topic_selector, KafkaTopicSelector) and not callable(topic_selector):
+            raise TypeError('topic_selector must be KafkaTopicSelector or a callable')
+        if not isinstance(topic_selector, KafkaTopicSelector):
+            topic_selector = _TopicSelectorFunction(topic_selector)
+        self._fixed_topic = False
+        self._topic_selector = topic_selector
+        return self
+
+    def set_key_serialization_schema(self, key_serialization_schema: SerializationSchema) \
+            -> 'KafkaRecordSerializationSchemaBuilder':
+        self._key_serialization_schema = key_serialization_schema
+        return self
+
+    def set_value_serialization_schema(self, value_serialization_schema: SerializationSchema) \
+            -> 'KafkaRecordSerializationSchemaBuilder':
+        self._value_serialization_schema = value_serialization_schema
+        return self
+
+
+class KafkaTopicSelector(ABC):
+    """Selects the topic of an outgoing record."""
+
+    @abstractmethod
+    def apply(self, data) -> str:
+        pass
+
+
+class _TopicSelectorFunction(KafkaTopicSelector):
+    def __init__(self, f: Callable[[Any], str]):
+        self._f = f
+
+    def apply(self, data) -> str:
+        return self._f(data)

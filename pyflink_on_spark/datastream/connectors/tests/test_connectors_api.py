@@ -1,0 +1,229 @@
+"""The connector API mirror: builders, errors for what cannot run, and how Kafka settings map
+onto Spark's Kafka option names (no broker runs here: only the mapping is tested)."""
+import json
+
+import pytest
+
+from pyflink_on_spark.common import Duration
+from pyflink_on_spark.common.serialization import Encoder, SimpleStringSchema
+from pyflink_on_spark.common.typeinfo import Types
+from pyflink_on_spark.datastream import StreamExecutionEnvironment
+from pyflink_on_spark.datastream.connectors import DeliveryGuarantee
+from pyflink_on_spark.datastream.connectors.file_system import (
+    BucketAssigner, FileEnumeratorProvider, FileSink, FileSource, FileSplitAssignerProvider,
+    OnCheckpointRollingPolicy, OutputFileConfig, RollingPolicy, StreamFormat,
+    StreamingFileSink)
+from pyflink_on_spark.datastream.connectors.kafka import (
+    FlinkKafkaConsumer, FlinkKafkaProducer, KafkaOffsetResetStrategy, KafkaOffsetsInitializer,
+    KafkaRecordSerializationSchema, KafkaSink, KafkaSource, KafkaTopicPartition, Semantic)
+from pyflink_on_spark.datastream.formats.csv import CsvBulkWriters, CsvSchema
+from pyflink_on_spark.datastream.functions import SinkFunction, SourceFunction
+from pyflink_on_spark.graph.frame_sources import FileScan
+
+
+def test_file_source_builder_accepts_flink_settings_and_is_a_frame_source(tmp_path):
+    source = FileSource.for_record_stream_format(StreamFormat.text_line_format(), str(tmp_path)) \
+        .process_static_file_set() \
+        .set_file_enumerator(FileEnumeratorProvider.default_non_splittable_file_enumerator()) \
+        .set_split_assigner(FileSplitAssignerProvider.locality_aware_split_assigner()).build()
+    definition = source._source_definition()
+    assert isinstance(definition.frame, FileScan)
+    assert definition.frame.paths == (str(tmp_path),)
+    assert source._produced_type == Types.STRING()
+
+
+def test_relative_paths_resolve_against_the_working_directory(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    source = FileSource.for_record_stream_format(StreamFormat.text_line_format(), "in").build()
+    assert source._source_definition().frame.paths == (str(tmp_path / "in"),)
+
+
+def test_monitor_continuously_is_not_supported_yet():
+    builder = FileSource.for_record_stream_format(StreamFormat.text_line_format(), "/x")
+    with pytest.raises(NotImplementedError, match="unbounded sources are not supported"):
+        builder.monitor_continuously(Duration.of_seconds(1))
+
+
+def test_output_file_config_and_policies():
+    config = OutputFileConfig.builder().with_part_prefix("pre").with_part_suffix(".txt").build()
+    assert (config.get_part_prefix(), config.get_part_suffix()) == ("pre", ".txt")
+    assert OutputFileConfig("a", "b").get_part_suffix() == "b"
+    policy = RollingPolicy.default_rolling_policy(part_size=10, rollover_interval=5)
+    assert policy.get_java_object().part_size == 10
+    assert isinstance(RollingPolicy.on_checkpoint_rolling_policy(), OnCheckpointRollingPolicy)
+    with pytest.raises(ValueError, match="OnCheckpointRollingPolicy"):
+        FileSink.for_bulk_format("/x", CsvBulkWriters.for_schema(
+            CsvSchema.builder().add_string_column("a").build())) \
+            .with_rolling_policy(RollingPolicy.default_rolling_policy())
+
+
+def test_file_sink_settings_reach_the_sink_spec(tmp_path):
+    sink = FileSink.for_row_format(str(tmp_path), Encoder.simple_string_encoder()) \
+        .with_output_file_config(OutputFileConfig("p", ".s")) \
+        .with_bucket_assigner(BucketAssigner.base_path_bucket_assigner()) \
+        .with_rolling_policy(RollingPolicy.default_rolling_policy(part_size=3)) \
+        .with_bucket_check_interval(5).build()
+    first = sink._sink_definition(Types.STRING())
+    second = sink._sink_definition(Types.STRING())
+    spec = first.operator_factory().spec
+    assert (spec.part_prefix, spec.part_suffix, spec.rolling.part_size,
+            spec.bucket_check_interval, spec.naming) == ("p", ".s", 3, 5, "uuid")
+    assert first.kind == "commit"
+    # every sink_to gets its own staging directory
+    assert spec.staging_dir != second.operator_factory().spec.staging_dir
+    assert repr(FileSink.for_row_format("/x", Encoder.simple_string_encoder()).build()
+                ._sink_definition(None).operator_factory().spec.buckets) == \
+        "DateTimeBucketAssigner('yyyy-MM-dd--HH', None)"
+
+
+def test_streaming_file_sink_is_a_sink_function_with_subtask_naming():
+    with pytest.warns(DeprecationWarning):
+        sink = StreamingFileSink.for_row_format("/x", Encoder.simple_string_encoder()).build()
+    assert isinstance(sink, SinkFunction)
+    assert sink._sink_definition(None).operator_factory().spec.naming == "subtask"
+
+
+def test_csv_schema_prints_like_jackson():
+    schema = CsvSchema.builder().add_number_column("id").add_string_column("name") \
+        .add_number_column("score").add_boolean_column("ok") \
+        .add_array_column("tags", separator=";").build()
+    # observed on PyFlink 1.20
+    assert str(schema) == ('[CsvSchema: columns=["id"/NUMBER,"name"/STRING,"score"/NUMBER,'
+                           '"ok"/BOOLEAN,"tags"/ARRAY], header? false, skipFirst? false, '
+                           'comments? false, any-properties? N/A]')
+    assert len(schema) == 5
+    with pytest.raises(ValueError, match="single char"):
+        CsvSchema.builder().set_column_separator("ab")
+
+
+def test_java_backed_sources_and_sinks_name_the_alternative():
+    env = StreamExecutionEnvironment.get_execution_environment()
+    with pytest.raises(NotImplementedError, match="from_source"):
+        env.add_source(object())
+    with pytest.raises(NotImplementedError, match="Java SourceFunction|backed by a Java class"):
+        SourceFunction("org.example.MySource")
+    ds = env.from_collection([1], type_info=Types.INT())
+    with pytest.raises(NotImplementedError, match="sink_to\\(FileSink"):
+        ds.add_sink(object())
+    with pytest.raises(NotImplementedError, match="Supported sinks: FileSink, KafkaSink"):
+        ds.sink_to(object())
+
+
+# ---- Kafka: option mapping ----
+
+def _source(**settings):
+    builder = KafkaSource.builder().set_bootstrap_servers("b1:9092,b2:9092") \
+        .set_value_only_deserializer(SimpleStringSchema())
+    for name, args in settings.items():
+        getattr(builder, name)(*args)
+    return builder.build()
+
+
+def test_kafka_source_options():
+    source = _source(set_topics=("t1", "t2"), set_group_id=("g",),
+                     set_bounded=(KafkaOffsetsInitializer.latest(),),
+                     set_property=("fetch.min.bytes", "10"),
+                     set_properties=({"auto.offset.reset": "latest",
+                                      "partition.discovery.interval.ms": "10"},),
+                     set_client_id_prefix=("cid",))
+    assert source._spark_options() == {
+        "kafka.bootstrap.servers": "b1:9092,b2:9092", "subscribe": "t1,t2",
+        "kafka.group.id": "g", "kafka.client.id": "cid", "kafka.fetch.min.bytes": "10",
+        "startingOffsets": "earliest", "endingOffsets": "latest"}
+    assert source._produced_type == Types.STRING()
+
+
+def test_kafka_offsets_and_subscriptions():
+    tp0, tp1 = KafkaTopicPartition("t", 0), KafkaTopicPartition("t", 1)
+    source = _source(set_partitions=({tp1, tp0},),
+                     set_starting_offsets=(KafkaOffsetsInitializer.offsets({tp0: 5, tp1: 7}),),
+                     set_bounded=(KafkaOffsetsInitializer.timestamp(1700000000000),))
+    options = source._spark_options()
+    assert json.loads(options["assign"]) == {"t": [0, 1]}
+    assert json.loads(options["startingOffsets"]) == {"t": {"0": 5, "1": 7}}
+    assert options["endingTimestamp"] == "1700000000000"
+    pattern = _source(set_topic_pattern=("t.*",), set_bounded=(KafkaOffsetsInitializer.latest(),),
+                      set_starting_offsets=(KafkaOffsetsInitializer.timestamp(5),))
+    assert pattern._spark_options()["subscribePattern"] == "t.*"
+    assert pattern._spark_options()["startingTimestamp"] == "5"
+
+
+def test_kafka_offsets_spark_cannot_honour_raise():
+    with pytest.raises(NotImplementedError, match="committed group offsets"):
+        _source(set_topics=("t",), set_bounded=(KafkaOffsetsInitializer.latest(),),
+                set_starting_offsets=(KafkaOffsetsInitializer.committed_offsets(
+                    KafkaOffsetResetStrategy.EARLIEST),))._spark_options()
+    with pytest.raises(NotImplementedError, match="reads nothing"):
+        _source(set_topics=("t",), set_bounded=(KafkaOffsetsInitializer.latest(),),
+                set_starting_offsets=(KafkaOffsetsInitializer.latest(),))._spark_options()
+    with pytest.raises(ValueError, match="Exactly one of"):
+        _source(set_bounded=(KafkaOffsetsInitializer.latest(),))._spark_options()
+
+
+def test_unbounded_kafka_source_raises_naming_set_bounded():
+    env = StreamExecutionEnvironment.get_execution_environment()
+    from pyflink_on_spark.common import WatermarkStrategy
+    with pytest.raises(NotImplementedError, match="set_bounded"):
+        env.from_source(_source(set_topics=("t",)), WatermarkStrategy.no_watermarks(), "k")
+    with pytest.warns(DeprecationWarning):
+        consumer = FlinkKafkaConsumer("t", SimpleStringSchema(),
+                                      {"bootstrap.servers": "b:1", "group.id": "g"})
+    with pytest.raises(NotImplementedError, match="unbounded sources are not supported"):
+        env.add_source(consumer)
+
+
+def test_flink_kafka_consumer_option_mapping():
+    with pytest.warns(DeprecationWarning):
+        consumer = FlinkKafkaConsumer(["a", "b"], SimpleStringSchema(),
+                                      {"bootstrap.servers": "b:1", "group.id": "g",
+                                       "max.poll.records": "5"})
+    with pytest.raises(NotImplementedError, match="committed group offsets"):
+        consumer._spark_options()   # Flink's default start: the group's committed offsets
+    options = consumer.set_start_from_earliest()._spark_options()
+    assert options == {"kafka.bootstrap.servers": "b:1", "kafka.group.id": "g",
+                       "kafka.max.poll.records": "5", "subscribe": "a,b",
+                       "startingOffsets": "earliest"}
+    assert consumer.get_produced_type() == Types.STRING()
+
+
+def test_kafka_sink_and_producer_options_and_encoding():
+    serializer = KafkaRecordSerializationSchema.builder().set_topic("out") \
+        .set_key_serialization_schema(SimpleStringSchema()) \
+        .set_value_serialization_schema(SimpleStringSchema()).build()
+    sink = KafkaSink.builder().set_bootstrap_servers("b:1").set_record_serializer(serializer) \
+        .set_property("linger.ms", "5").build()
+    assert sink._spark_options() == {"kafka.bootstrap.servers": "b:1", "kafka.linger.ms": "5"}
+    definition = sink._sink_definition(Types.STRING())
+    assert definition.kind == "frame"
+    assert dict(definition.frame_writer.options) == sink._spark_options()
+    operator = definition.operator_factory()
+    assert operator.encode("v") == ("out", b"v", b"v")
+    producer = FlinkKafkaProducer("p", SimpleStringSchema(), {"bootstrap.servers": "b:2",
+                                                              "acks": "all"})
+    assert producer._spark_options() == {"kafka.bootstrap.servers": "b:2", "kafka.acks": "all"}
+    assert producer._sink_definition(None).operator_factory().encode("x") == ("p", None, b"x")
+
+
+def test_kafka_topic_selector_and_exactly_once():
+    serializer = KafkaRecordSerializationSchema.builder() \
+        .set_topic_selector(lambda v: "t-" + v) \
+        .set_value_serialization_schema(SimpleStringSchema()).build()
+    sink = KafkaSink.builder().set_bootstrap_servers("b:1").set_record_serializer(serializer) \
+        .build()
+    assert sink._sink_definition(None).operator_factory().encode("x") == ("t-x", None, b"x")
+    exactly = KafkaSink.builder().set_bootstrap_servers("b:1").set_record_serializer(serializer) \
+        .set_delivery_guarantee(DeliveryGuarantee.EXACTLY_ONCE).build()
+    with pytest.raises(NotImplementedError, match="at least once"):
+        exactly._sink_definition(None)
+    producer = FlinkKafkaProducer("p", SimpleStringSchema(), {"bootstrap.servers": "b"},
+                                  semantic=Semantic.EXACTLY_ONCE)
+    with pytest.raises(NotImplementedError, match="EXACTLY_ONCE"):
+        producer._sink_definition(None)
+
+
+def test_kafka_split_owner_follows_flinks_enumerator():
+    from pyflink_on_spark.common._java_text import java_string_hash
+    from pyflink_on_spark.spark.kafka import split_owner
+    start = ((java_string_hash("orders") * 31) & 0x7FFFFFFF) % 3
+    assert [split_owner("orders", p, 3) for p in range(4)] == \
+        [(start + p) % 3 for p in range(4)]

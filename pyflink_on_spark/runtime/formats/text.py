@@ -1,0 +1,129 @@
+"""Text lines as Flink's TextLineInputFormat reads them.
+
+Java's BufferedReader.readLine ends a line at "\\n", "\\r" or "\\r\\n"; a last line without
+terminator is kept; empty lines are kept. Flink's stream formats decompress by file
+extension (".deflate", ".xz", ".bz2", ".gz", ".gzip"). Spark's text reader (Hadoop's line
+reader and codecs) splits lines the same way and decodes .gz, .bz2 and .deflate itself; the
+other extensions and non-UTF-8 charsets are decoded here from the file's bytes.
+"""
+from __future__ import annotations
+
+import bz2
+import codecs
+import gzip
+import lzma
+import re
+import zlib
+from typing import List
+
+from pyflink_on_spark.runtime.formats.base import FileRecordFormat
+
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+# extensions Flink's StreamFormat decompresses, and which of them Spark's text reader handles
+FLINK_COMPRESSED = (".deflate", ".xz", ".bz2", ".gz", ".gzip")
+SPARK_DECOMPRESSES = (".deflate", ".bz2", ".gz")
+
+
+def python_codec(charset: str) -> str:
+    """A Java charset name -> the Python codec name (fails like Charset.forName)."""
+    try:
+        return codecs.lookup(charset).name
+    except (LookupError, TypeError):
+        raise ValueError("java.nio.charset.UnsupportedCharsetException: %s" % charset) from None
+
+
+def decompress(path: str, content: bytes) -> bytes:
+    """The file's bytes, decompressed as Flink's StreamFormatAdapter does (by extension)."""
+    name = path.lower()
+    if name.endswith((".gz", ".gzip")):
+        return gzip.decompress(content)
+    if name.endswith(".bz2"):
+        return bz2.decompress(content)
+    if name.endswith(".xz"):
+        return lzma.decompress(content, format=lzma.FORMAT_XZ)
+    if name.endswith(".deflate"):
+        return zlib.decompress(content)
+    return content
+
+
+def split_java_lines(text: str) -> List[str]:
+    """Lines as java.io.BufferedReader.readLine returns them."""
+    if not text:
+        return []
+    lines = _LINE_BREAK.split(text)
+    if lines[-1] == "":
+        lines.pop()  # the text ended with a line terminator
+    return lines
+
+
+def _lines_of(column) -> List[str]:
+    """Spark's text reader passes bytes through unchecked: malformed UTF-8 becomes U+FFFD,
+    as Java's InputStreamReader decodes it."""
+    try:
+        return column.to_pylist()
+    except UnicodeDecodeError:
+        import pyarrow as pa
+        return [None if b is None else b.decode("utf-8", "replace")
+                for b in column.view(pa.binary()).to_pylist()]
+
+
+class TextLineFormat(FileRecordFormat):
+    """StreamFormat.text_line_format(charset): one str record per line."""
+
+    spark_source = "text"
+
+    def __init__(self, charset: str = "UTF-8") -> None:
+        self.charset = charset
+        self.codec = python_codec(charset)
+
+    @property
+    def produced_type(self):
+        from pyflink_on_spark.common.typeinfo import Types
+        return Types.STRING()
+
+    def decodes_whole_file(self, path: str) -> bool:
+        if self.codec != "utf-8":
+            return True  # Spark's text reader only decodes UTF-8
+        # Hadoop's codecs match the extension case-sensitively
+        return path.lower().endswith(FLINK_COMPRESSED) and not path.endswith(SPARK_DECOMPRESSES)
+
+    def decode_batch(self, batch) -> list:
+        return _lines_of(batch.column(0))
+
+    def decode_file(self, path: str, content: bytes) -> List[str]:
+        text = decompress(path, content).decode(self.codec, errors="replace")
+        return split_java_lines(text)
+
+    def __repr__(self) -> str:
+        return "TextLineInputFormat(%s)" % self.charset
+
+
+def split_text_input_format_lines(text: str) -> List[str]:
+    """Lines as Flink's legacy TextInputFormat (env.read_text_file) reads them: split at
+    "\n" only, one trailing "\r" removed ("a\rb" stays one line; observed on PyFlink)."""
+    if not text:
+        return []
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    return [line[:-1] if line.endswith("\r") else line for line in lines]
+
+
+class TextInputFormat(TextLineFormat):
+    """env.read_text_file: TextLineFormat's reading with TextInputFormat's line splitting
+    (Spark's reader is told to split at "\n" only)."""
+
+    def spark_options(self):
+        return {"lineSep": "\n"}
+
+    def decode_batch(self, batch) -> list:
+        return [line[:-1] if line.endswith("\r") else line
+                for line in _lines_of(batch.column(0))]
+
+    def decode_file(self, path: str, content: bytes) -> List[str]:
+        text = decompress(path, content).decode(self.codec, errors="replace")
+        return split_text_input_format_lines(text)
+
+    def __repr__(self) -> str:
+        return "TextInputFormat(%s)" % self.charset

@@ -1,0 +1,104 @@
+"""The file sink's writer: one per sink subtask, writing part files into the job's hidden
+staging directory and reporting each finished part (its staged and its final path) as a
+committable. Nothing becomes visible here: the driver publishes after the job succeeded."""
+from __future__ import annotations
+
+import uuid
+from typing import Dict, List, Tuple
+
+from pyflink_on_spark.runtime.files import fs
+from pyflink_on_spark.runtime.files.spec import FileSinkSpec
+from pyflink_on_spark.runtime.operators.base import Operator
+
+
+class _OpenPart:
+    __slots__ = ("writer", "staged", "final", "created", "updated")
+
+    def __init__(self, writer, staged: str, final: str, now: int) -> None:
+        self.writer = writer
+        self.staged = staged
+        self.final = final
+        self.created = now
+        self.updated = now
+
+
+class FileSinkOperator(Operator):
+    def __init__(self, spec: FileSinkSpec) -> None:
+        super().__init__()
+        self.spec = spec
+
+    def open(self) -> None:
+        spec = self.spec
+        task = self.task
+        self._clock = task.clock
+        self._subtask_id = str(task.subtask_index) if spec.naming == "subtask" \
+            else str(uuid.uuid4())
+        self._staging = fs.join(spec.staging_dir, "%d-%d" % (task.subtask_index,
+                                                             task.attempt_number))
+        self._open: Dict[str, _OpenPart] = {}
+        self._counters: Dict[str, int] = {}
+        self._committables: List[Tuple[str, str]] = []
+        self._next_check = self._clock() + spec.bucket_check_interval
+        self._bucket_id = spec.buckets.bucket_id
+        self._convert = spec.converter
+        self._rolling = spec.rolling
+
+    def process_element(self, value, timestamp) -> None:
+        now = self._clock()
+        try:
+            if self._convert is not None:
+                value = self._convert(value)
+            bucket = self._bucket_id(value, now)
+        except Exception as e:
+            raise self.user_error(e) from None
+        part = self._open.get(bucket)
+        if part is not None and self._rolling.should_roll_on_event(part.writer.size):
+            self._finish(bucket)
+            part = None
+        if part is None:
+            part = self._new_part(bucket, now)
+        try:
+            part.writer.write(value)
+        except Exception as e:
+            raise self.user_error(e) from None
+        part.updated = now
+        if now >= self._next_check:
+            self._roll_on_time(now)
+
+    def _new_part(self, bucket: str, now: int) -> _OpenPart:
+        spec = self.spec
+        counter = self._counters.get(bucket, 0)
+        self._counters[bucket] = counter + 1
+        name = "%s-%s-%d%s" % (spec.part_prefix, self._subtask_id, counter, spec.part_suffix)
+        staged = fs.join(self._staging, bucket, name)
+        final = fs.join(spec.base_path, bucket, name)
+        part = _OpenPart(spec.writer.open(fs.open_write(staged)), staged, final, now)
+        self._open[bucket] = part
+        return part
+
+    def _finish(self, bucket: str) -> None:
+        part = self._open.pop(bucket)
+        part.writer.finish()
+        self._committables.append((part.staged, part.final))
+
+    def _roll_on_time(self, now: int) -> None:
+        self._next_check = now + self.spec.bucket_check_interval
+        for bucket in [b for b, p in self._open.items()
+                       if self._rolling.should_roll_on_time(p.created, p.updated, now)]:
+            self._finish(bucket)
+
+    def process_watermark(self, watermark: int) -> None:
+        self.current_watermark = watermark
+
+    def end_input(self) -> None:
+        for bucket in list(self._open):
+            self._finish(bucket)
+        for committable in self._committables:
+            self.output.collect(committable, None)
+        self._committables = []
+
+    def close(self) -> None:
+        # after a failure: close what is open; the staging directory is removed by the driver
+        for part in self._open.values():
+            part.writer.discard()
+        self._open = {}

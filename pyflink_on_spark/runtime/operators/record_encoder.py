@@ -1,0 +1,27 @@
+"""The writer half of a sink written by Spark's own writer (a "frame" sink, e.g. Kafka):
+records are encoded in the task and leave through the sink's driver exit; the Spark layer
+hands those rows to the DataFrame writer."""
+from __future__ import annotations
+
+from pyflink_on_spark.runtime.operators.base import Operator
+
+
+class RecordEncoderOperator(Operator):
+    """`encode(value)` -> a tuple of the writer's columns (Kafka: topic, key, value)."""
+
+    def __init__(self, encode, converter=None) -> None:
+        super().__init__()
+        self.encode = encode
+        self.converter = converter
+
+    def process_element(self, value, timestamp) -> None:
+        try:
+            if self.converter is not None:
+                value = self.converter(value)
+            encoded = self.encode(value)
+        except Exception as e:
+            raise self.user_error(e) from None
+        self.output.collect(encoded, None)
+
+    def process_watermark(self, watermark: int) -> None:
+        self.current_watermark = watermark

@@ -1,0 +1,202 @@
+"""FileSource on Spark: files are listed and read by Spark's own readers (text, csv,
+parquet, avro...), in parallel Spark tasks; a mapInArrow turns what Spark read into chunks of
+PyFlink records addressed to the source's subtasks.
+
+Which subtask reads which file: Flink hands files out on request (nondeterministic). The shim
+sorts the listed files by path and gives file i to subtask i % parallelism. Every record of a
+file goes to that one subtask, in file order, even when Spark reads the file as several blocks
+in different tasks: chunks are sorted by (file index, block start, chunk number).
+
+read_text_file (Flink's FileInputFormat splits files into byte ranges read by different
+subtasks) gives block k of file i to subtask (i + k) % parallelism instead, k counted in
+Spark's split size.
+"""
+from __future__ import annotations
+
+import pickle
+from typing import Dict, Iterator, List
+
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from pyflink_on_spark.graph.frame_sources import FileScan
+from pyflink_on_spark.runtime.spec import KIND_SPLIT
+from pyflink_on_spark.spark.batch_schema import SPARK_SCHEMA, rows_to_batch
+from pyflink_on_spark.spark.frame_sources import is_missing_data_source, missing_package_error
+
+CHUNK_RECORDS = 4096
+_CHUNK_BITS = 20          # seq = block start << 20 | chunk number inside the block
+_PATH = "__pyflink_path"
+_START = "__pyflink_block_start"
+
+
+class FileSourceError(RuntimeError):
+    pass
+
+
+def normalize_path(uri: str) -> str:
+    """Spark reports local files as file:/x (metadata) or file:///x (listing)."""
+    if uri.startswith("file:"):
+        return "/" + uri[5:].lstrip("/")
+    return uri
+
+
+def list_files(session, paths) -> List[str]:
+    """The files Spark's file index finds under `paths` (recursive; names starting with '.'
+    or '_' skipped, as Flink's default file filter does), sorted by path."""
+    try:
+        reader = session.read.format("binaryFile").option("recursiveFileLookup", "true")
+        files = reader.load(list(paths)).inputFiles()
+    except Exception as e:
+        text = str(e)
+        if "PATH_NOT_FOUND" in text or "Path does not exist" in text:
+            missing = text.split("Path does not exist:")[-1].split(".")[0].strip() \
+                if "Path does not exist:" in text else ", ".join(paths)
+            raise FileNotFoundError("FileSource: the path %s does not exist (or is not "
+                                    "readable)" % missing) from None
+        raise
+    return sorted(files, key=normalize_path)
+
+
+def file_scan_frame(scan: FileScan, parallelism: int, session):
+    files = list_files(session, scan.paths)
+    fmt = scan.format
+    index = {normalize_path(f): i for i, f in enumerate(files)}
+    by_spark = [f for f in files if not fmt.decodes_whole_file(normalize_path(f))]
+    whole = [f for f in files if fmt.decodes_whole_file(normalize_path(f))]
+    frames = []
+    if by_spark:
+        reader = session.read.format(fmt.spark_source)
+        for key, value in fmt.spark_options().items():
+            reader = reader.option(key, value)
+        schema = fmt.spark_schema()
+        if schema is not None:
+            reader = reader.schema(schema)
+        try:
+            df = reader.load(by_spark)
+        except Exception as e:
+            if is_missing_data_source(e) and fmt.spark_package:
+                raise missing_package_error("%r" % (fmt,), fmt.spark_source,
+                                            fmt.spark_package) from None
+            raise
+        from pyspark.sql import functions as F
+        df = df.select(*[F.col("`%s`" % c) for c in fmt.spark_columns()],
+                       F.col("_metadata.file_path").alias(_PATH),
+                       F.col("_metadata.file_block_start").alias(_START))
+        unit = _split_bytes(session, by_spark) if scan.split_files else 0
+        frames.append(df.mapInArrow(
+            _block_chunker(fmt, index, parallelism, len(fmt.spark_columns()), unit),
+            SPARK_SCHEMA))
+    if whole:
+        df = session.read.format("binaryFile").load(whole).select("path", "content")
+        frames.append(df.mapInArrow(_whole_file_chunker(fmt, index, parallelism),
+                                    SPARK_SCHEMA))
+    if not frames:
+        return session.createDataFrame([], SPARK_SCHEMA)
+    frame = frames[0]
+    for other in frames[1:]:
+        frame = frame.union(other)
+    return frame
+
+
+def _chunk_rows(records, dest: int, file_index: int, block_start: int, first_chunk: int,
+                rows: list) -> int:
+    chunk = first_chunk
+    for i in range(0, len(records), CHUNK_RECORDS):
+        if chunk >> _CHUNK_BITS:
+            raise FileSourceError("too many record chunks in one file block")
+        rows.append((-1, dest, file_index, (block_start << _CHUNK_BITS) | chunk, KIND_SPLIT,
+                     pickle.dumps(records[i:i + CHUNK_RECORDS], protocol=5)))
+        chunk += 1
+    return chunk
+
+
+def _bytes_conf(session, key: str, default: str) -> int:
+    text = session.conf.get(key, default).strip().lower()
+    for suffix, factor in (("kb", 1 << 10), ("mb", 1 << 20), ("gb", 1 << 30), ("k", 1 << 10),
+                           ("m", 1 << 20), ("g", 1 << 30), ("b", 1)):
+        if text.endswith(suffix):
+            return int(float(text[:-len(suffix)]) * factor)
+    return int(text)
+
+
+def _optional_int(session, key: str) -> int:
+    try:
+        value = session.conf.get(key, None)
+    except Exception:
+        return 0
+    return int(value) if value else 0
+
+
+def _split_bytes(session, files: List[str]) -> int:
+    """The block size Spark splits these files into (FilePartition.maxSplitBytes)."""
+    jvm = session.sparkContext._jvm
+    hadoop_conf = session.sparkContext._jsc.hadoopConfiguration()
+    open_cost = _bytes_conf(session, "spark.sql.files.openCostInBytes", "4MB")
+    total = 0
+    for f in files:
+        path = jvm.org.apache.hadoop.fs.Path(f)
+        total += path.getFileSystem(hadoop_conf).getFileStatus(path).getLen() + open_cost
+    min_partitions = _optional_int(session, "spark.sql.files.minPartitionNum") or \
+        _optional_int(session, "spark.sql.leafNodeDefaultParallelism") or \
+        session.sparkContext.defaultParallelism
+    max_partition = _bytes_conf(session, "spark.sql.files.maxPartitionBytes", "128MB")
+    return max(1, min(max_partition, max(open_cost, total // min_partitions)))
+
+
+def _block_chunker(fmt, index: Dict[str, int], parallelism: int, n_columns: int,
+                   split_unit: int = 0):
+    """mapInArrow function over Spark's reader output (+ file path, block start columns).
+    split_unit > 0: a block's subtask also counts the block (read_text_file)."""
+
+    def run(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
+        next_chunk: Dict[tuple, int] = {}
+        for batch in batches:
+            if batch.num_rows == 0:
+                continue
+            paths = batch.column(n_columns)
+            starts = batch.column(n_columns + 1)
+            data = pa.RecordBatch.from_arrays(batch.columns[:n_columns],
+                                              names=batch.schema.names[:n_columns])
+            rows: list = []
+            for begin, end in _runs(paths, starts):
+                path = normalize_path(paths[begin].as_py())
+                start = starts[begin].as_py()
+                file_index = index[path]
+                records = fmt.decode_batch(data.slice(begin, end - begin))
+                key = (file_index, start)
+                dest = (file_index + (start // split_unit if split_unit else 0)) % parallelism
+                next_chunk[key] = _chunk_rows(records, dest, file_index, start,
+                                              next_chunk.get(key, 0), rows)
+            if rows:
+                yield rows_to_batch(rows)
+    return run
+
+
+def _runs(paths: pa.Array, starts: pa.Array):
+    """[begin, end) ranges of consecutive rows from the same (file, block)."""
+    n = len(paths)
+    if n > 1:
+        changed = pc.or_(pc.not_equal(paths.slice(1), paths.slice(0, n - 1)),
+                         pc.not_equal(starts.slice(1), starts.slice(0, n - 1)))
+        cuts = [i + 1 for i in pc.indices_nonzero(changed).to_pylist()]
+    else:
+        cuts = []
+    bounds = [0] + cuts + [n]
+    return list(zip(bounds[:-1], bounds[1:]))
+
+
+def _whole_file_chunker(fmt, index: Dict[str, int], parallelism: int):
+    """mapInArrow function over Spark's binaryFile rows (path, content)."""
+
+    def run(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
+        for batch in batches:
+            rows: list = []
+            for path, content in zip(batch.column(0).to_pylist(), batch.column(1).to_pylist()):
+                path = normalize_path(path)
+                file_index = index[path]
+                records = list(fmt.decode_file(path, content))
+                _chunk_rows(records, file_index % parallelism, file_index, 0, 0, rows)
+            if rows:
+                yield rows_to_batch(rows)
+    return run

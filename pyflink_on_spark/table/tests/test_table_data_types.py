@@ -1,0 +1,33 @@
+"""pyflink.table in the shim: only the data types DataStream formats take."""
+import pytest
+
+from pyflink_on_spark.table.types import DataTypes, RowField, RowType
+
+
+def test_data_types_build_row_types():
+    row = DataTypes.ROW([DataTypes.FIELD("id", DataTypes.INT()),
+                         DataTypes.FIELD("tags", DataTypes.ARRAY(DataTypes.STRING()))])
+    assert isinstance(row, RowType)
+    assert row.field_names() == ["id", "tags"]
+    assert [f.name for f in row] == ["id", "tags"]
+    assert row["tags"].data_type == DataTypes.ARRAY(DataTypes.STRING())
+    assert row[0] == RowField("id", DataTypes.INT())
+    assert DataTypes.DECIMAL(10, 2).scale == 2
+    assert DataTypes.INT().not_null()._nullable is False
+    assert str(DataTypes.BIGINT()) == "BIGINT"
+
+
+def test_the_table_api_itself_is_not_there():
+    import pyflink_on_spark.table as table
+    assert table.DataTypes is DataTypes
+    with pytest.raises(ImportError, match="Table API / SQL does not run on Spark"):
+        from pyflink_on_spark.table import StreamTableEnvironment  # noqa: F401
+
+
+def test_the_pyflink_alias_resolves_table_types_only():
+    from pyflink_on_spark.cli.aliasing import install_pyflink_alias
+    install_pyflink_alias()
+    import importlib
+    assert importlib.import_module("pyflink.table.types").DataTypes is DataTypes
+    with pytest.raises(ModuleNotFoundError, match="Table API / SQL is not supported"):
+        importlib.import_module("pyflink.table.expressions")
