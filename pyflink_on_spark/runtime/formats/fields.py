@@ -66,36 +66,28 @@ def from_type_info(type_info) -> Field:
     raise TypeError("the type %r is not supported by this format" % (type_info,))
 
 
+def _plain_data_types():
+    """Table DataType classes that map to a kind without parameters (checked in order)."""
+    from pyflink_on_spark.table import types as d
+    return ((d.VarCharType, "string"), (d.CharType, "string"), (d.BooleanType, "boolean"),
+            (d.TinyIntType, "byte"), (d.SmallIntType, "short"), (d.IntType, "int"),
+            (d.BigIntType, "long"), (d.FloatType, "float"), (d.DoubleType, "double"),
+            (d.DateType, "local_date"), (d.BinaryType, "bytes"), (d.VarBinaryType, "bytes"))
+
+
 def from_data_type(data_type, separator: Optional[str] = None) -> Field:
     from pyflink_on_spark.table import types as d
-    if isinstance(data_type, (d.VarCharType, d.CharType)):
-        return Field("string")
-    if isinstance(data_type, d.BooleanType):
-        return Field("boolean")
-    if isinstance(data_type, d.TinyIntType):
-        return Field("byte")
-    if isinstance(data_type, d.SmallIntType):
-        return Field("short")
-    if isinstance(data_type, d.IntType):
-        return Field("int")
-    if isinstance(data_type, d.BigIntType):
-        return Field("long")
-    if isinstance(data_type, d.FloatType):
-        return Field("float")
-    if isinstance(data_type, d.DoubleType):
-        return Field("double")
+    for data_type_class, kind in _plain_data_types():
+        if isinstance(data_type, data_type_class):
+            return Field(kind)
     if isinstance(data_type, d.DecimalType):
         return Field("decimal", precision=data_type.precision, scale=data_type.scale)
-    if isinstance(data_type, d.DateType):
-        return Field("local_date")
     if isinstance(data_type, d.TimeType):
         return Field("local_time", precision=data_type.precision)
     if isinstance(data_type, d.LocalZonedTimestampType):
         return Field("instant", precision=data_type.precision)
     if isinstance(data_type, d.TimestampType):
         return Field("local_datetime", precision=data_type.precision)
-    if isinstance(data_type, (d.BinaryType, d.VarBinaryType)):
-        return Field("bytes")
     if isinstance(data_type, d.ArrayType):
         return Field("array", element=from_data_type(data_type.element_type),
                      separator=separator)
