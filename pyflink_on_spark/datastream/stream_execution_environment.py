@@ -277,7 +277,7 @@ class StreamExecutionEnvironment(object):
         import dataclasses
         from pyflink_on_spark.common.typeinfo import Types
         from pyflink_on_spark.datastream.connectors.file_system import FileSource, StreamFormat
-        from pyflink_on_spark.runtime.formats.text import TextInputFormat
+        from pyflink_on_spark.codecs.formats.text import TextInputFormat
         source = FileSource.for_record_stream_format(
             StreamFormat(TextInputFormat(charset_name)), file_path).build()
         definition = source._source_definition()

@@ -14,7 +14,7 @@ class FileScan:
     split_files (read_text_file, like Flink's FileInputFormat splits) every block Spark
     reads of a file goes to one subtask, in order."""
     paths: Tuple[str, ...]
-    format: Any                      # a runtime.formats.base.FileRecordFormat
+    format: Any                      # a codecs.formats.base.FileRecordFormat
     split_files: bool = False
 
 

@@ -3,7 +3,7 @@
 FileSource reads with Spark's own file readers, in parallel Spark tasks
 (spark/file_source.py); FileSink / StreamingFileSink write part files from the sink's
 subtasks into a hidden staging directory and publish them only after the job succeeded
-(runtime/files). The Java objects PyFlink wraps are plain-Python descriptions here.
+(codecs/files). The Java objects PyFlink wraps are plain-Python descriptions here.
 """
 from __future__ import annotations
 
@@ -88,14 +88,14 @@ class StreamFormat(object):
     .gz, .gzip, .bz2, .xz and .deflate files by extension)."""
 
     def __init__(self, j_stream_format):
-        # a runtime.formats.base.FileRecordFormat
+        # a codecs.formats.base.FileRecordFormat
         self._j_stream_format = j_stream_format
 
     @staticmethod
     def text_line_format(charset_name: str = "UTF-8") -> 'StreamFormat':
         """Text lines (str records), decoded with the charset; lines end at \\n, \\r or
         \\r\\n, as Java's BufferedReader reads them."""
-        from pyflink_on_spark.runtime.formats.text import TextLineFormat
+        from pyflink_on_spark.codecs.formats.text import TextLineFormat
         return StreamFormat(TextLineFormat(charset_name))
 
     def _format(self):
@@ -200,13 +200,13 @@ class BucketAssigner(JavaObjectWrapper):
     @staticmethod
     def base_path_bucket_assigner() -> 'BucketAssigner':
         """No bucketing: every part file in the base path."""
-        from pyflink_on_spark.runtime.files.buckets import BasePathBuckets
+        from pyflink_on_spark.codecs.files.buckets import BasePathBuckets
         return BucketAssigner(BasePathBuckets())
 
     @staticmethod
     def date_time_bucket_assigner(format_str: str = "yyyy-MM-dd--HH", timezone_id: str = None):
         """Buckets named after the current system time (Java DateTimeFormatter pattern)."""
-        from pyflink_on_spark.runtime.files.buckets import DateTimeBuckets
+        from pyflink_on_spark.codecs.files.buckets import DateTimeBuckets
         return BucketAssigner(DateTimeBuckets(format_str, timezone_id))
 
 
@@ -220,13 +220,13 @@ class RollingPolicy(JavaObjectWrapper):
     def default_rolling_policy(part_size: int = 1024 * 1024 * 128,
                                rollover_interval: int = 60 * 1000,
                                inactivity_interval: int = 60 * 1000) -> 'DefaultRollingPolicy':
-        from pyflink_on_spark.runtime.files.rolling import DefaultRolling
+        from pyflink_on_spark.codecs.files.rolling import DefaultRolling
         return DefaultRollingPolicy(DefaultRolling(part_size, rollover_interval,
                                                    inactivity_interval))
 
     @staticmethod
     def on_checkpoint_rolling_policy() -> 'OnCheckpointRollingPolicy':
-        from pyflink_on_spark.runtime.files.rolling import CheckpointRolling
+        from pyflink_on_spark.codecs.files.rolling import CheckpointRolling
         return OnCheckpointRollingPolicy(CheckpointRolling())
 
 
@@ -330,7 +330,7 @@ class FileCompactor(JavaObjectWrapper):
 
 
 def _writer_of_encoder(encoder: Encoder):
-    from pyflink_on_spark.runtime.files.writers import SimpleStringRowFormat
+    from pyflink_on_spark.codecs.files.writers import SimpleStringRowFormat
     description = encoder._j_encoder
     if isinstance(description, tuple) and description and description[0] == "simple_string":
         return SimpleStringRowFormat(description[1])
@@ -339,7 +339,7 @@ def _writer_of_encoder(encoder: Encoder):
 
 
 def _writer_of_bulk(writer_factory: BulkWriterFactory):
-    from pyflink_on_spark.runtime.files.writers import PartWriterFactory
+    from pyflink_on_spark.codecs.files.writers import PartWriterFactory
     description = writer_factory.get_java_object()
     if isinstance(description, PartWriterFactory):
         return description
@@ -351,7 +351,7 @@ def _writer_of_bulk(writer_factory: BulkWriterFactory):
 
 
 def _sink_config(base_path: str, writer, rolling, naming: str) -> dict:
-    from pyflink_on_spark.runtime.files.buckets import DateTimeBuckets
+    from pyflink_on_spark.codecs.files.buckets import DateTimeBuckets
     return {"base_path": _absolute(base_path), "writer": writer,
             "buckets": DateTimeBuckets(), "rolling": rolling, "prefix": "part", "suffix": "",
             "naming": naming, "bucket_check_interval": 60_000}
@@ -360,8 +360,8 @@ def _sink_config(base_path: str, writer, rolling, naming: str) -> dict:
 def _definition(name: str, config: dict, input_type):
     """A fresh SinkDefinition (graph/sinks.py) with its own staging directory."""
     from pyflink_on_spark.graph.sinks import SinkDefinition
-    from pyflink_on_spark.runtime.files.commit import FileCommitter
-    from pyflink_on_spark.runtime.files.spec import FileSinkSpec
+    from pyflink_on_spark.codecs.files.commit import FileCommitter
+    from pyflink_on_spark.codecs.files.spec import FileSinkSpec
     from pyflink_on_spark.runtime.operators.file_sink import FileSinkOperator
     converter = input_type._python_converter() if input_type is not None else None
     spec = FileSinkSpec(
@@ -438,7 +438,7 @@ class FileSink(Sink, SupportsPreprocessing):
 
     @staticmethod
     def for_row_format(base_path: str, encoder: Encoder) -> 'FileSink.RowFormatBuilder':
-        from pyflink_on_spark.runtime.files.rolling import DefaultRolling
+        from pyflink_on_spark.codecs.files.rolling import DefaultRolling
         return FileSink.RowFormatBuilder(_sink_config(base_path, _writer_of_encoder(encoder),
                                                       DefaultRolling(), "uuid"))
 
@@ -460,7 +460,7 @@ class FileSink(Sink, SupportsPreprocessing):
     @staticmethod
     def for_bulk_format(base_path: str, writer_factory: BulkWriterFactory) \
             -> 'FileSink.BulkFormatBuilder':
-        from pyflink_on_spark.runtime.files.rolling import CheckpointRolling
+        from pyflink_on_spark.codecs.files.rolling import CheckpointRolling
         return FileSink.BulkFormatBuilder(_sink_config(
             base_path, _writer_of_bulk(writer_factory), CheckpointRolling(), "uuid"))
 
@@ -500,7 +500,7 @@ class StreamingFileSink(SinkFunction):
 
     @staticmethod
     def for_row_format(base_path: str, encoder: Encoder) -> 'DefaultRowFormatBuilder':
-        from pyflink_on_spark.runtime.files.rolling import DefaultRolling
+        from pyflink_on_spark.codecs.files.rolling import DefaultRolling
         return StreamingFileSink.DefaultRowFormatBuilder(_sink_config(
             base_path, _writer_of_encoder(encoder), DefaultRolling(), "subtask"))
 
@@ -514,6 +514,6 @@ class StreamingFileSink(SinkFunction):
 
     @staticmethod
     def for_bulk_format(base_path: str, writer_factory: BulkWriterFactory):
-        from pyflink_on_spark.runtime.files.rolling import CheckpointRolling
+        from pyflink_on_spark.codecs.files.rolling import CheckpointRolling
         return StreamingFileSink.DefaultBulkFormatBuilder(_sink_config(
             base_path, _writer_of_bulk(writer_factory), CheckpointRolling(), "subtask"))

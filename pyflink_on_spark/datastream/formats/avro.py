@@ -13,8 +13,8 @@ from pyflink_on_spark.common.serialization import (BulkWriterFactory, Deserializ
                                                    SerializationSchema)
 from pyflink_on_spark.common.typeinfo import TypeInformation
 from pyflink_on_spark.datastream.utils import ResultTypeQueryable
-from pyflink_on_spark.runtime.formats import avro as codec
-from pyflink_on_spark.runtime.formats.base import FileRecordFormat
+from pyflink_on_spark.codecs.formats import avro as codec
+from pyflink_on_spark.codecs.formats.base import FileRecordFormat
 
 __all__ = [
     'AvroSchema',
@@ -129,7 +129,7 @@ class AvroBulkWriters(object):
 
     @staticmethod
     def for_generic_record(schema: 'AvroSchema') -> 'BulkWriterFactory':
-        from pyflink_on_spark.runtime.files.writers import AvroBulkFormat
+        from pyflink_on_spark.codecs.files.writers import AvroBulkFormat
         return BulkWriterFactory(AvroBulkFormat(str(schema)))
 
 

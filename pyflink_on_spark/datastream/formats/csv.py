@@ -1,6 +1,6 @@
 """CSV formats (mirror of pyflink.datastream.formats.csv): a FileSource reader format read
 with Spark's CSV reader, a FileSink bulk writer, and row (de)serialization schemas. The
-quoting and number formats follow Flink's Jackson-based writers (runtime/formats/csv.py)."""
+quoting and number formats follow Flink's Jackson-based writers (codecs/formats/csv.py)."""
 from __future__ import annotations
 
 from typing import List, Optional, TYPE_CHECKING
@@ -10,10 +10,10 @@ from pyflink_on_spark.common.serialization import (BulkWriterFactory, Deserializ
                                                    SerializationSchema)
 from pyflink_on_spark.common.typeinfo import TypeInformation
 from pyflink_on_spark.datastream.connectors.file_system import StreamFormat
-from pyflink_on_spark.runtime.formats.base import FileRecordFormat
-from pyflink_on_spark.runtime.formats.csv import CsvDialect, CsvRowWriter, parse_value, \
+from pyflink_on_spark.codecs.formats.base import FileRecordFormat
+from pyflink_on_spark.codecs.formats.csv import CsvDialect, CsvRowWriter, parse_value, \
     split_line
-from pyflink_on_spark.runtime.formats.fields import from_data_type, from_type_info
+from pyflink_on_spark.codecs.formats.fields import from_data_type, from_type_info
 
 if TYPE_CHECKING:
     from pyflink_on_spark.table.types import DataType, RowType, NumericType
@@ -254,7 +254,7 @@ class CsvBulkWriters(object):
 
     @staticmethod
     def for_schema(schema: 'CsvSchema') -> 'BulkWriterFactory':
-        from pyflink_on_spark.runtime.files.writers import CsvBulkFormat
+        from pyflink_on_spark.codecs.files.writers import CsvBulkFormat
         return RowDataBulkWriterFactory(CsvBulkFormat(schema._fields(), schema._j_schema[0]),
                                         schema._row_type)
 

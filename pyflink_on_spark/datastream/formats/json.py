@@ -1,13 +1,13 @@
 """JSON row (de)serialization schemas (mirror of pyflink.datastream.formats.json); the JSON
-itself is written and read as Flink's Jackson-based schemas do (runtime/formats/json_rows.py)."""
+itself is written and read as Flink's Jackson-based schemas do (codecs/formats/json_rows.py)."""
 from __future__ import annotations
 
 import json as _json
 
 from pyflink_on_spark.common.serialization import DeserializationSchema, SerializationSchema
 from pyflink_on_spark.common.typeinfo import TypeInformation, Types
-from pyflink_on_spark.runtime.formats.fields import from_type_info
-from pyflink_on_spark.runtime.formats.json_rows import deserialize_row, serialize_row
+from pyflink_on_spark.codecs.formats.fields import from_type_info
+from pyflink_on_spark.codecs.formats.json_rows import deserialize_row, serialize_row
 
 __all__ = [
     'JsonRowDeserializationSchema',

@@ -6,7 +6,7 @@ from typing import Optional, TYPE_CHECKING
 
 from pyflink_on_spark.common.configuration import Configuration
 from pyflink_on_spark.common.serialization import BulkWriterFactory, RowDataBulkWriterFactory
-from pyflink_on_spark.runtime.formats.fields import from_data_type
+from pyflink_on_spark.codecs.formats.fields import from_data_type
 
 if TYPE_CHECKING:
     from pyflink_on_spark.table.types import RowType
@@ -24,7 +24,7 @@ class OrcBulkWriters(object):
                      writer_properties: Optional[Configuration] = None,
                      hadoop_config: Optional[Configuration] = None) -> BulkWriterFactory:
         from pyflink_on_spark.table.types import RowType
-        from pyflink_on_spark.runtime.files.writers import ArrowBulkFormat
+        from pyflink_on_spark.codecs.files.writers import ArrowBulkFormat
         if not isinstance(row_type, RowType):
             raise TypeError('row_type must be an instance of RowType')
         return RowDataBulkWriterFactory(ArrowBulkFormat("orc", from_data_type(row_type)),

@@ -8,8 +8,8 @@ from pyflink_on_spark.common.configuration import Configuration
 from pyflink_on_spark.common.serialization import BulkWriterFactory, RowDataBulkWriterFactory
 from pyflink_on_spark.datastream.connectors.file_system import BulkFormat, StreamFormat
 from pyflink_on_spark.datastream.formats.avro import AvroSchema, GenericRecordAvroTypeInfo
-from pyflink_on_spark.runtime.formats.base import FileRecordFormat
-from pyflink_on_spark.runtime.formats.fields import Field, from_data_type
+from pyflink_on_spark.codecs.formats.base import FileRecordFormat
+from pyflink_on_spark.codecs.formats.fields import Field, from_data_type
 
 if TYPE_CHECKING:
     from pyflink_on_spark.table.types import RowType
@@ -38,7 +38,7 @@ class ParquetFileFormat(FileRecordFormat):
         return list(self.row.names)
 
     def decode_batch(self, batch) -> list:
-        from pyflink_on_spark.runtime.formats.arrow_rows import table_rows
+        from pyflink_on_spark.codecs.formats.arrow_rows import table_rows
         rows = table_rows(batch, self.row)
         if self.as_dicts:
             return [dict(zip(self.row.names, r._values)) for r in rows]
@@ -99,7 +99,7 @@ class AvroParquetWriters(object):
 
     @staticmethod
     def for_generic_record(schema: 'AvroSchema') -> 'BulkWriterFactory':
-        from pyflink_on_spark.runtime.files.writers import ArrowBulkFormat
+        from pyflink_on_spark.codecs.files.writers import ArrowBulkFormat
         return BulkWriterFactory(ArrowBulkFormat("parquet", _avro_row_field(schema)))
 
 
@@ -124,6 +124,6 @@ class ParquetBulkWriters(object):
     def for_row_type(row_type: 'RowType',
                      hadoop_config: Optional[Configuration] = None,
                      utc_timestamp: bool = False) -> 'BulkWriterFactory':
-        from pyflink_on_spark.runtime.files.writers import ArrowBulkFormat
+        from pyflink_on_spark.codecs.files.writers import ArrowBulkFormat
         return RowDataBulkWriterFactory(ArrowBulkFormat("parquet", from_data_type(row_type)),
                                         row_type)

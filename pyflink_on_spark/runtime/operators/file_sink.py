@@ -6,8 +6,8 @@ from __future__ import annotations
 import uuid
 from typing import Dict, List, Tuple
 
-from pyflink_on_spark.runtime.files import fs
-from pyflink_on_spark.runtime.files.spec import FileSinkSpec
+from pyflink_on_spark.codecs.files import fs
+from pyflink_on_spark.codecs.files.spec import FileSinkSpec
 from pyflink_on_spark.runtime.operators.base import Operator
 
 

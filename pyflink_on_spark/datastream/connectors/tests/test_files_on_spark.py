@@ -24,7 +24,7 @@ from pyflink_on_spark.datastream.formats.orc import OrcBulkWriters
 from pyflink_on_spark.datastream.formats.parquet import (ParquetBulkWriters,
                                                          ParquetColumnarRowInputFormat)
 from pyflink_on_spark.runtime.errors import JobExecutionError
-from pyflink_on_spark.runtime.formats.avro import read_container
+from pyflink_on_spark.codecs.formats.avro import read_container
 from pyflink_on_spark.spark.frame_sources import MissingSparkPackageError
 from pyflink_on_spark.table.types import DataTypes
 

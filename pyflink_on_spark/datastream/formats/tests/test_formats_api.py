@@ -1,5 +1,5 @@
 """The schemas of pyflink.datastream.formats: what they write and read (the codecs' exact
-formats are checked against PyFlink's output in runtime/formats/tests)."""
+formats are checked against PyFlink's output in codecs/formats/tests)."""
 import pytest
 
 from pyflink_on_spark.common.typeinfo import Types

@@ -6,7 +6,7 @@ import io
 import pytest
 
 from pyflink_on_spark.common.types import Row
-from pyflink_on_spark.runtime.formats import avro
+from pyflink_on_spark.codecs.formats import avro
 
 SCHEMA = avro.parse_schema("""{"type": "record", "name": "User", "namespace": "t",
   "fields": [{"name": "id", "type": "long"}, {"name": "name", "type": ["null", "string"]},

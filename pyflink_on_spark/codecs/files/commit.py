@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Iterable, Tuple
 
-from pyflink_on_spark.runtime.files import fs
-from pyflink_on_spark.runtime.files.spec import FileSinkSpec
+from pyflink_on_spark.codecs.files import fs
+from pyflink_on_spark.codecs.files.spec import FileSinkSpec
 
 
 class FileCommitter:

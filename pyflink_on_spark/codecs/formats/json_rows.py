@@ -16,7 +16,7 @@ import json
 from typing import Optional
 
 from pyflink_on_spark.common._java_text import java_double_str, java_float_str
-from pyflink_on_spark.runtime.formats.fields import FRACTIONAL, INTEGRAL, Field
+from pyflink_on_spark.codecs.formats.fields import FRACTIONAL, INTEGRAL, Field
 
 _string = json.JSONEncoder(ensure_ascii=False).encode
 

@@ -10,9 +10,9 @@ STAGING_PREFIX = ".pyflink-on-spark-staging-"
 @dataclass(frozen=True)
 class FileSinkSpec:
     base_path: str
-    writer: Any                 # a runtime.files.writers.PartWriterFactory bound to the input type
-    buckets: Any                # runtime.files.buckets.BasePathBuckets | DateTimeBuckets
-    rolling: Any                # runtime.files.rolling.DefaultRolling | CheckpointRolling
+    writer: Any                 # a codecs.files.writers.PartWriterFactory bound to the input type
+    buckets: Any                # codecs.files.buckets.BasePathBuckets | DateTimeBuckets
+    rolling: Any                # codecs.files.rolling.DefaultRolling | CheckpointRolling
     part_prefix: str = "part"
     part_suffix: str = ""
     naming: str = "uuid"        # FileSink: <prefix>-<uuid>-<n><suffix>;
@@ -23,5 +23,5 @@ class FileSinkSpec:
 
     @property
     def staging_dir(self) -> str:
-        from pyflink_on_spark.runtime.files.fs import join
+        from pyflink_on_spark.codecs.files.fs import join
         return join(self.base_path, STAGING_PREFIX + self.staging_token)

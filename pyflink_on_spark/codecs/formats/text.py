@@ -16,7 +16,7 @@ import re
 import zlib
 from typing import List
 
-from pyflink_on_spark.runtime.formats.base import FileRecordFormat
+from pyflink_on_spark.codecs.formats.base import FileRecordFormat
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 

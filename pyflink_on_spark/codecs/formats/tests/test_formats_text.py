@@ -7,7 +7,7 @@ import zlib
 
 import pytest
 
-from pyflink_on_spark.runtime.formats.text import (TextLineFormat, decompress, python_codec,
+from pyflink_on_spark.codecs.formats.text import (TextLineFormat, decompress, python_codec,
                                                    split_java_lines)
 
 
@@ -62,7 +62,7 @@ def test_unknown_charset_fails_like_java():
 
 def test_read_text_file_splits_at_newline_only_as_observed():
     # PyFlink 1.20's read_text_file on b"first\r\nsecond\rthird\n\nlast without newline"
-    from pyflink_on_spark.runtime.formats.text import split_text_input_format_lines
+    from pyflink_on_spark.codecs.formats.text import split_text_input_format_lines
     assert split_text_input_format_lines("first\r\nsecond\rthird\n\nlast without newline") == \
         ["first", "second\rthird", "", "last without newline"]
     assert split_text_input_format_lines("a\n") == ["a"]

@@ -12,14 +12,14 @@ import pytest
 from pyflink_on_spark.common.typeinfo import Types
 from pyflink_on_spark.common.types import Row
 from pyflink_on_spark.runtime.context import TaskContext
-from pyflink_on_spark.runtime.files.buckets import (BasePathBuckets, DateTimeBuckets,
+from pyflink_on_spark.codecs.files.buckets import (BasePathBuckets, DateTimeBuckets,
                                                     java_pattern_to_strftime)
-from pyflink_on_spark.runtime.files.commit import FileCommitter
-from pyflink_on_spark.runtime.files.rolling import CheckpointRolling, DefaultRolling
-from pyflink_on_spark.runtime.files.spec import STAGING_PREFIX, FileSinkSpec
-from pyflink_on_spark.runtime.files.writers import CsvBulkFormat, SimpleStringRowFormat
-from pyflink_on_spark.runtime.formats.csv import CsvDialect
-from pyflink_on_spark.runtime.formats.fields import Field
+from pyflink_on_spark.codecs.files.commit import FileCommitter
+from pyflink_on_spark.codecs.files.rolling import CheckpointRolling, DefaultRolling
+from pyflink_on_spark.codecs.files.spec import STAGING_PREFIX, FileSinkSpec
+from pyflink_on_spark.codecs.files.writers import CsvBulkFormat, SimpleStringRowFormat
+from pyflink_on_spark.codecs.formats.csv import CsvDialect
+from pyflink_on_spark.codecs.formats.fields import Field
 from pyflink_on_spark.runtime.operators.file_sink import FileSinkOperator
 from pyflink_on_spark.runtime.output import Output
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, BinaryIO, Callable, Optional, Sequence
 
-from pyflink_on_spark.runtime.formats.text import python_codec
+from pyflink_on_spark.codecs.formats.text import python_codec
 
 
 class PartWriter:
@@ -116,7 +116,7 @@ class CsvBulkFormat(PartWriterFactory):
         self.dialect = dialect
 
     def open(self, stream: BinaryIO) -> PartWriter:
-        from pyflink_on_spark.runtime.formats.csv import CsvRowWriter
+        from pyflink_on_spark.codecs.formats.csv import CsvRowWriter
         return _CsvPartWriter(stream, CsvRowWriter(self.fields, self.dialect))
 
 
@@ -135,7 +135,7 @@ class _ArrowPartWriter(PartWriter):
             self._flush()
 
     def _flush(self) -> None:
-        from pyflink_on_spark.runtime.formats.arrow_rows import rows_to_table
+        from pyflink_on_spark.codecs.formats.arrow_rows import rows_to_table
         table = rows_to_table(self._rows, self._fmt.field, self._fmt.schema())
         self._rows = []
         if self._writer is None:
@@ -158,12 +158,12 @@ class ArrowBulkFormat(PartWriterFactory):
     def __init__(self, kind: str, field, batch_rows: int = 65536,
                  options: Optional[dict] = None) -> None:
         self.kind = kind            # parquet | orc
-        self.field = field          # a runtime.formats.fields.Field of kind "row"
+        self.field = field          # a codecs.formats.fields.Field of kind "row"
         self.batch_rows = batch_rows
         self.options = dict(options or {})
 
     def schema(self):
-        from pyflink_on_spark.runtime.formats.arrow_rows import arrow_schema
+        from pyflink_on_spark.codecs.formats.arrow_rows import arrow_schema
         return arrow_schema(self.field)
 
     def new_writer(self, stream: BinaryIO):
@@ -183,7 +183,7 @@ class ArrowBulkFormat(PartWriterFactory):
 
 class _AvroPartWriter(PartWriter):
     def __init__(self, stream: BinaryIO, schema_json: str) -> None:
-        from pyflink_on_spark.runtime.formats.avro import ContainerWriter
+        from pyflink_on_spark.codecs.formats.avro import ContainerWriter
         self._stream = stream
         self._writer = ContainerWriter(stream, schema_json)
 

@@ -5,9 +5,9 @@ import datetime
 import pytest
 
 from pyflink_on_spark.common.types import Row
-from pyflink_on_spark.runtime.formats.csv import (CsvDialect, CsvRowWriter, parse_value,
+from pyflink_on_spark.codecs.formats.csv import (CsvDialect, CsvRowWriter, parse_value,
                                                   split_line)
-from pyflink_on_spark.runtime.formats.fields import Field
+from pyflink_on_spark.codecs.formats.fields import Field
 
 STRING = Field("string")
 

@@ -6,8 +6,8 @@ import pytest
 
 from pyflink_on_spark.common.typeinfo import Types
 from pyflink_on_spark.common.types import Row
-from pyflink_on_spark.runtime.formats.fields import from_type_info
-from pyflink_on_spark.runtime.formats.json_rows import deserialize_row, serialize_row
+from pyflink_on_spark.codecs.formats.fields import from_type_info
+from pyflink_on_spark.codecs.formats.json_rows import deserialize_row, serialize_row
 
 TYPE = Types.ROW_NAMED(["id", "name", "score", "ok", "tags", "nested"], [
     Types.INT(), Types.STRING(), Types.DOUBLE(), Types.BOOLEAN(),

@@ -5,7 +5,7 @@ from typing import List
 
 import pyarrow as pa
 
-from pyflink_on_spark.runtime.formats.fields import Field
+from pyflink_on_spark.codecs.formats.fields import Field
 
 _SIMPLE = {
     "string": pa.string(), "boolean": pa.bool_(), "byte": pa.int8(), "short": pa.int16(),

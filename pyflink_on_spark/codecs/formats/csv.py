@@ -20,7 +20,7 @@ from typing import List, Optional, Sequence
 from pyflink_on_spark.common._java_text import (
     java_double_str, java_float_str, java_sql_date_str, java_sql_time_str,
     java_sql_timestamp_str)
-from pyflink_on_spark.runtime.formats.fields import FRACTIONAL, INTEGRAL, Field
+from pyflink_on_spark.codecs.formats.fields import FRACTIONAL, INTEGRAL, Field
 
 
 class CsvDialect:
