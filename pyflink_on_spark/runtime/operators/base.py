@@ -6,7 +6,7 @@ import traceback
 from typing import Optional
 
 from pyflink_on_spark.datastream.output_tag import OutputTag
-from pyflink_on_spark.runtime.context import TaskContext
+from pyflink_on_spark.runtime.context import StreamingRuntimeContext, TaskContext
 from pyflink_on_spark.runtime.errors import UserFunctionError
 from pyflink_on_spark.runtime.output import Output
 from pyflink_on_spark.runtime.spec import MIN_WATERMARK
@@ -15,10 +15,22 @@ _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(_
 
 
 class Operator:
-    """One operator instance inside a running task."""
+    """One operator instance inside a running task.
+
+    Lifecycle: setup (wired to its output and task) -> prepare (hot path bound) -> open ->
+    process_element / process_element2 / process_watermark / advance_processing_time ->
+    end_input -> close. An operator running a user function keeps it in ``function``: the
+    base class opens it with a RuntimeContext and closes it.
+
+    User code is called through ``call_user`` (or, on a per-record hot path where one more
+    call would cost, an inline ``except Exception as e: raise self.user_error(e) from None``):
+    what it raises reaches the driver as a UserFunctionError naming this operator. An error
+    already wrapped by a downstream operator passes through unchanged.
+    """
 
     name = "Operator"
     has_timers = False  # True for operators whose processing-time timers the task must poll
+    function = None     # the user function this operator runs, if any
 
     def __init__(self) -> None:
         self.output: Optional[Output] = None
@@ -35,7 +47,11 @@ class Operator:
         operators may bind their hot path to the final output here."""
 
     def open(self) -> None:
-        pass
+        if self.function is not None:
+            self.open_function(StreamingRuntimeContext(self.task))
+
+    def open_function(self, runtime_context: StreamingRuntimeContext) -> None:
+        self.call_user(self.function.open, runtime_context)
 
     def process_element(self, value, timestamp) -> None:
         raise NotImplementedError
@@ -55,7 +71,15 @@ class Operator:
         pass
 
     def close(self) -> None:
-        pass
+        if self.function is not None:
+            self.call_user(self.function.close)
+
+    def call_user(self, user_code, *args):
+        """``user_code(*args)``; what it raises becomes a UserFunctionError of this operator."""
+        try:
+            return user_code(*args)
+        except Exception as e:
+            raise self.user_error(e) from None
 
     def user_error(self, exc: BaseException) -> UserFunctionError:
         """Wrap an exception from user code, keeping only the user's own frames on top."""

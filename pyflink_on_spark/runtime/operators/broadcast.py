@@ -14,8 +14,6 @@ from pyflink_on_spark.datastream.functions import (
     BroadcastProcessFunction, KeyedBroadcastProcessFunction)
 from pyflink_on_spark.datastream.state import MapStateDescriptor
 from pyflink_on_spark.datastream.timerservice import TimerService
-from pyflink_on_spark.runtime.context import StreamingRuntimeContext
-from pyflink_on_spark.runtime.errors import UserFunctionError
 from pyflink_on_spark.runtime.operators.base import Operator, emit_results
 from pyflink_on_spark.runtime.operators.keyed_process import (
     KeyedContext, KeyedProcessOperator)
@@ -84,12 +82,6 @@ class BroadcastProcessOperator(Operator):
         self.function = function
         self.broadcast_states = HeapOperatorStateStore()
 
-    def open(self) -> None:
-        try:
-            self.function.open(StreamingRuntimeContext(self.task))
-        except Exception as e:
-            raise self.user_error(e) from None
-
     def prepare(self) -> None:
         timers = _NonKeyedTimerService(self)
         self.process_element = self._input(
@@ -107,17 +99,9 @@ class BroadcastProcessOperator(Operator):
             ctx._timestamp = timestamp
             try:
                 emit_results(user_process(value, ctx), output, timestamp)
-            except UserFunctionError:
-                raise
-            except Exception as e:
+            except Exception as e:   # inline rather than call_user: the per-record path
                 raise user_error(e) from None
         return process_element
-
-    def close(self) -> None:
-        try:
-            self.function.close()
-        except Exception as e:
-            raise self.user_error(e) from None
 
 
 class _BroadcastSideTimerService(TimerService):
@@ -180,9 +164,7 @@ class KeyedBroadcastProcessOperator(KeyedProcessOperator):
     def process_element2(self, value, timestamp) -> None:
         ctx = self._broadcast_ctx
         ctx._timestamp = timestamp
-        try:
-            emit_results(self._user_broadcast(value, ctx), self.output, timestamp)
-        except UserFunctionError:
-            raise
-        except Exception as e:
-            raise self.user_error(e) from None
+        self.call_user(self._emit_broadcast, value, ctx, timestamp)
+
+    def _emit_broadcast(self, value, ctx, timestamp) -> None:
+        emit_results(self._user_broadcast(value, ctx), self.output, timestamp)

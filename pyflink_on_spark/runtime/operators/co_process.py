@@ -10,8 +10,6 @@ from __future__ import annotations
 from pyflink_on_spark.common.types import _create_row
 from pyflink_on_spark.datastream.functions import (
     CoProcessFunction, KeyedCoProcessFunction, ProcessFunction)
-from pyflink_on_spark.runtime.context import StreamingRuntimeContext
-from pyflink_on_spark.runtime.errors import UserFunctionError
 from pyflink_on_spark.runtime.operators.base import Operator, emit_results
 from pyflink_on_spark.runtime.operators.keyed_process import (
     KeyedContext, KeyedProcessOperator)
@@ -53,12 +51,6 @@ class CoProcessOperator(Operator):
         self.function = function
         self.keyed_rows = tuple(keyed_rows)
 
-    def open(self) -> None:
-        try:
-            self.function.open(StreamingRuntimeContext(self.task))
-        except Exception as e:
-            raise self.user_error(e) from None
-
     def prepare(self) -> None:
         ctx = self._ctx = CoProcessContext(_NonKeyedTimerService(self))
         self.process_element = self._input(ctx, self.function.process_element1,
@@ -77,17 +69,9 @@ class CoProcessOperator(Operator):
                 if get_key is not None:
                     value = _create_row(list(_KEYED_ROW_FIELDS), (get_key(value), value))
                 emit_results(user_process(value, ctx), output, timestamp)
-            except UserFunctionError:
-                raise
-            except Exception as e:
+            except Exception as e:   # inline rather than call_user: the per-record path
                 raise user_error(e) from None
         return process_element
-
-    def close(self) -> None:
-        try:
-            self.function.close()
-        except Exception as e:
-            raise self.user_error(e) from None
 
 
 class KeyedCoContext(KeyedContext, KeyedCoProcessFunction.OnTimerContext):
@@ -169,6 +153,7 @@ class KeyedCoProcessOperator(KeyedProcessOperator):
         return merged
 
     def process_element2(self, value, timestamp) -> None:
+        # The per-record path calls user code inline rather than through call_user.
         try:
             key = self._get_key2(value)
         except Exception as e:
@@ -179,7 +164,5 @@ class KeyedCoProcessOperator(KeyedProcessOperator):
         ctx._timestamp = timestamp
         try:
             emit_results(self._user_process2(value, ctx), self.output, timestamp)
-        except UserFunctionError:
-            raise
         except Exception as e:
             raise self.user_error(e) from None

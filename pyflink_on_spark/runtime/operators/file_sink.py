@@ -45,6 +45,8 @@ class FileSinkOperator(Operator):
 
     def process_element(self, value, timestamp) -> None:
         now = self._clock()
+        # per-record path: user code (converter, bucket assigner, encoder) is called inline
+        # rather than through call_user
         try:
             if self._convert is not None:
                 value = self._convert(value)

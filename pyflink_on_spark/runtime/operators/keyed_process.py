@@ -10,12 +10,11 @@ from pyflink_on_spark.datastream.functions import (
 from pyflink_on_spark.datastream.time_domain import TimeDomain
 from pyflink_on_spark.datastream.timerservice import TimerService
 from pyflink_on_spark.runtime.context import StreamingRuntimeContext
-from pyflink_on_spark.runtime.errors import UserFunctionError
 from pyflink_on_spark.runtime.operators.base import Operator, emit_results
 from pyflink_on_spark.runtime.spec import MAX_WATERMARK, MIN_WATERMARK
+from pyflink_on_spark.runtime.state.backend import VOID_NAMESPACE
 from pyflink_on_spark.runtime.timers import InternalTimerService, hashable_key
 
-VOID_NAMESPACE = None  # the namespace of plain keyed state and keyed-process timers
 
 
 class KeyedTimerService(TimerService):
@@ -109,16 +108,18 @@ class KeyedProcessOperator(Operator):
         self.backend = create_backend(self.task)
         self.timers = InternalTimerService(self.task.clock)
         self.runtime_context = StreamingRuntimeContext(self.task, self.backend)
-        self.ctx = self._make_context(KeyedTimerService(self))
-        try:
-            self.function.open(self.runtime_context)
-        except Exception as e:
-            raise self.user_error(e) from None
-        self._bind_user_functions()
         self._get_key = _unwrapped_key_function(self.key_selector)
         self._set_key = self.backend.set_current_key
+        self._open_contexts()
+        self.open_function(self.runtime_context)
+        self._bind_user_functions()
 
-    # Hooks for the two-input variants (runtime/operators/co_process.py, broadcast.py).
+    # Hooks for the variants: two-input (runtime/operators/co_process.py, broadcast.py) and
+    # windows (runtime/window/operator.py).
+    def _open_contexts(self) -> None:
+        """What the user function is handed besides records, built before it is opened."""
+        self.ctx = self._make_context(KeyedTimerService(self))
+
     def _make_context(self, timer_service: TimerService) -> KeyedContext:
         return KeyedContext(self, timer_service)
 
@@ -134,10 +135,7 @@ class KeyedProcessOperator(Operator):
         self._buffer_input(self._get_key, 1, value, timestamp)
 
     def _buffer_input(self, get_key, side: int, value, timestamp) -> None:
-        try:
-            key = get_key(value)
-        except Exception as e:
-            raise self.user_error(e) from None
+        key = self.call_user(get_key, value)
         entry = self._batch_input.get(hashable_key(key))
         if entry is None:
             entry = self._batch_input[hashable_key(key)] = (key, [])
@@ -175,6 +173,7 @@ class KeyedProcessOperator(Operator):
         self._set_key(key)
 
     def process_element(self, value, timestamp) -> None:
+        # The per-record path calls user code inline rather than through call_user.
         try:
             key = self._get_key(value)
         except Exception as e:
@@ -187,8 +186,6 @@ class KeyedProcessOperator(Operator):
             results = self._user_process(value, ctx)
             if results is not None:
                 emit_results(results, self.output, timestamp)
-        except UserFunctionError:
-            raise
         except Exception as e:
             raise self.user_error(e) from None
 
@@ -231,28 +228,23 @@ class KeyedProcessOperator(Operator):
         # in both time domains (Java Flink erases it for processing time).
         ctx._timestamp = timestamp
         try:
-            emit_results(self.function.on_timer(timestamp, ctx), self.output, timestamp)
-        except UserFunctionError:
-            raise
-        except Exception as e:
-            raise self.user_error(e) from None
+            self.call_user(self._emit_on_timer, timestamp, ctx)
         finally:
             ctx._time_domain = None
+
+    def _emit_on_timer(self, timestamp: int, ctx: KeyedContext) -> None:
+        emit_results(self.function.on_timer(timestamp, ctx), self.output, timestamp)
 
     def end_input(self) -> None:
         finish = getattr(self.function, "_end_input", None)
         if finish is not None:
-            try:
-                emit_results(finish(self), self.output, None)
-            except UserFunctionError:
-                raise
-            except Exception as e:
-                raise self.user_error(e) from None
+            self.call_user(self._emit_end_input, finish)
+
+    def _emit_end_input(self, finish) -> None:
+        emit_results(finish(self), self.output, None)
 
     def close(self) -> None:
         try:
-            self.function.close()
-        except Exception as e:
-            raise self.user_error(e) from None
+            super().close()
         finally:
             self.backend.close()

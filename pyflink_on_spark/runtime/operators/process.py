@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from pyflink_on_spark.datastream.functions import ProcessFunction
 from pyflink_on_spark.datastream.timerservice import TimerService
-from pyflink_on_spark.runtime.context import StreamingRuntimeContext
-from pyflink_on_spark.runtime.errors import UserFunctionError
 from pyflink_on_spark.runtime.spec import MIN_WATERMARK
 from pyflink_on_spark.runtime.operators.base import Operator, emit_results
 from pyflink_on_spark.datastream.output_tag import OutputTag
@@ -61,17 +59,14 @@ class ProcessOperator(Operator):
         self.kind = kind
         self.function = function
 
-    def open(self) -> None:
-        try:
-            self.function.open(StreamingRuntimeContext(self.task))
-        except Exception as e:
-            raise self.user_error(e) from None
-
     def prepare(self) -> None:
         self._ctx = _ProcessContext(_NonKeyedTimerService(self))
         output = self.output
         kind = self.kind
         fn = self.function
+        # The per-record closures call the user function inline (not through call_user: one
+        # Python call less per record); a UserFunctionError of a chained operator downstream
+        # passes through user_error unchanged.
         if kind == "map":
             user_map = fn.map
             collect = output.collect
@@ -103,8 +98,6 @@ class ProcessOperator(Operator):
             def process_element(value, timestamp):
                 try:
                     emit_results(user_flat_map(value), output, timestamp)
-                except UserFunctionError:
-                    raise
                 except Exception as e:
                     raise self.user_error(e) from None
         elif kind == "process":
@@ -115,16 +108,8 @@ class ProcessOperator(Operator):
                 ctx._timestamp = timestamp
                 try:
                     emit_results(user_process(value, ctx), output, timestamp)
-                except UserFunctionError:
-                    raise
                 except Exception as e:
                     raise self.user_error(e) from None
         else:
             raise ValueError("unknown process kind %r" % kind)
         self.process_element = process_element
-
-    def close(self) -> None:
-        try:
-            self.function.close()
-        except Exception as e:
-            raise self.user_error(e) from None

@@ -15,7 +15,7 @@ class RecordEncoderOperator(Operator):
         self.converter = converter
 
     def process_element(self, value, timestamp) -> None:
-        try:
+        try:   # inline rather than call_user: the per-record path
             if self.converter is not None:
                 value = self.converter(value)
             encoded = self.encode(value)

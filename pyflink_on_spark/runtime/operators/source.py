@@ -15,9 +15,6 @@ class SourceOperator(TimestampsAndWatermarksOperator):
 
     def process_split(self, split) -> None:
         process = self.process_element
-        try:
-            records = self.reader(split)
-        except Exception as e:
-            raise self.user_error(e) from None
+        records = self.call_user(self.reader, split)
         for value in records:
             process(value, None)

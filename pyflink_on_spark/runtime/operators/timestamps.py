@@ -22,6 +22,7 @@ class TimestampsAndWatermarksOperator(Operator):
 
     def process_element(self, value, timestamp) -> None:
         if self._extract is not None:
+            # inline rather than call_user: the per-record path
             try:
                 timestamp = self._extract(
                     value, MIN_WATERMARK if timestamp is None else timestamp)

@@ -27,13 +27,11 @@ from pyflink_on_spark.datastream.time_domain import TimeDomain
 from pyflink_on_spark.datastream.window import (
     EventTimeTrigger, MergingWindowAssigner, TimeWindow, Trigger, TriggerResult,
     TumblingEventTimeWindows, WindowAssigner, WindowOperationDescriptor)
-from pyflink_on_spark.runtime.context import StreamingRuntimeContext
 from pyflink_on_spark.runtime.errors import UserFunctionError
 from pyflink_on_spark.runtime.operators.base import emit_results
-from pyflink_on_spark.runtime.operators.keyed_process import KeyedProcessOperator, create_backend
+from pyflink_on_spark.runtime.operators.keyed_process import KeyedProcessOperator
 from pyflink_on_spark.runtime.spec import MAX_WATERMARK, MIN_WATERMARK
 from pyflink_on_spark.runtime.state.backend import VOID_NAMESPACE
-from pyflink_on_spark.runtime.timers import InternalTimerService
 from pyflink_on_spark.runtime.window.merging_window_set import MergingWindowSet
 
 LATE_ELEMENTS_DROPPED_METRIC_NAME = "numLateRecordsDropped"
@@ -173,12 +171,9 @@ class WindowOperator(KeyedProcessOperator):
 
     # -- lifecycle --------------------------------------------------------------------------
 
-    def open(self) -> None:
-        self.backend = create_backend(self.task)
-        self.timers = InternalTimerService(self.task.clock)
-        self.runtime_context = StreamingRuntimeContext(self.task, self.backend)
-        self._get_key = self.key_selector.get_key
-        self._set_key = self.backend.set_current_key
+    def _open_contexts(self) -> None:
+        # KeyedProcessOperator.open (backend, timers, runtime context, key functions) calls
+        # this before it opens the window function.
         self.window_state = self.backend.get_partitioned_state(self.window_state_descriptor)
         self._list_contents = isinstance(self.window_state_descriptor, ListStateDescriptor)
         self._merging_set_state = (self.backend.get_partitioned_state(_MERGING_WINDOW_SET)
@@ -192,25 +187,22 @@ class WindowOperator(KeyedProcessOperator):
         self._window_cache = {}
         self._tumbling = ((self.assigner._size, self.assigner._offset)
                           if type(self.assigner) is TumblingEventTimeWindows else None)
-        try:
-            self.function.open(self.runtime_context)
-        except Exception as e:
-            raise self.user_error(e) from None
+
+    def _bind_user_functions(self) -> None:
+        pass   # the window function is called per firing (_emit), not per element
 
     # -- elements ---------------------------------------------------------------------------
 
     def prepare(self) -> None:
-        # Event-time windows with the default trigger (the common case) run an inlined copy
-        # of EventTimeTrigger's on_element; tumbling event-time windows also compute their
-        # window inline and reuse one window object per window (so state namespace switches
-        # between elements of the same window are free).
-        self._element_logic = self._process
+        # Two per-element paths: _process (Flink's processElement: any assigner and trigger)
+        # and _process_event_time, the common case of non-merging event-time windows with the
+        # default trigger, with EventTimeTrigger.on_element inlined (and tumbling windows
+        # computed inline). The split pays: benchmarks/RESULTS.md, "Window per-element paths".
+        super().prepare()
         if not self.merging and self.is_event_time and type(self.trigger) is EventTimeTrigger:
             self._element_logic = self._process_event_time
-        super().prepare()
-        if self._batch_input is None and self._element_logic == self._process_event_time \
-                and type(self.assigner) is TumblingEventTimeWindows:
-            self.process_element = self._process_tumbling_element
+        else:
+            self._element_logic = self._process
 
     def process_element(self, value, timestamp) -> None:
         try:
@@ -218,36 +210,7 @@ class WindowOperator(KeyedProcessOperator):
             self.current_key = key
             self._set_key(key)
             self._element_logic(value, timestamp)
-        except UserFunctionError:
-            raise
-        except Exception as e:
-            raise self.user_error(e) from None
-
-    def _process_tumbling_element(self, value, timestamp) -> None:
-        """process_element for tumbling event-time windows with EventTimeTrigger, for the
-        common case of an element whose window the watermark has not passed; anything else
-        goes the _process_event_time way."""
-        try:
-            key = self._get_key(value)
-            self.current_key = key
-            self._set_key(key)
-            if timestamp is not None:
-                size, offset = self._tumbling
-                start = timestamp - (timestamp - offset + size) % size
-                window = self._window_cache.get(start)
-                if window is None:
-                    window = self._cached_window(start, start + size)
-                max_timestamp = start + size - 1
-                if max_timestamp > self.current_watermark and not self.allowed_lateness:
-                    state = self.window_state
-                    state.set_current_namespace(window)
-                    state.add(value)
-                    self._event_queue.register(key, window, max_timestamp)
-                    return
-            self._process_event_time(value, timestamp)
-        except UserFunctionError:
-            raise
-        except Exception as e:
+        except Exception as e:   # inline rather than call_user: the per-record path
             raise self.user_error(e) from None
 
     def _process(self, value, timestamp) -> None:
@@ -293,20 +256,25 @@ class WindowOperator(KeyedProcessOperator):
 
     def _process_event_time(self, value, timestamp) -> None:
         """_process for a non-merging event-time assigner with EventTimeTrigger, inlined."""
-        if timestamp is None:
-            timestamp_or_min = MIN_WATERMARK
-        else:
-            timestamp_or_min = timestamp
-        if self._tumbling is not None:
-            size, offset = self._tumbling
-            if timestamp is None:
-                self.assigner.assign_windows(value, MIN_WATERMARK, self.assigner_context)
+        tumbling = self._tumbling
+        if tumbling is not None and timestamp is not None:
+            size, offset = tumbling
             start = timestamp - (timestamp - offset + size) % size
             window = self._window_cache.get(start)
             if window is None:
                 window = self._cached_window(start, start + size)
+            max_timestamp = start + size - 1
+            if max_timestamp > self.current_watermark and not self.allowed_lateness:
+                # the usual element: its window is ahead of the watermark, no lateness
+                state = self.window_state
+                state.set_current_namespace(window)
+                state.add(value)
+                self._event_queue.register(self.current_key, window, max_timestamp)
+                return
             windows = (window,)
+            timestamp_or_min = timestamp
         else:
+            timestamp_or_min = MIN_WATERMARK if timestamp is None else timestamp
             windows = self.assigner.assign_windows(value, timestamp_or_min,
                                                    self.assigner_context)
         watermark = self.current_watermark
@@ -360,12 +328,7 @@ class WindowOperator(KeyedProcessOperator):
         timestamp, key, window = due
         self.current_key = key
         self._set_key(key)
-        try:
-            self._on_timer(timestamp, window, domain is TimeDomain.EVENT_TIME)
-        except UserFunctionError:
-            raise
-        except Exception as e:
-            raise self.user_error(e) from None
+        self.call_user(self._on_timer, timestamp, window, domain is TimeDomain.EVENT_TIME)
 
     def _on_timer(self, timestamp: int, window, event_time: bool) -> None:
         ctx = self.trigger_context
