@@ -1,0 +1,285 @@
+"""One subtask of one stage for one micro-batch of an unbounded job.
+
+The batch DAG of a bounded job runs once per micro-batch. Each (stage, subtask) task:
+
+1. restores every operator of its chain from the newest completed snapshot version before
+   this batch (or keeps its live operators from the previous batch, when this worker
+   process ran that batch and nothing failed since: a cache, never needed for correctness);
+2. processes the batch's rows (sorted by edge, upstream subtask, sequence, as bounded);
+3. ends the batch: sources emit their current watermark (the shim's periodic watermark is
+   "once per checkpoint", plus every PERIODIC_EVERY_RECORDS records), processing-time
+   timers fire, file sinks roll their parts and report them for the batch's commit, and
+   every exit sends its watermark to every downstream subtask (so that every subtask of
+   every stage runs in every batch, watermarks progress and timers fire without data);
+4. snapshots every operator as version = batch id.
+
+A stream never ends, so channels never "end" (the bounded valve counts a finished channel
+as the maximum watermark): StreamingValve keeps each channel's last watermark, and its marks
+are part of the head operator's snapshot.
+"""
+from __future__ import annotations
+
+import threading
+from typing import Callable, Dict, Iterable, List, Optional, Tuple
+
+from pyflink_on_spark.runtime.checkpoint.operators import restore_operator, snapshot_operator
+from pyflink_on_spark.runtime.checkpoint.store import SnapshotStore
+from pyflink_on_spark.runtime.context import wall_clock_ms
+from pyflink_on_spark.runtime.task import StreamTask
+from pyflink_on_spark.runtime.watermarks import InputWatermarkValve
+
+KIND_TICK = 9   # a row that only makes a source subtask run in a batch (no payload)
+
+
+class StreamingValve(InputWatermarkValve):
+    """The input valve of an unbounded stage: a channel's watermark is the last it sent."""
+
+    def on_channel(self, edge: int, src: int) -> Optional[int]:
+        return None
+
+    def export(self) -> dict:
+        return {"marks": {channel: self._marks[i] for channel, i in self._order.items()},
+                "combined": self.combined}
+
+    def restore(self, state: dict) -> None:
+        for channel, mark in state["marks"].items():
+            index = self._order.get(channel)
+            if index is not None:
+                self._marks[index] = mark
+        self.combined = state["combined"]
+
+
+def state_ids_of(nodes) -> Dict[int, str]:
+    """node id -> the id its state is stored under: ``uid-<uid>`` for operators with a uid,
+    else ``op<k>`` with k its position in the program (node ids count from the program's
+    first transformation), so a restarted program finds its operators' state again."""
+    nodes = list(nodes)
+    if not nodes:
+        return {}
+    base = min(n.id for n in nodes)
+    import re
+    return {n.id: ("uid-%s" % re.sub(r"[^A-Za-z0-9_.-]", "_", n.uid))
+            if getattr(n, "uid", None) else "op%d" % (n.id - base) for n in nodes}
+
+
+def key_filter(key_type, max_parallelism: int, parallelism: int, subtask: int) -> Callable:
+    """key -> whether `subtask` of `parallelism` owns the key's key group."""
+    from pyflink_on_spark.runtime.key_groups import KeyToSubtask
+    to_subtask = KeyToSubtask(max_parallelism, parallelism, key_type)
+    return lambda key: to_subtask(key) == subtask
+
+
+class MicroBatchTask:
+    """A StreamTask that lives across micro-batches (see module doc)."""
+
+    def __init__(self, spec, subtask: int, store: SnapshotStore, *, attempt: int = 0,
+                 work_dir: Optional[str] = None, clock: Callable[[], int] = wall_clock_ms,
+                 key_types: Optional[Dict[int, object]] = None,
+                 state_ids: Optional[Dict[int, str]] = None,
+                 owns_work_dir: bool = False) -> None:
+        self.spec = spec
+        self.state_ids = state_ids or {}
+        self._owns_work_dir = owns_work_dir
+        self.subtask = subtask
+        self.store = store
+        self.key_types = key_types or {}
+        self.task = StreamTask(spec, subtask, attempt, work_dir=work_dir, clock=clock)
+        self._work_dir = work_dir
+        channels = [(i.edge_id, src) for i in spec.inputs for src in range(i.upstream_parallelism)]
+        self._input_of_edge = {i.edge_id: i.input_index for i in spec.inputs}
+        grouped = self.task._two_inputs is not None
+        self.valve = StreamingValve(channels, self._input_of_edge if grouped else None)
+        self.task._valve = self.valve
+        self._by_node = {op_spec.node_id: op for op_spec, op in
+                         zip(spec.operators, self.task.operators)}
+        self.task.open()
+        self.version: Optional[int] = None   # the version this task's state equals
+
+    # -- restore -------------------------------------------------------------------------------
+
+    def state_id(self, node: int) -> str:
+        return self.state_ids.get(node) or "node%d" % node
+
+    def restore(self, version: Optional[int], parallelism_then: Dict[str, int]) -> None:
+        """Puts back the state of completed version ``version`` (None: start empty), written
+        when node n ran at parallelism_then[n]."""
+        self.version = version
+        if version is None:
+            return
+        spec = self.spec
+        for op_spec in spec.operators:
+            node = op_spec.node_id
+            sid = self.state_id(node)
+            then = parallelism_then.get(sid)
+            if then is None:
+                continue   # an operator the checkpoint does not know: starts empty
+            if then == spec.parallelism:
+                snap = self.store.read_state(version, sid, self.subtask)
+                parts = [] if snap is None else [(self.subtask, snap)]
+                keep = None
+            else:
+                parts = [(old, s) for old in range(then)
+                         for s in [self.store.read_state(version, sid, old)] if s is not None]
+                key_type = self.key_types.get(node, None)
+                keep = key_filter(key_type, op_spec.max_parallelism, spec.parallelism,
+                                  self.subtask) if node in self.key_types else None
+            restore_operator(self._by_node[node], self.store, version, sid, parts, keep,
+                             self.subtask)
+            if node == spec.head and parts and then == spec.parallelism \
+                    and "valve" in parts[0][1]:
+                self.valve.restore(parts[0][1]["valve"])
+                for collector, state in zip(self.task.exits, parts[0][1].get("exits", ())):
+                    import_selector(collector, state)
+
+    # -- one batch -----------------------------------------------------------------------------
+
+    def begin_batch(self) -> None:
+        task = self.task
+        if task._two_inputs is not None:
+            from pyflink_on_spark.runtime.two_input import AlternatingInputs
+            head = task.head
+            task._two_inputs = AlternatingInputs(
+                self._input_of_edge, head.process_element, head.process_element2, self.valve,
+                head.process_watermark, self._work_dir)
+        task._channel = None
+
+    def process_rows(self, edges, srcs, kinds, payloads) -> List[tuple]:
+        if KIND_TICK in kinds:
+            keep = [i for i, k in enumerate(kinds) if k != KIND_TICK]
+            edges = [edges[i] for i in keep]
+            srcs = [srcs[i] for i in keep]
+            payloads = [payloads[i] for i in keep]
+            kinds = [kinds[i] for i in keep]
+        if kinds:
+            self.task.process_rows(edges, srcs, kinds, payloads)
+        return self.task.take_rows()
+
+    def end_batch(self) -> List[tuple]:
+        from pyflink_on_spark.runtime.checkpoint.operators import _kind
+        task = self.task
+        if task._two_inputs is not None:
+            task._two_inputs.finish()
+        for op in task.operators:
+            if _kind(op) == "timestamps" and op._generator.enabled and \
+                    task.context.auto_watermark_interval > 0:
+                op._emit(op._generator.current())
+        now = task.context.clock()
+        for op in task._has_timers:
+            op.advance_processing_time(now)
+        for op in task.operators:
+            if _kind(op) == "file_sink":
+                op.end_input()   # roll every part; report them for this batch's commit
+        for collector in task.exits:
+            source = self._by_node[collector.spec.source]
+            collector.process_watermark(source.current_watermark)
+            collector.flush()
+        return task.take_rows()
+
+    def snapshot(self, version: int) -> int:
+        """Writes every operator's state as ``version``; returns the bytes written."""
+        from pyflink_on_spark.runtime.checkpoint.operators import snapshot_size
+        written = 0
+        for op_spec in self.spec.operators:
+            node = op_spec.node_id
+            sid = self.state_id(node)
+            snap = snapshot_operator(self._by_node[node], self.store, version, sid,
+                                     self.subtask)
+            if node == self.spec.head:
+                snap["valve"] = self.valve.export()
+                snap["exits"] = [export_selector(c) for c in self.task.exits]
+            self.store.write_state(version, sid, self.subtask, snap)
+            written += snapshot_size(snap)
+        self.version = version
+        return written
+
+    def close(self) -> None:
+        try:
+            self.task.close()
+        finally:
+            if self._owns_work_dir and self._work_dir:
+                import shutil
+                shutil.rmtree(self._work_dir, ignore_errors=True)
+
+
+def _selector_cells(collector):
+    """The mutable cells of an exit's channel selector (runtime/exits.py keeps rebalance's
+    and rescale's round-robin position in a one-element list, shuffle's in a Random)."""
+    import random
+    cells = getattr(collector._select, "__closure__", None) or ()
+    return [(i, cell) for i, cell in enumerate(cells)
+            if isinstance(cell.cell_contents, (list, random.Random))]
+
+
+def export_selector(collector) -> list:
+    import random
+    out = []
+    for i, cell in _selector_cells(collector):
+        value = cell.cell_contents
+        out.append((i, value.getstate() if isinstance(value, random.Random) else list(value)))
+    return out
+
+
+def import_selector(collector, state: list) -> None:
+    """Puts back the round-robin positions (a partitioner's position is part of the stream
+    position: a re-run batch must route records as the first run did)."""
+    import random
+    cells = dict(_selector_cells(collector))
+    for i, value in state:
+        cell = cells.get(i)
+        if cell is None:
+            continue
+        if isinstance(cell.cell_contents, random.Random):
+            cell.cell_contents.setstate(value)
+        else:
+            cell.cell_contents[:] = value
+
+
+# ---- live tasks of this worker process, kept between batches --------------------------------
+
+_live: Dict[tuple, MicroBatchTask] = {}
+_live_lock = threading.Lock()
+
+
+def run_micro_batch(spec, subtask: int, batches: Iterable[Tuple[list, list, list, list]], *,
+                    store_root: str, version: int, restore_version: Optional[int],
+                    parallelism_then: Dict[str, int], job_token: str,
+                    key_types: Optional[Dict[int, object]] = None,
+                    state_ids: Optional[Dict[int, str]] = None, attempt: int = 0,
+                    work_dir_factory: Callable[[], str] = None,
+                    clock: Callable[[], int] = wall_clock_ms):
+    """Runs (stage, subtask) for batch ``version``; yields lists of output rows. The state
+    after the batch is written as ``version`` before the last rows are yielded."""
+    cache_key = (job_token, spec.stage_id, subtask)
+    with _live_lock:
+        task = _live.pop(cache_key, None)
+    if task is not None and (task.version != restore_version or restore_version is None):
+        task.close()
+        task = None
+    try:
+        if task is None:
+            work_dir = work_dir_factory() if work_dir_factory is not None else None
+            task = MicroBatchTask(spec, subtask, SnapshotStore(store_root), attempt=attempt,
+                                  work_dir=work_dir, clock=clock, key_types=key_types,
+                                  state_ids=state_ids, owns_work_dir=work_dir is not None)
+            task.restore(restore_version, parallelism_then)
+        task.begin_batch()
+        for edges, srcs, kinds, payloads in batches:
+            rows = task.process_rows(edges, srcs, kinds, payloads)
+            if rows:
+                yield rows
+        rows = task.end_batch()
+        task.snapshot(version)
+    except BaseException:
+        if task is not None:
+            try:
+                task.close()
+            except BaseException:
+                pass
+        raise
+    with _live_lock:
+        old = _live.pop(cache_key, None)
+        _live[cache_key] = task
+    if old is not None and old is not task:
+        old.close()
+    if rows:
+        yield rows

@@ -1,0 +1,86 @@
+"""Drive a compiled job micro-batch by micro-batch with plain Python (no Spark), as the
+streaming executor does: every (stage, subtask) runs in every batch, restores from the
+newest completed version before the batch and writes the batch's version."""
+from __future__ import annotations
+
+import pickle
+import uuid
+from typing import Dict, List, Sequence, Tuple
+
+import cloudpickle
+
+from pyflink_on_spark.runtime.checkpoint.micro_batch import (
+    KIND_TICK, run_micro_batch, state_ids_of)
+from pyflink_on_spark.runtime.checkpoint.store import SnapshotStore
+from pyflink_on_spark.runtime.spec import KIND_SPLIT
+
+
+def key_types_of(job) -> Dict[int, object]:
+    """node id of a keyed stage head -> the key type of its keyed input edge."""
+    stage_of_edge = {}
+    for stage in job.stages:
+        for i in stage.inputs:
+            stage_of_edge[i.edge_id] = stage
+    found = {}
+    for stage in job.stages:
+        for exit_spec in stage.exits:
+            if exit_spec.partitioning.kind == "keyed" and exit_spec.edge_id in stage_of_edge:
+                found[stage_of_edge[exit_spec.edge_id].head] = exit_spec.partitioning.key_type
+    return found
+
+
+class StreamRunner:
+    """One "driver process": a job token (its workers' live-task cache) and a store."""
+
+    def __init__(self, job, store_root: str, tmp_path=None) -> None:
+        self.job = job
+        self.store = SnapshotStore(store_root)
+        self.store_root = store_root
+        self.token = uuid.uuid4().hex
+        self.tmp_path = tmp_path
+
+    def run_batch(self, batch_id: int, splits: Sequence[Tuple[int, list]],
+                  fail_after_stage: int = None) -> Dict[int, List]:
+        """splits: [(source subtask, records)] read in this batch. Returns {driver sink node:
+        values}. fail_after_stage: raise after that many stages ran (a crash mid-batch)."""
+        job = self.job
+        restore = self.store.latest_completed_before(batch_id)
+        then = self.store.read_meta(restore) if restore is not None else {}
+        key_types = key_types_of(job)
+        state_ids = state_ids_of(job.nodes)
+        outputs: Dict[int, List[tuple]] = {}
+        for n, stage in enumerate(job.stages):
+            if fail_after_stage is not None and n >= fail_after_stage:
+                raise RuntimeError("crash")
+            if stage.stage_id in job.source_splits or stage.stage_id in job.source_frames:
+                rows = [(-1, sub, 0, seq, KIND_SPLIT, cloudpickle.dumps(records))
+                        for seq, (sub, records) in enumerate(splits)]
+                rows += [(-1, sub, 2 ** 31 - 1, 0, KIND_TICK, b"")
+                         for sub in range(stage.parallelism)]
+            else:
+                rows = [r for up, edge in job.upstream_stages[stage.stage_id]
+                        for r in outputs[up] if r[0] == edge]
+            produced = []
+            for subtask in range(stage.parallelism):
+                mine = sorted((r for r in rows if r[1] == subtask),
+                              key=lambda r: (r[0], r[2], r[3]))
+                batches = [([r[0] for r in mine], [r[2] for r in mine], [r[4] for r in mine],
+                            [r[5] for r in mine])] if mine else []
+                spec = cloudpickle.loads(cloudpickle.dumps(stage))
+                for out in run_micro_batch(
+                        spec, subtask, batches, store_root=self.store_root, version=batch_id,
+                        restore_version=restore, parallelism_then=then, job_token=self.token,
+                        key_types=key_types, state_ids=state_ids):
+                    produced.extend(out)
+            outputs[stage.stage_id] = produced
+        parallelism = {state_ids[op.node_id]: stage.parallelism for stage in job.stages
+                       for op in stage.operators}
+        self.store.write_meta(batch_id, parallelism)
+        self.store.complete(batch_id)
+        results: Dict[int, List] = {}
+        for stage in job.stages:
+            for row in outputs[stage.stage_id]:
+                if row[0] in job.driver_sinks:
+                    _, node_id, _ = job.driver_sinks[row[0]]
+                    results.setdefault(node_id, []).extend(pickle.loads(row[5])[0])
+        return results
