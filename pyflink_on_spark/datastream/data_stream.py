@@ -20,6 +20,12 @@ from pyflink_on_spark.graph.transformations import (
     CHAIN_HEAD, CHAIN_NEVER, OneInputTransformation, PartitionTransformation,
     SideOutputTransformation, SinkTransformation, Transformation, TwoInputTransformation,
     UnionTransformation)
+from pyflink_on_spark.specs import operators as op
+from pyflink_on_spark.specs.partitioning import (
+    BroadcastPartitioning, CustomPartitioning, ForwardPartitioning, KeyedPartitioning,
+    Partitioning, RebalancePartitioning, RescalePartitioning, ShufflePartitioning)
+from pyflink_on_spark.specs.sinks import (
+    CollectSinkSpec, CommittingSinkSpec, FrameSinkSpec, PrintSinkSpec)
 
 __all__ = ["CloseableIterator", "DataStream", "KeyedStream", "ConnectedStreams",
            "WindowedStream", "DataStreamSink", "BroadcastStream", "BroadcastConnectedStream",
@@ -118,35 +124,32 @@ class DataStream(object):
         return self
 
     # -- building ---------------------------------------------------------------------------
-    def _one_input(self, kind: str, name: str, function, output_type=None, key_selector=None,
-                   params=None) -> "DataStream":
+    def _one_input(self, spec, name: str, output_type=None) -> "DataStream":
         node = OneInputTransformation(name=name, output_type=output_type,
-                                      input=self._transformation, kind=kind, function=function,
-                                      key_selector=key_selector, params=params or {})
+                                      input=self._transformation, spec=spec)
         return DataStream(_env=self._env, _transformation=node)
 
-    def _partitioned(self, kind: str, key_selector=None, partitioner=None) -> "DataStream":
-        node = PartitionTransformation(name=kind.capitalize(),
+    def _partitioned(self, partitioning: Partitioning) -> "DataStream":
+        node = PartitionTransformation(name=partitioning.label,
                                        output_type=self._transformation.output_type,
-                                       input=self._transformation, kind=kind,
-                                       key_selector=key_selector, partitioner=partitioner)
+                                       input=self._transformation, partitioning=partitioning)
         return DataStream(_env=self._env, _transformation=node)
 
     def map(self, func: Union[Callable, MapFunction], output_type=None) -> "DataStream":
-        return self._one_input("map", "Map", wrap_map(func), output_type)
+        return self._one_input(op.MapSpec(wrap_map(func)), "Map", output_type)
 
     def flat_map(self, func: Union[Callable, FlatMapFunction],
                  output_type=None) -> "DataStream":
-        return self._one_input("flat_map", "FlatMap", wrap_flat_map(func), output_type)
+        return self._one_input(op.FlatMapSpec(wrap_flat_map(func)), "FlatMap", output_type)
 
     def filter(self, func: Union[Callable, FilterFunction]) -> "DataStream":
-        return self._one_input("filter", "Filter", wrap_filter(func),
+        return self._one_input(op.FilterSpec(wrap_filter(func)), "Filter",
                                self._transformation.output_type)
 
     def process(self, func: ProcessFunction, output_type=None) -> "DataStream":
         if not isinstance(func, ProcessFunction):
             raise TypeError("process() expects a ProcessFunction, got %r" % (func,))
-        return self._one_input("process", "PROCESS", func, output_type)
+        return self._one_input(op.ProcessSpec(func), "PROCESS", output_type)
 
     def key_by(self, key_selector: Union[Callable, KeySelector],
                key_type=None) -> "KeyedStream":
@@ -168,16 +171,16 @@ class DataStream(object):
         return ConnectedStreams(self, ds)
 
     def shuffle(self) -> "DataStream":
-        return self._partitioned("shuffle")
+        return self._partitioned(ShufflePartitioning())
 
     def rebalance(self) -> "DataStream":
-        return self._partitioned("rebalance")
+        return self._partitioned(RebalancePartitioning())
 
     def rescale(self) -> "DataStream":
-        return self._partitioned("rescale")
+        return self._partitioned(RescalePartitioning())
 
     def forward(self) -> "DataStream":
-        return self._partitioned("forward")
+        return self._partitioned(ForwardPartitioning())
 
     def broadcast(self, broadcast_state_descriptor: Optional[MapStateDescriptor] = None,
                   *other_broadcast_state_descriptors: MapStateDescriptor) \
@@ -191,12 +194,12 @@ class DataStream(object):
                 if not isinstance(descriptor, MapStateDescriptor):
                     raise TypeError("broadcast_state_descriptor must be MapStateDescriptor")
             return BroadcastStream(self.broadcast(), descriptors)
-        return self._partitioned("broadcast")
+        return self._partitioned(BroadcastPartitioning())
 
     def partition_custom(self, partitioner: Union[Callable, Partitioner],
                          key_selector: Union[Callable, KeySelector]) -> "DataStream":
-        return self._partitioned("custom", wrap_key_selector(key_selector),
-                                 wrap_partitioner(partitioner))
+        return self._partitioned(CustomPartitioning(wrap_partitioner(partitioner),
+                                                    wrap_key_selector(key_selector)))
 
     def project(self, *field_indexes: int) -> "DataStream":
         from pyflink_on_spark.common.typeinfo import Types, TupleTypeInfo
@@ -210,7 +213,7 @@ class DataStream(object):
             "Projection")
 
     def assign_timestamps_and_watermarks(self, watermark_strategy) -> "DataStream":
-        return self._one_input("timestamps", "Timestamps/Watermarks", watermark_strategy,
+        return self._one_input(op.TimestampsSpec(watermark_strategy), "Timestamps/Watermarks",
                                self._transformation.output_type)
 
     def get_side_output(self, output_tag: OutputTag) -> "DataStream":
@@ -236,14 +239,15 @@ class DataStream(object):
         _unsupported("DataStream.cache", "Re-run the pipeline or write the stream to files.")
 
     # -- sinks ------------------------------------------------------------------------------
-    def _sink(self, kind: str, name: str, params: dict) -> "DataStreamSink":
-        node = SinkTransformation(name=name, input=self._transformation, kind=kind,
-                                  params=params, input_type=self._transformation.output_type)
+    def _sink(self, spec, name: str) -> "DataStreamSink":
+        node = SinkTransformation(name=name, input=self._transformation, spec=spec,
+                                  input_type=self._transformation.output_type)
         self._env._add_sink(node)
         return DataStreamSink(node)
 
     def print(self, sink_identifier: str = None) -> "DataStreamSink":
-        return self._sink("print", "Print to Std. Out", {"identifier": sink_identifier})
+        return self._sink(PrintSinkSpec(sink_identifier, self._transformation.output_type),
+                          "Print to Std. Out")
 
     def add_sink(self, sink_func: SinkFunction) -> "DataStreamSink":
         if getattr(sink_func, "_sink_definition", None) is None:  # Java-backed SinkFunction
@@ -268,13 +272,17 @@ class DataStream(object):
         if transformer is not None:
             ds = transformer.apply(self)
         definition = sink._sink_definition(ds._transformation.output_type)
-        return ds._sink(definition.kind, definition.name, {"sink": definition})
+        if definition.kind == "commit":
+            spec = CommittingSinkSpec(definition.operator_factory, definition.committer)
+        else:
+            spec = FrameSinkSpec(definition.operator_factory, definition.frame_writer)
+        return ds._sink(spec, definition.name)
 
     def execute_and_collect(self, job_execution_name: str = None, limit: int = None):
         if limit is not None and (not isinstance(limit, int) or limit < 0):
             raise ValueError("limit must be a non-negative int, got %r" % (limit,))
         node = SinkTransformation(name="Collect Sink", input=self._transformation,
-                                  kind="collect", params={},
+                                  spec=CollectSinkSpec(),
                                   input_type=self._transformation.output_type)
         node.parallelism = 1
         iterator = self._env._execute_collect(node, job_execution_name)
@@ -309,45 +317,46 @@ class KeyedStream(DataStream):
         stream = cls.__new__(cls)
         partition = PartitionTransformation(
             name="Keyed", output_type=origin._transformation.output_type,
-            input=origin._transformation, kind="keyed", key_selector=key_selector,
-            key_type=key_type)
+            input=origin._transformation,
+            partitioning=KeyedPartitioning(key_selector, key_type))
         DataStream.__init__(stream, _env=origin._env, _transformation=partition)
         stream._origin_stream = origin
         stream._key_selector = key_selector
         stream._key_type = key_type
         return stream
 
-    def _keyed(self, kind: str, name: str, function, output_type=None, params=None):
-        params = dict(params or {}, key_type=self._key_type)
-        return self._one_input(kind, name, function, output_type, self._key_selector, params)
+    def _keyed(self, spec_class, name: str, function, output_type=None) -> DataStream:
+        """A keyed operator: its spec gets this stream's key selector and key type."""
+        spec = spec_class(function, key_selector=self._key_selector, key_type=self._key_type)
+        return self._one_input(spec, name, output_type)
 
     def map(self, func, output_type=None) -> DataStream:
-        return self._keyed("keyed_map", "Map", wrap_map(func), output_type)
+        return self._keyed(op.KeyedMapSpec, "Map", wrap_map(func), output_type)
 
     def flat_map(self, func, output_type=None) -> DataStream:
-        return self._keyed("keyed_flat_map", "FlatMap", wrap_flat_map(func), output_type)
+        return self._keyed(op.KeyedFlatMapSpec, "FlatMap", wrap_flat_map(func), output_type)
 
     def filter(self, func) -> DataStream:
-        return self._keyed("keyed_filter", "Filter", wrap_filter(func),
+        return self._keyed(op.KeyedFilterSpec, "Filter", wrap_filter(func),
                            self._origin_stream._transformation.output_type)
 
     def process(self, func: KeyedProcessFunction, output_type=None) -> DataStream:
         if not isinstance(func, KeyedProcessFunction):
             raise TypeError("KeyedStream.process() expects a KeyedProcessFunction, got %r"
                             % (func,))
-        return self._keyed("keyed_process", "KEYED PROCESS", func, output_type)
+        return self._keyed(op.KeyedProcessSpec, "KEYED PROCESS", func, output_type)
 
     def reduce(self, func: Union[Callable, ReduceFunction]) -> DataStream:
-        return self._keyed("reduce", "Reduce", wrap_reduce(func),
+        return self._keyed(op.ReduceSpec, "Reduce", wrap_reduce(func),
                            self._origin_stream._transformation.output_type)
 
     def _accumulate(self, position, acc_type: "KeyedStream.AccumulateType") -> DataStream:
         if not isinstance(position, (int, str)):
             raise TypeError("The field position must be of int or str type to locate the value "
                             "to sum, got %r" % (position,))
-        return self._keyed("aggregation", "Reduce", None,
-                           self._origin_stream._transformation.output_type,
-                           {"aggregation": acc_type.name, "position": position})
+        spec = op.AggregationSpec(op.Aggregation[acc_type.name], position,
+                                  self._key_selector, self._key_type)
+        return self._one_input(spec, "Reduce", self._origin_stream._transformation.output_type)
 
     def sum(self, position_to_sum: Union[int, str] = 0) -> DataStream:
         return self._accumulate(position_to_sum, KeyedStream.AccumulateType.SUM)
@@ -412,7 +421,7 @@ class KeyedStream(DataStream):
                        f1=value)
 
         row_type = Types.ROW([key_type or Types.PICKLED_BYTE_ARRAY(), self.get_type()])
-        return self._one_input("map", "Map", wrap_map(internal_record), row_type) \
+        return self._one_input(op.MapSpec(wrap_map(internal_record)), "Map", row_type) \
             .execute_and_collect(job_execution_name, limit)
 
     def window(self, window_assigner) -> "WindowedStream":
@@ -559,38 +568,36 @@ class ConnectedStreams(object):
     def map(self, func: CoMapFunction, output_type=None) -> DataStream:
         if not isinstance(func, CoMapFunction):
             raise TypeError("The input function must be a CoMapFunction!")
-        return self._co("co_map", func, output_type).name("Co-Map")
+        return self._co(op.CoMapSpec, op.KeyedCoMapSpec, func, output_type).name("Co-Map")
 
     def flat_map(self, func: CoFlatMapFunction, output_type=None) -> DataStream:
         if not isinstance(func, CoFlatMapFunction):
             raise TypeError("The input must be a CoFlatMapFunction!")
-        return self._co("co_flat_map", func, output_type).name("Co-Flat Map")
+        return self._co(op.CoFlatMapSpec, op.KeyedCoFlatMapSpec, func, output_type) \
+            .name("Co-Flat Map")
 
     def process(self, func: Union[CoProcessFunction, KeyedCoProcessFunction],
                 output_type=None) -> DataStream:
         if not isinstance(func, (CoProcessFunction, KeyedCoProcessFunction)):
             raise TypeError("The input must be a CoProcessFunction or KeyedCoProcessFunction!")
-        return self._co("co_process", func, output_type)
+        return self._co(op.CoProcessSpec, op.KeyedCoProcessSpec, func, output_type)
 
-    def _co(self, kind: str, func, output_type) -> DataStream:
+    def _co(self, spec_class, keyed_spec_class, func, output_type) -> DataStream:
         # As in PyFlink, the operator is keyed when both inputs are KeyedStreams, whatever
         # the function class; a keyed stream connected to a non-keyed one is a plain
         # co-process whose keyed side sees PyFlink's internal Row(key, value) records.
         keyed = self._is_keyed_stream()
-        params = {}
         if keyed:
-            kind = "keyed_" + kind
-            params["key_type"] = self.stream1._key_type
+            spec = keyed_spec_class(func, self.stream1._key_selector,
+                                    self.stream2._key_selector, self.stream1._key_type)
         else:
-            params["keyed_rows"] = tuple(
+            spec = spec_class(func, tuple(
                 s._key_selector if isinstance(s, KeyedStream) else None
-                for s in (self.stream1, self.stream2))
+                for s in (self.stream1, self.stream2)))
         node = TwoInputTransformation(
             name="Keyed Co-Process" if keyed else "Co-Process", output_type=output_type,
             input1=self.stream1._transformation, input2=self.stream2._transformation,
-            kind=kind, function=func,
-            key_selector1=self.stream1._key_selector if keyed else None,
-            key_selector2=self.stream2._key_selector if keyed else None, params=params)
+            spec=spec)
         return DataStream(_env=self.stream1._env, _transformation=node)
 
     def _is_keyed_stream(self) -> bool:
@@ -640,9 +647,8 @@ class BroadcastConnectedStream(object):
             name="Keyed-Co-Process-Broadcast" if keyed else "Co-Process-Broadcast",
             output_type=output_type, input1=stream._transformation,
             input2=self.broadcast_stream.input_stream._transformation,
-            kind="keyed_broadcast_process" if keyed else "broadcast_process", function=func,
-            key_selector1=stream._key_selector if keyed else None,
-            params={"key_type": stream._key_type} if keyed else {})
+            spec=op.KeyedBroadcastProcessSpec(func, stream._key_selector, stream._key_type)
+            if keyed else op.BroadcastProcessSpec(func))
         # PyFlink fixes the operator's parallelism to the environment's when it is created.
         node.parallelism = stream._env.get_parallelism()
         return DataStream(_env=stream._env, _transformation=node)

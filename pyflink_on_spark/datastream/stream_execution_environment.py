@@ -302,7 +302,7 @@ class StreamExecutionEnvironment(object):
         self._sinks.append(sink)
 
     def _job_config(self, job_name: Optional[str]):
-        from pyflink_on_spark.runtime.spec import JobConfig
+        from pyflink_on_spark.specs.stage import JobConfig
         params = {}
         global_params = getattr(self._config, "get_global_job_parameters", None)
         if global_params is not None:
@@ -314,12 +314,10 @@ class StreamExecutionEnvironment(object):
 
     def _compile(self, sinks, job_name: Optional[str] = None):
         from pyflink_on_spark.graph.compile import compile_job
-        from pyflink_on_spark.graph.operators import operator_factory
         return compile_job(sinks, default_parallelism=self.get_parallelism(),
                            default_max_par=self._max_parallelism,
                            chaining_enabled=self._chaining,
-                           config=self._job_config(job_name),
-                           operator_factory=operator_factory)
+                           config=self._job_config(job_name))
 
     def execute(self, job_name: str = None):
         from pyflink_on_spark.spark.executor import execute_job

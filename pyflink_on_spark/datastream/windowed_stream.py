@@ -2,7 +2,7 @@
 
 Pure API: each terminal method (reduce / aggregate / apply / process) describes the window
 operation (assigner, trigger, lateness, late-data tag, the window-contents state, the
-internal window function) and adds one "window" node to the graph; the engine's
+internal window function) and adds one window node (specs.operators.WindowSpec) to the graph; the engine's
 WindowOperator runs it. AllWindowedStream is a WindowedStream over a constant key, as in
 PyFlink: it runs at the stream's parallelism with every element on the subtask of that key.
 """
@@ -23,6 +23,7 @@ from pyflink_on_spark.datastream.state import (
     AggregatingStateDescriptor, ListStateDescriptor, ReducingStateDescriptor)
 from pyflink_on_spark.datastream.window import (
     MergingWindowAssigner, Trigger, WindowAssigner, WindowOperationDescriptor)
+from pyflink_on_spark.specs.operators import WindowSpec
 
 __all__ = ["WindowedStream", "AllWindowedStream"]
 
@@ -69,7 +70,7 @@ class _WindowedStreamBase(object):
             self._window_assigner, self._window_trigger, self._allowed_lateness,
             self._late_data_output_tag, state_descriptor,
             self._window_assigner.get_window_serializer(), internal_window_function)
-        stream = self._keyed_stream._keyed("window", descriptor.generate_op_name(),
+        stream = self._keyed_stream._keyed(WindowSpec, descriptor.generate_op_name(),
                                            descriptor, output_type)
         return stream.set_description(descriptor.generate_op_desc(self._stream_kind, func_desc))
 

@@ -1,21 +1,26 @@
-"""Compile the logical DAG into stages (Flink's operator chaining) and runtime specs.
+"""Compile the logical DAG into stages (Flink's operator chaining): a specs.stage.CompiledJob.
 
 A stage is a chain of operators connected by forward edges of equal parallelism; every other
-edge is an exchange between stages. The result is frozen (runtime.spec) and knows nothing of
-Spark.
+edge is an exchange between stages. The result is frozen, holds the nodes' typed specs and
+knows nothing of the engine or of Spark.
 """
 from __future__ import annotations
 
-import functools
-from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional, Tuple
+from dataclasses import dataclass
+from typing import Any, Dict, List, Optional
 
 from pyflink_on_spark.graph.transformations import (
     CHAIN_ALWAYS, CHAIN_NEVER, OneInputTransformation, PartitionTransformation,
     SideOutputTransformation, SinkTransformation, SourceTransformation, Transformation,
     TwoInputTransformation, UnionTransformation)
-from pyflink_on_spark.runtime.spec import (
-    ChainLink, ExitSpec, InputSpec, JobConfig, OperatorSpec, Partitioning, StageSpec)
+from pyflink_on_spark.specs.operators import BROADCAST_SPECS, TimestampsSpec
+from pyflink_on_spark.specs.partitioning import (
+    ForwardPartitioning, Partitioning, RebalancePartitioning)
+from pyflink_on_spark.specs.sinks import CollectSinkSpec
+from pyflink_on_spark.specs.sources import SourceReaderSpec
+from pyflink_on_spark.specs.stage import (
+    ChainLink, CompiledJob, CompiledStage, ExitSpec, InputSpec, JobConfig, OperatorSpec,
+    PlanNode, SinkExit, StageSource, StageSpec, UpstreamEdge)
 
 
 class GraphError(ValueError):
@@ -43,20 +48,6 @@ class Edge:
     side_type: Any = None          # a side output's declared type (OutputTag.type_info)
 
 
-@dataclass
-class CompiledJob:
-    stages: List[StageSpec]
-    stage_of_node: Dict[int, int]
-    source_splits: Dict[int, List[Tuple[int, Any]]]      # stage id -> [(subtask, split)]
-    upstream_stages: Dict[int, List[Tuple[int, int]]]    # stage id -> [(stage id, edge id)]
-    driver_sinks: Dict[int, Tuple[str, int, Any]]        # edge id -> (kind, sink node id, params)
-    nodes: List[Transformation] = field(default_factory=list)
-    edges: List[Edge] = field(default_factory=list)
-    parallelism: Dict[int, int] = field(default_factory=dict)
-    # stage id -> frame source description (graph.frame_sources), read by the Spark layer
-    source_frames: Dict[int, Any] = field(default_factory=dict)
-
-
 def _reachable(sinks: List[Transformation]) -> List[Transformation]:
     seen: Dict[int, Transformation] = {}
     stack = list(sinks)
@@ -73,7 +64,7 @@ def _resolve(node: Transformation):
     """Physical producers behind a (possibly virtual) input:
     [(node, partition, side_tag, side_type)]."""
     if isinstance(node, PartitionTransformation):
-        part = Partitioning(node.kind, node.key_selector, node.partitioner, node.key_type)
+        part = node.partitioning
         return [(src, part, tag, typ) for src, _, tag, typ in _resolve(node.input)]
     if isinstance(node, UnionTransformation):
         out = []
@@ -86,22 +77,18 @@ def _resolve(node: Transformation):
     return [(node, None, None, None)]
 
 
-# Two-input kinds whose broadcast input (input 2) is read first: its edges get the lower ids,
-# so a task's rows (sorted by edge) hold the whole broadcast input before the other one.
-BROADCAST_KINDS = ("broadcast_process", "keyed_broadcast_process")
-
-
 def _numbered_inputs(node: Transformation):
+    # A broadcast operator's broadcast input (input 2) is read first: its edges get the lower
+    # ids, so a task's rows (sorted by edge) hold the whole broadcast input before the other.
     inputs = list(enumerate(node.inputs, start=1))
-    if isinstance(node, TwoInputTransformation) and node.kind in BROADCAST_KINDS:
+    if isinstance(node, TwoInputTransformation) and isinstance(node.spec, BROADCAST_SPECS):
         inputs.reverse()
     return inputs
 
 
 def compile_job(sinks: List[Transformation], *, default_parallelism: int,
                 default_max_par: Optional[int], chaining_enabled: bool,
-                config: JobConfig, operator_factory) -> CompiledJob:
-    """`operator_factory(node, config)` builds the runtime factory of a physical node."""
+                config: JobConfig) -> CompiledJob:
     if not sinks:
         raise GraphError("No operators defined in streaming topology. Cannot execute.")
     nodes = [n for n in _reachable(sinks) if not n.is_virtual]
@@ -122,8 +109,9 @@ def compile_job(sinks: List[Transformation], *, default_parallelism: int,
             for src, part, tag, side_type in _resolve(upstream):
                 if part is None:
                     same = parallelism[src.id] == parallelism[node.id]
-                    part = Partitioning("forward" if same else "rebalance")
-                if part.kind == "forward" and parallelism[src.id] != parallelism[node.id]:
+                    part = ForwardPartitioning() if same else RebalancePartitioning()
+                if isinstance(part, ForwardPartitioning) \
+                        and parallelism[src.id] != parallelism[node.id]:
                     raise GraphError(
                         "Forward partitioning does not allow change of parallelism. Upstream "
                         "operation: %s parallelism: %d, downstream operation: %s parallelism: "
@@ -137,7 +125,7 @@ def compile_job(sinks: List[Transformation], *, default_parallelism: int,
     def chainable(edge: Edge) -> bool:
         src, dst = edge.source, edge.target
         return (chaining_enabled and len(in_edges[dst.id]) == 1
-                and edge.partitioning.kind == "forward"
+                and isinstance(edge.partitioning, ForwardPartitioning)
                 and parallelism[src.id] == parallelism[dst.id]
                 and dst.chaining == CHAIN_ALWAYS and src.chaining != CHAIN_NEVER
                 and src.slot_sharing_group == dst.slot_sharing_group
@@ -160,7 +148,7 @@ def compile_job(sinks: List[Transformation], *, default_parallelism: int,
     links: Dict[int, List[ChainLink]] = {s: [] for s in heads}
     exits: Dict[int, List[ExitSpec]] = {s: [] for s in heads}
     inputs: Dict[int, List[InputSpec]] = {s: [] for s in heads}
-    upstream_stages: Dict[int, List[Tuple[int, int]]] = {s: [] for s in heads}
+    upstream: Dict[int, List[UpstreamEdge]] = {s: [] for s in heads}
     for edge in edges:
         s_src, s_dst = stage_of[edge.source.id], stage_of[edge.target.id]
         if s_src == s_dst and heads[s_dst] is not edge.target:
@@ -176,36 +164,63 @@ def compile_job(sinks: List[Transformation], *, default_parallelism: int,
                                      max_par(edge.target), _converter(source_type)))
         inputs[s_dst].append(InputSpec(edge.edge_id, edge.input_index,
                                        parallelism[edge.source.id]))
-        upstream_stages[s_dst].append((s_src, edge.edge_id))
+        upstream[s_dst].append(UpstreamEdge(s_src, edge.edge_id))
 
-    driver_sinks: Dict[int, Tuple[str, int, Any]] = {}
+    sink_exits: Dict[int, List[SinkExit]] = {s: [] for s in heads}
     next_edge = len(edges)
     for node in nodes:
         if isinstance(node, SinkTransformation):
             stage = stage_of[node.id]
-            converter = _converter(node.input_type) if node.kind == "collect" else None
-            exits[stage].append(ExitSpec(next_edge, node.id, None, Partitioning("driver"),
-                                         parallelism[node.id], max_par(node), converter))
-            driver_sinks[next_edge] = (node.kind, node.id, node.params)
+            collect = isinstance(node.spec, CollectSinkSpec)
+            converter = _converter(node.input_type) if collect else None
+            exits[stage].append(ExitSpec(next_edge, node.id, None, ForwardPartitioning(),
+                                         parallelism[node.id], max_par(node), converter,
+                                         to_driver=True))
+            sink_exits[stage].append(SinkExit(next_edge, node.id, node.spec))
             next_edge += 1
 
-    stages: List[StageSpec] = []
-    source_splits: Dict[int, List[Tuple[int, Any]]] = {}
-    source_frames: Dict[int, Any] = {}
+    stages: List[CompiledStage] = []
     for stage, head in heads.items():
-        ops = tuple(OperatorSpec(n.id, n.name, operator_factory(n, config), parallelism[n.id],
-                                 max_par(n), n.side_outputs_requested)
+        ops = tuple(OperatorSpec(n.id, n.name, _operator_spec(n), parallelism[n.id],
+                                 max_par(n), n.side_outputs_requested, n.uid)
                     for n in members[stage])
-        stages.append(StageSpec(
+        spec = StageSpec(
             stage_id=stage, parallelism=parallelism[head.id], head=head.id, operators=ops,
             links=tuple(links[stage]), exits=tuple(exits[stage]), inputs=tuple(inputs[stage]),
-            task_name=task_name([n for n in members[stage]]), config=config))
+            task_name=task_name([n for n in members[stage]]), config=config)
+        source = None
         if isinstance(head, SourceTransformation):
-            source_splits[stage] = head.source.splits(parallelism[head.id])
-            if getattr(head.source, "frame", None) is not None:
-                source_frames[stage] = head.source.frame
-    return CompiledJob(stages, stage_of, source_splits, upstream_stages, driver_sinks,
-                       nodes, edges, parallelism, source_frames)
+            source = StageSource(tuple(head.source.splits(parallelism[head.id])),
+                                 getattr(head.source, "frame", None))
+        stages.append(CompiledStage(spec, tuple(upstream[stage]), source,
+                                    tuple(sink_exits[stage])))
+    return CompiledJob(tuple(stages), _plan(nodes, edges, parallelism))
+
+
+def _operator_spec(node: Transformation):
+    if isinstance(node, SourceTransformation):
+        return SourceReaderSpec(node.source.reader, node.watermark_strategy)
+    if node.spec is None:
+        raise NotImplementedError("operator %r (%s) is not supported yet"
+                                  % (node.name, type(node).__name__))
+    return node.spec
+
+
+def _plan(nodes: List[Transformation], edges: List[Edge], parallelism: Dict[int, int]):
+    plan = []
+    for node in nodes:
+        if isinstance(node, SourceTransformation):
+            pact = "Data Source"
+        elif isinstance(node, SinkTransformation):
+            pact = "Data Sink"
+        else:
+            pact = "Operator"
+        incoming = sorted((e for e in edges if e.target is node),
+                          key=lambda e: e.input_index)   # input 1 first, as Flink lists them
+        plan.append(PlanNode(node.id, node.name, pact, parallelism[node.id],
+                             tuple((e.source.id, e.partitioning.ship_strategy)
+                                   for e in incoming)))
+    return tuple(plan)
 
 
 ADAPTIVE_BYTES_PER_TASK = 16 * 1024 * 1024
@@ -249,7 +264,7 @@ def task_name(chain: List[Transformation]) -> str:
     ", " (sources, sinks and timestamp assigners run in Java there and are not named)."""
     names = [n.name for n in chain if isinstance(n, (OneInputTransformation,
                                                       TwoInputTransformation))
-             and getattr(n, "kind", None) != "timestamps"]
+             and not isinstance(n.spec, TimestampsSpec)]
     if not names:
         names = [chain[0].name]
     return ", ".join(names)

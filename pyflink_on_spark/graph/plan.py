@@ -3,30 +3,17 @@ from __future__ import annotations
 
 import json
 
-from pyflink_on_spark.graph.compile import CompiledJob
-from pyflink_on_spark.graph.transformations import SinkTransformation, SourceTransformation
-
-_SHIP = {"forward": "FORWARD", "rebalance": "REBALANCE", "rescale": "RESCALE",
-         "shuffle": "SHUFFLE", "broadcast": "BROADCAST", "global": "GLOBAL",
-         "keyed": "HASH", "custom": "CUSTOM"}
+from pyflink_on_spark.specs.stage import CompiledJob
 
 
 def execution_plan_json(job: CompiledJob) -> str:
     nodes = []
-    for node in job.nodes:
-        if isinstance(node, SourceTransformation):
-            pact = "Data Source"
-        elif isinstance(node, SinkTransformation):
-            pact = "Data Sink"
-        else:
-            pact = "Operator"
-        entry = {"id": node.id, "type": node.name, "pact": pact, "contents": node.name,
-                 "parallelism": job.parallelism[node.id]}
-        incoming = sorted((e for e in job.edges if e.target is node),
-                          key=lambda e: e.input_index)   # input 1 first, as Flink lists them
-        predecessors = [{"id": e.source.id, "ship_strategy": _SHIP[e.partitioning.kind],
-                         "side": "second"} for e in incoming]
-        if predecessors:
-            entry["predecessors"] = predecessors
+    for node in job.plan:
+        entry = {"id": node.node_id, "type": node.name, "pact": node.pact,
+                 "contents": node.name, "parallelism": node.parallelism}
+        if node.predecessors:
+            entry["predecessors"] = [{"id": source, "ship_strategy": strategy,
+                                      "side": "second"}
+                                     for source, strategy in node.predecessors]
         nodes.append(entry)
     return json.dumps({"nodes": nodes}, indent=2)

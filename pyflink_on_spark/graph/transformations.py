@@ -1,9 +1,9 @@
 """The logical DAG the API builds, one node per transformation (as Flink's Transformation).
 
-Nodes are declarative: an operator node says *what* runs (kind + user function + params); the
-compiler (graph/compile.py) decides chaining and builds the runtime factories. Attributes that
-PyFlink lets a program change after the fact (name, parallelism, uid, chaining...) are
-mutable; the compiled job (runtime.spec) is frozen.
+Nodes are declarative: an operator, partition or sink node holds the typed spec of what it
+does (pyflink_on_spark.specs); the compiler (graph/compile.py) decides chaining and puts the
+specs into stages. Attributes that PyFlink lets a program change after the fact (name,
+parallelism, uid, chaining...) are mutable; the compiled job (specs.stage) is frozen.
 """
 from __future__ import annotations
 
@@ -54,10 +54,7 @@ class SourceTransformation(Transformation):
 @dataclass(eq=False)
 class OneInputTransformation(Transformation):
     input: Optional[Transformation] = None
-    kind: str = "map"                  # see graph/compile.py OPERATOR_KINDS
-    function: Any = None
-    key_selector: Any = None           # keyed operators
-    params: dict = field(default_factory=dict)
+    spec: Any = None                   # a specs.operators spec (one-input)
 
     @property
     def inputs(self):
@@ -68,11 +65,7 @@ class OneInputTransformation(Transformation):
 class TwoInputTransformation(Transformation):
     input1: Optional[Transformation] = None
     input2: Optional[Transformation] = None
-    kind: str = "co_map"
-    function: Any = None
-    key_selector1: Any = None
-    key_selector2: Any = None
-    params: dict = field(default_factory=dict)
+    spec: Any = None                   # a specs.operators spec (two-input)
 
     @property
     def inputs(self):
@@ -82,8 +75,7 @@ class TwoInputTransformation(Transformation):
 @dataclass(eq=False)
 class SinkTransformation(Transformation):
     input: Optional[Transformation] = None
-    kind: str = "print"                # print | collect
-    params: dict = field(default_factory=dict)
+    spec: Any = None                   # a specs.sinks spec
     input_type: Any = None             # the printed stream's declared type (print format)
 
     @property
@@ -95,10 +87,7 @@ class SinkTransformation(Transformation):
 class PartitionTransformation(Transformation):
     """Virtual: how records travel to the consuming operator."""
     input: Optional[Transformation] = None
-    kind: str = "forward"  # forward rebalance rescale shuffle broadcast global keyed custom
-    key_selector: Any = None
-    partitioner: Any = None
-    key_type: Any = None
+    partitioning: Any = None           # a specs.partitioning.Partitioning
 
     @property
     def inputs(self):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pyflink_on_spark.datastream.functions import KeyedProcessFunction
 from pyflink_on_spark.datastream.state import ValueStateDescriptor
+from pyflink_on_spark.specs.operators import Aggregation
 
 
 class KeyedMapAdapter(KeyedProcessFunction):
@@ -111,10 +112,10 @@ class AggregationAdapter(_RollingAdapter):
     sum/min/max change only that field of the first element; min_by/max_by keep the whole
     element holding the extreme (the first one on ties)."""
 
-    def __init__(self, kind: str, position, batch_mode: bool = False):
+    def __init__(self, aggregation: Aggregation, position, batch_mode: bool = False):
         super().__init__(batch_mode)
-        self._kind = kind
         self._position = position
+        self._combine = getattr(self, "_" + aggregation.value.lower())
 
     def _field(self, value):
         position = self._position
@@ -147,17 +148,21 @@ class AggregationAdapter(_RollingAdapter):
             return items
         raise TypeError("Cannot aggregate on field %r of %r" % (position, record))
 
-    def _combine(self, current, value):
-        kind = self._kind
+    def _sum(self, current, value):
+        return self._replace(current, self._field(current) + self._field(value))
+
+    def _min(self, current, value):
         a, b = self._field(current), self._field(value)
-        if kind == "SUM":
-            return self._replace(current, a + b)
-        if kind == "MIN":
-            return self._replace(current, b if b < a else a)
-        if kind == "MAX":
-            return self._replace(current, b if b > a else a)
-        if kind == "MIN_BY":
-            return value if b < a else current
-        if kind == "MAX_BY":
-            return value if b > a else current
-        raise ValueError("unknown aggregation %r" % kind)
+        return self._replace(current, b if b < a else a)
+
+    def _max(self, current, value):
+        a, b = self._field(current), self._field(value)
+        return self._replace(current, b if b > a else a)
+
+    def _min_by(self, current, value):
+        a, b = self._field(current), self._field(value)
+        return value if b < a else current
+
+    def _max_by(self, current, value):
+        a, b = self._field(current), self._field(value)
+        return value if b > a else current

@@ -11,8 +11,12 @@ from typing import Callable, List
 import cloudpickle
 
 from pyflink_on_spark.runtime.key_groups import KeyToSubtask
-from pyflink_on_spark.runtime.spec import (
-    KIND_DRIVER, KIND_RECORDS, KIND_WATERMARK, MAX_WATERMARK, ExitSpec)
+from pyflink_on_spark.runtime.boundary import KIND_DRIVER, KIND_RECORDS, KIND_WATERMARK
+from pyflink_on_spark.runtime.watermarks import MAX_WATERMARK
+from pyflink_on_spark.specs.partitioning import (
+    BroadcastPartitioning, CustomPartitioning, ForwardPartitioning, GlobalPartitioning,
+    KeyedPartitioning, RebalancePartitioning, RescalePartitioning, ShufflePartitioning)
+from pyflink_on_spark.specs.stage import ExitSpec
 
 CHUNK_RECORDS = 2048
 
@@ -22,53 +26,86 @@ _dumps = cloudpickle.dumps
 def channel_selector(spec: ExitSpec, subtask: int, parallelism: int) -> Callable:
     """value -> destination subtask, following Flink's partitioners. Where Flink is random
     (rebalance's start, shuffle), the shim is seeded by the subtask index: deterministic."""
+    select = _SELECTORS.get(type(spec.partitioning))
+    if select is None:
+        raise ValueError("unknown partitioning %r" % (spec.partitioning,))
+    return select(spec.partitioning, subtask, parallelism, spec)
+
+
+def _forward(partitioning, subtask: int, parallelism: int, spec: ExitSpec) -> Callable:
+    return lambda value: subtask
+
+
+def _global(partitioning, subtask: int, parallelism: int, spec: ExitSpec) -> Callable:
+    return lambda value: 0
+
+
+def _rebalance(partitioning, subtask: int, parallelism: int, spec: ExitSpec) -> Callable:
     n = spec.target_parallelism
-    kind = spec.partitioning.kind
-    if kind in ("forward", "driver"):
-        return lambda value: subtask
-    if kind == "global":
-        return lambda value: 0
-    if kind == "rebalance":
-        state = [subtask % n]
+    state = [subtask % n]
 
-        def rebalance(value):
-            dest = state[0]
-            state[0] = dest + 1 if dest + 1 < n else 0
-            return dest
-        return rebalance
-    if kind == "rescale":
-        targets = rescale_targets(subtask, parallelism, n)
-        if len(targets) == 1:
-            target = targets[0]
-            return lambda value: target
-        width = len(targets)
-        state = [-1]
+    def rebalance(value):
+        dest = state[0]
+        state[0] = dest + 1 if dest + 1 < n else 0
+        return dest
+    return rebalance
 
-        def rescale(value):
-            # Flink's RescalePartitioner: round-robin over the subpartitions from the first
-            channel = state[0] + 1 if state[0] + 1 < width else 0
-            state[0] = channel
-            return targets[channel]
-        return rescale
-    if kind == "shuffle":
-        rng = random.Random(subtask)
-        return lambda value: rng.randrange(n)
-    if kind == "keyed":
-        get_key = spec.partitioning.key_selector.get_key
-        to_subtask = KeyToSubtask(spec.target_max_parallelism, n, spec.partitioning.key_type)
-        return lambda value: to_subtask(get_key(value))
-    if kind == "custom":
-        get_key = spec.partitioning.key_selector.get_key
-        partition = spec.partitioning.partitioner.partition
 
-        def custom(value):
-            dest = partition(get_key(value), n)
-            if not isinstance(dest, int) or not 0 <= dest < n:
-                raise ValueError("Partitioner returned %r; it must be an int in [0, %d)"
-                                 % (dest, n))
-            return dest
-        return custom
-    raise ValueError("unknown partitioning %r" % kind)
+def _rescale(partitioning, subtask: int, parallelism: int, spec: ExitSpec) -> Callable:
+    targets = rescale_targets(subtask, parallelism, spec.target_parallelism)
+    if len(targets) == 1:
+        target = targets[0]
+        return lambda value: target
+    width = len(targets)
+    state = [-1]
+
+    def rescale(value):
+        # Flink's RescalePartitioner: round-robin over the subpartitions from the first
+        channel = state[0] + 1 if state[0] + 1 < width else 0
+        state[0] = channel
+        return targets[channel]
+    return rescale
+
+
+def _shuffle(partitioning, subtask: int, parallelism: int, spec: ExitSpec) -> Callable:
+    n = spec.target_parallelism
+    rng = random.Random(subtask)
+    return lambda value: rng.randrange(n)
+
+
+def _keyed(partitioning: KeyedPartitioning, subtask: int, parallelism: int,
+           spec: ExitSpec) -> Callable:
+    get_key = partitioning.key_selector.get_key
+    to_subtask = KeyToSubtask(spec.target_max_parallelism, spec.target_parallelism,
+                              partitioning.key_type)
+    return lambda value: to_subtask(get_key(value))
+
+
+def _custom(partitioning: CustomPartitioning, subtask: int, parallelism: int,
+            spec: ExitSpec) -> Callable:
+    n = spec.target_parallelism
+    get_key = partitioning.key_selector.get_key
+    partition = partitioning.partitioner.partition
+
+    def custom(value):
+        dest = partition(get_key(value), n)
+        if not isinstance(dest, int) or not 0 <= dest < n:
+            raise ValueError("Partitioner returned %r; it must be an int in [0, %d)"
+                             % (dest, n))
+        return dest
+    return custom
+
+
+# Broadcast exits do not select: every chunk goes to every destination (ExitCollector).
+_SELECTORS = {
+    ForwardPartitioning: _forward,
+    GlobalPartitioning: _global,
+    RebalancePartitioning: _rebalance,
+    RescalePartitioning: _rescale,
+    ShufflePartitioning: _shuffle,
+    KeyedPartitioning: _keyed,
+    CustomPartitioning: _custom,
+}
 
 
 def rescale_targets(subtask: int, parallelism: int, n: int) -> List[int]:
@@ -96,12 +133,12 @@ class ExitCollector:
         self._rows = rows
         self._seq = 0
         self._user_error = user_error
-        self._broadcast = spec.partitioning.kind == "broadcast"
+        self._broadcast = isinstance(spec.partitioning, BroadcastPartitioning)
         width = 1 if self._broadcast else spec.target_parallelism
         self._values: List[list] = [[] for _ in range(width)]
         self._stamps: List[list] = [[] for _ in range(width)]
         self._convert = spec.converter
-        self._kind = KIND_DRIVER if spec.partitioning.kind == "driver" else KIND_RECORDS
+        self._kind = KIND_DRIVER if spec.to_driver else KIND_RECORDS
         self._select = (lambda value: 0) if self._broadcast else channel_selector(
             spec, subtask, parallelism)
 

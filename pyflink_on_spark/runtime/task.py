@@ -11,8 +11,10 @@ from typing import Callable, Dict, Iterable, List, Optional
 from pyflink_on_spark.runtime.context import TaskContext, wall_clock_ms
 from pyflink_on_spark.runtime.exits import ExitCollector
 from pyflink_on_spark.runtime.output import Output
-from pyflink_on_spark.runtime.spec import (
-    KIND_RECORDS, KIND_SPLIT, KIND_WATERMARK, MAX_WATERMARK, StageSpec)
+from pyflink_on_spark.runtime.registry import build_operator
+from pyflink_on_spark.runtime.boundary import KIND_RECORDS, KIND_SPLIT, KIND_WATERMARK
+from pyflink_on_spark.runtime.watermarks import MAX_WATERMARK
+from pyflink_on_spark.specs.stage import StageSpec
 from pyflink_on_spark.runtime.two_input import AlternatingInputs
 from pyflink_on_spark.runtime.watermarks import InputWatermarkValve
 
@@ -37,7 +39,7 @@ class StreamTask:
         by_id: Dict[int, object] = {}
         outputs: Dict[int, Output] = {}
         for op_spec in spec.operators:
-            operator = op_spec.factory()
+            operator = build_operator(op_spec.op, config)
             by_id[op_spec.node_id] = operator
             outputs[op_spec.node_id] = Output()
             outputs[op_spec.node_id].has_side = op_spec.routes_side_outputs

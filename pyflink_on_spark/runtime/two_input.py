@@ -23,7 +23,7 @@ from collections import deque
 from itertools import repeat
 from typing import Callable, Deque, Dict, Iterable, List, Optional, Tuple
 
-from pyflink_on_spark.runtime.spec import KIND_RECORDS, KIND_WATERMARK
+from pyflink_on_spark.runtime.boundary import KIND_RECORDS, KIND_WATERMARK
 
 _loads = pickle.loads
 

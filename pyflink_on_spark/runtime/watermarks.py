@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from typing import Dict, List, Optional, Tuple
 
-from pyflink_on_spark.runtime.spec import MAX_WATERMARK, MIN_WATERMARK
+# Flink's Long.MIN_VALUE / Long.MAX_VALUE watermarks: no progress yet / end of input.
+MIN_WATERMARK = -(2 ** 63)
+MAX_WATERMARK = 2 ** 63 - 1
 
 PERIODIC_EVERY_RECORDS = 10_000
 

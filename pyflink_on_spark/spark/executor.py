@@ -11,14 +11,15 @@ from typing import Dict, Iterator, List
 
 import cloudpickle
 
-from pyflink_on_spark.graph.compile import CompiledJob
 from pyflink_on_spark.runtime.errors import JobExecutionError, extract_user_error
-from pyflink_on_spark.runtime.spec import KIND_SPLIT
+from pyflink_on_spark.runtime.boundary import KIND_SPLIT
 from pyflink_on_spark.spark.batch_schema import SPARK_SCHEMA
 from pyflink_on_spark.spark.frame_sinks import frame_sink_count, write_frame_sinks
 from pyflink_on_spark.spark.frame_sources import source_frame
 from pyflink_on_spark.spark.session import get_session
 from pyflink_on_spark.spark.stage_task import make_stage_function
+from pyflink_on_spark.specs.sinks import CollectSinkSpec, CommittingSinkSpec, PrintSinkSpec
+from pyflink_on_spark.specs.stage import CompiledJob
 
 
 def _alias_active() -> bool:
@@ -29,39 +30,36 @@ def _alias_active() -> bool:
 def build_frames(job: CompiledJob, session) -> Dict[int, object]:
     """stage id -> the DataFrame of the stage's output rows."""
     from pyspark.sql import functions as F
-    consumers: Dict[int, int] = {s.stage_id: 0 for s in job.stages}
-    for stage_id, upstream in job.upstream_stages.items():
-        for up, _ in set(upstream):
+    consumers: Dict[int, int] = {s.spec.stage_id: 0 for s in job.stages}
+    for stage in job.stages:
+        for up in {u.stage_id for u in stage.upstream}:
             consumers[up] += 1
-    driver_edges = set(job.driver_sinks)
     alias = _alias_active()
     from pyflink_on_spark.cli.script_runner import SCRIPT_DIRS
     frames: Dict[int, object] = {}
     for stage in job.stages:
-        if stage.stage_id in job.source_frames:
+        spec = stage.spec
+        if stage.source is not None and stage.source.frame is not None:
             # files, Kafka: read by Spark's own readers into split rows (spark/frame_sources.py)
-            frame = source_frame(job.source_frames[stage.stage_id], stage.parallelism, session)
-        elif stage.stage_id in job.source_splits:
-            splits = job.source_splits[stage.stage_id]
+            frame = source_frame(stage.source.frame, spec.parallelism, session)
+        elif stage.source is not None:
             rows = [(-1, subtask, 0, seq, KIND_SPLIT, cloudpickle.dumps(split))
-                    for seq, (subtask, split) in enumerate(splits)]
+                    for seq, (subtask, split) in enumerate(stage.source.splits)]
             frame = session.createDataFrame(rows, SPARK_SCHEMA)
         else:
-            parts = [frames[up].where(F.col("edge") == edge)
-                     for up, edge in job.upstream_stages[stage.stage_id]]
+            parts = [frames[up.stage_id].where(F.col("edge") == up.edge_id)
+                     for up in stage.upstream]
             frame = functools.reduce(lambda a, b: a.union(b), parts)
-        frame = frame.repartitionById(stage.parallelism, F.col("dest")) \
+        frame = frame.repartitionById(spec.parallelism, F.col("dest")) \
                      .sortWithinPartitions("edge", "src", "seq")
         output = frame.mapInArrow(
-            make_stage_function(cloudpickle.dumps(stage), alias, SCRIPT_DIRS), SPARK_SCHEMA)
-        has_driver_sink = any(e.edge_id in driver_edges
-                              and job.driver_sinks[e.edge_id][0] != "frame"
-                              for e in stage.exits)
-        if consumers[stage.stage_id] + (1 if has_driver_sink else 0) \
-                + frame_sink_count(job, stage) > 1:
+            make_stage_function(cloudpickle.dumps(spec), alias, SCRIPT_DIRS), SPARK_SCHEMA)
+        has_driver_sink = any(s.sink.reaches_driver for s in stage.sinks)
+        if consumers[spec.stage_id] + (1 if has_driver_sink else 0) \
+                + frame_sink_count(stage) > 1:
             # Read by several consumers: compute once, so user functions run once per record.
             output = output.localCheckpoint(eager=True)
-        frames[stage.stage_id] = output
+        frames[spec.stage_id] = output
     return frames
 
 
@@ -69,10 +67,9 @@ def _driver_rows(job: CompiledJob, frames):
     from pyspark.sql import functions as F
     parts = []
     for stage in job.stages:
-        edges = [e.edge_id for e in stage.exits if e.edge_id in job.driver_sinks
-                 and job.driver_sinks[e.edge_id][0] != "frame"]
+        edges = [s.edge_id for s in stage.sinks if s.sink.reaches_driver]
         if edges:
-            parts.append(frames[stage.stage_id].where(F.col("edge").isin(edges))
+            parts.append(frames[stage.spec.stage_id].where(F.col("edge").isin(edges))
                          .select("edge", "payload"))
     if not parts:
         return iter(())
@@ -84,22 +81,24 @@ def _run(job: CompiledJob, collect_sink_id=None) -> Iterator:
     """Runs the job; prints print-sink lines as they arrive; yields collected values; commits
     what external sinks wrote only once everything succeeded (graph/sinks.py)."""
     session = get_session()
-    committers = {edge: params["sink"].committer for edge, (kind, _, params)
-                  in job.driver_sinks.items() if kind == "commit"}
+    sink_of_edge = {s.edge_id: s for stage in job.stages for s in stage.sinks}
+    committers = {edge: s.sink.committer for edge, s in sink_of_edge.items()
+                  if isinstance(s.sink, CommittingSinkSpec)}
     committables: Dict[int, list] = {edge: [] for edge in committers}
     try:
         frames = build_frames(job, session)
         write_frame_sinks(job, frames)
         out = sys.stdout
         for edge, payload in _driver_rows(job, frames):
-            kind, node_id, _ = job.driver_sinks[edge]
+            sink_exit = sink_of_edge[edge]
+            sink = sink_exit.sink
             values, _ = pickle.loads(payload)
-            if kind == "print":
+            if isinstance(sink, PrintSinkSpec):
                 out.write("\n".join(values))
                 out.write("\n")
-            elif kind == "commit":
+            elif isinstance(sink, CommittingSinkSpec):
                 committables[edge].extend(values)
-            elif node_id == collect_sink_id:
+            elif isinstance(sink, CollectSinkSpec) and sink_exit.node_id == collect_sink_id:
                 yield from values
         out.flush()
         for edge, committer in committers.items():

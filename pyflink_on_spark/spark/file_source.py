@@ -20,7 +20,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from pyflink_on_spark.graph.frame_sources import FileScan
-from pyflink_on_spark.runtime.spec import KIND_SPLIT
+from pyflink_on_spark.runtime.boundary import KIND_SPLIT
 from pyflink_on_spark.spark.batch_schema import SPARK_SCHEMA, rows_to_batch
 from pyflink_on_spark.spark.frame_sources import is_missing_data_source, missing_package_error
 

@@ -3,23 +3,26 @@ records in the task; its driver-exit rows are turned into the writer's columns b
 mapInArrow and handed to the DataFrame writer."""
 from __future__ import annotations
 
+from typing import List
 
-def frame_sink_edges(job, stage):
-    return [e.edge_id for e in stage.exits
-            if job.driver_sinks.get(e.edge_id, ("",))[0] == "frame"]
-
-
-def frame_sink_count(job, stage) -> int:
-    return len(frame_sink_edges(job, stage))
+from pyflink_on_spark.specs.sinks import FrameSinkSpec
+from pyflink_on_spark.specs.stage import CompiledJob, CompiledStage, SinkExit
 
 
-def write_frame_sinks(job, frames) -> None:
+def frame_sink_exits(stage: CompiledStage) -> List[SinkExit]:
+    return [s for s in stage.sinks if isinstance(s.sink, FrameSinkSpec)]
+
+
+def frame_sink_count(stage: CompiledStage) -> int:
+    return len(frame_sink_exits(stage))
+
+
+def write_frame_sinks(job: CompiledJob, frames) -> None:
     from pyspark.sql import functions as F
     for stage in job.stages:
-        for edge in frame_sink_edges(job, stage):
-            _, _, params = job.driver_sinks[edge]
-            rows = frames[stage.stage_id].where(F.col("edge") == edge)
-            write_frame(params["sink"].frame_writer, rows)
+        for sink_exit in frame_sink_exits(stage):
+            rows = frames[stage.spec.stage_id].where(F.col("edge") == sink_exit.edge_id)
+            write_frame(sink_exit.sink.frame_writer, rows)
 
 
 def write_frame(description, rows) -> None:

@@ -16,7 +16,7 @@ import pyarrow as pa
 from pyflink_on_spark.common._java_text import java_string_hash
 from pyflink_on_spark.graph.frame_sinks import KafkaWrite
 from pyflink_on_spark.graph.frame_sources import KafkaScan
-from pyflink_on_spark.runtime.spec import KIND_SPLIT
+from pyflink_on_spark.runtime.boundary import KIND_SPLIT
 from pyflink_on_spark.spark.batch_schema import SPARK_SCHEMA, rows_to_batch
 from pyflink_on_spark.spark.frame_sources import is_missing_data_source, missing_package_error
 

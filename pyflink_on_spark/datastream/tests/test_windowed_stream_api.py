@@ -16,6 +16,8 @@ from pyflink_on_spark.datastream.window import (
     TumblingEventTimeWindows)
 from pyflink_on_spark.graph.transformations import SinkTransformation
 from pyflink_on_spark.runtime.tests.engine_harness import compile_sinks, run_job
+from pyflink_on_spark.specs.operators import WindowSpec
+from pyflink_on_spark.specs.sinks import CollectSinkSpec
 
 PAIR = Types.TUPLE([Types.STRING(), Types.INT()])
 
@@ -32,7 +34,8 @@ def _timed(env, data):
 
 
 def _run(env, stream, parallelism=1, mode="STREAMING"):
-    sink = SinkTransformation(name="Collect", input=stream._transformation, kind="collect")
+    sink = SinkTransformation(name="Collect", input=stream._transformation, 
+                              spec=CollectSinkSpec())
     sink.parallelism = 1
     job = compile_sinks([sink], parallelism=parallelism, mode=mode)
     return run_job(job)[sink.id]
@@ -72,7 +75,7 @@ def test_window_node_name_description_and_types():
     assert windowed.get_execution_environment() is env
     reduced = windowed.reduce(lambda a, b: a)
     node = reduced._transformation
-    assert (node.kind, node.name) == ("window", "TumblingEventTimeWindows")
+    assert isinstance(node.spec, WindowSpec) and node.name == "TumblingEventTimeWindows"
     assert node.description == "Window(TumblingEventTimeWindows(5, 0), EventTimeTrigger, " \
                                "function)"
     assert reduced.get_type() == PAIR      # reduce without window function keeps the type
@@ -100,7 +103,7 @@ def test_aggregate_accumulator_type_list_becomes_a_row_type():
     env = StreamExecutionEnvironment.get_execution_environment()
     stream = _timed(env, [("a", 1)]).key_by(lambda v: v[0]).count_window(1).aggregate(
         Agg(), accumulator_type=[Types.INT()], output_type=Types.INT())
-    state = stream._transformation.function.window_state_descriptor
+    state = stream._transformation.spec.operation.window_state_descriptor
     assert type(state.type_info).__name__ == "RowTypeInfo"
     assert stream.get_type() == Types.INT()
 
@@ -169,7 +172,7 @@ def test_count_window_all_is_a_count_window_over_everything():
     env = StreamExecutionEnvironment.get_execution_environment()
     stream = _timed(env, [("a", 1), ("b", 2), ("c", 3)]).count_window_all(2) \
         .reduce(lambda a, b: (a[0] + b[0], a[1] + b[1]))
-    assert isinstance(stream._transformation.function.assigner, CountTumblingWindowAssigner)
+    assert isinstance(stream._transformation.spec.operation.assigner, CountTumblingWindowAssigner)
     assert _run(env, stream) == [("ab", 3)]
 
 

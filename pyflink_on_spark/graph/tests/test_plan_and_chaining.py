@@ -35,10 +35,10 @@ def test_forward_operators_of_equal_parallelism_chain_into_one_stage():
         .map(lambda x: x).filter(lambda x: True).map(lambda x: x)
     ds.print()
     job = env._compile(env._sinks)
-    names = [[op.name for op in stage.operators] for stage in job.stages]
+    names = [[op.name for op in stage.spec.operators] for stage in job.stages]
     assert names == [["Source: Collection Source"],
                      ["Map", "Filter", "Map", "Print to Std. Out"]]
-    assert job.stages[1].task_name == "Map, Filter, Map"
+    assert job.stages[1].spec.task_name == "Map, Filter, Map"
 
 
 def test_start_new_chain_and_disable_chaining_split_stages():
@@ -47,7 +47,7 @@ def test_start_new_chain_and_disable_chaining_split_stages():
     ds.disable_chaining()
     ds.print()
     job = env._compile(env._sinks)
-    assert [len(stage.operators) for stage in job.stages] == [1, 1, 1, 1]
+    assert [len(stage.spec.operators) for stage in job.stages] == [1, 1, 1, 1]
 
 
 def test_forward_across_different_parallelism_is_rejected_as_in_flink():

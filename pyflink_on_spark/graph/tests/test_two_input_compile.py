@@ -6,6 +6,8 @@ from pyflink_on_spark.datastream import (
     BroadcastProcessFunction, CoMapFunction, OutputTag, ProcessFunction,
     StreamExecutionEnvironment)
 from pyflink_on_spark.datastream.state import MapStateDescriptor
+from pyflink_on_spark.specs.operators import KeyedCoMapSpec
+from pyflink_on_spark.specs.partitioning import BroadcastPartitioning, KeyedPartitioning
 
 
 def _env(parallelism=2):
@@ -31,7 +33,7 @@ class Rules(BroadcastProcessFunction):
 
 
 def _stage_of(job, node):
-    return next(s for s in job.stages if s.stage_id == job.stage_of_node[node.id])
+    return job.stage_of(node.id).spec
 
 
 def test_a_two_input_operator_heads_its_stage_and_chains_what_follows():
@@ -46,7 +48,7 @@ def test_a_two_input_operator_heads_its_stage_and_chains_what_follows():
     assert [op.name for op in stage.operators] == ["Co-Map", "Map", "Print to Std. Out"]
     assert sorted(i.input_index for i in stage.inputs) == [1, 2]
     # both inputs are separate stages (forward edges of equal parallelism, not chained)
-    assert len({up for up, _ in job.upstream_stages[stage.stage_id]}) == 2
+    assert len({up.stage_id for up in job.stage_of(co._transformation.id).upstream}) == 2
 
 
 def test_broadcast_input_edges_are_numbered_before_the_other_input():
@@ -60,8 +62,7 @@ def test_broadcast_input_edges_are_numbered_before_the_other_input():
     stage = _stage_of(job, out._transformation)
     by_index = {i.input_index: i.edge_id for i in stage.inputs}
     assert by_index[2] < by_index[1]
-    broadcast_edge = next(e for e in job.edges if e.edge_id == by_index[2])
-    assert broadcast_edge.partitioning.kind == "broadcast"
+    assert isinstance(job.exit(by_index[2]).partitioning, BroadcastPartitioning)
     # the plan still lists input 1 first, as PyFlink's does
     plan = json.loads(env.get_execution_plan())
     node = next(n for n in plan["nodes"] if n["type"] == "Co-Process-Broadcast")
@@ -76,12 +77,12 @@ def test_keyed_connected_streams_route_each_input_by_its_own_key():
         .map(Tag())
     co.print()
     job = env._compile(env._sinks)
-    edges = sorted((e for e in job.edges if e.target is co._transformation),
-                   key=lambda e: e.input_index)
-    assert [e.partitioning.kind for e in edges] == ["keyed", "keyed"]
-    assert [e.partitioning.key_selector.get_key(v) for e, v in
-            zip(edges, [("a", 1), (1, "a")])] == ["a", "a"]
-    assert co._transformation.kind == "keyed_co_map"
+    inputs = sorted(_stage_of(job, co._transformation).inputs, key=lambda i: i.input_index)
+    partitionings = [job.exit(i.edge_id).partitioning for i in inputs]
+    assert all(isinstance(p, KeyedPartitioning) for p in partitionings)
+    assert [p.key_selector.get_key(v) for p, v in
+            zip(partitionings, [("a", 1), (1, "a")])] == ["a", "a"]
+    assert isinstance(co._transformation.spec, KeyedCoMapSpec)
 
 
 def test_execution_plan_lists_both_inputs_of_a_co_operator():

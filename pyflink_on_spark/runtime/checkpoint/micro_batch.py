@@ -49,17 +49,18 @@ class StreamingValve(InputWatermarkValve):
         self.combined = state["combined"]
 
 
-def state_ids_of(nodes) -> Dict[int, str]:
+def state_ids_of(operators) -> Dict[int, str]:
     """node id -> the id its state is stored under: ``uid-<uid>`` for operators with a uid,
     else ``op<k>`` with k its position in the program (node ids count from the program's
-    first transformation), so a restarted program finds its operators' state again."""
-    nodes = list(nodes)
-    if not nodes:
+    first transformation), so a restarted program finds its operators' state again.
+    `operators`: the OperatorSpecs of every stage of the job."""
+    operators = list(operators)
+    if not operators:
         return {}
-    base = min(n.id for n in nodes)
+    base = min(op.node_id for op in operators)
     import re
-    return {n.id: ("uid-%s" % re.sub(r"[^A-Za-z0-9_.-]", "_", n.uid))
-            if getattr(n, "uid", None) else "op%d" % (n.id - base) for n in nodes}
+    return {op.node_id: ("uid-%s" % re.sub(r"[^A-Za-z0-9_.-]", "_", op.uid))
+            if op.uid else "op%d" % (op.node_id - base) for op in operators}
 
 
 def key_filter(key_type, max_parallelism: int, parallelism: int, subtask: int) -> Callable:

@@ -20,7 +20,7 @@ from typing import Callable, List, Optional, Tuple
 
 from pyflink_on_spark.runtime.checkpoint import keyed as keyed_snapshots
 from pyflink_on_spark.runtime.checkpoint.store import SnapshotStore
-from pyflink_on_spark.runtime.spec import MIN_WATERMARK
+from pyflink_on_spark.runtime.watermarks import MIN_WATERMARK
 from pyflink_on_spark.runtime.timers import TimerQueue
 
 KeyFilter = Optional[Callable[[object], bool]]

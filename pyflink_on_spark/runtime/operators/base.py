@@ -9,7 +9,7 @@ from pyflink_on_spark.datastream.output_tag import OutputTag
 from pyflink_on_spark.runtime.context import StreamingRuntimeContext, TaskContext
 from pyflink_on_spark.runtime.errors import UserFunctionError
 from pyflink_on_spark.runtime.output import Output
-from pyflink_on_spark.runtime.spec import MIN_WATERMARK
+from pyflink_on_spark.runtime.watermarks import MIN_WATERMARK
 
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 

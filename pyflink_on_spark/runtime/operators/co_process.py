@@ -14,7 +14,7 @@ from pyflink_on_spark.runtime.operators.base import Operator, emit_results
 from pyflink_on_spark.runtime.operators.keyed_process import (
     KeyedContext, KeyedProcessOperator)
 from pyflink_on_spark.runtime.operators.process import _NonKeyedTimerService
-from pyflink_on_spark.runtime.spec import MIN_WATERMARK
+from pyflink_on_spark.runtime.watermarks import MIN_WATERMARK
 
 _KEYED_ROW_FIELDS = ["f0", "f1"]
 

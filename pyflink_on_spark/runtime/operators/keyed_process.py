@@ -11,7 +11,7 @@ from pyflink_on_spark.datastream.time_domain import TimeDomain
 from pyflink_on_spark.datastream.timerservice import TimerService
 from pyflink_on_spark.runtime.context import StreamingRuntimeContext
 from pyflink_on_spark.runtime.operators.base import Operator, emit_results
-from pyflink_on_spark.runtime.spec import MAX_WATERMARK, MIN_WATERMARK
+from pyflink_on_spark.runtime.watermarks import MAX_WATERMARK, MIN_WATERMARK
 from pyflink_on_spark.runtime.state.backend import VOID_NAMESPACE
 from pyflink_on_spark.runtime.timers import InternalTimerService, hashable_key
 

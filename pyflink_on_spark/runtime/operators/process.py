@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pyflink_on_spark.datastream.functions import ProcessFunction
 from pyflink_on_spark.datastream.timerservice import TimerService
-from pyflink_on_spark.runtime.spec import MIN_WATERMARK
+from pyflink_on_spark.runtime.watermarks import MIN_WATERMARK
 from pyflink_on_spark.runtime.operators.base import Operator, emit_results
 from pyflink_on_spark.datastream.output_tag import OutputTag
 
@@ -52,64 +52,86 @@ class _ProcessContext(ProcessFunction.Context):
 
 
 class ProcessOperator(Operator):
-    """Runs a ProcessFunction (kind "process") or a Map/FlatMap/Filter function."""
+    """Runs a ProcessFunction: the non-keyed one-input primitive. Its subclasses run map /
+    flat_map / filter functions on the same primitive, each binding its own per-record
+    function once in prepare().
 
-    def __init__(self, kind: str, function) -> None:
+    The per-record closures call the user function inline (not through call_user: one Python
+    call less per record); a UserFunctionError of a chained operator downstream passes
+    through user_error unchanged."""
+
+    def __init__(self, function) -> None:
         super().__init__()
-        self.kind = kind
         self.function = function
 
     def prepare(self) -> None:
         self._ctx = _ProcessContext(_NonKeyedTimerService(self))
-        output = self.output
-        kind = self.kind
-        fn = self.function
-        # The per-record closures call the user function inline (not through call_user: one
-        # Python call less per record); a UserFunctionError of a chained operator downstream
-        # passes through user_error unchanged.
-        if kind == "map":
-            user_map = fn.map
-            collect = output.collect
+        self.process_element = self._bind_process_element(self.output)
 
-            def process_element(value, timestamp):
-                try:
-                    result = user_map(value)
-                except Exception as e:
-                    raise self.user_error(e) from None
-                if output.has_side and result.__class__ is tuple and result and isinstance(
-                        result[0], OutputTag):
-                    output.collect_side(result[0].tag_id, result[1], timestamp)
-                else:
-                    collect(result, timestamp)
-        elif kind == "filter":
-            user_filter = fn.filter
-            collect = output.collect
+    def _bind_process_element(self, output):
+        user_process = self.function.process_element
+        ctx = self._ctx
+        user_error = self.user_error
 
-            def process_element(value, timestamp):
-                try:
-                    keep = user_filter(value)
-                except Exception as e:
-                    raise self.user_error(e) from None
-                if keep:
-                    collect(value, timestamp)
-        elif kind == "flat_map":
-            user_flat_map = fn.flat_map
+        def process_element(value, timestamp):
+            ctx._timestamp = timestamp
+            try:
+                emit_results(user_process(value, ctx), output, timestamp)
+            except Exception as e:
+                raise user_error(e) from None
+        return process_element
 
-            def process_element(value, timestamp):
-                try:
-                    emit_results(user_flat_map(value), output, timestamp)
-                except Exception as e:
-                    raise self.user_error(e) from None
-        elif kind == "process":
-            user_process = fn.process_element
-            ctx = self._ctx
 
-            def process_element(value, timestamp):
-                ctx._timestamp = timestamp
-                try:
-                    emit_results(user_process(value, ctx), output, timestamp)
-                except Exception as e:
-                    raise self.user_error(e) from None
-        else:
-            raise ValueError("unknown process kind %r" % kind)
-        self.process_element = process_element
+class MapOperator(ProcessOperator):
+    """DataStream.map: one result per record (a `(OutputTag, value)` result goes to that side
+    output when one is consumed, as PyFlink's process-function wrapping does)."""
+
+    def _bind_process_element(self, output):
+        user_map = self.function.map
+        collect = output.collect
+        user_error = self.user_error
+
+        def process_element(value, timestamp):
+            try:
+                result = user_map(value)
+            except Exception as e:
+                raise user_error(e) from None
+            if output.has_side and result.__class__ is tuple and result and isinstance(
+                    result[0], OutputTag):
+                output.collect_side(result[0].tag_id, result[1], timestamp)
+            else:
+                collect(result, timestamp)
+        return process_element
+
+
+class FlatMapOperator(ProcessOperator):
+    """DataStream.flat_map: the function's iterable goes through the process emission rules."""
+
+    def _bind_process_element(self, output):
+        user_flat_map = self.function.flat_map
+        user_error = self.user_error
+
+        def process_element(value, timestamp):
+            try:
+                emit_results(user_flat_map(value), output, timestamp)
+            except Exception as e:
+                raise user_error(e) from None
+        return process_element
+
+
+class FilterOperator(ProcessOperator):
+    """DataStream.filter: the record itself when the function says so."""
+
+    def _bind_process_element(self, output):
+        user_filter = self.function.filter
+        collect = output.collect
+        user_error = self.user_error
+
+        def process_element(value, timestamp):
+            try:
+                keep = user_filter(value)
+            except Exception as e:
+                raise user_error(e) from None
+            if keep:
+                collect(value, timestamp)
+        return process_element

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from pyflink_on_spark.runtime.operators.base import Operator
-from pyflink_on_spark.runtime.spec import MAX_WATERMARK, MIN_WATERMARK
+from pyflink_on_spark.runtime.watermarks import MAX_WATERMARK, MIN_WATERMARK
 from pyflink_on_spark.runtime.watermarks import PERIODIC_EVERY_RECORDS, generator_for
 
 

@@ -9,9 +9,9 @@ from typing import Dict, List
 
 import cloudpickle
 
-from pyflink_on_spark.graph.compile import CompiledJob, compile_job
-from pyflink_on_spark.graph.operators import operator_factory
-from pyflink_on_spark.runtime.spec import KIND_SPLIT, JobConfig
+from pyflink_on_spark.graph.compile import compile_job
+from pyflink_on_spark.runtime.boundary import KIND_SPLIT
+from pyflink_on_spark.specs.stage import CompiledJob, JobConfig
 from pyflink_on_spark.runtime.task import StreamTask
 
 
@@ -19,20 +19,20 @@ def compile_sinks(sinks, parallelism: int = 1, mode: str = "STREAMING",
                   interval: int = 200) -> CompiledJob:
     return compile_job(sinks, default_parallelism=parallelism, default_max_par=-1,
                        chaining_enabled=True,
-                       config=JobConfig(runtime_mode=mode, auto_watermark_interval=interval),
-                       operator_factory=operator_factory)
+                       config=JobConfig(runtime_mode=mode, auto_watermark_interval=interval))
 
 
 def run_job(job: CompiledJob, work_dir: str = None) -> Dict[int, List]:
     """Returns {driver sink node id: [values in driver order]}."""
     outputs: Dict[int, List[tuple]] = {}
-    for stage in job.stages:
-        if stage.stage_id in job.source_splits:
+    for compiled in job.stages:
+        stage = compiled.spec
+        if compiled.source is not None:
             rows = [(-1, subtask, 0, seq, KIND_SPLIT, cloudpickle.dumps(split))
-                    for seq, (subtask, split) in enumerate(job.source_splits[stage.stage_id])]
+                    for seq, (subtask, split) in enumerate(compiled.source.splits)]
         else:
-            rows = [r for up, edge in job.upstream_stages[stage.stage_id]
-                    for r in outputs[up] if r[0] == edge]
+            rows = [r for up in compiled.upstream
+                    for r in outputs[up.stage_id] if r[0] == up.edge_id]
         produced = []
         for subtask in range(stage.parallelism):
             mine = sorted((r for r in rows if r[1] == subtask), key=lambda r: (r[0], r[2], r[3]))
@@ -46,9 +46,9 @@ def run_job(job: CompiledJob, work_dir: str = None) -> Dict[int, List]:
             produced.extend(task.take_rows())
         outputs[stage.stage_id] = produced
     results: Dict[int, List] = {}
-    for stage in job.stages:
-        for row in outputs[stage.stage_id]:
-            if row[0] in job.driver_sinks:
-                _, node_id, _ = job.driver_sinks[row[0]]
-                results.setdefault(node_id, []).extend(pickle.loads(row[5])[0])
+    for compiled in job.stages:
+        node_of_edge = {s.edge_id: s.node_id for s in compiled.sinks}
+        for row in outputs[compiled.spec.stage_id]:
+            if row[0] in node_of_edge:
+                results.setdefault(node_of_edge[row[0]], []).extend(pickle.loads(row[5])[0])
     return results

@@ -7,7 +7,7 @@ from pyflink_on_spark.runtime.batch_order import batch_key_order
 from pyflink_on_spark.runtime.context import TaskContext
 from pyflink_on_spark.runtime.operators.keyed_process import KeyedProcessOperator
 from pyflink_on_spark.runtime.output import Output
-from pyflink_on_spark.runtime.spec import MAX_WATERMARK
+from pyflink_on_spark.runtime.watermarks import MAX_WATERMARK
 
 
 class Timers(KeyedProcessFunction):

@@ -4,11 +4,18 @@ import pytest
 
 from pyflink_on_spark.datastream.functions import wrap_key_selector, wrap_partitioner
 from pyflink_on_spark.runtime.exits import channel_selector, rescale_targets
-from pyflink_on_spark.runtime.spec import ExitSpec, Partitioning
+from pyflink_on_spark.specs.partitioning import (
+    CustomPartitioning, ForwardPartitioning, RebalancePartitioning, RescalePartitioning,
+    ShufflePartitioning)
+from pyflink_on_spark.specs.stage import ExitSpec
+
+_PARTITIONINGS = {"forward": ForwardPartitioning, "rebalance": RebalancePartitioning,
+                  "rescale": RescalePartitioning, "shuffle": ShufflePartitioning,
+                  "custom": CustomPartitioning}
 
 
 def _spec(kind, n, **kw):
-    return ExitSpec(0, 0, None, Partitioning(kind, **kw), n, 128)
+    return ExitSpec(0, 0, None, _PARTITIONINGS[kind](**kw), n, 128)
 
 
 def _route(kind, subtask, upstream, n, values, **kw):

@@ -6,6 +6,8 @@ from pyflink_on_spark.graph.sources import collection_source
 from pyflink_on_spark.graph.transformations import (
     OneInputTransformation, SideOutputTransformation, SinkTransformation, SourceTransformation)
 from pyflink_on_spark.runtime.tests.engine_harness import compile_sinks, run_job
+from pyflink_on_spark.specs.operators import MapSpec, ProcessSpec
+from pyflink_on_spark.specs.sinks import CollectSinkSpec
 
 TAG = OutputTag("odd")
 
@@ -18,20 +20,20 @@ class Split(ProcessFunction):
             yield value
 
 
-def _graph(kind, function):
+def _graph(spec):
     src = SourceTransformation(name="Source", source=collection_source([1, 2, 3]))
     src.parallelism = 1
-    return OneInputTransformation(name=kind, input=src, kind=kind, function=function)
+    return OneInputTransformation(name=type(spec).__name__, input=src, spec=spec)
 
 
 def _collect(node):
-    sink = SinkTransformation(name="Collect", input=node, kind="collect")
+    sink = SinkTransformation(name="Collect", input=node, spec=CollectSinkSpec())
     sink.parallelism = 1
     return sink
 
 
 def test_without_get_side_output_tagged_tuples_stay_on_the_main_output():
-    proc = _graph("process", Split())
+    proc = _graph(ProcessSpec(Split()))
     assert not proc.side_outputs_requested
     sink = _collect(proc)
     out = run_job(compile_sinks([sink]))[sink.id]
@@ -40,7 +42,7 @@ def test_without_get_side_output_tagged_tuples_stay_on_the_main_output():
 
 
 def test_a_side_output_node_makes_its_operator_route_tags_even_if_it_is_not_run():
-    proc = _graph("process", Split())
+    proc = _graph(ProcessSpec(Split()))
     SideOutputTransformation(name="side", input=proc, tag_id="odd")  # never consumed
     assert proc.side_outputs_requested
     sink = _collect(proc)
@@ -48,10 +50,10 @@ def test_a_side_output_node_makes_its_operator_route_tags_even_if_it_is_not_run(
 
 
 def test_map_returning_a_tag_pair_follows_the_same_rule():
-    plain = _graph("map", wrap_map(lambda v: (TAG, v)))
+    plain = _graph(MapSpec(wrap_map(lambda v: (TAG, v))))
     sink = _collect(plain)
     assert [v[1] for v in run_job(compile_sinks([sink]))[sink.id]] == [1, 2, 3]
-    routed = _graph("map", wrap_map(lambda v: (TAG, v) if v % 2 else v))
+    routed = _graph(MapSpec(wrap_map(lambda v: (TAG, v) if v % 2 else v)))
     side = SideOutputTransformation(name="side", input=routed, tag_id="odd")
     main_sink, side_sink = _collect(routed), _collect(side)
     out = run_job(compile_sinks([main_sink, side_sink]))

@@ -11,6 +11,10 @@ from pyflink_on_spark.graph.transformations import (
 from pyflink_on_spark.runtime.errors import UserFunctionError
 from pyflink_on_spark.runtime.key_groups import KeyToSubtask
 from pyflink_on_spark.runtime.tests.engine_harness import compile_sinks, run_job
+from pyflink_on_spark.specs.operators import (
+    FilterSpec, KeyedProcessSpec, MapSpec, ProcessSpec, ReduceSpec)
+from pyflink_on_spark.specs.partitioning import KeyedPartitioning
+from pyflink_on_spark.specs.sinks import CollectSinkSpec
 
 
 def _source(values, parallelism=1):
@@ -19,20 +23,20 @@ def _source(values, parallelism=1):
     return node
 
 
-def _op(upstream, kind, fn, **kw):
-    return OneInputTransformation(name=kind, input=upstream, kind=kind, function=fn, **kw)
+def _op(upstream, name, spec):
+    return OneInputTransformation(name=name, input=upstream, spec=spec)
 
 
 def _collect(upstream, parallelism=1):
-    sink = SinkTransformation(name="Collect", input=upstream, kind="collect")
+    sink = SinkTransformation(name="Collect", input=upstream, spec=CollectSinkSpec())
     sink.parallelism = parallelism
     return sink
 
 
 def test_map_filter_chain_is_one_stage_and_keeps_order():
     src = _source(list(range(10)))
-    mapped = _op(src, "map", wrap_map(lambda x: x * 10))
-    filtered = _op(mapped, "filter", wrap_filter(lambda x: x % 20 == 0))
+    mapped = _op(src, "map", MapSpec(wrap_map(lambda x: x * 10)))
+    filtered = _op(mapped, "filter", FilterSpec(wrap_filter(lambda x: x % 20 == 0)))
     sink = _collect(filtered)
     job = compile_sinks([sink], parallelism=1)
     assert len(job.stages) == 1
@@ -41,11 +45,11 @@ def test_map_filter_chain_is_one_stage_and_keeps_order():
 
 def test_rebalance_then_keyed_reduce_emits_rolling_sums_per_key():
     src = _source([("a", 1), ("b", 2), ("a", 3), ("b", 4), ("a", 5)])
-    keyed = PartitionTransformation(name="Keyed", input=src, kind="keyed",
-                                    key_selector=wrap_key_selector(lambda x: x[0]))
+    keyed = PartitionTransformation(name="Keyed", input=src, partitioning=KeyedPartitioning(
+                                        wrap_key_selector(lambda x: x[0])))
     from pyflink_on_spark.datastream.functions import wrap_reduce
-    reduced = _op(keyed, "reduce", wrap_reduce(lambda a, b: (a[0], a[1] + b[1])),
-                  key_selector=wrap_key_selector(lambda x: x[0]))
+    reduced = _op(keyed, "reduce", ReduceSpec(wrap_reduce(lambda a, b: (a[0], a[1] + b[1])),
+                                             wrap_key_selector(lambda x: x[0])))
     sink = _collect(reduced, parallelism=2)
     reduced.parallelism = 2
     job = compile_sinks([sink], parallelism=2)
@@ -57,11 +61,11 @@ def test_rebalance_then_keyed_reduce_emits_rolling_sums_per_key():
 
 def test_batch_mode_reduce_emits_only_final_value_per_key():
     src = _source([("a", 1), ("b", 2), ("a", 3)])
-    keyed = PartitionTransformation(name="Keyed", input=src, kind="keyed",
-                                    key_selector=wrap_key_selector(lambda x: x[0]))
+    keyed = PartitionTransformation(name="Keyed", input=src, partitioning=KeyedPartitioning(
+                                        wrap_key_selector(lambda x: x[0])))
     from pyflink_on_spark.datastream.functions import wrap_reduce
-    reduced = _op(keyed, "reduce", wrap_reduce(lambda a, b: (a[0], a[1] + b[1])),
-                  key_selector=wrap_key_selector(lambda x: x[0]))
+    reduced = _op(keyed, "reduce", ReduceSpec(wrap_reduce(lambda a, b: (a[0], a[1] + b[1])),
+                                             wrap_key_selector(lambda x: x[0])))
     sink = _collect(reduced)
     job = compile_sinks([sink], parallelism=1, mode="BATCH")
     assert sorted(run_job(job)[sink.id]) == [("a", 4), ("b", 2)]
@@ -79,8 +83,9 @@ def test_keyed_exit_sends_each_key_to_its_key_group_subtask():
 
     src = _source(list("abcdefghij") * 2)
     selector = wrap_key_selector(lambda x: x)
-    keyed = PartitionTransformation(name="Keyed", input=src, kind="keyed", key_selector=selector)
-    proc = _op(keyed, "keyed_process", Where(), key_selector=selector)
+    keyed = PartitionTransformation(name="Keyed", input=src,
+                                    partitioning=KeyedPartitioning(selector))
+    proc = _op(keyed, "keyed_process", KeyedProcessSpec(Where(), selector))
     proc.parallelism = 3
     sink = _collect(proc, parallelism=3)
     out = run_job(compile_sinks([sink], parallelism=3))[sink.id]
@@ -102,8 +107,9 @@ def test_event_time_timers_fire_at_end_of_input_in_time_order_deduplicated():
 
     src = _source([("a", 5), ("b", 3), ("a", 1), ("b", 7)])
     selector = wrap_key_selector(lambda x: x[0])
-    keyed = PartitionTransformation(name="Keyed", input=src, kind="keyed", key_selector=selector)
-    proc = _op(keyed, "keyed_process", Timers(), key_selector=selector)
+    keyed = PartitionTransformation(name="Keyed", input=src,
+                                    partitioning=KeyedPartitioning(selector))
+    proc = _op(keyed, "keyed_process", KeyedProcessSpec(Timers(), selector))
     sink = _collect(proc)
     out = run_job(compile_sinks([sink], parallelism=1))[sink.id]
     max_wm = 2 ** 63 - 1
@@ -121,7 +127,7 @@ def test_side_outputs_via_yield_tag_value_reach_get_side_output():
                 yield value
 
     src = _source(list(range(6)))
-    proc = _op(src, "process", Split())
+    proc = _op(src, "process", ProcessSpec(Split()))
     side = SideOutputTransformation(name="side", input=proc, tag_id="odd")
     main_sink, side_sink = _collect(proc), _collect(side)
     out = run_job(compile_sinks([main_sink, side_sink], parallelism=1))
@@ -142,7 +148,7 @@ def test_user_error_names_operator_and_shows_user_frame_first():
         raise ValueError("bad record %r" % x)
 
     src = _source([1])
-    mapped = _op(src, "map", wrap_map(boom))
+    mapped = _op(src, "map", MapSpec(wrap_map(boom)))
     sink = _collect(mapped)
     with pytest.raises(UserFunctionError) as info:
         run_job(compile_sinks([sink]))

@@ -13,6 +13,7 @@ from pyflink_on_spark.graph.transformations import SinkTransformation
 from pyflink_on_spark.runtime.errors import UserFunctionError
 from pyflink_on_spark.runtime.key_groups import KeyToSubtask
 from pyflink_on_spark.runtime.tests.engine_harness import compile_sinks, run_job
+from pyflink_on_spark.specs.sinks import CollectSinkSpec
 
 RULES = MapStateDescriptor("rules", Types.STRING(), Types.STRING())
 
@@ -25,7 +26,8 @@ def env():
 
 
 def _sink(ds):
-    sink = SinkTransformation(name="Collect", input=ds._transformation, kind="collect")
+    sink = SinkTransformation(name="Collect", input=ds._transformation, 
+                              spec=CollectSinkSpec())
     sink.parallelism = 1
     return sink
 
@@ -434,7 +436,7 @@ def test_broadcast_process_takes_the_environment_parallelism_when_created(env):
     ds = ints(env, [1]).connect(ints(env, [2]).broadcast(RULES)).process(RulesThenEvents())
     env.set_parallelism(1)
     job = compile_sinks([_sink(ds)], parallelism=1)
-    assert job.parallelism[ds._transformation.id] == 3
+    assert job.operator(ds._transformation.id).parallelism == 3
 
 
 # -- side outputs ---------------------------------------------------------------------------------

@@ -2,7 +2,8 @@
 import pickle
 
 from pyflink_on_spark.runtime import two_input
-from pyflink_on_spark.runtime.spec import KIND_RECORDS, KIND_WATERMARK, MAX_WATERMARK
+from pyflink_on_spark.runtime.boundary import KIND_RECORDS, KIND_WATERMARK
+from pyflink_on_spark.runtime.watermarks import MAX_WATERMARK
 from pyflink_on_spark.runtime.two_input import AlternatingInputs
 from pyflink_on_spark.runtime.watermarks import InputWatermarkValve
 

@@ -13,10 +13,13 @@ from pyflink_on_spark.runtime.errors import UserFunctionError
 from pyflink_on_spark.runtime.operators import timestamps
 from pyflink_on_spark.runtime.operators.timestamps import TimestampsAndWatermarksOperator
 from pyflink_on_spark.runtime.output import Output
-from pyflink_on_spark.runtime.spec import MAX_WATERMARK, MIN_WATERMARK
+from pyflink_on_spark.runtime.watermarks import MAX_WATERMARK, MIN_WATERMARK
 from pyflink_on_spark.runtime.tests.engine_harness import compile_sinks, run_job
 from pyflink_on_spark.runtime.watermarks import (
     InputWatermarkValve, WatermarkGenerator, generator_for)
+from pyflink_on_spark.specs.operators import KeyedProcessSpec
+from pyflink_on_spark.specs.partitioning import KeyedPartitioning
+from pyflink_on_spark.specs.sinks import CollectSinkSpec
 
 
 class FieldOne(TimestampAssigner):
@@ -149,11 +152,12 @@ def test_periodic_watermarks_of_two_source_subtasks_fire_timers_at_their_minimum
         .with_timestamp_assigner(Times10()))
     src.parallelism = 2
     selector = wrap_key_selector(lambda v: 0)
-    keyed = PartitionTransformation(name="Keyed", input=src, kind="keyed", key_selector=selector)
-    proc = OneInputTransformation(name="keyed_process", input=keyed, kind="keyed_process",
-                                  function=Timers(), key_selector=selector)
+    keyed = PartitionTransformation(name="Keyed", input=src,
+                                    partitioning=KeyedPartitioning(selector))
+    proc = OneInputTransformation(name="keyed_process", input=keyed,
+                                  spec=KeyedProcessSpec(Timers(), selector))
     proc.parallelism = 1
-    sink = SinkTransformation(name="Collect", input=proc, kind="collect")
+    sink = SinkTransformation(name="Collect", input=proc, spec=CollectSinkSpec())
     sink.parallelism = 1
     out = run_job(compile_sinks([sink], parallelism=2))[sink.id]
     elements = [(v, wm) for kind, v, wm in out if kind == "element"]

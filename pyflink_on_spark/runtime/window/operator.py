@@ -30,7 +30,7 @@ from pyflink_on_spark.datastream.window import (
 from pyflink_on_spark.runtime.errors import UserFunctionError
 from pyflink_on_spark.runtime.operators.base import emit_results
 from pyflink_on_spark.runtime.operators.keyed_process import KeyedProcessOperator
-from pyflink_on_spark.runtime.spec import MAX_WATERMARK, MIN_WATERMARK
+from pyflink_on_spark.runtime.watermarks import MAX_WATERMARK, MIN_WATERMARK
 from pyflink_on_spark.runtime.state.backend import VOID_NAMESPACE
 from pyflink_on_spark.runtime.window.merging_window_set import MergingWindowSet
 

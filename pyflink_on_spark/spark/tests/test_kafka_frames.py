@@ -6,7 +6,7 @@ from pyflink_on_spark.datastream import StreamExecutionEnvironment
 from pyflink_on_spark.datastream.connectors.kafka import (KafkaRecordSerializationSchema,
                                                           KafkaSink)
 from pyflink_on_spark.spark.executor import build_frames
-from pyflink_on_spark.spark.frame_sinks import frame_sink_edges
+from pyflink_on_spark.spark.frame_sinks import frame_sink_exits
 from pyflink_on_spark.spark.kafka import _decode_encoded
 
 
@@ -23,9 +23,9 @@ def test_kafka_sink_rows_are_the_encoded_records(spark):
                  .set_record_serializer(serializer).build())
     job = env._compile(env._sinks)
     frames = build_frames(job, spark)
-    (stage,) = [s for s in job.stages if frame_sink_edges(job, s)]
-    (edge,) = frame_sink_edges(job, stage)
-    rows = frames[stage.stage_id].where("edge = %d" % edge).select("payload") \
+    (stage,) = [s for s in job.stages if frame_sink_exits(s)]
+    (sink_exit,) = frame_sink_exits(stage)
+    rows = frames[stage.spec.stage_id].where("edge = %d" % sink_exit.edge_id).select("payload") \
         .mapInArrow(_decode_encoded, "topic string, key binary, value binary").collect()
     assert sorted((r.topic, bytes(r.key), bytes(r.value)) for r in rows) == [
         ("even", b"20", b"20"), ("even", b"40", b"40"), ("odd", b"10", b"10"),

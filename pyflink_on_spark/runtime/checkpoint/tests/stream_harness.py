@@ -12,19 +12,22 @@ import cloudpickle
 from pyflink_on_spark.runtime.checkpoint.micro_batch import (
     KIND_TICK, run_micro_batch, state_ids_of)
 from pyflink_on_spark.runtime.checkpoint.store import SnapshotStore
-from pyflink_on_spark.runtime.spec import KIND_SPLIT
+from pyflink_on_spark.runtime.boundary import KIND_SPLIT
+from pyflink_on_spark.specs.partitioning import KeyedPartitioning
+from pyflink_on_spark.specs.stage import CompiledJob
 
 
-def key_types_of(job) -> Dict[int, object]:
+def key_types_of(job: CompiledJob) -> Dict[int, object]:
     """node id of a keyed stage head -> the key type of its keyed input edge."""
     stage_of_edge = {}
     for stage in job.stages:
-        for i in stage.inputs:
-            stage_of_edge[i.edge_id] = stage
+        for i in stage.spec.inputs:
+            stage_of_edge[i.edge_id] = stage.spec
     found = {}
     for stage in job.stages:
-        for exit_spec in stage.exits:
-            if exit_spec.partitioning.kind == "keyed" and exit_spec.edge_id in stage_of_edge:
+        for exit_spec in stage.spec.exits:
+            if isinstance(exit_spec.partitioning, KeyedPartitioning) \
+                    and exit_spec.edge_id in stage_of_edge:
                 found[stage_of_edge[exit_spec.edge_id].head] = exit_spec.partitioning.key_type
     return found
 
@@ -47,19 +50,20 @@ class StreamRunner:
         restore = self.store.latest_completed_before(batch_id)
         then = self.store.read_meta(restore) if restore is not None else {}
         key_types = key_types_of(job)
-        state_ids = state_ids_of(job.nodes)
+        state_ids = state_ids_of(op for s in job.stages for op in s.spec.operators)
         outputs: Dict[int, List[tuple]] = {}
-        for n, stage in enumerate(job.stages):
+        for n, compiled in enumerate(job.stages):
+            stage = compiled.spec
             if fail_after_stage is not None and n >= fail_after_stage:
                 raise RuntimeError("crash")
-            if stage.stage_id in job.source_splits or stage.stage_id in job.source_frames:
+            if compiled.source is not None:
                 rows = [(-1, sub, 0, seq, KIND_SPLIT, cloudpickle.dumps(records))
                         for seq, (sub, records) in enumerate(splits)]
                 rows += [(-1, sub, 2 ** 31 - 1, 0, KIND_TICK, b"")
                          for sub in range(stage.parallelism)]
             else:
-                rows = [r for up, edge in job.upstream_stages[stage.stage_id]
-                        for r in outputs[up] if r[0] == edge]
+                rows = [r for up in compiled.upstream
+                        for r in outputs[up.stage_id] if r[0] == up.edge_id]
             produced = []
             for subtask in range(stage.parallelism):
                 mine = sorted((r for r in rows if r[1] == subtask),
@@ -73,14 +77,15 @@ class StreamRunner:
                         key_types=key_types, state_ids=state_ids):
                     produced.extend(out)
             outputs[stage.stage_id] = produced
-        parallelism = {state_ids[op.node_id]: stage.parallelism for stage in job.stages
-                       for op in stage.operators}
+        parallelism = {state_ids[op.node_id]: stage.spec.parallelism for stage in job.stages
+                       for op in stage.spec.operators}
         self.store.write_meta(batch_id, parallelism)
         self.store.complete(batch_id)
         results: Dict[int, List] = {}
         for stage in job.stages:
-            for row in outputs[stage.stage_id]:
-                if row[0] in job.driver_sinks:
-                    _, node_id, _ = job.driver_sinks[row[0]]
-                    results.setdefault(node_id, []).extend(pickle.loads(row[5])[0])
+            node_of_edge = {s.edge_id: s.node_id for s in stage.sinks}
+            for row in outputs[stage.spec.stage_id]:
+                if row[0] in node_of_edge:
+                    results.setdefault(node_of_edge[row[0]], []).extend(
+                        pickle.loads(row[5])[0])
         return results

@@ -1,5 +1,7 @@
 """Unbounded execution micro-batch by micro-batch, without Spark: restore / snapshot of
 keyed state, timers, watermarks; restarts; replays of a batch; rescaling; RocksDB."""
+import dataclasses
+
 import pytest
 
 from pyflink_on_spark.common.time import Duration
@@ -12,6 +14,7 @@ from pyflink_on_spark.datastream.state_backend import (
 from pyflink_on_spark.graph.transformations import SinkTransformation
 from pyflink_on_spark.runtime.checkpoint.tests.stream_harness import StreamRunner
 from pyflink_on_spark.runtime.tests.engine_harness import run_job
+from pyflink_on_spark.specs.sinks import CollectSinkSpec
 
 
 class Stamp(TimestampAssigner):
@@ -45,7 +48,8 @@ def _job(parallelism=2, backend=None, keyed_parallelism=None):
     out = ds.key_by(lambda v: v[0]).process(SumWithTimers())
     if keyed_parallelism is not None:
         out.set_parallelism(keyed_parallelism)
-    sink = SinkTransformation(name="Collect", input=out._transformation, kind="collect")
+    sink = SinkTransformation(name="Collect", input=out._transformation,
+                              spec=CollectSinkSpec())
     if keyed_parallelism is not None:
         sink.parallelism = keyed_parallelism   # forward: a key's outputs stay in order
     return env._compile([sink]), sink.id
@@ -135,8 +139,10 @@ def test_per_key_results_equal_the_bounded_run(tmp_path):
     for splits in batches:
         for sub, recs in splits:
             records[sub].extend(recs)
-    source_stage = env_job.stages[0].stage_id
-    env_job.source_splits[source_stage] = [(0, records[0]), (1, records[1])]
+    source_stage = env_job.stages[0]
+    splits = dataclasses.replace(source_stage.source, splits=((0, records[0]), (1, records[1])))
+    env_job = dataclasses.replace(env_job, stages=(
+        dataclasses.replace(source_stage, source=splits),) + env_job.stages[1:])
     bounded = run_job(env_job)[env_sink]
     s, b = _per_key(streamed), _per_key(bounded)
     sums = {k: v for k, v in s.items() if k[0] == "sum"}
@@ -182,7 +188,8 @@ def test_rocksdb_snapshots_upload_only_new_sst_files(tmp_path):
     from pyflink_on_spark.runtime.checkpoint.store import SnapshotStore
     store = SnapshotStore(root)
     from pyflink_on_spark.runtime.checkpoint.micro_batch import state_ids_of
-    keyed_node = state_ids_of(job.nodes)[job.stages[-1].head]
+    keyed_node = state_ids_of(op for s in job.stages for op in s.spec.operators)[
+        job.stages[-1].spec.head]
     s0 = store.read_state(0, keyed_node, 0)["keyed"]
     s1 = store.read_state(1, keyed_node, 0)["keyed"]
     reused = set(s0["sst"].values()) & set(s1["sst"].values())

@@ -16,7 +16,7 @@ from pyflink_on_spark.datastream.window import WindowOperationDescriptor
 from pyflink_on_spark.runtime.batch_order import batch_key_order
 from pyflink_on_spark.runtime.context import TaskContext
 from pyflink_on_spark.runtime.output import Output
-from pyflink_on_spark.runtime.spec import MAX_WATERMARK
+from pyflink_on_spark.runtime.watermarks import MAX_WATERMARK
 from pyflink_on_spark.runtime.window.operator import WindowOperator
 
 LATE = OutputTag("late", Types.PICKLED_BYTE_ARRAY())

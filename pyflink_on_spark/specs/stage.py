@@ -1,0 +1,140 @@
+"""The compiled job: stages (Flink's operator chains) and how they connect.
+
+The graph compiler (graph/compile.py) builds a CompiledJob; an executor runs it: it feeds
+each stage's tasks their rows (source splits, or the exits of upstream stages) and does what
+each sink exit needs on the driver. A task receives only its StageSpec (pickled once per
+stage) and builds the operators from their specs (runtime/registry.py).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Optional, Tuple
+
+from pyflink_on_spark.specs.partitioning import Partitioning
+
+
+@dataclass(frozen=True)
+class JobConfig:
+    runtime_mode: str = "STREAMING"          # STREAMING | BATCH
+    auto_watermark_interval: int = 200
+    job_parameters: Mapping[str, str] = field(default_factory=dict)
+    state_backend: Any = None                 # the API's StateBackend object or None
+    job_name: str = "Flink Streaming Job"
+
+
+@dataclass(frozen=True)
+class OperatorSpec:
+    node_id: int
+    name: str
+    op: Any                     # the operator's spec (specs.operators / sources / sinks)
+    parallelism: int
+    max_parallelism: int
+    routes_side_outputs: bool = True  # False: `yield tag, value` stays on the main output
+    uid: Optional[str] = None         # the program's uid() for the operator (names its state)
+
+
+@dataclass(frozen=True)
+class ChainLink:
+    """Inside a stage: the output (main, or side output `side_tag`) of `source` feeds `target`."""
+    source: int
+    target: int
+    side_tag: Optional[str] = None
+    converter: Any = None      # side outputs: value -> value of the OutputTag's declared type
+
+
+@dataclass(frozen=True)
+class ExitSpec:
+    """An edge leaving the stage: records are chunked per destination subtask."""
+    edge_id: int
+    source: int
+    side_tag: Optional[str]
+    partitioning: Partitioning
+    target_parallelism: int
+    target_max_parallelism: int
+    converter: Any = None      # value -> value as PyFlink's serializer of the declared type
+                               # turns it at an unchained boundary (None: unchanged)
+    to_driver: bool = False    # a sink's exit: its rows go to the executor, not a stage
+
+
+@dataclass(frozen=True)
+class InputSpec:
+    edge_id: int
+    input_index: int          # 1 or 2: which input of the head operator
+    upstream_parallelism: int
+
+
+@dataclass(frozen=True)
+class StageSpec:
+    """Everything a task of the stage needs (and nothing more: it is shipped to each)."""
+    stage_id: int
+    parallelism: int
+    head: int                                # node id of the chain head
+    operators: Tuple[OperatorSpec, ...]      # topological order, head first
+    links: Tuple[ChainLink, ...]
+    exits: Tuple[ExitSpec, ...]
+    inputs: Tuple[InputSpec, ...]
+    task_name: str                           # Flink's chained name, e.g. "Map, Filter"
+    config: JobConfig
+
+
+@dataclass(frozen=True)
+class UpstreamEdge:
+    """Rows of exit `edge_id` of stage `stage_id` are input rows of this stage."""
+    stage_id: int
+    edge_id: int
+
+
+@dataclass(frozen=True)
+class StageSource:
+    """A source stage's input: its splits, or a frame source the Spark layer reads."""
+    splits: Tuple[Tuple[int, Any], ...]      # (subtask, split) in read order
+    frame: Any = None                        # a graph.frame_sources description, or None
+
+
+@dataclass(frozen=True)
+class SinkExit:
+    """Sink node `node_id` of the stage sends its rows out through exit `edge_id`."""
+    edge_id: int
+    node_id: int
+    sink: Any                                # the sink's spec (specs.sinks)
+
+
+@dataclass(frozen=True)
+class CompiledStage:
+    spec: StageSpec
+    upstream: Tuple[UpstreamEdge, ...]       # empty for a source stage
+    source: Optional[StageSource]            # None unless the head is a source
+    sinks: Tuple[SinkExit, ...]
+
+
+@dataclass(frozen=True)
+class PlanNode:
+    """One node of get_execution_plan()."""
+    node_id: int
+    name: str
+    pact: str                                # "Data Source" | "Operator" | "Data Sink"
+    parallelism: int
+    predecessors: Tuple[Tuple[int, str], ...]   # (node id, ship strategy), input 1 first
+
+
+@dataclass(frozen=True)
+class CompiledJob:
+    stages: Tuple[CompiledStage, ...]        # topological order
+    plan: Tuple[PlanNode, ...]
+
+    def stage_of(self, node_id: int) -> CompiledStage:
+        for stage in self.stages:
+            if any(op.node_id == node_id for op in stage.spec.operators):
+                return stage
+        raise KeyError(node_id)
+
+    def exit(self, edge_id: int) -> ExitSpec:
+        for stage in self.stages:
+            for exit_spec in stage.spec.exits:
+                if exit_spec.edge_id == edge_id:
+                    return exit_spec
+        raise KeyError(edge_id)
+
+    def operator(self, node_id: int) -> OperatorSpec:
+        return next(op for op in self.stage_of(node_id).spec.operators
+                    if op.node_id == node_id)
