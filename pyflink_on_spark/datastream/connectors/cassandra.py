@@ -1,0 +1,225 @@
+"""Cassandra (mirror of pyflink.datastream.connectors.cassandra, PyFlink 1.20).
+
+Programs build a CassandraSink with PyFlink's builder; adding it to a job (build(), which in
+Flink attaches the sink to the stream) raises NotImplementedError: the Spark-side route is the
+DataStax Spark Cassandra Connector (com.datastax.spark:spark-cassandra-connector_2.13,
+DataFrame format "org.apache.spark.sql.cassandra").
+"""
+from __future__ import annotations
+
+from enum import Enum
+from typing import Any, Dict, Optional
+
+from pyflink_on_spark.common.time import Duration
+from pyflink_on_spark.datastream.connectors._not_on_spark import not_on_spark, require
+
+__all__ = [
+    'CassandraSink',
+    'ConsistencyLevel',
+    'MapperOptions',
+    'ClusterBuilder',
+    'CassandraCommitter',
+    'CassandraFailureHandler'
+]
+
+_ROUTE = ("On Spark, write Cassandra tables with the DataStax Spark Cassandra Connector "
+          "(package com.datastax.spark:spark-cassandra-connector_2.13, DataFrame format "
+          "'org.apache.spark.sql.cassandra'); within pyflink_on_spark, write files with "
+          "FileSink or records to Kafka with KafkaSink instead.")
+
+
+class ConsistencyLevel(Enum):
+    """The Cassandra driver's consistency levels (com.datastax.driver.core.ConsistencyLevel)."""
+    ANY = 0
+    ONE = 1
+    TWO = 2
+    THREE = 3
+    QUORUM = 4
+    ALL = 5
+    LOCAL_QUORUM = 6
+    EACH_QUORUM = 7
+    SERIAL = 8
+    LOCAL_SERIAL = 9
+    LOCAL_ONE = 10
+
+
+class MapperOptions(object):
+    """Options of the driver's object mapper (Flink's SimpleMapperOptions); used for POJOs."""
+
+    def __init__(self):
+        self._options: Dict[str, Any] = {}
+
+    def ttl(self, ttl: int) -> 'MapperOptions':
+        self._options["ttl"] = ttl
+        return self
+
+    def timestamp(self, timestamp: int) -> 'MapperOptions':
+        self._options["timestamp"] = timestamp
+        return self
+
+    def consistency_level(self, cl: ConsistencyLevel) -> 'MapperOptions':
+        self._options["consistency_level"] = cl
+        return self
+
+    def tracing(self, enabled: bool) -> 'MapperOptions':
+        self._options["tracing"] = enabled
+        return self
+
+    def save_null_fields(self, enabled: bool) -> 'MapperOptions':
+        self._options["save_null_fields"] = enabled
+        return self
+
+    def if_not_exists(self, enabled: bool) -> 'MapperOptions':
+        self._options["if_not_exists"] = enabled
+        return self
+
+
+class ClusterBuilder(object):
+    """Wraps a Java ClusterBuilder in PyFlink; here it holds whatever the program passes."""
+
+    def __init__(self, j_cluster_builder):
+        self._j_cluster_builder = j_cluster_builder
+
+
+class CassandraCommitter(object):
+    """Where the write-ahead-log sink records completed checkpoints."""
+
+    def __init__(self, j_checkpoint_committer):
+        self._j_checkpoint_committer = j_checkpoint_committer
+
+    @staticmethod
+    def default_checkpoint_committer(builder: ClusterBuilder, key_space: str = None) \
+            -> 'CassandraCommitter':
+        return CassandraCommitter(("default", builder, key_space))
+
+
+class CassandraFailureHandler(object):
+    """What the sink does when a write fails."""
+
+    def __init__(self, j_cassandra_failure_handler):
+        self._j_cassandra_failure_handler = j_cassandra_failure_handler
+
+    @staticmethod
+    def no_op() -> 'CassandraFailureHandler':
+        return CassandraFailureHandler("no_op")
+
+
+def _record_kind(input) -> str:
+    """Flink's CassandraSink.addSink picks its builder by the stream's type: rows, tuples
+    (or POJOs / Scala products, which Python streams do not carry)."""
+    from pyflink_on_spark.common.typeinfo import RowTypeInfo, TupleTypeInfo
+    get_type = getattr(input, "get_type", None)
+    if get_type is None:
+        raise TypeError("CassandraSink.add_sink expects a DataStream, got %s"
+                        % type(input).__name__)
+    type_info = get_type()
+    if isinstance(type_info, RowTypeInfo):
+        return "row"
+    if isinstance(type_info, TupleTypeInfo):
+        return "tuple"
+    raise ValueError("No support for the type of the given DataStream: %s (CassandraSink "
+                     "writes streams of Types.ROW / Types.TUPLE: declare the output type of "
+                     "the operator before the sink)" % (type_info,))
+
+
+class CassandraSink(object):
+    """The sink a CassandraSinkBuilder builds (and attaches to the stream, in Flink)."""
+
+    def __init__(self, j_cassandra_sink):
+        self._j_cassandra_sink = j_cassandra_sink
+        self._settings: Dict[str, Any] = {}
+
+    def name(self, name: str) -> 'CassandraSink':
+        self._settings["name"] = name
+        return self
+
+    def uid(self, uid: str) -> 'CassandraSink':
+        self._settings["uid"] = uid
+        return self
+
+    def set_uid_hash(self, uid_hash: str) -> 'CassandraSink':
+        self._settings["uid_hash"] = uid_hash
+        return self
+
+    def set_parallelism(self, parallelism: int) -> 'CassandraSink':
+        self._settings["parallelism"] = parallelism
+        return self
+
+    def disable_chaining(self) -> 'CassandraSink':
+        self._settings["chaining"] = False
+        return self
+
+    def slot_sharing_group(self, slot_sharing_group: str) -> 'CassandraSink':
+        self._settings["slot_sharing_group"] = slot_sharing_group
+        return self
+
+    @staticmethod
+    def add_sink(input) -> 'CassandraSinkBuilder':
+        return CassandraSink.CassandraSinkBuilder((input, _record_kind(input)))
+
+    class CassandraSinkBuilder(object):
+        """Collects the sink's settings; build() checks them as Flink's sanity check does."""
+
+        def __init__(self, j_cassandra_sink_builder):
+            self._j_cassandra_sink_builder = j_cassandra_sink_builder
+            self._query: Optional[str] = None
+            self._cluster: Any = None
+            self._write_ahead_log: Optional[tuple] = None
+            self._mapper_options: Optional[MapperOptions] = None
+            self._failure_handler: Optional[CassandraFailureHandler] = None
+            self._max_concurrent_requests: Optional[tuple] = None
+            self._ignore_null_fields = False
+
+        def _set_cluster(self, cluster: Any) -> None:
+            require(self._cluster is None,
+                    "Builder was already set. You must use either setHost() or "
+                    "setClusterBuilder().")
+            self._cluster = cluster
+
+        def set_query(self, query: str) -> 'CassandraSink.CassandraSinkBuilder':
+            self._query = query
+            return self
+
+        def set_host(self, host: str, port: int = 9042) -> 'CassandraSink.CassandraSinkBuilder':
+            self._set_cluster(("host", host, port))
+            return self
+
+        def set_cluster_builder(self, builder: ClusterBuilder) \
+                -> 'CassandraSink.CassandraSinkBuilder':
+            self._set_cluster(("cluster_builder", builder))
+            return self
+
+        def enable_write_ahead_log(self, committer: CassandraCommitter = None) \
+                -> 'CassandraSink.CassandraSinkBuilder':
+            self._write_ahead_log = (committer,)
+            return self
+
+        def set_mapper_options(self, options: MapperOptions) \
+                -> 'CassandraSink.CassandraSinkBuilder':
+            self._mapper_options = options
+            return self
+
+        def set_failure_handler(self, failure_handler: CassandraFailureHandler) \
+                -> 'CassandraSink.CassandraSinkBuilder':
+            self._failure_handler = failure_handler
+            return self
+
+        def set_max_concurrent_requests(self,
+                                        max_concurrent_requests: int,
+                                        duration: Duration = None) \
+                -> 'CassandraSink.CassandraSinkBuilder':
+            require(isinstance(max_concurrent_requests, int) and max_concurrent_requests > 0,
+                    "Max concurrent requests is expected to be positive")
+            self._max_concurrent_requests = (max_concurrent_requests, duration)
+            return self
+
+        def enable_ignore_null_fields(self) -> 'CassandraSink.CassandraSinkBuilder':
+            self._ignore_null_fields = True
+            return self
+
+        def build(self) -> 'CassandraSink':
+            require(self._cluster is not None,
+                    "Cassandra host information must be supplied using either setHost() or "
+                    "setClusterBuilder().")
+            require(bool(self._query), "Query must not be null or empty.")
+            not_on_spark("CassandraSink", _ROUTE)

@@ -1,0 +1,183 @@
+"""RabbitMQ (mirror of pyflink.datastream.connectors.rabbitmq, PyFlink 1.20).
+
+Programs build RMQConnectionConfig, RMQSource and RMQSink as on PyFlink; add_source / add_sink
+raise NotImplementedError: Spark has no maintained RabbitMQ connector, so the route on Spark
+is a writer of one's own (DataFrame.foreachPartition with a client such as pika) or a custom
+Structured Streaming source.
+"""
+from __future__ import annotations
+
+from typing import Any, Dict, Optional
+
+from pyflink_on_spark.common.serialization import DeserializationSchema, SerializationSchema
+from pyflink_on_spark.datastream.connectors._not_on_spark import (UnmappedSink,
+                                                                  UnmappedSource, require)
+from pyflink_on_spark.datastream.functions import SinkFunction, SourceFunction
+
+__all__ = [
+    'RMQConnectionConfig',
+    'RMQSource',
+    'RMQSink'
+]
+
+_ROUTE = ("Spark has no maintained RabbitMQ connector: on Spark, publish from "
+          "DataFrame.foreachPartition with a RabbitMQ client (e.g. pika), or read through a "
+          "custom Structured Streaming source; within pyflink_on_spark, Kafka works: "
+          "KafkaSource (bounded) / KafkaSink.")
+
+
+class RMQConnectionConfig(object):
+    """How to reach the broker: a URI, or host / port / virtual host / user / password."""
+
+    def __init__(self, j_rmq_connection_config):
+        self._j_rmq_connection_config = j_rmq_connection_config
+
+    def _get(self, name: str) -> Any:
+        return self._j_rmq_connection_config.get(name)
+
+    def get_host(self) -> str:
+        return self._get("host")
+
+    def get_port(self) -> int:
+        return self._get("port")
+
+    def get_virtual_host(self) -> str:
+        return self._get("virtual_host")
+
+    def get_user_name(self) -> str:
+        return self._get("user_name")
+
+    def get_password(self) -> str:
+        return self._get("password")
+
+    def get_uri(self) -> str:
+        return self._get("uri")
+
+    def get_network_recovery_interval(self) -> int:
+        return self._get("network_recovery_interval")
+
+    def is_automatic_recovery(self) -> bool:
+        return self._get("automatic_recovery")
+
+    def is_topology_recovery(self) -> bool:
+        return self._get("topology_recovery")
+
+    def get_connection_timeout(self) -> int:
+        return self._get("connection_timeout")
+
+    def get_requested_channel_max(self) -> int:
+        return self._get("requested_channel_max")
+
+    def get_requested_frame_max(self) -> int:
+        return self._get("requested_frame_max")
+
+    def get_requested_heartbeat(self) -> int:
+        return self._get("requested_heartbeat")
+
+    class Builder(object):
+        """Collects the settings; build() checks them as Flink's RMQConnectionConfig does."""
+
+        def __init__(self):
+            self._settings: Dict[str, Any] = {}
+
+        def _set(self, name: str, value: Any) -> 'RMQConnectionConfig.Builder':
+            self._settings[name] = value
+            return self
+
+        def set_port(self, port: int) -> 'RMQConnectionConfig.Builder':
+            return self._set("port", port)
+
+        def set_host(self, host: str) -> 'RMQConnectionConfig.Builder':
+            return self._set("host", host)
+
+        def set_virtual_host(self, vhost: str) -> 'RMQConnectionConfig.Builder':
+            return self._set("virtual_host", vhost)
+
+        def set_user_name(self, user_name: str) -> 'RMQConnectionConfig.Builder':
+            return self._set("user_name", user_name)
+
+        def set_password(self, password: str) -> 'RMQConnectionConfig.Builder':
+            return self._set("password", password)
+
+        def set_uri(self, uri: str) -> 'RMQConnectionConfig.Builder':
+            return self._set("uri", uri)
+
+        def set_topology_recovery_enabled(
+                self, topology_recovery_enabled: bool) -> 'RMQConnectionConfig.Builder':
+            return self._set("topology_recovery", topology_recovery_enabled)
+
+        def set_requested_heartbeat(
+                self, requested_heartbeat: int) -> 'RMQConnectionConfig.Builder':
+            return self._set("requested_heartbeat", requested_heartbeat)
+
+        def set_requested_frame_max(
+                self, requested_frame_max: int) -> 'RMQConnectionConfig.Builder':
+            return self._set("requested_frame_max", requested_frame_max)
+
+        def set_requested_channel_max(
+                self, requested_channel_max: int) -> 'RMQConnectionConfig.Builder':
+            return self._set("requested_channel_max", requested_channel_max)
+
+        def set_network_recovery_interval(
+                self, network_recovery_interval: int) -> 'RMQConnectionConfig.Builder':
+            return self._set("network_recovery_interval", network_recovery_interval)
+
+        def set_connection_timeout(self, connection_timeout: int) -> 'RMQConnectionConfig.Builder':
+            return self._set("connection_timeout", connection_timeout)
+
+        def set_automatic_recovery(self, automatic_recovery: bool) -> 'RMQConnectionConfig.Builder':
+            return self._set("automatic_recovery", automatic_recovery)
+
+        def set_prefetch_count(self, prefetch_count: int) -> 'RMQConnectionConfig.Builder':
+            return self._set("prefetch_count", prefetch_count)
+
+        def build(self) -> 'RMQConnectionConfig':
+            settings = dict(self._settings)
+            if settings.get("uri") is None:
+                # without a URI, Flink requires every part of the address
+                for name, text in (("host", "host"), ("port", "port"),
+                                   ("virtual_host", "virtualHost"), ("user_name", "username"),
+                                   ("password", "password")):
+                    require(settings.get(name) is not None, "%s can not be null" % text)
+            else:
+                # a URI carries the address: Flink keeps only the URI then
+                for name in ("host", "port", "virtual_host", "user_name", "password"):
+                    settings.pop(name, None)
+            return RMQConnectionConfig(settings)
+
+
+def _check_config(connection_config: Any) -> None:
+    if not isinstance(connection_config, RMQConnectionConfig):
+        raise TypeError("connection_config must be an RMQConnectionConfig "
+                        "(RMQConnectionConfig.Builder()...build()), got %s"
+                        % type(connection_config).__name__)
+
+
+class RMQSource(UnmappedSource, SourceFunction):
+    _connector_name = "RMQSource"
+    _spark_route = _ROUTE
+
+    def __init__(self,
+                 connection_config: 'RMQConnectionConfig',
+                 queue_name: str,
+                 use_correlation_id: bool,
+                 deserialization_schema: DeserializationSchema
+                 ):
+        _check_config(connection_config)
+        self._queue_name: Optional[str] = queue_name
+        self._use_correlation_id = use_correlation_id
+        self._deserialization_schema = deserialization_schema
+        # a Java-backed SourceFunction in PyFlink: here its settings stand for the Java object
+        self._j_function = ("rabbitmq", queue_name)
+
+
+class RMQSink(UnmappedSink, SinkFunction):
+    _connector_name = "RMQSink"
+    _spark_route = _ROUTE
+
+    def __init__(self, connection_config: 'RMQConnectionConfig',
+                 queue_name: str, serialization_schema: SerializationSchema):
+        _check_config(connection_config)
+        self._queue_name = queue_name
+        self._serialization_schema = serialization_schema
+        self._j_function = ("rabbitmq", queue_name)
