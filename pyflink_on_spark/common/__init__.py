@@ -60,12 +60,20 @@ __all__ = [
 # layer; it is imported lazily here so that importing common never imports datastream first.
 
 
+_FORMAT_SCHEMAS = {
+    'JsonRowDeserializationSchema': 'json', 'JsonRowSerializationSchema': 'json',
+    'CsvRowDeserializationSchema': 'csv', 'CsvRowSerializationSchema': 'csv',
+    'AvroRowDeserializationSchema': 'avro', 'AvroRowSerializationSchema': 'avro',
+}
+
+
+def __dir__():
+    # dir() lists them as on PyFlink, where they are real attributes of the package
+    return sorted(set(globals()) | set(_FORMAT_SCHEMAS))
+
+
 def __getattr__(name):
-    formats = {
-        'JsonRowDeserializationSchema': 'json', 'JsonRowSerializationSchema': 'json',
-        'CsvRowDeserializationSchema': 'csv', 'CsvRowSerializationSchema': 'csv',
-        'AvroRowDeserializationSchema': 'avro', 'AvroRowSerializationSchema': 'avro',
-    }
+    formats = _FORMAT_SCHEMAS
     if name in formats:
         import importlib
         try:

@@ -6,7 +6,7 @@ and to_dict()/str() list keys in the order the Java HashMaps would.
 """
 import base64
 import copy
-from typing import Any, Dict, List, Optional, Set
+from typing import Any, Callable, Dict, List, Optional, Set
 
 from pyflink_on_spark.common._java_text import (
     HashMapModel, default_capacity, expected_size_capacity, java_double_str, java_identity_str,
@@ -86,8 +86,22 @@ class Configuration:
     """Lightweight configuration object which stores key/value pairs."""
 
     def __init__(self, other: 'Configuration' = None, j_configuration: Any = None):
+        # set when this object wraps an environment's configuration: called with each key set
+        self._on_set: Optional[Callable[[str], None]] = None
         if j_configuration is not None:
-            no_jvm("Configuration(j_configuration=...)", "it wraps a Java Configuration")
+            # get_j_env_configuration(env._j_stream_execution_environment) gives a view of the
+            # environment's Configuration (pyflink_on_spark.util.java_env): share its storage,
+            # and let each key set here take effect as env.configure(...) does
+            shared = getattr(j_configuration, "_shared_configuration", None)
+            if shared is None:
+                no_jvm("Configuration(j_configuration=%s)" % type(j_configuration).__name__,
+                       "it wraps a Java Configuration; only an environment's configuration "
+                       "(get_j_env_configuration(env._j_stream_execution_environment)) can be "
+                       "wrapped")
+            self._data = shared._data
+            self._map = shared._map
+            self._on_set = j_configuration._apply
+            return
         self._data: Dict[str, Any] = {}
         if other is not None:
             # new HashMap<>(other.confData): sized for the copy, filled in the other's order
@@ -103,6 +117,8 @@ class Configuration:
         if key not in self._data:
             self._map.on_insert()
         self._data[key] = value
+        if self._on_set is not None:
+            self._on_set(key)
 
     def _ordered_keys(self) -> List[str]:
         """confData's iteration order (java.util.HashMap)."""

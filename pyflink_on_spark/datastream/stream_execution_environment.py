@@ -70,6 +70,13 @@ class StreamExecutionEnvironment(object):
             env.configure(configuration)
         return env
 
+    @property
+    def _j_stream_execution_environment(self):
+        """Programs pass this to pyflink.util.java_utils.get_j_env_configuration to set
+        configuration keys; it gives access to this environment's configuration only."""
+        from pyflink_on_spark.util.java_env import JavaEnvironmentHandle
+        return JavaEnvironmentHandle(self)
+
     # -- configuration ------------------------------------------------------------------------
     def get_config(self):
         return self._config

@@ -1,14 +1,17 @@
 """Metrics user functions can register: counters, gauges, meters and distributions that work.
 
-Values live in the task; `MetricGroup.snapshot()` gives them as a dict (reported with the
+They implement the interfaces of pyflink_on_spark.metrics (pyflink.metrics). Values live in the
+task; `MetricGroup.snapshot()` gives them as a dict (reported with the
 job's accumulators where the executor collects them)."""
 from __future__ import annotations
 
 import time
 from typing import Callable, Dict, List, Optional
 
+from pyflink_on_spark.metrics import metricbase
 
-class Counter:
+
+class Counter(metricbase.Counter):
     def __init__(self) -> None:
         self._count = 0
 
@@ -22,7 +25,7 @@ class Counter:
         return self._count
 
 
-class Gauge:
+class Gauge(metricbase.Metric):
     def __init__(self, obj: Callable[[], int]) -> None:
         self._obj = obj
 
@@ -30,7 +33,7 @@ class Gauge:
         return self._obj()
 
 
-class Meter:
+class Meter(metricbase.Meter):
     def __init__(self, time_span_in_seconds: int = 60) -> None:
         self._count = 0
         self._start = time.monotonic()
@@ -47,7 +50,7 @@ class Meter:
         return self._count / elapsed
 
 
-class Distribution:
+class Distribution(metricbase.Distribution):
     def __init__(self) -> None:
         self._values: List[int] = []
 
@@ -61,7 +64,7 @@ class Distribution:
         return {"count": len(v), "min": min(v), "max": max(v), "mean": sum(v) / len(v)}
 
 
-class MetricGroup:
+class MetricGroup(metricbase.MetricGroup):
     def __init__(self, scope: Optional[List[str]] = None) -> None:
         self._scope = list(scope or [])
         self._metrics: Dict[str, object] = {}
