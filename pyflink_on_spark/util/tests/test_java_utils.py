@@ -54,3 +54,12 @@ def test_other_java_calls_say_what_to_call_instead():
         get_j_env_configuration(object())
     with pytest.raises(NotImplementedError, match="only an environment's configuration"):
         Configuration(j_configuration=object())
+
+
+def test_jvm_modules_import_and_explain():
+    from pyflink_on_spark import java_gateway, version
+    from pyflink_on_spark.util.exceptions import JavaException, TableException
+    assert version.__version__.startswith("1.20.")
+    assert issubclass(TableException, JavaException) and str(TableException("t")) == "t"
+    with pytest.raises(NotImplementedError, match="env.add_jars"):
+        java_gateway.get_gateway()
