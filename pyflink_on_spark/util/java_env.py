@@ -8,6 +8,10 @@ through `env._j_stream_execution_environment`, so that the configuration idiom
 works: on PyFlink the returned object is the environment's live Configuration, and a key set
 through it takes effect as if passed to env.configure(...). Here every write goes through
 env.configure, so the keys the shim honours take effect the same way and all keys are kept.
+
+One difference: on PyFlink the environment's setters write into that Configuration too
+(after env.set_parallelism(5), getString("parallelism.default") is "5", checked on 1.20.5);
+here only keys set through a Configuration or env.configure are in it.
 """
 from __future__ import annotations
 
