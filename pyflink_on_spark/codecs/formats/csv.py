@@ -15,7 +15,8 @@ import csv as pycsv
 import datetime
 import decimal
 import io
-from typing import List, Optional, Sequence
+import re
+from typing import Iterator, List, Optional, Sequence, Tuple
 
 from pyflink_on_spark.common._java_text import (
     java_double_str, java_float_str, java_sql_date_str, java_sql_time_str,
@@ -129,8 +130,16 @@ def _values(row):
 
 # -- reading ---------------------------------------------------------------------------------
 
+_JAVA_BLANKS = "".join(chr(c) for c in range(33))
+
+
+def java_trim(text: str) -> str:
+    """String.trim(): strips characters up to and including the space."""
+    return text.strip(_JAVA_BLANKS)
+
+
 def parse_java_boolean(text: str) -> bool:
-    return text.strip().lower() == "true"
+    return java_trim(text).lower() == "true"
 
 
 def parse_value(text: Optional[str], field: Field, dialect: CsvDialect, column: str):
@@ -148,11 +157,11 @@ def parse_value(text: Optional[str], field: Field, dialect: CsvDialect, column: 
         separator = field.separator if field.separator is not None else dialect.array_separator
         parts = text.split(separator) if separator else [text]
         return [parse_value(p, field.element, dialect, column) for p in parts]
-    stripped = text.strip()
+    stripped = java_trim(text)
     try:
         if kind in INTEGRAL:
             if not stripped.lstrip("+-").isdigit():
-                raise ValueError('For input string: "%s"' % text)
+                raise ValueError('For input string: "%s"' % stripped)
             return int(stripped)
         if kind in FRACTIONAL:
             if stripped == "":
@@ -184,3 +193,274 @@ def split_line(line: str, dialect: CsvDialect) -> List[str]:
                           escapechar=dialect.escape_char, doublequote=True, strict=False)
     rows = list(reader)
     return rows[0] if rows else []
+
+
+# -- reading files as Flink's CsvReaderFormat (Jackson's CsvParser) does ---------------------
+
+class CsvReadError(ValueError):
+    """A record Flink's CSV reader rejects. `line` is the 1-based line the record starts on."""
+
+    def __init__(self, message: str, line: int = 0, source: str = "") -> None:
+        self.reason = message
+        self.line = line
+        self.source = source
+        where = []
+        if source:
+            where.append("file %s" % source)
+        if line:
+            where.append("line %d" % line)
+        super().__init__(message + (" (%s)" % ", ".join(where) if where else ""))
+
+
+_EOF = -1
+
+
+class _JacksonCsvDecoder:
+    """Jackson's CsvDecoder (jackson-dataformat-csv 2.x, as shaded in Flink 1.20) over a whole
+    text: values are split at the column separator, records at "\n", "\r" or "\r\n"; a value
+    is quoted only when its first character is the quote character; a quote inside an
+    unquoted value is an ordinary character; after a closing quote only spaces may come
+    before the separator or line end; the escape character works inside and outside quotes
+    (\0 \n \r \t translated); an unclosed quote fails at the end of the input."""
+
+    def __init__(self, text: str, dialect: CsvDialect) -> None:
+        self.text = text
+        self.pos = 0
+        self.pending = 0              # 0, the CR/LF ending the last value, or _EOF (closed)
+        self.sep = dialect.column_separator
+        self.quote = dialect.quote_char or None
+        self.escape = dialect.escape_char or None
+        self.allow_comments = dialect.allow_comments
+        specials = [self.sep, "\r", "\n"] + ([self.escape] if self.escape else [])
+        self._unquoted_end = re.compile("[%s]" % "".join(re.escape(c) for c in specials))
+        if self.quote:
+            inner = [self.quote] + ([self.escape] if self.escape else [])
+            self._quoted_stop = re.compile("[%s]" % "".join(re.escape(c) for c in inner))
+
+    # input ---------------------------------------------------------------------------------
+    def _more(self) -> bool:
+        if self.pos < len(self.text):
+            return True
+        self.pending = _EOF           # Jackson closes its input when it sees the end
+        return False
+
+    def line_at(self, pos: int) -> int:
+        return len(re.findall(r"\r\n|\r|\n", self.text[:pos])) + 1
+
+    def _handle_lf(self) -> None:
+        if self.pending == "\r" and self._more() and self.text[self.pos] == "\n":
+            self.pos += 1
+        self.pending = 0
+
+    # records -------------------------------------------------------------------------------
+    def start_new_line(self) -> bool:
+        if self.pending:
+            if self.pending == _EOF:
+                return False
+            self._handle_lf()
+        return self.skip_lines_when_needed()
+
+    def skip_lines_when_needed(self) -> bool:
+        if not self.allow_comments:
+            return self._more()
+        text = self.text
+        while self._more():
+            ch = text[self.pos]
+            if ch == "#":
+                self.pos += 1
+                self._skip_to_line_end()
+            elif ch in "\r\n":
+                self.pos += 1
+                self.pending = ch
+                self._handle_lf()
+            elif ch == " ":
+                self.pos += 1
+            else:
+                return True
+        return False
+
+    def _skip_to_line_end(self) -> bool:
+        while self._more():
+            ch = self.text[self.pos]
+            self.pos += 1
+            if ch in "\r\n":
+                self.pending = ch
+                self._handle_lf()
+                return True
+        return False
+
+    def skip_line(self) -> None:
+        if self.pending:
+            if self.pending == _EOF:
+                return
+            self._handle_lf()
+        self._skip_to_line_end()
+
+    # values --------------------------------------------------------------------------------
+    def next_string(self) -> Optional[str]:
+        """The next value of the record, or None at the end of the record."""
+        if self.pending:
+            if self.pending != _EOF:
+                self._handle_lf()
+            return None
+        if not self._more():
+            return ""                 # end of input right after a separator: empty value
+        text = self.text
+        ch = text[self.pos]
+        self.pos += 1
+        if ch in "\r\n":
+            self.pending = ch
+            return ""
+        if ch == self.quote:
+            return self._quoted()
+        if ch == self.sep:
+            return ""
+        if ch == self.escape:
+            out = [self._unescape()]
+        else:
+            self.pos -= 1
+            out = []
+        return self._unquoted(out)
+
+    def _unquoted(self, out: List[str]) -> str:
+        text = self.text
+        while True:
+            match = self._unquoted_end.search(text, self.pos)
+            if match is None:
+                out.append(text[self.pos:])
+                self.pos = len(text)
+                self.pending = _EOF
+                return "".join(out)
+            out.append(text[self.pos:match.start()])
+            ch = match.group()
+            self.pos = match.end()
+            if ch == self.sep:
+                return "".join(out)
+            if ch in "\r\n":
+                self.pending = ch
+                return "".join(out)
+            out.append(self._unescape())
+
+    def _unescape(self) -> str:
+        if not self._more():
+            raise CsvReadError("Unexpected EOF in escaped character")
+        ch = self.text[self.pos]
+        self.pos += 1
+        return {"0": "\0", "n": "\n", "r": "\r", "t": "\t"}.get(ch, ch)
+
+    def _quoted(self) -> str:
+        text = self.text
+        out = []
+        while True:
+            match = self._quoted_stop.search(text, self.pos)
+            if match is None:
+                self.pos = len(text)
+                raise CsvReadError("Missing closing quote for value")
+            out.append(text[self.pos:match.start()])
+            self.pos = match.end()
+            if match.group() == self.quote:
+                if self.pos < len(text) and text[self.pos] == self.quote:
+                    out.append(self.quote)      # doubled quote
+                    self.pos += 1
+                    continue
+                break
+            out.append(self._unescape())
+        while self._more():
+            ch = text[self.pos]
+            self.pos += 1
+            if ch == self.sep:
+                break
+            if ch <= " ":
+                if ch in "\r\n":
+                    self.pending = ch
+                    break
+                continue
+            raise CsvReadError("Unexpected character (%s): Expected column separator "
+                               "character (%s) or end-of-line"
+                               % (_char_desc(ch), _char_desc(self.sep)))
+        return "".join(out)
+
+
+def _char_desc(ch: str) -> str:
+    """Jackson's ParserMinimalBase._getCharDesc."""
+    code = ord(ch)
+    if ch.isprintable() and code >= 32:
+        return "'%s' (code %d)" % (ch, code)
+    return "(CTRL-CHAR, code %d)" % code
+
+
+def read_csv_records(text: str, dialect: CsvDialect, width: int,
+                     source: str = "") -> Iterator[Tuple[int, List[str]]]:
+    """(line, values) of each record as Jackson's CsvParser reads an object per record with a
+    schema of `width` columns: the header line and the first data row are skipped when the
+    schema says so; a record with more values fails ("Too many entries", one trailing empty
+    value allowed: ALLOW_TRAILING_COMMA); a shorter record is returned as is (Flink's
+    converter rejects it). Raises CsvReadError naming the source and line."""
+    decoder = _JacksonCsvDecoder(text, dialect)
+    start = 0
+    try:
+        decoder.skip_lines_when_needed()
+        if dialect.use_header:
+            start = decoder.pos
+            while decoder.next_string() is not None:
+                pass
+            decoder.skip_lines_when_needed()
+        if dialect.skip_first_data_row:
+            decoder.skip_line()
+            decoder.skip_lines_when_needed()
+        if not decoder._more():
+            return
+        first = True
+        while True:
+            if not first and not decoder.start_new_line():
+                return
+            first = False
+            start = decoder.pos
+            values: List[str] = []
+            while True:
+                value = decoder.next_string()
+                if value is None:
+                    break
+                if len(values) >= width:
+                    if len(values) == width:      # one trailing empty value is allowed
+                        value = java_trim(value)
+                        if not value and decoder.next_string() is None:
+                            break
+                    raise CsvReadError('Too many entries: expected at most %d (value #%d '
+                                       '(%d chars) "%s")' % (width, len(values), len(value),
+                                                             value))
+                values.append(value)
+            yield decoder.line_at(start), values
+    except CsvReadError as e:
+        if e.line or e.source:
+            raise
+        raise CsvReadError(e.reason, decoder.line_at(start), source) from None
+
+
+def decode_csv_rows(text: str, dialect: CsvDialect, names: Sequence[str],
+                    fields: Sequence[Field], source: str = "") -> list:
+    """A CSV file's text -> Rows as Flink's CsvReaderFormat produces them (fails where it
+    fails: malformed quoting, too many or too few values, unparsable values)."""
+    from pyflink_on_spark.common.types import _create_row
+    names = list(names)
+    width = len(fields)
+    rows = []
+    for line, values in read_csv_records(text, dialect, width, source):
+        if len(values) != width:
+            raise CsvReadError("Row length mismatch. %d fields expected but was %d."
+                               % (width, len(values)), line, source)
+        try:
+            rows.append(_create_row(names, [parse_value(v, f, dialect, n)
+                                            for v, f, n in zip(values, fields, names)]))
+        except ValueError as e:
+            raise CsvReadError(str(e), line, source) from None
+    return rows
+
+
+def decode_csv_file(path: str, content: bytes, dialect: CsvDialect, names: Sequence[str],
+                    fields: Sequence[Field]) -> list:
+    """A whole CSV file's bytes (decompressed by extension as Flink's StreamFormat does,
+    UTF-8) -> its Rows, or CsvReadError naming the file and line."""
+    from pyflink_on_spark.codecs.formats.text import decompress
+    text = decompress(path, content).decode("utf-8", errors="replace")
+    return decode_csv_rows(text, dialect, names, fields, path)

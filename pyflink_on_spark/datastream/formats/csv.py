@@ -222,6 +222,13 @@ class CsvFileFormat(FileRecordFormat):
     def spark_columns(self):
         return ["c%d" % i for i in range(len(self.fields))]
 
+    def decodes_whole_file(self, path: str) -> bool:
+        return True   # Jackson's quoting and its errors (codecs.formats.csv), not Spark's
+
+    def decode_file(self, path: str, content: bytes) -> list:
+        from pyflink_on_spark.codecs.formats.csv import decode_csv_file
+        return decode_csv_file(path, content, self.dialect, self.names, self.fields)
+
     def decode_batch(self, batch) -> list:
         from pyflink_on_spark.common.types import _create_row
         columns = [batch.column(i).to_pylist() for i in range(batch.num_columns)]
