@@ -229,6 +229,9 @@ class _PartitionerFunctionWrapper(FunctionWrapper, Partitioner):
 
 
 def _wrap(func, interface: type, wrapper: type, what: str):
+    if isinstance(func, interface) or callable(func):
+        from pyflink_on_spark.datastream.serializability import check_serializable
+        check_serializable(func, what)
     if isinstance(func, interface):
         return func
     if callable(func):

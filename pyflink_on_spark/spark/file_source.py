@@ -14,6 +14,7 @@ Spark's split size.
 from __future__ import annotations
 
 import pickle
+import re
 from typing import Dict, Iterator, List
 
 import pyarrow as pa
@@ -41,6 +42,12 @@ def normalize_path(uri: str) -> str:
     return uri
 
 
+def missing_path(error_text: str) -> str:
+    """The whole path in Spark's "Path does not exist: file:/a/b.txt." (dots included)."""
+    match = re.search(r"Path does not exist: (\S+?)\.?(?:\s|$)", error_text)
+    return normalize_path(match.group(1)) if match else ""
+
+
 def list_files(session, paths) -> List[str]:
     """The files Spark's file index finds under `paths` (recursive; names starting with '.'
     or '_' skipped, as Flink's default file filter does), sorted by path."""
@@ -50,8 +57,7 @@ def list_files(session, paths) -> List[str]:
     except Exception as e:
         text = str(e)
         if "PATH_NOT_FOUND" in text or "Path does not exist" in text:
-            missing = text.split("Path does not exist:")[-1].split(".")[0].strip() \
-                if "Path does not exist:" in text else ", ".join(paths)
+            missing = missing_path(text) or ", ".join(paths)
             raise FileNotFoundError("FileSource: the path %s does not exist (or is not "
                                     "readable)" % missing) from None
         raise
