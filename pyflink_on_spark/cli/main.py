@@ -22,6 +22,11 @@ def _run(args) -> int:
         os.environ[CONF_ENV] = "\n".join(args.conf)
     if args.verbose:
         os.environ[VERBOSE_ENV] = "1"
+    if args.script is None:
+        print("pyflink-on-spark run: give the PyFlink job script to run, e.g.\n"
+              "  pyflink-on-spark run my_job.py [arguments for the script]",
+              file=sys.stderr)
+        return 2
     if not os.path.isfile(args.script):
         print("pyflink-on-spark: no such file: %s" % args.script, file=sys.stderr)
         return 2
@@ -50,13 +55,17 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="pyflink-on-spark",
         description="Run unmodified PyFlink DataStream programs on Apache Spark.")
+    from pyflink_on_spark import __version__
+    parser.add_argument("--version", action="version",
+                        version="pyflink-on-spark %s (PyFlink 1.20 DataStream API)" % __version__)
     sub = parser.add_subparsers(dest="command", required=True)
     run = sub.add_parser("run", help="run a PyFlink job script on Spark")
     run.add_argument("--master", help="Spark master URL (default: local[*])")
     run.add_argument("--conf", action="append", metavar="KEY=VALUE",
                      help="a Spark configuration property (repeatable)")
     run.add_argument("--verbose", action="store_true", help="show Spark's own logs")
-    run.add_argument("script", help="the job script (its imports may say pyflink...)")
+    run.add_argument("script", nargs="?",
+                     help="the job script (its imports may say pyflink...)")
     run.add_argument("args", nargs=argparse.REMAINDER, help="arguments for the script")
     run.set_defaults(handler=_run)
     compat = sub.add_parser("compat", help="run compatibility cases", add_help=False)

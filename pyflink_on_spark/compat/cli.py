@@ -21,8 +21,9 @@ def build_parser() -> argparse.ArgumentParser:
         prog="pyflink-on-spark compat",
         description="Run compatibility cases (PyFlink programs with their expected stdout) "
                     "on the shim, or with --reference on real PyFlink.")
-    p.add_argument("dir", nargs="?", default=DEFAULT_DIR,
-                   help="cases directory or one case program (default: %(default)s)")
+    p.add_argument("dir", nargs="?", default=None,
+                   help="cases directory or one case program (default: %s in the current "
+                        "directory, else the source checkout's)" % DEFAULT_DIR)
     p.add_argument("--reference", metavar="PYTHON",
                    help="run the cases on real PyFlink with this interpreter "
                         "(e.g. /opt/venvs/flink/bin/python) instead of on the shim")
@@ -37,6 +38,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--list", action="store_true", help="list the cases and exit")
     p.add_argument("-v", "--verbose", action="store_true", help="show each case's duration")
     return p
+
+
+def default_cases_dir() -> Optional[str]:
+    """compat_tests/cases of the current directory, else of the checkout this package was
+    installed from (editable install), else None."""
+    if os.path.isdir(DEFAULT_DIR):
+        return DEFAULT_DIR
+    import pyflink_on_spark
+    checkout = os.path.dirname(os.path.dirname(os.path.abspath(pyflink_on_spark.__file__)))
+    candidate = os.path.join(checkout, DEFAULT_DIR)
+    return candidate if os.path.isdir(candidate) else None
 
 
 def _run_reference_cases(cases: List[Case], python: str, timeout: float,
@@ -76,6 +88,13 @@ def compat_main(argv: Optional[List[str]] = None) -> int:
             python = resolve_python(args.reference)
         except FileNotFoundError as e:
             print("pyflink-on-spark compat: %s" % e, file=sys.stderr)
+            return 2
+    if args.dir is None:
+        args.dir = default_cases_dir()
+        if args.dir is None:
+            print("pyflink-on-spark compat: no %s here or in the source checkout; pass the "
+                  "cases directory: pyflink-on-spark compat PATH/TO/compat_tests/cases"
+                  % DEFAULT_DIR, file=sys.stderr)
             return 2
     try:
         cases = discover_cases(Path(args.dir), args.keywords)
