@@ -4,13 +4,22 @@ from __future__ import annotations
 
 from typing import Iterable, Tuple
 
-from pyflink_on_spark.codecs.files import fs
+from pyflink_on_spark.codecs.files import fs, staging
 from pyflink_on_spark.codecs.files.spec import FileSinkSpec
 
 
 class FileCommitter:
     def __init__(self, spec: FileSinkSpec) -> None:
         self.spec = spec
+        self._claimed = False
+
+    def prepare(self) -> None:
+        """On the driver before the job runs: remove what crashed runs left in the base
+        directory, then mark the staging directory as this process's (codecs/files/staging)."""
+        if not self._claimed:
+            staging.remove_abandoned(self.spec.base_path)
+            staging.claim(self.spec.staging_dir)
+            self._claimed = True
 
     def commit(self, committables: Iterable[Tuple[str, str]]) -> None:
         """Rename every reported part to its final path (parts of failed task attempts
