@@ -85,21 +85,74 @@ def serialize_row(value, field: Field) -> bytes:
 
 
 # -- reading ---------------------------------------------------------------------------------
+# As flink-json's legacy JsonRowDeserializationSchema (Jackson readTree, then per-field
+# converters), observed on PyFlink 1.20 (codecs/formats/tests/reference/json_row_observed.json):
+# the first JSON value is read and what follows it ignored; NaN, single quotes, trailing
+# commas, leading zeros fail; "null" is no record; a non-object fails; integers take a number
+# in range (fractions truncated) or parse the node's text (Integer.parseInt(asText().trim()));
+# doubles parse the text as Double.parseDouble; booleans are Boolean.parseBoolean(asText()),
+# so 1 is false; with ignore_parse_errors a malformed message is skipped and a field that
+# does not convert becomes null (the row is kept).
 
-def _as_number(node, cast, default):
+import re
+
+_RANGES = {"byte": 8, "short": 16, "int": 32, "long": 64}
+_JAVA_DOUBLE = re.compile(r"[+-]?(NaN|Infinity|((\d+\.?\d*|\.\d+)([eE][+-]?\d+)?)[fFdD]?)")
+_JAVA_BLANKS = "".join(chr(c) for c in range(33))
+_decoder = json.JSONDecoder(parse_constant=lambda name: _reject_constant(name))
+
+
+def _reject_constant(name):
+    raise ValueError("Non-standard token '%s': enable `JsonReadFeature.ALLOW_NON_NUMERIC_"
+                     "NUMBERS` to allow" % name)
+
+
+class JsonFieldError(ValueError):
+    """A field's value does not convert to its type (skipped field with ignore_parse_errors)."""
+
+
+def _java_text(node) -> str:
+    """Jackson's JsonNode.asText(): containers give ""."""
     if isinstance(node, bool):
-        return cast(1 if node else 0)
-    if isinstance(node, (int, float)):
-        return cast(node)
+        return "true" if node else "false"
     if isinstance(node, str):
-        try:
-            return cast(float(node.strip())) if cast is not float else float(node.strip())
-        except ValueError:
-            return default
-    return default
+        return node
+    if isinstance(node, float):
+        return java_double_str(node)
+    if isinstance(node, int):
+        return str(node)
+    return ""
 
 
-def convert_json(node, field: Field, fail_on_missing: bool = False):
+def _to_integral(node, kind: str) -> int:
+    bits = _RANGES.get(kind)
+    low, high = (-(1 << (bits - 1)), (1 << (bits - 1)) - 1) if bits else (None, None)
+    if isinstance(node, (int, float)) and not isinstance(node, bool):
+        if bits is None:
+            return int(node)
+        if low <= node <= high:
+            return int(node)                       # canConvertToInt/Long: truncates fractions
+    text = _java_text(node).strip(_JAVA_BLANKS)
+    if re.fullmatch(r"[+-]?\d+", text):
+        value = int(text)
+        if bits is None or low <= value <= high:
+            return value
+    raise JsonFieldError('For input string: "%s"' % text)
+
+
+def _to_fractional(node) -> float:
+    if isinstance(node, (int, float)) and not isinstance(node, bool):
+        return float(node)
+    text = _java_text(node).strip(_JAVA_BLANKS)
+    if not text:
+        raise JsonFieldError("empty String")
+    if not _JAVA_DOUBLE.fullmatch(text):
+        raise JsonFieldError('For input string: "%s"' % text)
+    return float(text.rstrip("fFdD").replace("Infinity", "inf"))
+
+
+def convert_json(node, field: Field, fail_on_missing: bool = False,
+                 ignore_errors: bool = False):
     """A parsed JSON node -> the Python value of `field`."""
     if node is None:
         return None
@@ -107,35 +160,38 @@ def convert_json(node, field: Field, fail_on_missing: bool = False):
     if kind == "string":
         return node if isinstance(node, str) else json.dumps(node, separators=(",", ":"))
     if kind == "boolean":
-        if isinstance(node, str):
-            return node.strip().lower() == "true"
-        return bool(node) if isinstance(node, bool) else False
+        if isinstance(node, bool):
+            return node
+        return _java_text(node).strip(_JAVA_BLANKS).lower() == "true"
     if kind in INTEGRAL:
-        if isinstance(node, str) and node.strip().lstrip("+-").isdigit():
-            return int(node.strip())
-        return _as_number(node, int, 0)
+        return _to_integral(node, kind)
     if kind in FRACTIONAL:
-        return _as_number(node, float, 0.0)
-    if kind == "decimal":
-        return decimal.Decimal(str(node))
-    if kind in ("date", "local_date"):
-        return datetime.date.fromisoformat(node)
-    if kind in ("time", "local_time"):
-        return datetime.time.fromisoformat(node.rstrip("Z"))
-    if kind in ("timestamp", "local_datetime"):
-        return datetime.datetime.fromisoformat(node.rstrip("Z"))
-    if kind == "bytes":
-        return base64.b64decode(node)
+        return _to_fractional(node)
+    try:
+        if kind == "decimal":
+            return decimal.Decimal(str(node))
+        if kind in ("date", "local_date"):
+            return datetime.date.fromisoformat(node)
+        if kind in ("time", "local_time"):
+            return datetime.time.fromisoformat(node.rstrip("Z"))
+        if kind in ("timestamp", "local_datetime"):
+            return datetime.datetime.fromisoformat(node.rstrip("Z"))
+        if kind == "bytes":
+            return base64.b64decode(node)
+    except (ValueError, TypeError, AttributeError, decimal.InvalidOperation) as e:
+        raise JsonFieldError(str(e)) from None
     if kind == "array":
-        return [convert_json(v, field.element, fail_on_missing) for v in node]
+        return [convert_json(v, field.element, fail_on_missing, ignore_errors) for v in node]
     if kind == "map":
-        return {k: convert_json(v, field.element, fail_on_missing) for k, v in node.items()}
+        return {k: convert_json(v, field.element, fail_on_missing, ignore_errors)
+                for k, v in node.items()}
     if kind == "row":
-        return json_to_row(node, field, fail_on_missing)
+        return json_to_row(node, field, fail_on_missing, ignore_errors)
     raise TypeError("JSON cannot read a %s field" % kind)
 
 
-def json_to_row(node, field: Field, fail_on_missing: bool = False):
+def json_to_row(node, field: Field, fail_on_missing: bool = False,
+                ignore_errors: bool = False):
     from pyflink_on_spark.common.types import _create_row
     if not isinstance(node, dict):
         raise ValueError("Failed to deserialize JSON object: expected an object, got %r"
@@ -144,14 +200,32 @@ def json_to_row(node, field: Field, fail_on_missing: bool = False):
     for name, f in zip(field.names, field.fields):
         if name not in node and fail_on_missing:
             raise ValueError("Could not find field with name '%s'." % name)
-        values.append(convert_json(node.get(name), f, fail_on_missing))
+        try:
+            values.append(convert_json(node.get(name), f, fail_on_missing, ignore_errors))
+        except JsonFieldError:
+            if not ignore_errors:
+                raise
+            values.append(None)
     return _create_row(list(field.names), values)
+
+
+def parse_first_json_value(text: str):
+    """The first JSON value of the text (what follows it is ignored, as Jackson's readTree);
+    ValueError for empty input or malformed JSON."""
+    index = len(text) - len(text.lstrip(" \t\r\n"))
+    if index == len(text):
+        raise ValueError("No content to map due to end-of-input")
+    value, _ = _decoder.raw_decode(text, index)
+    return value
 
 
 def deserialize_row(message: bytes, field: Field, fail_on_missing: bool = False,
                     ignore_parse_errors: bool = False) -> Optional[object]:
     try:
-        return json_to_row(json.loads(message), field, fail_on_missing)
+        node = parse_first_json_value(message.decode("utf-8", "replace"))
+        if node is None:
+            return None
+        return json_to_row(node, field, fail_on_missing, ignore_parse_errors)
     except Exception as e:
         if ignore_parse_errors:
             return None
