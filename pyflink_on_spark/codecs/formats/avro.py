@@ -20,6 +20,11 @@ _FLOAT = struct.Struct("<f")
 _DOUBLE = struct.Struct("<d")
 
 
+class AvroDataError(ValueError):
+    """Bytes that are not a value of the schema (truncated, negative length, bad index):
+    Java's decoder fails on them too (EOFException, AvroRuntimeException)."""
+
+
 class AvroSchemaError(ValueError):
     pass
 
@@ -213,6 +218,10 @@ class _Reader:
         shift = result = 0
         data = self.data
         while True:
+            if self.pos >= len(data):
+                raise AvroDataError("Avro data ends in the middle of a value (EOFException)")
+            if shift > 63:
+                raise AvroDataError("Invalid long encoding")
             b = data[self.pos]
             self.pos += 1
             result |= (b & 0x7F) << shift
@@ -222,6 +231,10 @@ class _Reader:
         return (result >> 1) ^ -(result & 1)
 
     def take(self, n: int) -> bytes:
+        if n < 0:
+            raise AvroDataError("Malformed data. Length is negative: %d" % n)
+        if self.pos + n > len(self.data):
+            raise AvroDataError("Avro data ends in the middle of a value (EOFException)")
         chunk = self.data[self.pos:self.pos + n]
         self.pos += n
         return chunk
@@ -248,12 +261,20 @@ def _from_logical(value, schema):
     return value
 
 
+def _pick(options, index: int, what: str):
+    if not 0 <= index < len(options):
+        raise AvroDataError("Malformed data: %s index %d out of range [0, %d)"
+                            % (what, index, len(options)))
+    return options[index]
+
+
 def decode(reader: _Reader, schema, make_record):
     kind = schema["type"]
     if kind == "null":
         return None
     if kind == "union":
-        return decode(reader, schema["branches"][reader.long()], make_record)
+        return decode(reader, _pick(schema["branches"], reader.long(), "union branch"),
+                      make_record)
     if kind == "boolean":
         return reader.take(1) != b"\x00"
     if kind in ("int", "long"):
@@ -269,7 +290,7 @@ def decode(reader: _Reader, schema, make_record):
     if kind == "fixed":
         return _from_logical(reader.take(schema["size"]), schema)
     if kind == "enum":
-        return schema["symbols"][reader.long()]
+        return _pick(schema["symbols"], reader.long(), "enum symbol")
     if kind in ("array", "map"):
         items = [] if kind == "array" else {}
         while True:

@@ -79,3 +79,36 @@ def test_text_lines_are_never_merged_or_invented(text):
     legacy = split_text_input_format_lines(text)
     assert not any("\n" in line for line in legacy)
     assert len(legacy) == text.count("\n") + (0 if text.endswith("\n") or not text else 1)
+
+
+AVRO_SCHEMA = {"type": "record", "name": "R", "fields": [
+    {"name": "id", "type": "long"}, {"name": "name", "type": "string"},
+    {"name": "tags", "type": {"type": "array", "items": "string"}},
+    {"name": "kind", "type": {"type": "enum", "name": "K", "symbols": ["A", "B"]}},
+    {"name": "score", "type": ["null", "double"]}]}
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(-10**12, 10**12), st.text(max_size=8), st.lists(st.text(max_size=3),
+                                                                   max_size=3),
+       st.sampled_from(["A", "B"]), st.none() | st.floats(allow_nan=False), st.data())
+def test_avro_message_cut_short_or_damaged_fails_never_a_made_up_record(
+        id_, name, tags, kind, score, data):
+    from pyflink_on_spark.codecs.formats import avro
+    schema = avro.parse_schema(AVRO_SCHEMA)
+    record = {"id": id_, "name": name, "tags": tags, "kind": kind, "score": score}
+    message = avro.serialize(record, schema)
+    assert avro.deserialize(message, schema) == record
+    cut = data.draw(st.integers(0, len(message) - 1))
+    try:
+        avro.deserialize(message[:cut], schema)
+    except ValueError:
+        pass
+    else:
+        raise AssertionError("a message cut at %d of %d bytes decoded" % (cut, len(message)))
+    damaged = bytearray(message)
+    damaged[data.draw(st.integers(0, len(message) - 1))] = data.draw(st.integers(0, 255))
+    try:
+        avro.deserialize(bytes(damaged), schema)
+    except ValueError:
+        pass
