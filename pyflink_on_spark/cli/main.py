@@ -60,7 +60,7 @@ def build_parser() -> argparse.ArgumentParser:
                         version="pyflink-on-spark %s (PyFlink 1.20 DataStream API)" % __version__)
     sub = parser.add_subparsers(dest="command", required=True)
     run = sub.add_parser("run", help="run a PyFlink job script on Spark")
-    run.add_argument("--master", help="Spark master URL (default: local[*])")
+    run.add_argument("--master", help="Spark master URL (default: local[*,4]: all cores, a failed task retried up to 4 times)")
     run.add_argument("--conf", action="append", metavar="KEY=VALUE",
                      help="a Spark configuration property (repeatable)")
     run.add_argument("--verbose", action="store_true", help="show Spark's own logs")

@@ -13,6 +13,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 from typing import Dict, Optional
 
 _lock = threading.Lock()
@@ -20,6 +21,7 @@ _session = None
 
 # Set by the CLI (`--master`, `--conf`, `--verbose`) before the session starts.
 MASTER_ENV = "PYFLINK_ON_SPARK_MASTER"
+DEFAULT_MASTER = "local[*,4]"
 CONF_ENV = "PYFLINK_ON_SPARK_CONF"        # "k1=v1\nk2=v2"
 VERBOSE_ENV = "PYFLINK_ON_SPARK_VERBOSE"
 
@@ -76,14 +78,47 @@ def _extra_conf() -> Dict[str, str]:
     return conf
 
 
-def _quiet_logging(verbose: bool) -> None:
+_CONF_PREFIX = "pyflink-on-spark-conf-"
+
+
+def _quiet_logging(verbose: bool) -> Optional[str]:
+    """A log4j2 configuration directory for the JVM about to start (None: the user's own
+    SPARK_CONF_DIR). The JVM reads it once at start-up: remove it then (_forget_conf_dir)."""
     if os.environ.get("SPARK_CONF_DIR"):
-        return
-    conf_dir = tempfile.mkdtemp(prefix="pyflink-on-spark-conf-")
+        return None
+    _remove_stale_conf_dirs()
+    conf_dir = tempfile.mkdtemp(prefix=_CONF_PREFIX)
     with open(os.path.join(conf_dir, "log4j2.properties"), "w") as f:
         f.write(_LOG4J.format(level="WARN" if verbose else "ERROR",
                               task_level="WARN" if verbose else "OFF"))
     os.environ["SPARK_CONF_DIR"] = conf_dir
+    return conf_dir
+
+
+def _forget_conf_dir(conf_dir: Optional[str]) -> None:
+    if conf_dir is None:
+        return
+    shutil.rmtree(conf_dir, ignore_errors=True)
+    if os.environ.get("SPARK_CONF_DIR") == conf_dir:
+        del os.environ["SPARK_CONF_DIR"]
+
+
+def _remove_stale_conf_dirs(max_age_s: float = 3600.0) -> None:
+    """Configuration directories of runs that died while starting (older than an hour: a
+    session starting right now elsewhere still needs its own)."""
+    root = tempfile.gettempdir()
+    now = time.time()
+    try:
+        names = [n for n in os.listdir(root) if n.startswith(_CONF_PREFIX)]
+    except OSError:
+        return
+    for name in names:
+        path = os.path.join(root, name)
+        try:
+            if now - os.stat(path).st_mtime > max_age_s:
+                shutil.rmtree(path, ignore_errors=True)
+        except OSError:
+            pass
 
 
 def get_session():
@@ -101,13 +136,16 @@ def get_session():
         verbose = bool(os.environ.get(VERBOSE_ENV))
         os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
         os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
-        _quiet_logging(verbose)
+        conf_dir = _quiet_logging(verbose)
         builder = SparkSession.builder.appName("pyflink-on-spark")
         master = os.environ.get(MASTER_ENV)
         if master:
             builder = builder.master(master)
         elif not os.environ.get("SPARK_HOME_SUBMIT") and "spark.master" not in _extra_conf():
-            builder = builder.master("local[*]")
+            # local[*,4]: retry a failed task up to 4 times, as a cluster does (plain
+            # local[N] fails the job at the first lost task; spark.task.maxFailures is
+            # ignored in local mode)
+            builder = builder.master(DEFAULT_MASTER)
         defaults = {
             "spark.ui.enabled": "false",
             "spark.ui.showConsoleProgress": "false",
@@ -120,7 +158,10 @@ def get_session():
         defaults.update(_extra_conf())
         for key, value in defaults.items():
             builder = builder.config(key, value)
-        session = builder.getOrCreate()
+        try:
+            session = builder.getOrCreate()
+        finally:
+            _forget_conf_dir(conf_dir)
         session.sparkContext.setLogLevel("WARN" if verbose else "ERROR")
         _session = _configure(session)
         return _session
