@@ -121,9 +121,16 @@ class AggregationAdapter(_RollingAdapter):
         position = self._position
         if isinstance(value, (int, float)) and not isinstance(value, bool):
             return value
-        if isinstance(position, str):
-            return getattr(value, position) if not isinstance(value, dict) else value[position]
-        return value[position]
+        try:
+            if isinstance(position, str):
+                return getattr(value, position) if not isinstance(value, dict) \
+                    else value[position]
+            return value[position]
+        except (IndexError, KeyError, AttributeError, TypeError) as e:
+            # the aggregation's own code, no user frame: say which field of which record
+            size = " (%d fields)" % len(value) if hasattr(value, "__len__") else ""
+            raise type(e)("%s: the aggregation's field %r is not in the record %r%s"
+                          % (e, position, value, size)) from None
 
     def _replace(self, record, new_field):
         if isinstance(record, (int, float)) and not isinstance(record, bool):

@@ -146,9 +146,12 @@ class ExitCollector:
         try:
             if self._convert is not None:
                 value = self._convert(value)
-            dest = self._select(value)
         except Exception as e:
             raise self._user_error(e) from None
+        try:
+            dest = self._select(value)
+        except Exception as e:
+            raise _blame_selector(self._user_error(e), self.spec.partitioning, e) from None
         values = self._values[dest]
         values.append(value)
         self._stamps[dest].append(timestamp)
@@ -186,3 +189,15 @@ class ExitCollector:
     def _emit(self, dest: int, kind: int, payload: bytes) -> None:
         self._rows.append((self._edge, dest, self._src, self._seq, kind, payload))
         self._seq += 1
+
+
+def _blame_selector(error: BaseException, partitioning, exc: BaseException) -> BaseException:
+    """An error of the key selector (key_by, partition_custom) runs in the upstream task but
+    is the key_by's: name it, not the operator before it."""
+    from pyflink_on_spark.runtime.errors import UserFunctionError
+    selector = getattr(partitioning, "key_selector", None)
+    if selector is None or not isinstance(error, UserFunctionError):
+        return error
+    function = getattr(selector, "_func", selector)
+    name = getattr(function, "__name__", type(function).__name__)
+    return UserFunctionError("key_by(%s)" % name, error.subtask_index, exc)
