@@ -1,0 +1,141 @@
+"""The direct runner: the exchange contract (direct/exchange.py) with plain Python lists, every
+task of a stage run in turn in this process."""
+from __future__ import annotations
+
+import pickle
+import shutil
+import sys
+import tempfile
+import time
+from typing import Dict, Iterator, List, Optional
+
+import cloudpickle
+
+from pyflink_on_spark.direct.exchange import (
+    EDGE, KIND, PAYLOAD, SEQ, SRC, Row, route, source_split_rows, upstream_rows)
+from pyflink_on_spark.runtime.errors import (
+    JobExecutionError, UserFunctionError, extract_user_error)
+from pyflink_on_spark.runtime.task import StreamTask
+from pyflink_on_spark.specs.sinks import CollectSinkSpec, CommittingSinkSpec, PrintSinkSpec
+from pyflink_on_spark.specs.stage import CompiledJob, CompiledStage
+
+
+def run_stages(job: CompiledJob, work_dir: Optional[str] = None) -> Dict[int, List[Row]]:
+    """Runs every stage; returns stage id -> the rows its tasks wrote (subtask order)."""
+    outputs: Dict[int, List[Row]] = {}
+    for stage in job.stages:
+        spec = stage.spec
+        if stage.source is not None and stage.source.frame is not None:
+            raise NotImplementedError(
+                "the direct runner does not read frame sources (%s: read by Spark's readers); "
+                "run the job on Spark" % type(stage.source.frame).__name__)
+        for sink in stage.sinks:
+            if not sink.sink.reaches_driver:
+                raise NotImplementedError(
+                    "the direct runner does not write frame sinks (%s: written by Spark's "
+                    "writer); run the job on Spark" % type(sink.sink).__name__)
+        if stage.source is not None:
+            rows = source_split_rows(stage.source.splits)
+        else:
+            rows = upstream_rows(stage.upstream, outputs)
+        shipped = cloudpickle.dumps(spec)  # each task gets its own copy, as Spark ships it
+        produced: List[Row] = []
+        for subtask, mine in enumerate(route(rows, spec.parallelism)):
+            if mine:
+                produced.extend(_run_task(cloudpickle.loads(shipped), subtask, mine, work_dir))
+        outputs[spec.stage_id] = produced
+    return outputs
+
+
+def _run_task(spec, subtask: int, rows: List[Row], work_dir: Optional[str]) -> List[Row]:
+    task_dir = tempfile.mkdtemp(prefix="pyflink-on-spark-direct-s%d-%d-" % (spec.stage_id,
+                                                                            subtask),
+                                dir=work_dir)
+    try:
+        task = StreamTask(spec, subtask, 0, work_dir=task_dir)
+        task.open()
+        try:
+            task.process_rows([r[EDGE] for r in rows], [r[SRC] for r in rows],
+                              [r[KIND] for r in rows], [r[PAYLOAD] for r in rows])
+            task.finish()
+        finally:
+            task.close()
+        return task.take_rows()
+    finally:
+        shutil.rmtree(task_dir, ignore_errors=True)
+
+
+def sink_rows(job: CompiledJob, outputs: Dict[int, List[Row]]):
+    """(SinkExit, values) of every driver-bound chunk, in the contract's driver order."""
+    for stage in job.stages:
+        sinks = {s.edge_id: s for s in stage.sinks if s.sink.reaches_driver}
+        if not sinks:
+            continue
+        for row in outputs[stage.spec.stage_id]:
+            sink = sinks.get(row[EDGE])
+            if sink is not None:
+                yield sink, pickle.loads(row[PAYLOAD])[0]
+
+
+def run_job(job: CompiledJob, work_dir: Optional[str] = None) -> Dict[int, list]:
+    """Runs the job; returns {driver sink node id: [values in driver order]} (print sinks:
+    their lines; nothing is printed, committed or collected elsewhere)."""
+    results: Dict[int, list] = {}
+    for sink, values in sink_rows(job, run_stages(job, work_dir)):
+        results.setdefault(sink.node_id, []).extend(values)
+    return results
+
+
+def _run(job: CompiledJob, collect_sink_id: Optional[int] = None) -> Iterator:
+    """What an executor does: prints print-sink lines, yields collected values, commits what
+    external sinks wrote once everything succeeded (aborts otherwise)."""
+    committers = {s.edge_id: s.sink.committer for stage in job.stages for s in stage.sinks
+                  if isinstance(s.sink, CommittingSinkSpec)}
+    committables: Dict[int, list] = {edge: [] for edge in committers}
+    try:
+        outputs = run_stages(job)
+        out = sys.stdout
+        for sink, values in sink_rows(job, outputs):
+            if isinstance(sink.sink, PrintSinkSpec):
+                out.write("\n".join(values))
+                out.write("\n")
+            elif isinstance(sink.sink, CommittingSinkSpec):
+                committables[sink.edge_id].extend(values)
+            elif isinstance(sink.sink, CollectSinkSpec) and sink.node_id == collect_sink_id:
+                yield from values
+        out.flush()
+        for edge, committer in committers.items():
+            committer.commit(committables[edge])
+    except BaseException as e:
+        for committer in committers.values():
+            committer.abort()
+        if isinstance(e, UserFunctionError):
+            raise JobExecutionError("Job execution failed: " + extract_user_error(str(e))) \
+                from None
+        raise
+
+
+def execute_job(job: CompiledJob, job_name: str):
+    """env.execute() on the direct runner."""
+    from pyflink_on_spark.common.job_execution_result import JobExecutionResult
+    from pyflink_on_spark.common.job_id import JobID
+    start = time.time()
+    for _ in _run(job):
+        pass
+    return JobExecutionResult._of(JobID._generate(), int((time.time() - start) * 1000))
+
+
+def execute_collect(job: CompiledJob, job_name: str, collect_sink_id: int) -> Iterator:
+    """execute_and_collect() on the direct runner: the job starts at once (as PyFlink submits
+    it), keeping its first value."""
+    iterator = _run(job, collect_sink_id)
+    try:
+        first = next(iterator)
+    except StopIteration:
+        return iter(())
+    return _prepend(first, iterator)
+
+
+def _prepend(first, rest):
+    yield first
+    yield from rest
