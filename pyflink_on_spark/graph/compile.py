@@ -182,7 +182,7 @@ def compile_job(sinks: List[Transformation], *, default_parallelism: int,
     stages: List[CompiledStage] = []
     for stage, head in heads.items():
         ops = tuple(OperatorSpec(n.id, n.name, _operator_spec(n), parallelism[n.id],
-                                 max_par(n), n.side_outputs_requested, n.uid)
+                                 max_par(n), n.routes_side_outputs, n.uid)
                     for n in members[stage])
         spec = StageSpec(
             stage_id=stage, parallelism=parallelism[head.id], head=head.id, operators=ops,

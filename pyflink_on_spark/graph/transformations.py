@@ -34,7 +34,7 @@ class Transformation:
     parallelism_fixed: bool = False            # non-parallel operators (force_non_parallel)
     # get_side_output was called on this operator: PyFlink then routes `yield tag, value`
     # to side outputs; otherwise the (tag, value) tuples stay on the main output
-    side_outputs_requested: bool = False
+    routes_side_outputs: bool = False
 
     @property
     def inputs(self) -> Tuple["Transformation", ...]:
@@ -118,7 +118,7 @@ class SideOutputTransformation(Transformation):
 
     def __post_init__(self):
         if self.input is not None:
-            self.input.side_outputs_requested = True
+            self.input.routes_side_outputs = True
 
     @property
     def inputs(self):

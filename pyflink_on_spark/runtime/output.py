@@ -8,7 +8,7 @@ from typing import Callable, Dict, List
 class Output:
     """Where one operator's records, side outputs and watermarks go."""
 
-    __slots__ = ("collect", "_main", "_side", "_watermark_targets", "has_side")
+    __slots__ = ("collect", "_main", "_side", "_watermark_targets", "routes_side_outputs")
 
     def __init__(self) -> None:
         self._main: List[Callable] = []
@@ -18,7 +18,7 @@ class Output:
         # Whether `(tag, value)` results go to side outputs. PyFlink routes them only for an
         # operator on which get_side_output was called (consumed or not: StreamTask sets it
         # from the graph); otherwise they are ordinary main-output records.
-        self.has_side = False
+        self.routes_side_outputs = False
 
     def add_main_target(self, process_element: Callable, process_watermark: Callable) -> None:
         self._main.append(process_element)
@@ -28,7 +28,7 @@ class Output:
     def add_side_target(self, tag_id: str, process_element: Callable,
                         process_watermark: Callable) -> None:
         self._side.setdefault(tag_id, []).append(process_element)
-        self.has_side = True
+        self.routes_side_outputs = True
         self._add_watermark_target(process_watermark)
 
     def _add_watermark_target(self, process_watermark: Callable) -> None:

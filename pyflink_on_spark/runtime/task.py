@@ -42,7 +42,7 @@ class StreamTask:
             operator = build_operator(op_spec.op, config)
             by_id[op_spec.node_id] = operator
             outputs[op_spec.node_id] = Output()
-            outputs[op_spec.node_id].has_side = op_spec.routes_side_outputs
+            outputs[op_spec.node_id].routes_side_outputs = op_spec.routes_side_outputs
             self.operators.append(operator)
             task_context = self.context
             if op_spec.max_parallelism != task_context.max_parallelism:

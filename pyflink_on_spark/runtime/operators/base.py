@@ -121,7 +121,7 @@ def emit_results(results, output: Output, timestamp) -> None:
     if results is None:
         return
     collect = output.collect
-    if not output.has_side:
+    if not output.routes_side_outputs:
         for item in results:
             collect(item, timestamp)
         return

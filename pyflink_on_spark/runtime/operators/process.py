@@ -96,7 +96,7 @@ class MapOperator(ProcessOperator):
                 result = user_map(value)
             except Exception as e:
                 raise user_error(e) from None
-            if output.has_side and result.__class__ is tuple and result and isinstance(
+            if output.routes_side_outputs and result.__class__ is tuple and result and isinstance(
                     result[0], OutputTag):
                 output.collect_side(result[0].tag_id, result[1], timestamp)
             else:

@@ -5,7 +5,8 @@ from pyflink_on_spark.datastream.output_tag import OutputTag
 from pyflink_on_spark.graph.sources import collection_source
 from pyflink_on_spark.graph.transformations import (
     OneInputTransformation, SideOutputTransformation, SinkTransformation, SourceTransformation)
-from pyflink_on_spark.runtime.tests.engine_harness import compile_sinks, run_job
+from pyflink_on_spark.direct import run_job
+from pyflink_on_spark.runtime.tests.engine_harness import compile_sinks
 from pyflink_on_spark.specs.operators import MapSpec, ProcessSpec
 from pyflink_on_spark.specs.sinks import CollectSinkSpec
 
@@ -34,7 +35,7 @@ def _collect(node):
 
 def test_without_get_side_output_tagged_tuples_stay_on_the_main_output():
     proc = _graph(ProcessSpec(Split()))
-    assert not proc.side_outputs_requested
+    assert not proc.routes_side_outputs
     sink = _collect(proc)
     out = run_job(compile_sinks([sink]))[sink.id]
     assert [v if not isinstance(v, tuple) else (v[0].tag_id, v[1]) for v in out] == [
@@ -44,7 +45,7 @@ def test_without_get_side_output_tagged_tuples_stay_on_the_main_output():
 def test_a_side_output_node_makes_its_operator_route_tags_even_if_it_is_not_run():
     proc = _graph(ProcessSpec(Split()))
     SideOutputTransformation(name="side", input=proc, tag_id="odd")  # never consumed
-    assert proc.side_outputs_requested
+    assert proc.routes_side_outputs
     sink = _collect(proc)
     assert run_job(compile_sinks([sink]))[sink.id] == [2]
 
