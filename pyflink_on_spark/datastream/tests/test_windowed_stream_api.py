@@ -15,7 +15,8 @@ from pyflink_on_spark.datastream.window import (
     CountTrigger, CountTumblingWindowAssigner, EventTimeSessionWindows, NeverTrigger,
     TumblingEventTimeWindows)
 from pyflink_on_spark.graph.transformations import SinkTransformation
-from pyflink_on_spark.runtime.tests.engine_harness import compile_sinks, run_job
+from pyflink_on_spark.direct import run_job
+from pyflink_on_spark.runtime.tests.engine_harness import compile_sinks
 from pyflink_on_spark.specs.operators import WindowSpec
 from pyflink_on_spark.specs.sinks import CollectSinkSpec
 

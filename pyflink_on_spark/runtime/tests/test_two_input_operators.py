@@ -12,7 +12,8 @@ from pyflink_on_spark.datastream.state import (
 from pyflink_on_spark.graph.transformations import SinkTransformation
 from pyflink_on_spark.runtime.errors import UserFunctionError
 from pyflink_on_spark.runtime.key_groups import KeyToSubtask
-from pyflink_on_spark.runtime.tests.engine_harness import compile_sinks, run_job
+from pyflink_on_spark.direct import run_job
+from pyflink_on_spark.runtime.tests.engine_harness import compile_sinks
 from pyflink_on_spark.specs.sinks import CollectSinkSpec
 
 RULES = MapStateDescriptor("rules", Types.STRING(), Types.STRING())

@@ -14,7 +14,8 @@ from pyflink_on_spark.runtime.operators import timestamps
 from pyflink_on_spark.runtime.operators.timestamps import TimestampsAndWatermarksOperator
 from pyflink_on_spark.runtime.output import Output
 from pyflink_on_spark.runtime.watermarks import MAX_WATERMARK, MIN_WATERMARK
-from pyflink_on_spark.runtime.tests.engine_harness import compile_sinks, run_job
+from pyflink_on_spark.direct import run_job
+from pyflink_on_spark.runtime.tests.engine_harness import compile_sinks
 from pyflink_on_spark.runtime.watermarks import (
     InputWatermarkValve, WatermarkGenerator, generator_for)
 from pyflink_on_spark.specs.operators import KeyedProcessSpec
