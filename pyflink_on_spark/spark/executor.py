@@ -1,6 +1,8 @@
 """Runs a compiled job on Spark: every stage is one mapInArrow over its input, exchanges are
 exact repartitions (a Spark partition is a Flink subtask), driver sinks are read at the very
-end with toLocalIterator (the only place records reach the driver)."""
+end with toLocalIterator (the only place records reach the driver). What moves between
+stages, and in which order, is the exchange contract of direct/exchange.py (the direct runner
+implements the same contract in plain Python)."""
 from __future__ import annotations
 
 import functools
@@ -12,7 +14,7 @@ from typing import Dict, Iterator, List
 import cloudpickle
 
 from pyflink_on_spark.runtime.errors import JobExecutionError, extract_user_error
-from pyflink_on_spark.runtime.boundary import KIND_SPLIT
+from pyflink_on_spark.direct.exchange import EXCHANGE_ORDER, ROUTE_BY, source_split_rows
 from pyflink_on_spark.spark.batch_schema import SPARK_SCHEMA
 from pyflink_on_spark.spark.frame_sinks import frame_sink_count, write_frame_sinks
 from pyflink_on_spark.spark.frame_sources import source_frame
@@ -43,15 +45,15 @@ def build_frames(job: CompiledJob, session) -> Dict[int, object]:
             # files, Kafka: read by Spark's own readers into split rows (spark/frame_sources.py)
             frame = source_frame(stage.source.frame, spec.parallelism, session)
         elif stage.source is not None:
-            rows = [(-1, subtask, 0, seq, KIND_SPLIT, cloudpickle.dumps(split))
-                    for seq, (subtask, split) in enumerate(stage.source.splits)]
-            frame = session.createDataFrame(rows, SPARK_SCHEMA)
+            frame = session.createDataFrame(source_split_rows(stage.source.splits),
+                                            SPARK_SCHEMA)
         else:
             parts = [frames[up.stage_id].where(F.col("edge") == up.edge_id)
                      for up in stage.upstream]
             frame = functools.reduce(lambda a, b: a.union(b), parts)
-        frame = frame.repartitionById(spec.parallelism, F.col("dest")) \
-                     .sortWithinPartitions("edge", "src", "seq")
+        # the exchange contract (direct/exchange.py): route by dest, order by (edge, src, seq)
+        frame = frame.repartitionById(spec.parallelism, F.col(ROUTE_BY)) \
+                     .sortWithinPartitions(*EXCHANGE_ORDER)
         output = frame.mapInArrow(
             make_stage_function(cloudpickle.dumps(spec), alias, SCRIPT_DIRS), SPARK_SCHEMA)
         has_driver_sink = any(s.sink.reaches_driver for s in stage.sinks)
