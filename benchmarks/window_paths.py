@@ -14,7 +14,7 @@ import time
 from pyflink_on_spark.common.time import Time
 from pyflink_on_spark.datastream.functions import AggregateFunction
 from pyflink_on_spark.datastream.window import TumblingEventTimeWindows
-from pyflink_on_spark.runtime.spec import MAX_WATERMARK
+from pyflink_on_spark.runtime.watermarks import MAX_WATERMARK
 from pyflink_on_spark.runtime.window.tests.window_harness import Harness, aggregate_op
 
 

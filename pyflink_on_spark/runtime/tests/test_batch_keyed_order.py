@@ -4,9 +4,8 @@ batch execution)."""
 from pyflink_on_spark.common.typeinfo import Types
 from pyflink_on_spark.datastream.functions import KeyedProcessFunction, wrap_key_selector
 from pyflink_on_spark.runtime.batch_order import batch_key_order
-from pyflink_on_spark.runtime.context import TaskContext
 from pyflink_on_spark.runtime.operators.keyed_process import KeyedProcessOperator
-from pyflink_on_spark.runtime.output import Output
+from pyflink_on_spark.runtime.testing import ManualClock, OperatorHarness
 from pyflink_on_spark.runtime.watermarks import MAX_WATERMARK
 
 
@@ -22,21 +21,13 @@ class Timers(KeyedProcessFunction):
 
 
 def _run(records):
-    out = []
-    output = Output()
-    output.add_main_target(lambda v, t: out.append(v), lambda w: None)
-    operator = KeyedProcessOperator(Timers(), wrap_key_selector(lambda v: v[0]),
-                                    batch_key_order(Types.STRING()))
-    operator.setup(output, TaskContext(task_name="p", subtask_index=0, parallelism=1,
-                                       max_parallelism=128, clock=lambda: 5,
-                                       runtime_mode="BATCH"), "p")
-    operator.prepare()
-    operator.open()
-    for value, timestamp in records:
-        operator.process_element(value, timestamp)
-    operator.process_watermark(MAX_WATERMARK)
-    operator.end_input()
-    return out
+    harness = OperatorHarness(
+        KeyedProcessOperator(Timers(), wrap_key_selector(lambda v: v[0]),
+                             batch_key_order(Types.STRING())),
+        clock=ManualClock(5), runtime_mode="BATCH", name="p")
+    harness.elements(records).watermark(MAX_WATERMARK)
+    harness.operator.end_input()
+    return harness.values()
 
 
 def test_batch_sorts_each_keys_records_by_timestamp_and_fires_all_timers_per_key():

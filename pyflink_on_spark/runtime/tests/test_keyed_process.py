@@ -2,9 +2,8 @@
 from pyflink_on_spark.datastream.functions import (
     KeyedProcessFunction, KeySelector, wrap_key_selector)
 from pyflink_on_spark.datastream.state import ValueStateDescriptor
-from pyflink_on_spark.runtime.context import TaskContext
 from pyflink_on_spark.runtime.operators.keyed_process import KeyedProcessOperator
-from pyflink_on_spark.runtime.output import Output
+from pyflink_on_spark.runtime.testing import OperatorHarness
 
 
 class Count(KeyedProcessFunction):
@@ -24,18 +23,9 @@ class FirstLetter(KeySelector):
 
 
 def _run(key_selector, values):
-    records = []
-    output = Output()
-    output.add_main_target(lambda v, ts: records.append(v), lambda wm: None)
-    operator = KeyedProcessOperator(Count(), key_selector)
-    operator.setup(output, TaskContext(task_name="k", subtask_index=0, parallelism=1,
-                                       max_parallelism=128), "k")
-    operator.prepare()
-    operator.open()
-    for value in values:
-        operator.process_element(value, None)
-    operator.close()
-    return records
+    harness = OperatorHarness(KeyedProcessOperator(Count(), key_selector), name="k")
+    harness.elements((value, None) for value in values).close()
+    return harness.values()
 
 
 def test_key_selector_class_and_plain_function_key_the_same_way():
@@ -50,14 +40,7 @@ def test_a_function_returning_none_or_a_list_emits_accordingly():
         def process_element(self, value, ctx):
             return [value, value * 10] if value % 2 else None
 
-    records = []
-    output = Output()
-    output.add_main_target(lambda v, ts: records.append((v, ts)), lambda wm: None)
-    operator = KeyedProcessOperator(ListOrNone(), wrap_key_selector(lambda v: v % 3))
-    operator.setup(output, TaskContext(task_name="k", subtask_index=0, parallelism=1,
-                                       max_parallelism=128), "k")
-    operator.prepare()
-    operator.open()
-    for value, ts in [(1, 5), (2, None), (3, 7)]:
-        operator.process_element(value, ts)
-    assert records == [(1, 5), (10, 5), (3, 7), (30, 7)]
+    harness = OperatorHarness(
+        KeyedProcessOperator(ListOrNone(), wrap_key_selector(lambda v: v % 3)), name="k")
+    harness.elements([(1, 5), (2, None), (3, 7)])
+    assert harness.out == [(1, 5), (10, 5), (3, 7), (30, 7)]

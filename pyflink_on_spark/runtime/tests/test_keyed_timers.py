@@ -4,34 +4,19 @@ from pyflink_on_spark.datastream.functions import KeyedProcessFunction, wrap_key
 from pyflink_on_spark.datastream.state import ValueStateDescriptor
 from pyflink_on_spark.datastream.time_domain import TimeDomain
 from pyflink_on_spark.runtime.batch_order import batch_key_order
-from pyflink_on_spark.runtime.context import TaskContext
 from pyflink_on_spark.runtime.operators.keyed_process import KeyedProcessOperator
-from pyflink_on_spark.runtime.output import Output
+from pyflink_on_spark.runtime.testing import ManualClock, OperatorHarness
 from pyflink_on_spark.runtime.watermarks import MAX_WATERMARK, MIN_WATERMARK
 from pyflink_on_spark.runtime.timers import TimerQueue
 
 
-class ManualClock:
-    def __init__(self, now: int = 1_000) -> None:
-        self.now = now
-
-    def __call__(self) -> int:
-        return self.now
-
-
 def run_operator(function, clock=None, batch=False):
     """(operator, records) where records collects (value, timestamp) of the main output."""
-    records, watermarks = [], []
-    output = Output()
-    output.add_main_target(lambda v, ts: records.append((v, ts)), watermarks.append)
-    task = TaskContext(task_name="keyed", subtask_index=0, parallelism=1, max_parallelism=128,
-                       clock=clock or ManualClock())
-    operator = KeyedProcessOperator(function, wrap_key_selector(lambda v: v[0]),
-                                    batch_key_order(None) if batch else None)
-    operator.setup(output, task, "keyed")
-    operator.prepare()
-    operator.open()
-    return operator, records
+    harness = OperatorHarness(
+        KeyedProcessOperator(function, wrap_key_selector(lambda v: v[0]),
+                             batch_key_order(None) if batch else None),
+        clock=clock or ManualClock(1_000), name="keyed")
+    return harness.operator, harness.out
 
 
 class Recorder(KeyedProcessFunction):

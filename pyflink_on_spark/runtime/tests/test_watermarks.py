@@ -8,14 +8,13 @@ from pyflink_on_spark.datastream.functions import KeyedProcessFunction, wrap_key
 from pyflink_on_spark.graph.sources import number_sequence_source
 from pyflink_on_spark.graph.transformations import (
     OneInputTransformation, PartitionTransformation, SinkTransformation, SourceTransformation)
-from pyflink_on_spark.runtime.context import TaskContext
 from pyflink_on_spark.runtime.errors import UserFunctionError
 from pyflink_on_spark.runtime.operators import timestamps
 from pyflink_on_spark.runtime.operators.timestamps import TimestampsAndWatermarksOperator
-from pyflink_on_spark.runtime.output import Output
-from pyflink_on_spark.runtime.watermarks import MAX_WATERMARK, MIN_WATERMARK
 from pyflink_on_spark.direct import run_job
 from pyflink_on_spark.runtime.tests.engine_harness import compile_sinks
+from pyflink_on_spark.runtime.testing import OperatorHarness
+from pyflink_on_spark.runtime.watermarks import MAX_WATERMARK, MIN_WATERMARK
 from pyflink_on_spark.runtime.watermarks import (
     InputWatermarkValve, WatermarkGenerator, generator_for)
 from pyflink_on_spark.specs.operators import KeyedProcessSpec
@@ -69,16 +68,9 @@ def test_valve_is_the_minimum_over_channels_and_an_ended_channel_counts_as_max()
 
 
 def _timestamps_operator(strategy, interval):
-    records, marks = [], []
-    output = Output()
-    output.add_main_target(lambda v, ts: records.append((v, ts)), marks.append)
-    operator = TimestampsAndWatermarksOperator(strategy)
-    operator.setup(output, TaskContext(task_name="t", subtask_index=0, parallelism=1,
-                                       max_parallelism=128, auto_watermark_interval=interval),
-                   "Timestamps/Watermarks")
-    operator.prepare()
-    operator.open()
-    return operator, records, marks
+    harness = OperatorHarness(TimestampsAndWatermarksOperator(strategy),
+                              name="Timestamps/Watermarks", auto_watermark_interval=interval)
+    return harness.operator, harness.out, harness.watermarks
 
 
 def test_timestamps_operator_emits_a_periodic_watermark_every_n_records(monkeypatch):

@@ -16,8 +16,9 @@ from pyflink_on_spark.datastream.window import (
     ProcessingTimeSessionWindows, PurgingTrigger, SessionWindowTimeGapExtractor,
     SlidingEventTimeWindows, TumblingEventTimeWindows, TumblingProcessingTimeWindows)
 from pyflink_on_spark.runtime.errors import UserFunctionError
+from pyflink_on_spark.runtime.testing import ManualClock
 from pyflink_on_spark.runtime.window.tests.window_harness import (
-    LATE, FakeClock, Harness, aggregate_op, apply_op, process_op, reduce_op)
+    LATE, Harness, aggregate_op, apply_op, process_op, reduce_op)
 
 
 def _add(a, b):
@@ -298,7 +299,7 @@ def test_session_windows_on_rocksdb(tmp_path):
 # -- processing time --------------------------------------------------------------------------
 
 def test_processing_time_windows_fire_on_the_clock_and_not_at_the_end():
-    clock = FakeClock(now=1)
+    clock = ManualClock(now=1)
     h = Harness(reduce_op(TumblingProcessingTimeWindows.of(Time.milliseconds(10)), _add),
                 clock=clock)
     h.elements([(("a", 1), None), (("a", 2), None)])
@@ -311,7 +312,7 @@ def test_processing_time_windows_fire_on_the_clock_and_not_at_the_end():
 
 
 def test_processing_time_sessions_merge():
-    clock = FakeClock(now=0)
+    clock = ManualClock(now=0)
     h = Harness(process_op(ProcessingTimeSessionWindows.with_gap(Time.milliseconds(5)),
                            Elements()), clock=clock)
     h.element(("a", 1))
@@ -448,7 +449,7 @@ def test_batch_mode_processes_key_by_key_sorted_by_timestamp():
 
 def test_batch_mode_fires_processing_time_windows_at_the_end_of_each_key():
     h = Harness(reduce_op(TumblingProcessingTimeWindows.of(Time.seconds(60)), _add),
-                batch=True, clock=FakeClock(now=1000))
+                batch=True, clock=ManualClock(now=1000))
     h.elements([(("b", 1), None), (("a", 2), None), (("a", 7), None)]).end()
     assert h.values() == [("a", 9), ("b", 1)]
 
@@ -462,7 +463,7 @@ def test_batch_mode_count_windows_in_key_order():
 
 def test_continuous_processing_time_trigger_fires_on_the_clock():
     from pyflink_on_spark.datastream.window import ContinuousProcessingTimeTrigger
-    clock = FakeClock(now=2)
+    clock = ManualClock(now=2)
     h = Harness(reduce_op(TumblingProcessingTimeWindows.of(Time.milliseconds(100)), _add,
                           trigger=ContinuousProcessingTimeTrigger.of(Time.milliseconds(10))),
                 clock=clock)
@@ -478,7 +479,7 @@ def test_continuous_processing_time_trigger_fires_on_the_clock():
 
 def test_dynamic_processing_time_sessions():
     from pyflink_on_spark.datastream.window import DynamicProcessingTimeSessionWindows
-    clock = FakeClock(now=0)
+    clock = ManualClock(now=0)
     h = Harness(reduce_op(DynamicProcessingTimeSessionWindows.with_dynamic_gap(_SecondField()),
                           _add), clock=clock)
     h.element(("a", 4))                 # [0, 4)

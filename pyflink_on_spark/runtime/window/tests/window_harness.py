@@ -1,5 +1,5 @@
-"""Drive one WindowOperator by hand (no graph, no Spark): elements, watermarks, processing
-time and the end of input in, main and side outputs out."""
+"""Window operators on the operator harness (runtime/testing.py): descriptors of each window
+function kind, and a Harness that builds the WindowOperator with a late-data side output."""
 from __future__ import annotations
 
 from typing import List, Optional
@@ -14,20 +14,10 @@ from pyflink_on_spark.datastream.state import (
     AggregatingStateDescriptor, ListStateDescriptor, ReducingStateDescriptor)
 from pyflink_on_spark.datastream.window import WindowOperationDescriptor
 from pyflink_on_spark.runtime.batch_order import batch_key_order
-from pyflink_on_spark.runtime.context import TaskContext
-from pyflink_on_spark.runtime.output import Output
-from pyflink_on_spark.runtime.watermarks import MAX_WATERMARK
+from pyflink_on_spark.runtime.testing import ManualClock, OperatorHarness
 from pyflink_on_spark.runtime.window.operator import WindowOperator
 
 LATE = OutputTag("late", Types.PICKLED_BYTE_ARRAY())
-
-
-class FakeClock(object):
-    def __init__(self, now: int = 0) -> None:
-        self.now = now
-
-    def __call__(self) -> int:
-        return self.now
 
 
 def descriptor(assigner, state_descriptor, internal_function, trigger=None,
@@ -67,57 +57,18 @@ def apply_op(assigner, window_function, **kw):
     return descriptor(assigner, state, InternalIterableWindowFunction(window_function), **kw)
 
 
-class Harness:
-    """One window operator instance; ``out`` is [(value, timestamp)], ``late`` the late-data
-    side output [(value, timestamp)]."""
+class Harness(OperatorHarness):
+    """One window operator instance on the operator harness; ``late`` is the late-data side
+    output [(value, timestamp)]."""
 
-    def __init__(self, op_descriptor, key=lambda v: v[0], clock: FakeClock = None,
+    def __init__(self, op_descriptor, key=lambda v: v[0], clock: ManualClock = None,
                  state_backend=None, batch: bool = False, work_dir: str = None) -> None:
-        self.clock = clock or FakeClock()
-        self.out: List[tuple] = []
-        self.late: List[tuple] = []
-        self.watermarks: List[int] = []
-        output = Output()
-        output.add_main_target(lambda v, t: self.out.append((v, t)), self.watermarks.append)
-        output.add_side_target(LATE.tag_id, lambda v, t: self.late.append((v, t)),
-                               self.watermarks.append)
-        self.operator = WindowOperator(op_descriptor, wrap_key_selector(key),
-                                       batch_key_order(None) if batch else None)
-        task = TaskContext(task_name="Window", subtask_index=0, parallelism=1,
-                           max_parallelism=128, clock=self.clock, state_backend=state_backend,
-                           work_dir=work_dir, runtime_mode="BATCH" if batch else "STREAMING")
-        self.operator.setup(output, task, "Window")
-        self.operator.prepare()
-        self.operator.open()
+        operator = WindowOperator(op_descriptor, wrap_key_selector(key),
+                                  batch_key_order(None) if batch else None)
+        super().__init__(operator, side_tags=[LATE.tag_id], clock=clock, name="Window",
+                         state_backend=state_backend, work_dir=work_dir,
+                         runtime_mode="BATCH" if batch else "STREAMING")
 
-    def element(self, value, timestamp=None) -> "Harness":
-        self.operator.process_element(value, timestamp)
-        return self
-
-    def elements(self, values_and_timestamps) -> "Harness":
-        for value, timestamp in values_and_timestamps:
-            self.operator.process_element(value, timestamp)
-        return self
-
-    def watermark(self, watermark: int) -> "Harness":
-        self.operator.process_watermark(watermark)
-        return self
-
-    def processing_time(self, now: int) -> "Harness":
-        self.clock.now = now
-        self.operator.advance_processing_time(now)
-        return self
-
-    def end(self) -> "Harness":
-        self.operator.process_watermark(MAX_WATERMARK)
-        self.operator.end_input()
-        self.operator.close()
-        return self
-
-    def values(self) -> list:
-        return [v for v, _ in self.out]
-
-    def take(self) -> list:
-        taken = self.values()
-        del self.out[:]
-        return taken
+    @property
+    def late(self) -> List[tuple]:
+        return self.side[LATE.tag_id]
