@@ -12,8 +12,9 @@ import decimal
 from typing import Any, Callable, NamedTuple, Optional
 
 from pyflink_on_spark.common._java_text import (
-    java_bool_hash, java_bool_str, java_double_hash, java_double_str, java_float_hash,
-    java_float_str, java_instant_str, java_long_hash, java_string_hash, to_float32)
+    java_big_decimal_hash, java_big_integer_hash, java_bool_hash, java_bool_str,
+    java_char_hash, java_double_hash, java_double_str, java_float_hash, java_float_str,
+    java_instant_hash, java_instant_str, java_long_hash, java_string_hash, to_float32)
 
 
 class BasicBehaviour(NamedTuple):
@@ -109,28 +110,12 @@ def _java_big_dec_str(value) -> str:
     return str(d)
 
 
-def _java_big_int_hash(value: int) -> int:
-    """BigInteger.hashCode(): 31-polynomial over the big-endian 32-bit magnitude words."""
-    mag = abs(value)
-    words = []
-    while mag:
-        words.append(mag & 0xFFFFFFFF)
-        mag >>= 32
-    h = 0
-    for w in reversed(words):
-        h = (31 * h + w) & 0xFFFFFFFF
-    h = h if value >= 0 else (-h) & 0xFFFFFFFF
-    return h - 0x100000000 if h & 0x80000000 else h
-
-
 def _java_int_hash(value) -> int:
     return int(value)
 
 
-def _java_instant_hash(value) -> int:
-    # Instant.hashCode(): ((int) (seconds ^ (seconds >>> 32))) + 51 * nanos
-    h = (java_long_hash(value.seconds) + 51 * value.nanos) & 0xFFFFFFFF
-    return h - 0x100000000 if h & 0x80000000 else h
+def _java_long_hash(value) -> int:
+    return java_long_hash(int(value))
 
 
 def _char_str(value) -> str:
@@ -156,7 +141,7 @@ BEHAVIOURS = {
                             "java.lang.Short", "S"),
     "Integer": BasicBehaviour(_int_converter("INT", 32), _int_str, _java_int_hash,
                               "java.lang.Integer", "I"),
-    "Long": BasicBehaviour(_int_converter("LONG", 64), _int_str, java_long_hash,
+    "Long": BasicBehaviour(_int_converter("LONG", 64), _int_str, _java_long_hash,
                            "java.lang.Long", "J"),
     "Float": BasicBehaviour(_convert_float, java_float_str, java_float_hash,
                             "java.lang.Float", "F"),
@@ -165,12 +150,12 @@ BEHAVIOURS = {
     # CHAR and BIG_INT do not survive a Python operator in PyFlink 1.20 (its coder sends a
     # UTF-8 string for CHAR and an int64 for BIG_INT; the JVM side reads something else), so
     # there is no observed behaviour to copy: the shim passes them through unchanged.
-    "Char": BasicBehaviour(None, _char_str, lambda v: ord(v), "java.lang.Character", "C"),
-    "BigInteger": BasicBehaviour(None, _int_str, _java_big_int_hash, "java.math.BigInteger",
+    "Char": BasicBehaviour(None, _char_str, java_char_hash, "java.lang.Character", "C"),
+    "BigInteger": BasicBehaviour(None, _int_str, java_big_integer_hash, "java.math.BigInteger",
                                  None),
-    "BigDecimal": BasicBehaviour(_convert_big_dec, _java_big_dec_str, None,
+    "BigDecimal": BasicBehaviour(_convert_big_dec, _java_big_dec_str, java_big_decimal_hash,
                                  "java.math.BigDecimal", None),
-    "Instant": BasicBehaviour(_convert_instant, _instant_str, _java_instant_hash,
+    "Instant": BasicBehaviour(_convert_instant, _instant_str, java_instant_hash,
                               "java.time.Instant", None),
 }
 

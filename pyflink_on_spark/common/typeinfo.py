@@ -25,17 +25,31 @@ What was observed on real PyFlink 1.20 is asserted in tests/test_common_typeinfo
 """
 import calendar
 import datetime
+import decimal
 import time
 from enum import Enum
 from typing import Any, Callable, List, Optional
 
 from pyflink_on_spark.common import _basic_values as bv
 from pyflink_on_spark.common._java_text import (
-    hashmap_order, java_identity_str, java_sql_date_str, java_sql_time_str,
+    hashmap_order, java_bytes_hash, java_identity_str, java_sql_date_str, java_sql_time_str,
     java_sql_timestamp_str, epoch_days_millis)
+from pyflink_on_spark.common._key_hash import (
+    is_row, java_inferred_hash, pickle_key, row_kind_value, row_values)
 from pyflink_on_spark.common.utils import no_jvm
 
 __all__ = ['TypeInformation', 'Types']
+
+
+# what hashing a value of another type than declared raises: it is then hashed as inferred
+_NOT_OF_THIS_TYPE = (TypeError, ValueError, AttributeError, OverflowError,
+                     decimal.InvalidOperation)
+_MASK = 0xFFFFFFFF
+
+
+def _int32(x: int) -> int:
+    x &= _MASK
+    return x - 0x100000000 if x & 0x80000000 else x
 
 
 def _null_safe(fn: Callable[[Any], str]) -> Callable[[Any], str]:
@@ -119,6 +133,32 @@ class TypeInformation(object):
     def _java_hash(self, value) -> Optional[int]:
         """Java hashCode of the JVM object, or None when unknown (for HashMap order)."""
         return None
+
+    def _java_key_hash(self, value) -> int:
+        """hashCode() of the Java object PyFlink builds for ``value`` declared as this type:
+        what key_by's partitioner hashes (runtime/key_groups.py). Never None: a value this
+        type does not model is hashed as the Java object that most naturally holds it. Unlike
+        _java_hash, arrays and pickled values hash by content (Java's identity hash of an
+        array cannot be reproduced)."""
+        if value is None:
+            return 0
+        try:
+            h = self._java_key_hash_of(value)
+        except _NOT_OF_THIS_TYPE:
+            h = None
+        return java_inferred_hash(value) if h is None else h
+
+    def _java_key_hash_of(self, value) -> Optional[int]:
+        """_java_key_hash of a non-None value; None (or one of _NOT_OF_THIS_TYPE raised) for a
+        value this type does not model."""
+        return self._java_hash(value)
+
+    def _java_deep_hash(self, value) -> int:
+        """RowUtils.deepHashCodeInternal: how a Row hashes a field of this type (0 for null,
+        31 + hashCode for a plain object; lists, maps and arrays element by element)."""
+        if value is None:
+            return 0
+        return _int32(31 + self._java_key_hash(value))
 
     def _java_descriptor(self) -> str:
         """JVM descriptor of the Java class (``Ljava/lang/String;`` style, dotted)."""
@@ -506,6 +546,28 @@ class _ArrayTypeInfo(TypeInformation):
     def _java_descriptor(self) -> str:
         return self._java_class_name()
 
+    def _java_key_hash_of(self, value) -> int:
+        return self._content_hash(value)
+
+    def _content_hash(self, value) -> int:
+        # Arrays.hashCode of the array's elements
+        if isinstance(value, (bytes, bytearray)):
+            return java_bytes_hash(value)
+        element = self._element_type
+        h = 1
+        for item in value:
+            h = (31 * h + element._java_key_hash(item)) & _MASK
+        return _int32(h)
+
+    def _java_deep_hash(self, value) -> int:
+        if value is None or isinstance(value, (str, bytes)):
+            return super(_ArrayTypeInfo, self)._java_deep_hash(value)
+        element = self._element_type
+        h = 1
+        for item in value:
+            h = (31 * h + element._java_deep_hash(item)) & _MASK
+        return _int32(h)
+
 
 class PrimitiveArrayTypeInfo(_ArrayTypeInfo):
     """Arrays of Java primitives (int[], double[], ...); bytes for PRIMITIVE_ARRAY(BYTE)."""
@@ -532,6 +594,11 @@ class PrimitiveArrayTypeInfo(_ArrayTypeInfo):
             # Arrays.toString(byte[]) prints signed bytes
             return "[" + ", ".join(str(b - 256 if b > 127 else b) for b in value) + "]"
         return super(PrimitiveArrayTypeInfo, self)._java_deep_str(value)
+
+    def _java_deep_hash(self, value) -> int:
+        if value is None:
+            return 0
+        return _int32(31 + self._content_hash(value))
 
 
 def _convert_bytes(value):
@@ -587,6 +654,21 @@ class ListTypeInfo(TypeInformation):
 
     def _java_descriptor(self) -> str:
         return "Ljava.util.List;"
+
+    def _java_key_hash_of(self, value) -> int:
+        # ArrayList.hashCode()
+        h = 1
+        for item in value:
+            h = (31 * h + self.elem_type._java_key_hash(item)) & _MASK
+        return _int32(h)
+
+    def _java_deep_hash(self, value) -> int:
+        if value is None or isinstance(value, (str, bytes)):
+            return super(ListTypeInfo, self)._java_deep_hash(value)
+        h = 1
+        for item in value:
+            h = (31 * h + self.elem_type._java_deep_hash(item)) & _MASK
+        return _int32(h)
 
 
 class MapTypeInfo(TypeInformation):
@@ -649,6 +731,23 @@ class MapTypeInfo(TypeInformation):
     def _java_descriptor(self) -> str:
         return "Ljava.util.Map;"
 
+    def _java_key_hash_of(self, value) -> int:
+        # HashMap.hashCode(): the sum of key.hashCode() ^ value.hashCode()
+        key_type, value_type = self._key_type_info, self._value_type_info
+        h = 0
+        for k, v in value.items():
+            h += key_type._java_key_hash(k) ^ value_type._java_key_hash(v)
+        return _int32(h)
+
+    def _java_deep_hash(self, value) -> int:
+        if value is None or not hasattr(value, "items"):
+            return super(MapTypeInfo, self)._java_deep_hash(value)
+        key_type, value_type = self._key_type_info, self._value_type_info
+        h = 1
+        for k, v in value.items():
+            h += key_type._java_deep_hash(k) ^ value_type._java_deep_hash(v)
+        return _int32(h)
+
 
 # =============================================================================================
 # pickled bytes, rows, tuples
@@ -683,6 +782,16 @@ class PickledBytesTypeInfo(TypeInformation):
     def _java_str(self, value) -> str:
         # inside Java containers the record is a byte[] of the pickle: "[B@..."
         return java_identity_str("[B", value)
+
+    def _java_key_hash_of(self, value) -> int:
+        # the byte[] of cloudpickle.dumps(value), hashed by content
+        return java_bytes_hash(pickle_key(value))
+
+    def _java_deep_hash(self, value) -> int:
+        # null for None (PyFlink's Row coder writes None as null), else the byte[] by content
+        if value is None:
+            return 0
+        return _int32(31 + java_bytes_hash(pickle_key(value)))
 
     def _java_descriptor(self) -> str:
         return "[B"
@@ -833,6 +942,16 @@ class RowTypeInfo(TypeInformation):
     def _java_descriptor(self) -> str:
         return "Lorg.apache.flink.types.Row;"
 
+    def _java_key_hash_of(self, value) -> int:
+        # Row.hashCode() = 31 * kind + deepHashCode(fields), the fields in the order PyFlink's
+        # Row coder writes them
+        h = 1
+        for item, field_type in zip(row_values(value, self._field_names or None),
+                                    self._field_types):
+            h = (31 * h + field_type._java_deep_hash(item)) & _MASK
+        kind = row_kind_value(value) if is_row(value) else 0
+        return _int32(31 * kind + h)
+
 
 class TupleTypeInfo(TypeInformation):
     """Type information for Python tuples (Flink's Tuple1..Tuple25 on the Java side)."""
@@ -909,6 +1028,13 @@ class TupleTypeInfo(TypeInformation):
 
     def _java_descriptor(self) -> str:
         return "Lorg.apache.flink.api.java.tuple.Tuple%d;" % len(self._field_types)
+
+    def _java_key_hash_of(self, value) -> int:
+        # org.apache.flink.api.java.tuple.TupleN.hashCode()
+        h = 0
+        for item, field_type in zip(value, self._field_types):
+            h = (31 * h + field_type._java_key_hash(item)) & _MASK
+        return _int32(h)
 
 
 class ExternalTypeInfo(TypeInformation):

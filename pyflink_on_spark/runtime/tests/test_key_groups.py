@@ -18,7 +18,7 @@ import pytest
 from pyflink_on_spark.common.typeinfo import Types as ShimTypes
 
 from pyflink_on_spark.runtime.key_groups import (
-    KeyToSubtask, assign_key_group, describe_key_type, java_key_hash, murmur_hash,
+    KeyToSubtask, assign_key_group, java_key_hash, murmur_hash,
     operator_index_for_key_group, pickle_key)
 
 FIXTURE = os.path.join(os.path.dirname(__file__), "data", "key_groups_pyflink.json")
@@ -130,80 +130,9 @@ def decode(enc, row_cls=Row, strings=None):
 
 # ----------------------------------------------------------------- key types
 
-class _BasicType(enum.Enum):  # pyflink.common.typeinfo.BasicType's values
-    STRING = "String"
-    BYTE = "Byte"
-    BOOLEAN = "Boolean"
-    SHORT = "Short"
-    INT = "Integer"
-    LONG = "Long"
-    FLOAT = "Float"
-    DOUBLE = "Double"
-    CHAR = "Char"
-    BIG_INT = "BigInteger"
-    BIG_DEC = "BigDecimal"
-    INSTANT = "Instant"
-
-
-class TypeInformation:
-    pass
-
-
-class BasicTypeInfo(TypeInformation):
-    def __init__(self, basic_type):
-        self._basic_type = basic_type
-
-
-class InstantTypeInfo(BasicTypeInfo):
-    pass
-
-
-class PickledBytesTypeInfo(TypeInformation):
-    pass
-
-
-class RowTypeInfo(TypeInformation):
-    def __init__(self, field_types, field_names=None):
-        self._field_types, self._field_names = field_types, field_names
-
-    def get_field_types(self):
-        return self._field_types
-
-
-class TupleTypeInfo(TypeInformation):
-    def __init__(self, field_types):
-        self._field_types = field_types
-
-    def get_field_types(self):
-        return self._field_types
-
-
-class ListTypeInfo(TypeInformation):
-    def __init__(self, element_type):
-        self.elem_type = element_type
-
-
-class MapTypeInfo(TypeInformation):
-    def __init__(self, key_type_info, value_type_info):
-        self._key_type_info, self._value_type_info = key_type_info, value_type_info
-
-
-class PyFlinkLayoutTypes:
-    """Stand-ins with pyflink.common.typeinfo's class names and attributes (the layout
-    pyflink_on_spark.common.typeinfo mirrors)."""
-
-    @staticmethod
-    def basic(name):
-        if name == "INSTANT":
-            return InstantTypeInfo(_BasicType.INSTANT)
-        return BasicTypeInfo(_BasicType[name])
-
-    ROW = staticmethod(lambda types: RowTypeInfo(types))
-    ROW_NAMED = staticmethod(lambda names, types: RowTypeInfo(types, names))
-    TUPLE = staticmethod(lambda types: TupleTypeInfo(types))
-    LIST = staticmethod(lambda t: ListTypeInfo(t))
-    MAP = staticmethod(lambda k, v: MapTypeInfo(k, v))
-    PICKLED_BYTE_ARRAY = staticmethod(PickledBytesTypeInfo)
+def T(name):
+    """Types.<name>() of the shim's type classes (which own the Java hashCodes)."""
+    return getattr(ShimTypes, name)()
 
 
 def build_type(spec, types):
@@ -218,14 +147,10 @@ def build_type(spec, types):
         return getattr(types, name)(build_type(args[0], types))
     if name == "MAP":
         return types.MAP(build_type(args[0], types), build_type(args[1], types))
-    if types is PyFlinkLayoutTypes:
-        return types.basic(name)
     assert hasattr(types, name), "%s has no Types.%s()" % (types.__module__, name)
     return getattr(types, name)()
 
 
-TYPE_SYSTEMS = [pytest.param(PyFlinkLayoutTypes, id="pyflink-layout"),
-                pytest.param(ShimTypes, id="shim-typeinfo")]
 
 
 # ----------------------------------------------------------------- the observed table
@@ -250,12 +175,11 @@ def test_fixture_covers_what_the_brief_asks():
     assert sum(len(c["subtasks"]) for c in OBSERVED["cases"]) > 3000
 
 
-@pytest.mark.parametrize("types", TYPE_SYSTEMS)
 @pytest.mark.parametrize("row_cls", ROW_CLASSES, ids=lambda c: c.__module__)
 @pytest.mark.parametrize("case", CASES)
-def test_matches_pyflink(case, types, row_cls):
+def test_matches_pyflink(case, row_cls):
     observed = OBSERVED["key_types"][case["name"]]
-    key_type = build_type(observed["key_type"], types)
+    key_type = build_type(observed["key_type"], ShimTypes)
     p, mp = case["parallelism"], case["max_parallelism"]
     to_subtask = KeyToSubtask(mp, p, key_type)
     assert len(observed["keys"]) == len(case["subtasks"])
@@ -274,16 +198,16 @@ def test_matches_pyflink(case, types, row_cls):
 
 def test_brief_observation_parallelism_2():
     keys = list("abcdefgh")
-    string = PyFlinkLayoutTypes.basic("STRING")
+    string = T("STRING")
     assert [KeyToSubtask(128, 2, string)(k) for k in keys] == [1, 1, 0, 1, 1, 1, 0, 0]
     assert [KeyToSubtask(128, 2)(k) for k in keys] == [0, 0, 0, 0, 1, 1, 1, 1]
 
 
 def test_hash_is_row_wrapped_java_hash():
     # Row(INSERT, [key]).hashCode() == 31 + (31 + key.hashCode()) for a non-null scalar.
-    assert java_key_hash("a", PyFlinkLayoutTypes.basic("STRING")) == 62 + ord("a")
-    assert java_key_hash(None, PyFlinkLayoutTypes.basic("STRING")) == 31
-    assert java_key_hash(-7, PyFlinkLayoutTypes.basic("INT")) == 62 - 7
+    assert java_key_hash("a", T("STRING")) == 62 + ord("a")
+    assert java_key_hash(None, T("STRING")) == 31
+    assert java_key_hash(-7, T("INT")) == 62 - 7
     # pickled: 62 + Arrays.hashCode(cloudpickle.dumps(key, protocol=5))
     data = pickle_key("a")
     assert data[:2] == b"\x80\x05"
@@ -293,16 +217,11 @@ def test_hash_is_row_wrapped_java_hash():
     assert java_key_hash("a") == ((h + 62 + 2 ** 31) % 2 ** 32) - 2 ** 31
 
 
-def test_describe_key_type():
-    T = PyFlinkLayoutTypes
-    assert describe_key_type(None) == ("pickled",)
-    assert describe_key_type(T.PICKLED_BYTE_ARRAY()) == ("pickled",)
-    assert describe_key_type(T.basic("SHORT")) == ("int",)
-    assert describe_key_type(T.ROW_NAMED(["a"], [T.basic("LONG")])) == (
-        "row", ("a",), (("long",),))
-    assert describe_key_type(T.TUPLE([T.basic("STRING"), T.LIST(T.basic("INT"))])) == (
-        "tuple", (("string",), ("list", ("int",))))
-    assert describe_key_type(object()) == ("infer",)
+def test_key_types_are_type_classes():
+    with pytest.raises(TypeError, match="must be a TypeInformation"):
+        KeyToSubtask(128, 2, object())
+    # a value its declared type does not model hashes as the Java object that holds it best
+    assert java_key_hash("a", T("INT")) == java_key_hash("a", T("STRING"))
 
 
 def test_memo_keeps_apart_keys_python_deems_equal():
@@ -315,11 +234,11 @@ def test_memo_keeps_apart_keys_python_deems_equal():
                 expected = operator_index_for_key_group(
                     max_parallelism, parallelism, assign_key_group(key, max_parallelism))
                 assert to_subtask(key) == expected, key
-    doubles = KeyToSubtask(128, 4, PyFlinkLayoutTypes.basic("DOUBLE"))
+    doubles = KeyToSubtask(128, 4, T("DOUBLE"))
     for key in (0.0, -0.0, 0.0, -0.0):
         assert doubles(key) == operator_index_for_key_group(
-            128, 4, assign_key_group(key, 128, PyFlinkLayoutTypes.basic("DOUBLE")))
-    row_type = PyFlinkLayoutTypes.ROW([PyFlinkLayoutTypes.basic("STRING")])
+            128, 4, assign_key_group(key, 128, T("DOUBLE")))
+    row_type = ShimTypes.ROW([T("STRING")])
     for parallelism in range(2, 9):
         rows = KeyToSubtask(128, parallelism, row_type)
         insert, delete = Row("a"), Row("a")
@@ -330,7 +249,7 @@ def test_memo_keeps_apart_keys_python_deems_equal():
 
 
 def test_unhashable_keys_are_computed_without_memo():
-    lists = KeyToSubtask(128, 3, PyFlinkLayoutTypes.LIST(PyFlinkLayoutTypes.basic("STRING")))
+    lists = KeyToSubtask(128, 3, ShimTypes.LIST(T("STRING")))
     assert lists(["a", "b"]) == lists(["a", "b"])
     assert 0 <= lists(["a", "b"]) < 3
 
@@ -358,7 +277,7 @@ def test_murmur_and_ranges():
 
 
 def test_default_max_parallelism():
-    from pyflink_on_spark.runtime.key_groups import default_max_parallelism
+    from pyflink_on_spark.graph.compile import default_max_parallelism
     # KeyGroupRangeAssignment.computeDefaultMaxParallelism: the fixture's default cases are 128
     assert {c["max_parallelism"] for c in OBSERVED["cases"] if not c["set_max_parallelism"]} \
         == {default_max_parallelism(p) for p in (2, 3, 4)} == {128}
