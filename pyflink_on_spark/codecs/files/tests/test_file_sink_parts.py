@@ -11,7 +11,6 @@ import pytest
 
 from pyflink_on_spark.common.typeinfo import Types
 from pyflink_on_spark.common.types import Row
-from pyflink_on_spark.runtime.context import TaskContext
 from pyflink_on_spark.codecs.files.buckets import (BasePathBuckets, DateTimeBuckets,
                                                     java_pattern_to_strftime)
 from pyflink_on_spark.codecs.files.commit import FileCommitter
@@ -21,7 +20,7 @@ from pyflink_on_spark.codecs.files.writers import CsvBulkFormat, SimpleStringRow
 from pyflink_on_spark.codecs.formats.csv import CsvDialect
 from pyflink_on_spark.codecs.formats.fields import Field
 from pyflink_on_spark.runtime.operators.file_sink import FileSinkOperator
-from pyflink_on_spark.runtime.output import Output
+from pyflink_on_spark.runtime.testing import OperatorHarness
 
 UUID_NAME = re.compile(r"^part-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}-\d+$")
 
@@ -36,18 +35,10 @@ def _spec(base, type_info=Types.STRING(), **kw):
 
 
 def _run(spec, values, subtask=0, attempt=0, clock=lambda: 0):
-    op = FileSinkOperator(spec)
-    committed = []
-    out = Output()
-    out.add_main_target(lambda v, ts: committed.append(v), lambda wm: None)
-    op.setup(out, TaskContext("Sink", subtask, 2, 128, attempt_number=attempt, clock=clock),
-             "FileSink")
-    op.open()
-    for v in values:
-        op.process_element(v, None)
-    op.end_input()
-    op.close()
-    return committed
+    """The committables one sink subtask emits for `values` (its whole input)."""
+    harness = OperatorHarness(FileSinkOperator(spec), name="FileSink", subtask_index=subtask,
+                              parallelism=2, attempt_number=attempt, clock=clock)
+    return harness.elements((v, None) for v in values).end().values()
 
 
 def _visible(base):
