@@ -67,7 +67,11 @@ def route(rows: Iterable[Row], parallelism: int) -> List[List[Row]]:
     """3 and 4. Each subtask's input rows (index = subtask), in reading order."""
     per_subtask: List[List[Row]] = [[] for _ in range(parallelism)]
     for row in rows:
-        per_subtask[row[DEST]].append(row)
+        dest = row[DEST]
+        if not 0 <= dest < parallelism:
+            raise ValueError("a boundary row for subtask %d of a stage with parallelism %d "
+                             "(edge %d)" % (dest, parallelism, row[EDGE]))
+        per_subtask[dest].append(row)
     for mine in per_subtask:
         mine.sort(key=_exchange_order)
     return per_subtask

@@ -11,3 +11,7 @@ def compile_sinks(sinks, parallelism: int = 1, mode: str = "STREAMING",
     return compile_job(sinks, default_parallelism=parallelism, default_max_par=-1,
                        chaining_enabled=True,
                        config=JobConfig(runtime_mode=mode, auto_watermark_interval=interval))
+
+
+# Jobs compiled here run on the direct runner; tests may import it from here too.
+from pyflink_on_spark.direct import run_job  # noqa: E402,F401

@@ -13,7 +13,7 @@ from pyflink_on_spark.datastream.state_backend import (
     EmbeddedRocksDBStateBackend, HashMapStateBackend)
 from pyflink_on_spark.graph.transformations import SinkTransformation
 from pyflink_on_spark.runtime.checkpoint.tests.stream_harness import StreamRunner
-from pyflink_on_spark.runtime.tests.engine_harness import run_job
+from pyflink_on_spark.direct import run_job
 from pyflink_on_spark.specs.sinks import CollectSinkSpec
 
 
@@ -140,7 +140,9 @@ def test_per_key_results_equal_the_bounded_run(tmp_path):
         for sub, recs in splits:
             records[sub].extend(recs)
     source_stage = env_job.stages[0]
-    splits = dataclasses.replace(source_stage.source, splits=((0, records[0]), (1, records[1])))
+    # (the source subtasks that exist: from_collection runs at parallelism 1)
+    splits = dataclasses.replace(source_stage.source, splits=tuple(
+        (sub, records[sub]) for sub in range(source_stage.spec.parallelism)))
     env_job = dataclasses.replace(env_job, stages=(
         dataclasses.replace(source_stage, source=splits),) + env_job.stages[1:])
     bounded = run_job(env_job)[env_sink]
