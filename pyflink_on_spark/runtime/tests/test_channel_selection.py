@@ -5,13 +5,13 @@ import pytest
 from pyflink_on_spark.datastream.functions import wrap_key_selector, wrap_partitioner
 from pyflink_on_spark.runtime.exits import channel_selector, rescale_targets
 from pyflink_on_spark.specs.partitioning import (
-    CustomPartitioning, ForwardPartitioning, RebalancePartitioning, RescalePartitioning,
-    ShufflePartitioning)
+    CustomPartitioning, ForwardPartitioning, GlobalPartitioning, RebalancePartitioning,
+    RescalePartitioning, ShufflePartitioning)
 from pyflink_on_spark.specs.stage import ExitSpec
 
 _PARTITIONINGS = {"forward": ForwardPartitioning, "rebalance": RebalancePartitioning,
                   "rescale": RescalePartitioning, "shuffle": ShufflePartitioning,
-                  "custom": CustomPartitioning}
+                  "custom": CustomPartitioning, "global": GlobalPartitioning}
 
 
 def _spec(kind, n, **kw):
@@ -64,3 +64,7 @@ def test_custom_partitioner_out_of_range_is_an_error_naming_the_value():
                partitioner=wrap_partitioner(lambda key, n: n))
     with pytest.raises(ValueError, match="returned 2"):
         _route("custom", 0, 1, 2, [1], **bad)
+
+
+def test_global_sends_everything_to_the_first_subtask():
+    assert _route("global", 2, 3, 4, range(5)) == [0, 0, 0, 0, 0]
