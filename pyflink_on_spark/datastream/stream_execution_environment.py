@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 from typing import Any, List, Optional
 
+from pyflink_on_spark.common._collection_values import collection_element
 from pyflink_on_spark.datastream.data_stream import DataStream
 from pyflink_on_spark.datastream.execution_mode import RuntimeExecutionMode
 from pyflink_on_spark.datastream.time_characteristic import TimeCharacteristic
@@ -249,7 +250,7 @@ class StreamExecutionEnvironment(object):
     def from_collection(self, collection: List[Any], type_info=None) -> DataStream:
         values = list(collection)
         if type_info is not None and hasattr(type_info, "_from_python"):
-            values = [type_info._from_python(_rows_from_tuples(v, type_info)) for v in values]
+            values = [collection_element(type_info, v) for v in values]
         node = SourceTransformation(name="Source: Collection Source", output_type=type_info,
                                     source=collection_source(values))
         node.parallelism = 1
@@ -351,17 +352,6 @@ class StreamExecutionEnvironment(object):
 
     def close(self):
         self._sinks = []
-
-
-def _rows_from_tuples(value, type_info):
-    """On the source side PyFlink builds Rows from tuples/lists declared as ROW (operators
-    later may not emit tuples for a ROW type: that fails in PyFlink too)."""
-    from pyflink_on_spark.common.typeinfo import RowTypeInfo
-    from pyflink_on_spark.common.types import Row
-    if isinstance(type_info, RowTypeInfo) and isinstance(value, (tuple, list)):
-        fields = [_rows_from_tuples(v, t) for v, t in zip(value, type_info.get_field_types())]
-        return Row(*fields)
-    return value
 
 
 def _parse_millis(text: str) -> int:
