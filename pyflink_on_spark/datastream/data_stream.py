@@ -235,8 +235,11 @@ class DataStream(object):
             return AllWindowedStream(self, CountTumblingWindowAssigner(size))
         return AllWindowedStream(self, CountSlidingWindowAssigner(size, slide))
 
-    def cache(self):
-        _unsupported("DataStream.cache", "Re-run the pipeline or write the stream to files.")
+    def cache(self) -> "CachedDataStream":
+        """The same stream, reusable by later jobs. PyFlink keeps the computed result of a
+        bounded stream for the next jobs; the shim computes it again in each job (same
+        records for a deterministic pipeline; side effects of its functions repeat)."""
+        return CachedDataStream._of(self)
 
     # -- sinks ------------------------------------------------------------------------------
     def _sink(self, spec, name: str) -> "DataStreamSink":
@@ -436,21 +439,21 @@ class KeyedStream(DataStream):
             return WindowedStream(self, CountTumblingWindowAssigner(size))
         return WindowedStream(self, CountSlidingWindowAssigner(size, slide))
 
-    # Partition attributes belong to the origin stream's operator in PyFlink.
+    # PyFlink raises for every operator attribute of a KeyedStream (observed).
     def name(self, name: str):
-        self._origin_stream.name(name)
-        return self
+        raise Exception("Set name for KeyedStream is not supported.")
 
     def uid(self, uid: str):
-        self._origin_stream.uid(uid)
-        return self
+        raise Exception("Set uid for KeyedStream is not supported.")
 
     def set_uid_hash(self, uid_hash: str):
-        self._origin_stream.set_uid_hash(uid_hash)
-        return self
+        raise Exception("Set uid hash for KeyedStream is not supported.")
 
     def get_name(self) -> str:
-        return self._origin_stream.get_name()
+        raise Exception("Get name of KeyedStream is not supported.")
+
+    def cache(self):
+        raise Exception("Cache for KeyedStream is not supported.")
 
     def set_parallelism(self, parallelism: int):
         raise Exception("Set parallelism for KeyedStream is not supported.")
@@ -658,5 +661,51 @@ class BroadcastConnectedStream(object):
 
 
 class CachedDataStream(DataStream):
+    """A DataStream from DataStream.cache(); its operator's attributes are fixed (PyFlink
+    raises for each setter)."""
+
     def __init__(self, j_data_stream=None):
-        _unsupported("CachedDataStream", "Re-run the pipeline or write the stream to files.")
+        _unsupported("CachedDataStream(j_data_stream)", "use DataStream.cache()")
+
+    @classmethod
+    def _of(cls, stream: DataStream) -> "CachedDataStream":
+        cached = cls.__new__(cls)
+        DataStream.__init__(cached, _env=stream._env, _transformation=stream._transformation)
+        return cached
+
+    def invalidate(self) -> None:
+        """Releases the cached result: nothing is kept between jobs here."""
+
+    def set_parallelism(self, parallelism: int):
+        raise Exception("Set parallelism for CachedDataStream is not supported.")
+
+    def name(self, name: str):
+        raise Exception("Set name for CachedDataStream is not supported.")
+
+    def get_name(self) -> str:
+        raise Exception("Get name of CachedDataStream is not supported.")
+
+    def uid(self, uid: str):
+        raise Exception("Set uid for CachedDataStream is not supported.")
+
+    def set_uid_hash(self, uid_hash: str):
+        raise Exception("Set uid hash for CachedDataStream is not supported.")
+
+    def set_max_parallelism(self, max_parallelism: int):
+        raise Exception("Set max parallelism for CachedDataStream is not supported.")
+
+    def force_non_parallel(self):
+        raise Exception("Set force non-parallel for CachedDataStream is not supported.")
+
+    def set_buffer_timeout(self, timeout_millis: int):
+        raise Exception("Set buffer timeout for CachedDataStream is not supported.")
+
+    def start_new_chain(self):
+        raise Exception("Start new chain for CachedDataStream is not supported.")
+
+    def disable_chaining(self):
+        raise Exception("Disable chaining for CachedDataStream is not supported.")
+
+    def slot_sharing_group(self, slot_sharing_group):
+        raise Exception("Setting slot sharing group for CachedDataStream is not supported.")
+

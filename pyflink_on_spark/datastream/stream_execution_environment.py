@@ -10,6 +10,8 @@ import os
 from typing import Any, List, Optional
 
 from pyflink_on_spark.common._collection_values import collection_element
+from pyflink_on_spark.datastream._configuration_keys import apply_configuration
+from pyflink_on_spark.datastream._job_files import check_uploads, check_urls
 from pyflink_on_spark.datastream.data_stream import DataStream
 from pyflink_on_spark.datastream.execution_mode import RuntimeExecutionMode
 from pyflink_on_spark.datastream.time_characteristic import TimeCharacteristic
@@ -83,17 +85,12 @@ class StreamExecutionEnvironment(object):
         return self._config
 
     def configure(self, configuration):
-        for key, value in configuration.to_dict().items():
+        """Applies the configuration keys PyFlink's environment reads (see
+        _configuration_keys.py); a key without effect here is reported once on stderr."""
+        items = configuration.to_dict()
+        for key, value in items.items():
             self._configuration.set_string(key, value)
-        mode = self._configuration.get_string("execution.runtime-mode", None)
-        if mode:
-            self.set_runtime_mode(RuntimeExecutionMode[mode.upper()])
-        parallelism = self._configuration.get_string("parallelism.default", None)
-        if parallelism:
-            self.set_parallelism(int(parallelism))
-        interval = self._configuration.get_string("pipeline.auto-watermark-interval", None)
-        if interval:
-            self._config.set_auto_watermark_interval(_parse_millis(interval))
+        apply_configuration(self, items)
 
     def set_parallelism(self, parallelism: int) -> "StreamExecutionEnvironment":
         if not isinstance(parallelism, int) or parallelism < 1:
@@ -238,9 +235,11 @@ class StreamExecutionEnvironment(object):
         self._python_executable = python_exec
 
     def add_jars(self, *jars_path: str):
+        check_urls(jars_path)
         self._jars.extend(jars_path)
 
     def add_classpaths(self, *classpaths: str):
+        check_urls(classpaths)
         self._classpaths.extend(classpaths)
 
     def register_cached_file(self, file_path: str, name: str, executable: bool = False):
@@ -330,6 +329,7 @@ class StreamExecutionEnvironment(object):
     def execute(self, job_name: str = None):
         from pyflink_on_spark.spark.executor import execute_job
         sinks, self._sinks = self._sinks, []
+        check_uploads(self._jars, [entry[0] for entry in self._cached_files])
         job = self._compile(sinks, job_name)
         return execute_job(job, job_name or "Flink Streaming Job")
 
@@ -352,11 +352,3 @@ class StreamExecutionEnvironment(object):
 
     def close(self):
         self._sinks = []
-
-
-def _parse_millis(text: str) -> int:
-    text = text.strip().lower()
-    for suffix, factor in (("ms", 1), ("s", 1000), ("min", 60000)):
-        if text.endswith(suffix) and text[:-len(suffix)].strip().isdigit():
-            return int(text[:-len(suffix)]) * factor
-    return int(text)

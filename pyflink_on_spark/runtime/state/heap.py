@@ -269,6 +269,45 @@ class HeapAggregatingState(_HeapKvState, MergingStateMixin, AggregatingState):
 _CLASSES = {VALUE: HeapValueState, LIST: HeapListState, MAP: HeapMapState}
 
 
+_PLAIN_KEY_TYPES = frozenset((str, int, bytes, bool, float, type(None)))
+
+
+class UnhashableKey(object):
+    """A key Python cannot hash (a key selector returning a list, a dict...): PyFlink keys
+    state by the key's serialized bytes, so such keys work there; here the key's pickle
+    stands in for it in the state tables."""
+
+    __slots__ = ("key", "_data")
+
+    def __init__(self, key) -> None:
+        self.key = key
+        self._data = pickle.dumps(key, protocol=4)
+
+    def __eq__(self, other) -> bool:
+        return type(other) is UnhashableKey and other._data == self._data
+
+    def __hash__(self) -> int:
+        return hash(self._data)
+
+    def __getstate__(self):
+        return (self.key, self._data)
+
+    def __setstate__(self, state) -> None:
+        self.key, self._data = state
+
+
+def _table_key(key):
+    try:
+        hash(key)
+        return key
+    except TypeError:
+        return UnhashableKey(key)
+
+
+def _user_key(key):
+    return key.key if type(key) is UnhashableKey else key
+
+
 class HeapKeyedStateBackend(KeyedStateBackend):
     """Keyed state in memory."""
 
@@ -281,12 +320,15 @@ class HeapKeyedStateBackend(KeyedStateBackend):
         self._raw = {}  # name -> raw heap state (below TTL decorators)
         self._restored = None  # state read by restore(), installed when a state is created
 
-    # The hot path: a plain attribute store.
+    # The hot path: a plain attribute store for the usual key types.
     def set_current_key(self, key) -> None:
+        if type(key) not in _PLAIN_KEY_TYPES:
+            key = _table_key(key)
         self._key = key
 
     def get_current_key(self):
-        return self._key
+        key = self._key
+        return key.key if type(key) is UnhashableKey else key
 
     def _create_state(self, kind, name, descriptor):
         if kind == REDUCING:
@@ -305,14 +347,14 @@ class HeapKeyedStateBackend(KeyedStateBackend):
         if raw is None:
             return iter(_EMPTY)
         table = raw._tables.get(namespace)
-        return iter(list(table)) if table else iter(_EMPTY)
+        return iter([_user_key(k) for k in table]) if table else iter(_EMPTY)
 
     def _keys_any_namespace(self, name):
         raw = self._raw.get(name)
         if raw is None:
             return
         for table in list(raw._tables.values()):
-            yield from list(table)
+            yield from [_user_key(k) for k in table]
 
     def namespaces_for_state(self, descriptor_or_name) -> list:
         """Namespaces under which state ``descriptor_or_name`` holds anything."""

@@ -1,0 +1,50 @@
+"""add_jars / add_classpaths / register_cached_file and configure() keys, as PyFlink 1.20.5
+behaves (compat case basic/environment_configure records the same on PyFlink)."""
+import pytest
+
+from pyflink_on_spark.common.configuration import Configuration
+from pyflink_on_spark.datastream._configuration_keys import parse_millis
+from pyflink_on_spark.datastream._job_files import check_uploads
+from pyflink_on_spark.datastream.stream_execution_environment import StreamExecutionEnvironment
+
+
+def test_add_jars_needs_urls_and_missing_local_files_fail_the_upload(tmp_path):
+    env = StreamExecutionEnvironment.get_execution_environment()
+    with pytest.raises(ValueError, match="no protocol: /x.jar"):
+        env.add_jars("/x.jar")
+    with pytest.raises(ValueError, match="no protocol"):
+        env.add_classpaths("relative/dir/")
+    jar = tmp_path / "there.jar"
+    jar.write_bytes(b"")
+    check_uploads(["file://%s" % jar, "hdfs://nn/x.jar"], [str(jar)])
+    with pytest.raises(FileNotFoundError, match="Could not upload job files: /nope.jar"):
+        check_uploads(["file:///nope.jar"], [])
+    with pytest.raises(FileNotFoundError, match="/nope.txt"):
+        check_uploads([], ["/nope.txt"])
+
+
+def test_configure_applies_the_datastream_keys(capsys):
+    conf = Configuration()
+    for key, value in [("pipeline.operator-chaining", "false"),
+                       ("pipeline.max-parallelism", "64"), ("pipeline.object-reuse", "true"),
+                       ("execution.buffer-timeout", "50 ms"),
+                       ("execution.checkpointing.interval", "5 s"),
+                       ("pipeline.auto-watermark-interval", "300 ms"),
+                       ("execution.runtime-mode", "batch"),
+                       ("taskmanager.memory.process.size", "2g")]:
+        conf.set_string(key, value)
+    env = StreamExecutionEnvironment.get_execution_environment(conf)
+    assert (env.is_chaining_enabled(), env.get_max_parallelism(),
+            env.get_config().is_object_reuse_enabled(), env.get_buffer_timeout(),
+            env.get_checkpoint_interval(), env.get_config().get_auto_watermark_interval()) \
+        == (False, 64, True, 50, 5000, 300)
+    assert env._runtime_mode.name == "BATCH"
+    err = capsys.readouterr().err
+    assert "'taskmanager.memory.process.size' has no effect" in err
+
+
+def test_durations_parse_as_flink_parses_them():
+    assert [parse_millis("k", t) for t in ["200", "50 ms", "5s", "2 min", "1 h"]] == \
+        [200, 50, 5000, 120000, 3600000]
+    with pytest.raises(ValueError, match="Could not parse value 'soon' for key 'k'"):
+        parse_millis("k", "soon")
