@@ -1,12 +1,16 @@
 """Keyed timers: per key (and namespace), deduplicated by timestamp, fired in time order.
 
-Equal timestamps fire in registration order: Flink leaves that order open; this is the
-shim's deterministic choice. Deleted timers are removed from the live set and skipped lazily
-when they surface in the heap.
+Timers of equal timestamp fire in the order of Flink's heap timer queue: with the default
+HashMap state backend, Flink keeps an operator's timers in one HeapPriorityQueueSet, a binary
+heap (1-based array, elements move only when strictly earlier) ordered by timestamp alone, with
+hash sets per key group for de-duplication. So equal timestamps do not fire in registration
+order: the first registered fires first, then the last one (it replaces the head), and so on.
+Observed on PyFlink 1.20.5 (compat case state/timer_order_same_timestamp); TimerQueue is a
+port of that heap. (Flink's RocksDB timer queue orders equal timestamps by key group and
+serialized key instead; not modelled.)
 """
 from __future__ import annotations
 
-import heapq
 import pickle
 from typing import Any, Callable, Dict, List, Tuple
 
@@ -20,76 +24,121 @@ def hashable_key(key: Any):
 
 
 class TimerQueue:
-    """One time domain's timers."""
+    """One time domain's timers: Flink's HeapPriorityQueueSet (timestamp order, set
+    semantics on (timestamp, key, namespace))."""
 
-    __slots__ = ("_heap", "_live", "_seq")
+    __slots__ = ("_heap", "_index")
 
     def __init__(self) -> None:
-        self._heap: List[Tuple[int, int, Any, Any, Any]] = []
-        self._live: Dict[Tuple[int, Any, Any], None] = {}
-        self._seq = 0
+        # _heap[1..n]: (timestamp, ident, key, namespace); _heap[0] is unused (Flink's heap
+        # starts at index 1). _index: ident -> position in _heap.
+        self._heap: List[Any] = [None]
+        self._index: Dict[Tuple[int, Any, Any], int] = {}
 
     def register(self, key: Any, namespace: Any, timestamp: int) -> None:
         # hot path (windows register per element): hashable keys skip hashable_key()
         ident = (timestamp, key, namespace)
         try:
-            if ident in self._live:
+            if ident in self._index:
                 return
         except TypeError:
             ident = (timestamp, hashable_key(key), namespace)
-            if ident in self._live:
+            if ident in self._index:
                 return
-        self._live[ident] = None
-        self._seq += 1
-        heapq.heappush(self._heap, (timestamp, self._seq, ident, key, namespace))
+        heap = self._heap
+        heap.append(None)
+        self._sift_up((timestamp, ident, key, namespace), len(heap) - 1)
 
     def delete(self, key: Any, namespace: Any, timestamp: int) -> None:
-        self._live.pop((timestamp, hashable_key(key), namespace), None)
+        position = self._index.get((timestamp, hashable_key(key), namespace))
+        if position is not None:
+            self._remove_at(position)
 
     def peek_timestamp(self):
         heap = self._heap
-        while heap and heap[0][2] not in self._live:
-            heapq.heappop(heap)
-        return heap[0][0] if heap else None
+        return heap[1][0] if len(heap) > 1 else None
 
     def pop_due(self, up_to: int):
-        """Remove and return the next live timer with timestamp <= up_to, or None."""
+        """Remove and return the next timer with timestamp <= up_to, or None."""
         heap = self._heap
-        while heap:
-            timestamp, _, ident, key, namespace = heap[0]
-            if ident not in self._live:
-                heapq.heappop(heap)
-                continue
-            if timestamp > up_to:
-                return None
-            heapq.heappop(heap)
-            del self._live[ident]
-            return timestamp, key, namespace
-        return None
+        if len(heap) < 2 or heap[1][0] > up_to:
+            return None
+        timestamp, _, key, namespace = self._remove_at(1)
+        return timestamp, key, namespace
 
     def pop_all_due(self, up_to: int) -> List[Tuple[int, Any, Any]]:
-        """Remove and return every live timer with timestamp <= up_to, in firing order: one
+        """Remove and return every timer with timestamp <= up_to, in firing order: one
         firing round (timers registered while the round fires wait for the next one)."""
         due = []
         heap = self._heap
-        live = self._live
-        while heap:
-            timestamp, _, ident, key, namespace = heap[0]
-            if ident not in live:
-                heapq.heappop(heap)
-                continue
-            if timestamp > up_to:
-                break
-            heapq.heappop(heap)
-            del live[ident]
+        while len(heap) > 1 and heap[1][0] <= up_to:
+            timestamp, _, key, namespace = self._remove_at(1)
             due.append((timestamp, key, namespace))
         return due
 
     def __len__(self) -> int:
-        return len(self._live)
+        return len(self._heap) - 1
 
     def keys_with_timers(self):
-        return [ident[1] for ident in self._live]
+        return [ident[1] for ident in self._index]
+
+    def export(self) -> List[Tuple[int, Any, Any]]:
+        """The timers as (timestamp, key, namespace) in heap-array order: registering them
+        again in this order rebuilds the same heap (so the same firing order)."""
+        return [(timestamp, key, namespace) for timestamp, _, key, namespace in self._heap[1:]]
+
+    def restore(self, timers) -> None:
+        self._heap = [None]
+        self._index = {}
+        for timestamp, key, namespace in timers:
+            self.register(key, namespace, timestamp)
+
+    # -- Flink's HeapPriorityQueue ------------------------------------------------------------
+
+    def _remove_at(self, position: int):
+        heap = self._heap
+        removed = heap[position]
+        del self._index[removed[1]]
+        last = heap.pop()
+        if position < len(heap):
+            # the last element takes the hole: down if later than a child, else up
+            if not self._sift_down(last, position):
+                self._sift_up(last, position)
+        return removed
+
+    def _sift_up(self, element, position: int) -> None:
+        heap, index = self._heap, self._index
+        timestamp = element[0]
+        parent = position >> 1
+        while parent > 0 and timestamp < heap[parent][0]:
+            moved = heap[parent]
+            heap[position] = moved
+            index[moved[1]] = position
+            position = parent
+            parent >>= 1
+        heap[position] = element
+        index[element[1]] = position
+
+    def _sift_down(self, element, position: int) -> bool:
+        """Place ``element`` at ``position`` or below; True if it moved down."""
+        heap, index = self._heap, self._index
+        size = len(heap) - 1
+        timestamp = element[0]
+        start = position
+        child = position << 1
+        if child + 1 <= size and heap[child + 1][0] < heap[child][0]:
+            child += 1
+        while child <= size and heap[child][0] < timestamp:
+            moved = heap[child]
+            heap[position] = moved
+            index[moved[1]] = position
+            position = child
+            child = position << 1
+            if child + 1 <= size and heap[child + 1][0] < heap[child][0]:
+                child += 1
+        heap[position] = element
+        index[element[1]] = position
+        return position != start
 
 
 class InternalTimerService:

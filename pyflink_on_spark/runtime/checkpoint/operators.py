@@ -29,20 +29,12 @@ KeyFilter = Optional[Callable[[object], bool]]
 # ---------------------------------------------------------------------------------- timers
 
 def export_timers(queue: TimerQueue) -> List[Tuple[int, object, object]]:
-    """Live timers in firing order (timestamp, then registration order)."""
-    live = queue._live
-    return [(ts, key, ns) for ts, _, ident, key, ns in sorted(queue._heap,
-                                                             key=lambda e: (e[0], e[1]))
-            if ident in live]
+    """Live timers in heap order: importing them in this order rebuilds the same queue."""
+    return queue.export()
 
 
 def import_timers(queue: TimerQueue, timers, keep: KeyFilter = None) -> None:
-    queue._heap = []
-    queue._live = {}
-    queue._seq = 0
-    for ts, key, ns in timers:
-        if keep is None or keep(key):
-            queue.register(key, ns, ts)
+    queue.restore([(ts, key, ns) for ts, key, ns in timers if keep is None or keep(key)])
 
 
 # ---------------------------------------------------------------------------------- operators
