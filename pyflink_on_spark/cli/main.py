@@ -68,6 +68,10 @@ def build_parser() -> argparse.ArgumentParser:
                      help="the job script (its imports may say pyflink...)")
     run.add_argument("args", nargs=argparse.REMAINDER, help="arguments for the script")
     run.set_defaults(handler=_run)
+    migrate = sub.add_parser("migrate", help="analyse PyFlink code: what runs on Spark, what to change")
+    from pyflink_on_spark.migrate.cli import add_arguments, run_migrate
+    add_arguments(migrate)
+    migrate.set_defaults(handler=run_migrate)
     compat = sub.add_parser("compat", help="run compatibility cases", add_help=False)
     compat.set_defaults(handler=None)
     return parser

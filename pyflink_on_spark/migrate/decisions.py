@@ -1,0 +1,151 @@
+"""What needs a person's decision when a PyFlink job moves to Spark: the jars it loads, its
+Python dependencies, and configuration with or without a Spark counterpart."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import List, Optional, Sequence, Tuple
+
+from pyflink_on_spark.migrate.analyzer import Use
+
+_ENV = "pyflink.datastream.stream_execution_environment.StreamExecutionEnvironment."
+_CONFIG = "pyflink.common.configuration.Configuration."
+_CHECKPOINT_CONFIG = "pyflink.datastream.checkpoint_config.CheckpointConfig."
+
+
+def _spark_version() -> str:
+    try:
+        from importlib.metadata import version
+        return version("pyspark")
+    except Exception:                # not installed where the report is made: say so
+        return "<your Spark version>"
+
+
+def kafka_package() -> str:
+    return "org.apache.spark:spark-sql-kafka-0-10_2.13:%s" % _spark_version()
+
+
+@dataclass(frozen=True)
+class Decision:
+    topic: str                 # jars / python-dependencies / configuration
+    path: str
+    line: int
+    api: str                   # the PyFlink call (short name)
+    argument: str              # what the program passes (a jar, a file, a key)
+    spark: str                 # what to do on Spark
+    has_spark_counterpart: bool
+
+
+# jar file name (regex) -> (what replaces it on Spark, has a counterpart)
+JARS: Sequence[Tuple[str, str, bool]] = (
+    (r"flink-(sql-)?connector-kafka",
+     "Spark's own Kafka source/sink: --packages {kafka} (pyflink-on-spark run --conf "
+     "spark.jars.packages={kafka})", True),
+    (r"flink-(sql-)?(avro|json|csv|parquet|orc)",
+     "not needed: pyflink_on_spark reads and writes this format itself (drop the jar)", True),
+    (r"flink-(sql-)?connector-jdbc",
+     "no JDBC connector in pyflink_on_spark: Spark's JDBC data source with the database's "
+     "driver jar (--jars) is the nearest alternative", False),
+    (r"flink-(sql-)?connector-(elasticsearch|cassandra|kinesis|pulsar|rabbitmq)",
+     "check docs/connectors.md: pyflink_on_spark maps only the connectors listed there", False),
+)
+
+
+def _jar_advice(argument: Optional[str]) -> Tuple[str, bool]:
+    if argument is None:
+        return ("a jar path computed at run time: check which connector it brings", False)
+    for pattern, advice, counterpart in JARS:
+        if re.search(pattern, argument):
+            return advice.format(kafka=kafka_package()), counterpart
+    return ("Java code does not run in pyflink_on_spark (no Flink JVM): port what this jar "
+            "provides to Python, or drop it if the job does not use it", False)
+
+
+PYTHON_DEPENDENCIES = {
+    "add_python_file": "ship it with spark-submit --py-files (SparkContext.addPyFile); "
+                       "nothing to do with the default local[*] master",
+    "add_python_archive": "spark-submit --archives ARCHIVE#TARGET",
+    "set_python_requirements": "install the requirements into the executors' Python "
+                               "(image or pip), or ship a packed virtualenv with --archives "
+                               "and spark.pyspark.python",
+    "set_python_executable": "spark.pyspark.python (PYSPARK_PYTHON); pyflink-on-spark run uses "
+                             "its own interpreter on the driver and local workers",
+    "register_cached_file": "spark-submit --files (SparkFiles.get on the executors)",
+}
+
+# Flink configuration key (regex) -> (Spark counterpart, has one)
+CONFIG_KEYS: Sequence[Tuple[str, str, bool]] = (
+    (r"^parallelism\.default$", "the job's parallelism: tasks per Spark stage", True),
+    (r"^execution\.runtime-mode$", "honoured by pyflink_on_spark (STREAMING / BATCH)", True),
+    (r"^pipeline\.(jars|classpaths)$", "see the jars decisions: --packages / --jars", True),
+    (r"^python\.files$", "spark-submit --py-files", True),
+    (r"^python\.archives$", "spark-submit --archives", True),
+    (r"^python\.requirements$", "install into the executors' Python (see add_python_file)", True),
+    (r"^python\.(client\.)?executable$", "spark.pyspark.python / spark.pyspark.driver.python",
+     True),
+    (r"^state\.backend(\.type)?$", "pyflink_on_spark's keyed state backend: hashmap (memory) "
+                                   "or rocksdb (rocksdict on the executor's local disk)", True),
+    (r"^(state\.checkpoints\.dir|execution\.checkpointing\.dir)$",
+     "Spark's checkpointLocation for unbounded jobs; bounded jobs take no checkpoints", True),
+    (r"^execution\.checkpointing\.", "bounded jobs on Spark take no checkpoints", False),
+    (r"^pipeline\.auto-watermark-interval$",
+     "honoured in part: 0 disables periodic watermarks (see docs/compatibility.md)", True),
+    (r"^taskmanager\.memory\.", "spark.executor.memory / spark.executor.memoryOverhead", True),
+    (r"^taskmanager\.numberOfTaskSlots$", "spark.executor.cores", True),
+    (r"^jobmanager\.memory\.", "spark.driver.memory", True),
+)
+
+CONFIG_METHODS = {
+    _ENV + "set_parallelism": ("parallelism", "tasks per Spark stage (as Flink subtasks)", True),
+    _ENV + "set_max_parallelism": ("max parallelism", "key groups, as in Flink", True),
+    _ENV + "set_state_backend": ("state backend", "pyflink_on_spark's keyed state backend "
+                                 "(HashMap: memory; EmbeddedRocksDB: rocksdict on local disk)",
+                                 True),
+    _ENV + "enable_checkpointing": ("checkpointing", "Spark's checkpointLocation for unbounded "
+                                    "jobs; bounded jobs take no checkpoints", True),
+    _CHECKPOINT_CONFIG + "set_checkpoint_storage_dir": (
+        "checkpoint directory", "Spark's checkpointLocation (unbounded jobs)", True),
+    _CHECKPOINT_CONFIG + "set_checkpoint_storage": (
+        "checkpoint storage", "Spark's checkpointLocation (unbounded jobs)", True),
+}
+
+
+def _config_key_advice(key: Optional[str]) -> Tuple[str, bool]:
+    if key is None:
+        return ("a key computed at run time: check it by hand", False)
+    for pattern, advice, counterpart in CONFIG_KEYS:
+        if re.search(pattern, key):
+            return advice, counterpart
+    return ("pyflink_on_spark ignores this Flink setting", False)
+
+
+def _short(api: str) -> str:
+    return ".".join(api.split(".")[-2:])
+
+
+def decisions_for(uses: Sequence[Use]) -> List[Decision]:
+    out: List[Decision] = []
+    for use in uses:
+        if use.kind not in ("call", "attribute"):
+            continue
+        method = use.api.rsplit(".", 1)[-1]
+        if use.api in (_ENV + "add_jars", _ENV + "add_classpaths"):
+            for argument in use.args or (None,):
+                advice, counterpart = _jar_advice(argument)
+                out.append(Decision("jars", use.path, use.line, _short(use.api),
+                                    argument or "?", advice, counterpart))
+        elif use.api.startswith(_ENV) and method in PYTHON_DEPENDENCIES:
+            out.append(Decision("python-dependencies", use.path, use.line, _short(use.api),
+                                (use.args[0] if use.args else None) or "?",
+                                PYTHON_DEPENDENCIES[method], True))
+        elif use.api.startswith(_CONFIG) and method.startswith("set"):
+            key = use.args[0] if use.args else None
+            advice, counterpart = _config_key_advice(key)
+            out.append(Decision("configuration", use.path, use.line, _short(use.api),
+                                key or "?", advice, counterpart))
+        elif use.api in CONFIG_METHODS:
+            what, advice, counterpart = CONFIG_METHODS[use.api]
+            argument = ", ".join(a if a is not None else "..." for a in use.args) or what
+            out.append(Decision("configuration", use.path, use.line, _short(use.api),
+                                argument, advice, counterpart))
+    return out

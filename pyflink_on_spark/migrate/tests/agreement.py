@@ -1,0 +1,79 @@
+"""Run every corpus program on the shim and on real PyFlink; compare with the migrate verdict.
+
+Not a test (slow: a JVM per program). `python -m pyflink_on_spark.migrate.tests.agreement
+--pyflink-python /opt/venvs/flink/bin/python --out DIR` writes DIR/<name>.{shim,flink}.{out,rc}
+and prints the agreement table (Markdown) that docs/migrate.md shows.
+
+A program "runs" when it exits 0 within the time limit; outputs agree when the sorted lines
+of stdout are equal (print sinks of parallel subtasks interleave in any order).
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+from typing import List, Optional, Tuple
+
+CORPUS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "corpus")
+TIMEOUT_S = 240
+
+
+def _run(cmd: List[str], out_prefix: str, env: Optional[dict] = None
+         ) -> Tuple[Optional[int], str]:
+    try:
+        done = subprocess.run(cmd, capture_output=True, text=True, timeout=TIMEOUT_S,
+                              stdin=subprocess.DEVNULL, env=env)
+        rc: Optional[int] = done.returncode
+        stdout, stderr = done.stdout, done.stderr
+    except subprocess.TimeoutExpired as e:
+        rc = None
+        stdout = e.stdout.decode() if isinstance(e.stdout, bytes) else (e.stdout or "")
+        stderr = e.stderr.decode() if isinstance(e.stderr, bytes) else (e.stderr or "")
+    with open(out_prefix + ".out", "w") as f:
+        f.write(stdout)
+    with open(out_prefix + ".err", "w") as f:
+        f.write(stderr)
+    with open(out_prefix + ".rc", "w") as f:
+        f.write("timeout" if rc is None else str(rc))
+    return rc, stdout
+
+
+def corpus_programs() -> List[str]:
+    found = []
+    for root, _dirs, files in os.walk(os.path.join(CORPUS, "pyflink_examples")):
+        found += [os.path.join(root, f) for f in files if f.endswith(".py")]
+    return sorted(found)
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--pyflink-python", required=True)
+    parser.add_argument("--out", required=True)
+    parser.add_argument("--only", action="append")
+    parser.add_argument("--flink-only", action="store_true")
+    parser.add_argument("--shim-only", action="store_true")
+    args = parser.parse_args(argv)
+    os.makedirs(args.out, exist_ok=True)
+    for path in corpus_programs():
+        name = os.path.relpath(path, CORPUS).replace(os.sep, "__")[:-3]
+        if args.only and not any(o in name for o in args.only):
+            continue
+        workdir = os.path.join(args.out, name + ".wd")
+        os.makedirs(workdir, exist_ok=True)
+        os.chdir(workdir)
+        # PyFlink starts its Python workers with `python` from PATH: its own venv's
+        flink_env = dict(os.environ, PATH=os.path.dirname(args.pyflink_python) + os.pathsep +
+                         os.environ.get("PATH", ""))
+        flink_env.pop("PYTHONPATH", None)
+        if not args.flink_only:
+            _run([sys.executable, "-m", "pyflink_on_spark.cli.main", "run", path],
+                 os.path.join(args.out, name + ".shim"))
+        if not args.shim_only:
+            _run([args.pyflink_python, path], os.path.join(args.out, name + ".flink"), flink_env)
+        print("ran", name, flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,13 @@
+# API the shim refuses: a cached stream and an unbounded file source.
+from pyflink.common import Duration, WatermarkStrategy
+from pyflink.datastream import StreamExecutionEnvironment
+from pyflink.datastream.connectors.file_system import FileSource, StreamFormat
+
+env = StreamExecutionEnvironment.get_execution_environment()
+source = FileSource.for_record_stream_format(StreamFormat.text_line_format(), "/data/in") \
+    .monitor_continuously(Duration.of_seconds(10)) \
+    .build()
+lines = env.from_source(source, WatermarkStrategy.no_watermarks(), "files")
+cached = lines.cache()
+cached.print()
+env.execute()
