@@ -40,6 +40,10 @@ class Inventory:
         self.entries = entries
         self.modules = set(modules)
         self._by_short: Dict[str, List[str]] = {}
+        # lookups repeat across thousands of analysed files: memoise them
+        self._resolved: Dict[Tuple[str, str], Tuple[str, ...]] = {}
+        self._members: Dict[Tuple[str, str], Optional[str]] = {}
+        self._returns: Dict[str, Tuple[str, ...]] = {}
         for name, entry in entries.items():
             if entry.kind in CLASS_KINDS:
                 self._by_short.setdefault(name.rsplit(".", 1)[1], []).append(name)
@@ -86,6 +90,12 @@ class Inventory:
     def resolve_class(self, text: str, context: str) -> Tuple[str, ...]:
         """Class names an annotation or base name written in `context` (a dotted name) means.
         Unions give several; unknown names give none."""
+        key = (text, context)
+        if key not in self._resolved:
+            self._resolved[key] = self._resolve_class(text, context)
+        return self._resolved[key]
+
+    def _resolve_class(self, text: str, context: str) -> Tuple[str, ...]:
         text = text.strip()
         if not text:
             return ()
@@ -135,14 +145,19 @@ class Inventory:
 
     def member(self, cls: str, attr: str) -> Optional[str]:
         """The defining name of `cls.attr`, searching the bases as Python would."""
-        for klass in self.mro(cls):
-            candidate = klass + "." + attr
-            if candidate in self.entries:
-                return candidate
-        return None
+        key = (cls, attr)
+        if key not in self._members:
+            self._members[key] = next((klass + "." + attr for klass in self.mro(cls)
+                                       if klass + "." + attr in self.entries), None)
+        return self._members[key]
 
     def returns(self, name: str) -> Tuple[str, ...]:
         """Classes a callable returns (from its annotation; a class called returns itself)."""
+        if name not in self._returns:
+            self._returns[name] = self._returns_uncached(name)
+        return self._returns[name]
+
+    def _returns_uncached(self, name: str) -> Tuple[str, ...]:
         entry = self.get(name)
         if entry is None:
             return ()

@@ -46,14 +46,87 @@ def corpus_programs() -> List[str]:
     return sorted(found)
 
 
+# Lines the runtimes print on stdout that are not the program's output.
+NOISE = ("Closing down clientserver connection",
+         "No module named google.cloud.bigquery_storage_v1",
+         "Using Any for unsupported type")
+
+
+def _output(prefix: str) -> Tuple[Optional[str], List[str]]:
+    try:
+        with open(prefix + ".rc") as f:
+            rc = f.read().strip()
+        with open(prefix + ".out") as f:
+            lines = [ln for ln in f.read().splitlines() if not ln.startswith(NOISE)]
+    except OSError:
+        return None, []
+    return rc, sorted(lines)
+
+
+def _why_not(prefix: str) -> str:
+    try:
+        with open(prefix + ".err") as f:
+            lines = [ln for ln in f.read().splitlines() if ln.strip()]
+    except OSError:
+        return ""
+    for line in reversed(lines):
+        if "Error" in line or "Exception" in line:
+            return line.strip()[:160]
+    return lines[-1].strip()[:160] if lines else ""
+
+
+def table(out_dir: str) -> str:
+    from pyflink_on_spark.migrate.report import BLOCKED, build_report
+    report = build_report([os.path.join(CORPUS, "pyflink_examples")])
+    rows = ["| program | migrate verdict | shim | PyFlink 1.20.5 | outputs | agrees |",
+            "|---|---|---|---|---|---|"]
+    agree = total = 0
+    for verdict in report.files:
+        name = ("pyflink_examples/" + verdict.path).replace("/", "__")[:-3]
+        shim_rc, shim_out = _output(os.path.join(out_dir, name + ".shim"))
+        flink_rc, flink_out = _output(os.path.join(out_dir, name + ".flink"))
+        if shim_rc is None:
+            continue
+        shim_ok, flink_ok = shim_rc == "0", flink_rc == "0"
+        if shim_ok and flink_ok:
+            same = "same" if shim_out == flink_out else "differ"
+        else:
+            same = "-"
+        if verdict.verdict == BLOCKED:
+            agrees = not shim_ok
+        elif verdict.verdict == "runs-as-is":
+            agrees = shim_ok and (not flink_ok or shim_out == flink_out)
+        else:
+            agrees = shim_ok
+        total += 1
+        agree += agrees
+
+        def cell(rc, ok, prefix):
+            return "exit 0" if ok else ("timeout" if rc == "timeout" else "fails: " +
+                                        _why_not(prefix).replace("|", "/"))
+        rows.append("| `%s` | %s | %s | %s | %s | %s |" % (
+            verdict.path, verdict.text,
+            cell(shim_rc, shim_ok, os.path.join(out_dir, name + ".shim")),
+            cell(flink_rc, flink_ok, os.path.join(out_dir, name + ".flink")),
+            same, "yes" if agrees else "**no**"))
+    rows.append("")
+    rows.append("%d of %d verdicts agree with what the shim does." % (agree, total))
+    return "\n".join(rows) + "\n"
+
+
 def main(argv: Optional[List[str]] = None) -> int:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--pyflink-python", required=True)
+    parser.add_argument("--pyflink-python", default="/opt/venvs/flink/bin/python")
     parser.add_argument("--out", required=True)
     parser.add_argument("--only", action="append")
     parser.add_argument("--flink-only", action="store_true")
     parser.add_argument("--shim-only", action="store_true")
+    parser.add_argument("--table", action="store_true",
+                        help="only print the agreement table from the outputs in --out")
     args = parser.parse_args(argv)
+    if args.table:
+        sys.stdout.write(table(args.out))
+        return 0
     os.makedirs(args.out, exist_ok=True)
     for path in corpus_programs():
         name = os.path.relpath(path, CORPUS).replace(os.sep, "__")[:-3]
