@@ -9,7 +9,9 @@ from typing import Dict, List, Sequence
 
 from pyflink_on_spark.migrate.analyzer import Project, Use, python_files
 from pyflink_on_spark.migrate.decisions import Decision, decisions_for
-from pyflink_on_spark.migrate.status import STATUS_ORDER, ApiStatus, Status, status_of
+from pyflink_on_spark.migrate.inventory import load_inventory
+from pyflink_on_spark.migrate.status import (CONDITIONAL, STATUS_ORDER, ApiStatus, Status,
+                                             conditional_status, status_of)
 
 SCHEMA = "pyflink-on-spark-migrate/1"
 
@@ -99,7 +101,7 @@ def build_report(paths: Sequence[str]) -> Report:
     rated: List[RatedUse] = []
     uses_by_file: Dict[str, List[RatedUse]] = {}
     for path, analysis in project.analyses.items():
-        uses_by_file[path] = [RatedUse(u, status_of(u.api)) for u in analysis.uses]
+        uses_by_file[path] = _rate(analysis.uses)
         rated += uses_by_file[path]
     rated.sort(key=lambda r: (r.use.path, r.use.line, r.use.col, r.use.api))
     verdicts = []
@@ -115,6 +117,24 @@ def build_report(paths: Sequence[str]) -> Report:
     decisions = decisions_for([r.use for r in rated])
     errors = {project.display_path(p): e for p, e in project.errors.items()}
     return Report(rated, verdicts, decisions, errors)
+
+
+def _rate(uses: List[Use]) -> List[RatedUse]:
+    apis = {u.api for u in uses}
+    rated = []
+    inventory = load_inventory()
+    for use in uses:
+        status = status_of(use.api)
+        if use.kind == "call" and inventory.is_class(use.api) and not status.status.blocking:
+            # constructing a class directly: its constructor decides (KeyedStream(j_stream))
+            init = inventory.member(use.api, "__init__")
+            if init is not None and status_of(init).status.blocking:
+                status = status_of(init)
+        for trigger, companion, helper, argument in CONDITIONAL:
+            if use.api == trigger and companion not in apis:
+                status = conditional_status(helper, argument)
+        rated.append(RatedUse(use, status))
+    return rated
 
 
 def _reachable(project: Project, path: str) -> List[str]:
@@ -182,8 +202,8 @@ def _grouped(report: Report, status: Status) -> List[tuple]:
             continue
         key = short_name(blocking_root(rated.use.api)) if status.blocking else rated.short
         if key not in groups:
-            detail = status_of(blocking_root(rated.use.api)).detail if status.blocking \
-                else rated.status.detail
+            root = blocking_root(rated.use.api) if status.blocking else rated.use.api
+            detail = status_of(root).detail if root != rated.use.api else rated.status.detail
             groups[key] = (key, detail, rated.status.link, [])
         groups[key][3].append("%s:%d" % (rated.use.path, rated.use.line))
     return list(groups.values())

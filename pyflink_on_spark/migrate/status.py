@@ -145,6 +145,23 @@ DIFFERENCES: Dict[str, Tuple[str, str]] = {
         (_DIFFERS, "FileSink time-based rolling"),
 }
 
+# A use that is unsupported unless the same module also uses a companion: (trigger, companion,
+# the shim's helper that raises, the argument the shim passes it). A test checks that the
+# shim really calls the helper with that argument, so the message is the shim's own.
+CONDITIONAL: Tuple[Tuple[str, str, str, str], ...] = (
+    (_DS + "connectors.kafka.KafkaSourceBuilder.build",
+     _DS + "connectors.kafka.KafkaSourceBuilder.set_bounded",
+     _DS + "connectors.kafka._unbounded", "KafkaSource without set_bounded(...)"),
+)
+
+
+def conditional_status(helper: str, argument: str) -> ApiStatus:
+    func = shim_object(helper)
+    text = _raises_unconditionally_with(func, (argument,), 1) if inspect.isfunction(func) \
+        else None
+    return ApiStatus(Status.UNSUPPORTED, text or argument)
+
+
 # Modules that exist only to talk to the JVM through py4j.
 JVM_MODULES = ("pyflink.java_gateway", "pyflink.util.java_utils", "pyflink.pyflink_gateway_server",
                "pyflink.util.exceptions")

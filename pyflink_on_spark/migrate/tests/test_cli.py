@@ -87,3 +87,46 @@ def test_usage_errors(tmp_path, capsys):
     assert main(["migrate", str(tmp_path / "missing.py")]) == 2
     assert main(["migrate", "--dry-run", str(tmp_path)]) == 2
     assert "no such file" in capsys.readouterr().err
+
+
+def test_kafka_source_without_set_bounded_blocks(tmp_path, capsys):
+    source = """
+        from pyflink.common import WatermarkStrategy
+        from pyflink.common.serialization import SimpleStringSchema
+        from pyflink.datastream import StreamExecutionEnvironment
+        from pyflink.datastream.connectors.kafka import KafkaSource, KafkaOffsetsInitializer
+        env = StreamExecutionEnvironment.get_execution_environment()
+        builder = KafkaSource.builder().set_bootstrap_servers("b:9092").set_topics("t") \\
+            .set_value_only_deserializer(SimpleStringSchema())
+        %s
+        env.from_source(builder.build(), WatermarkStrategy.no_watermarks(), "k").print()
+    """
+    unbounded = _write(tmp_path, "unbounded.py", source % "")
+    bounded = _write(tmp_path, "bounded.py",
+                     source % "builder.set_bounded(KafkaOffsetsInitializer.latest())")
+    assert main(["migrate", "--check", bounded]) == 0
+    assert main(["migrate", "--check", unbounded]) == 1
+    out = capsys.readouterr().out
+    assert "blocked by KafkaSourceBuilder.build" in out
+    assert "KafkaSource without set_bounded(...) is unbounded" in out
+
+
+def test_constructing_a_class_whose_constructor_needs_the_jvm(tmp_path, capsys):
+    job = _write(tmp_path, "job.py", """
+        from pyflink.datastream import KeyedStream
+        def typed(stream: KeyedStream):
+            return stream
+        KeyedStream(object(), None, None)
+    """)
+    assert main(["migrate", "--format", "json", job]) == 0
+    data = json.loads(capsys.readouterr().out)
+    statuses = {(u["line"], u["kind"]): u["status"] for u in data["uses"]}
+    assert statuses[(2, "import")] == "supported"          # the type itself is fine
+    assert statuses[(5, "call")] == "jvm-only"              # KeyedStream(j_keyed_stream, ...)
+
+
+def test_the_whole_corpus_is_analysed_without_errors(capsys):
+    assert main(["migrate", "--format", "json", CORPUS]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["errors"] == []
+    assert data["summary"]["files"] >= 25

@@ -188,3 +188,19 @@ def test_no_effect_settings_are_never_read_except_by_their_getters():
                 name, attr, sorted(readers))
             checked += 1
     assert checked >= 15
+
+
+def test_conditional_rules_name_what_the_shim_really_checks():
+    for _trigger, _companion, helper, argument in st.CONDITIONAL:
+        module = helper.rsplit(".", 1)[0]
+        source_file = inspect.getsourcefile(st.shim_object(module))
+        with open(source_file, encoding="utf-8") as f:
+            tree = ast.parse(f.read())
+        calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call)
+                 and isinstance(n.func, ast.Name) and n.func.id == helper.rsplit(".", 1)[1]
+                 and n.args and isinstance(n.args[0], ast.Constant)
+                 and n.args[0].value == argument]
+        assert calls, "%s(%r) is no longer called by the shim" % (helper, argument)
+        status = st.conditional_status(helper, argument)
+        assert status.status == Status.UNSUPPORTED
+        assert status.detail.startswith(argument)
