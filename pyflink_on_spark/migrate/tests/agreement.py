@@ -71,8 +71,8 @@ def _why_not(prefix: str) -> str:
         return ""
     for line in reversed(lines):
         if "Error" in line or "Exception" in line:
-            return line.strip()[:160]
-    return lines[-1].strip()[:160] if lines else ""
+            return line.strip()[:110]
+    return lines[-1].strip()[:110] if lines else ""
 
 
 def table(out_dir: str) -> str:
