@@ -130,6 +130,18 @@ def _rate(uses: List[Use]) -> List[RatedUse]:
             init = inventory.member(use.api, "__init__")
             if init is not None and status_of(init).status.blocking:
                 status = status_of(init)
+        if use.kind == "call" and not status.status.blocking:
+            # a builder's build() that returns a class the shim refuses blocks the job even
+            # when the program never names that class
+            owner = use.api.rsplit(".", 1)[0]
+            own_classes = inventory.mro(owner) if inventory.is_class(owner) else [use.api]
+            for returned in inventory.returns(use.api):
+                # a fluent setter returning its own (refused) class adds nothing
+                if returned not in own_classes and status_of(returned).status.blocking:
+                    refused = status_of(returned)
+                    status = ApiStatus(refused.status, "returns %s: %s" % (
+                        short_name(returned), refused.detail), refused.link)
+                    break
         for trigger, companion, helper, argument in CONDITIONAL:
             if use.api == trigger and companion not in apis:
                 status = conditional_status(helper, argument)

@@ -253,7 +253,25 @@ def _text_of(node: ast.AST, args: Tuple[Any, ...] = ()) -> str:
     return ""
 
 
-def _raises_unconditionally(func: Any, depth: int = 0) -> Optional[str]:
+def _argument_value(node: ast.AST, func: Any, owner: Optional[type]) -> Any:
+    """A helper call's argument when it is known without running anything: a constant, a
+    module-level string, or a class attribute of the class the method is looked up on."""
+    if isinstance(node, ast.Constant):
+        return node.value
+    if isinstance(node, ast.Name):
+        value = getattr(inspect.unwrap(func), "__globals__", {}).get(node.id)
+        return value if isinstance(value, str) else None
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and \
+            node.value.id in ("self", "cls") and owner is not None:
+        value = getattr(owner, node.attr, None)
+        return value if isinstance(value, str) else None
+    if isinstance(node, ast.Attribute) and node.attr == "__name__" and owner is not None:
+        return owner.__name__        # type(self).__name__ / self.__class__.__name__
+    return None
+
+
+def _raises_unconditionally(func: Any, depth: int = 0, owner: Optional[type] = None
+                            ) -> Optional[str]:
     """The error text if `func`'s body always raises NotImplementedError with a message (a
     bare `raise NotImplementedError` is an abstract placeholder that subclasses override)."""
     node = _function_node(func)
@@ -277,7 +295,9 @@ def _raises_unconditionally(func: Any, depth: int = 0) -> Optional[str]:
         if depth < 2 and isinstance(call, ast.Call) and isinstance(call.func, ast.Name):
             helper = getattr(inspect.unwrap(func), "__globals__", {}).get(call.func.id)
             if inspect.isfunction(helper):
-                args = tuple(a.value for a in call.args if isinstance(a, ast.Constant))
+                args = tuple(_argument_value(a, func, owner) for a in call.args)
+                if any(a is None for a in args):
+                    args = ()
                 text = _raises_unconditionally_with(helper, args, depth + 1)
                 if text:
                     return text
@@ -321,7 +341,7 @@ def _class_unsupported_text(name: str, cls: type) -> Optional[str]:
                 continue
             func = value.__func__ if isinstance(value, (staticmethod, classmethod)) else value
             if inspect.isfunction(func):
-                text = _raises_unconditionally(func)
+                text = _raises_unconditionally(func, owner=cls)
                 if text:
                     return text
     init = cls.__dict__.get("__init__")

@@ -130,3 +130,25 @@ def test_the_whole_corpus_is_analysed_without_errors(capsys):
     data = json.loads(capsys.readouterr().out)
     assert data["errors"] == []
     assert data["summary"]["files"] >= 25
+
+
+def test_a_call_returning_a_refused_class_blocks(tmp_path, capsys, monkeypatch):
+    # a builder's build() returning a class the shim refuses blocks the job even if the
+    # program never names that class; here KeyedStream plays the refused class
+    from pyflink_on_spark.migrate import report
+    from pyflink_on_spark.migrate.status import ApiStatus, Status
+    real = report.status_of
+    refused = "pyflink.datastream.data_stream.KeyedStream"
+    monkeypatch.setattr(report, "status_of", lambda name: ApiStatus(
+        Status.UNSUPPORTED, "refused here") if name == refused else real(name))
+    job = _write(tmp_path, "job.py", """
+        from pyflink.datastream import StreamExecutionEnvironment
+        env = StreamExecutionEnvironment.get_execution_environment()
+        env.from_collection([1]).key_by(lambda x: x).set_parallelism(2)
+    """)
+    assert main(["migrate", "--format", "json", job]) == 0
+    data = json.loads(capsys.readouterr().out)
+    by_name = {u["name"]: u for u in data["uses"]}
+    assert by_name["DataStream.key_by"]["status"] == "unsupported"
+    assert by_name["DataStream.key_by"]["detail"] == "returns KeyedStream: refused here"
+    assert by_name["StreamExecutionEnvironment.from_collection"]["status"] == "supported"

@@ -204,3 +204,19 @@ def test_conditional_rules_name_what_the_shim_really_checks():
         status = st.conditional_status(helper, argument)
         assert status.status == Status.UNSUPPORTED
         assert status.detail.startswith(argument)
+
+
+class _Hooked:
+    _route = "use the Spark route"
+
+    def _hook(self):
+        _helper_two(type(self).__name__, self._route)
+
+
+def _helper_two(what, route):
+    raise NotImplementedError("%s is refused. %s" % (what, route))
+
+
+def test_helper_arguments_are_read_from_the_class_and_module():
+    assert st._raises_unconditionally(_Hooked._hook, owner=_Hooked) == \
+        "_Hooked is refused. use the Spark route"
