@@ -20,9 +20,10 @@ RUNS = """
     env.execute()
 """
 BLOCKED = """
-    from pyflink.datastream import StreamExecutionEnvironment
+    from pyflink.datastream import CustomStateBackend, StreamExecutionEnvironment
     env = StreamExecutionEnvironment.get_execution_environment()
-    env.from_collection([1, 2]).cache().print()
+    env.set_state_backend(CustomStateBackend(None))
+    env.from_collection([1, 2]).print()
 """
 
 
@@ -33,7 +34,7 @@ def test_text_summary_and_verdicts(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "Blocking (change these first):" in out
     assert out.index("Blocking") < out.index("Verdict per file:")
-    assert "bad.py   blocked by DataStream.cache" in out
+    assert "bad.py   blocked by CustomStateBackend" in out
     assert "good.py  runs as is" in out
 
 
@@ -54,10 +55,10 @@ def test_json_schema(tmp_path, capsys):
                          "decisions", "errors"}
     assert set(data["summary"]["counts"]) == {"unsupported", "jvm-only", "table-api",
                                               "difference", "no-effect", "supported"}
-    use = [u for u in data["uses"] if u["name"] == "DataStream.cache"][0]
+    use = [u for u in data["uses"] if u["name"] == "CustomStateBackend" and u["line"] == 4][0]
     assert set(use) == {"path", "line", "col", "api", "name", "kind", "status", "detail",
                         "link"}
-    assert (use["line"], use["col"], use["status"]) == (4, 29, "unsupported")
+    assert (use["line"], use["col"], use["status"]) == (4, 23, "unsupported")
     assert data["files"][0]["verdict"] == "blocked"
 
 
@@ -67,7 +68,7 @@ def test_markdown_report(tmp_path, capsys):
     assert main(["migrate", "--format", "markdown", "-o", str(out_file), str(tmp_path)]) == 0
     text = out_file.read_text()
     assert text.startswith("# PyFlink -> Spark migration report")
-    assert "| `bad.py` | blocked by DataStream.cache |" in text
+    assert "| `bad.py` | blocked by CustomStateBackend |" in text
     assert "## Unsupported" in text
 
 

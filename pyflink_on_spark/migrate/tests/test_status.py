@@ -34,7 +34,7 @@ def test_every_pyflink_1_20_name_has_a_status():
     ("pyflink.datastream.DataStream.map", Status.SUPPORTED),
     ("pyflink.datastream.data_stream.KeyedStream.process", Status.SUPPORTED),
     ("pyflink.datastream.KeyedStream", Status.SUPPORTED),          # made by key_by
-    ("pyflink.datastream.data_stream.DataStream.cache", Status.UNSUPPORTED),
+    ("pyflink.datastream.data_stream.DataStream.cache", Status.SUPPORTED),
     ("pyflink.datastream.connectors.kafka.FlinkKafkaConsumer", Status.UNSUPPORTED),
     ("pyflink.datastream.connectors.file_system.FileSourceBuilder.monitor_continuously",
      Status.UNSUPPORTED),
