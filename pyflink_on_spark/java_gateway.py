@@ -6,7 +6,9 @@ saying what to use instead."""
 def _no_gateway(api: str):
     raise NotImplementedError(
         "pyflink.java_gateway.%s: pyflink_on_spark runs without Flink's JVM, so there is no py4j "
-        "gateway. Jars go to the job with env.add_jars(...); configuration keys with "
+        "gateway. Flink jars are not needed: Spark's connectors come from Spark packages "
+        "(pyflink-on-spark run --conf spark.jars.packages=GROUP:ARTIFACT:VERSION); "
+        "configuration keys go in with "
         "env.configure(Configuration) or pyflink.util.java_utils.get_j_env_configuration("
         "env._j_stream_execution_environment)." % api)
 

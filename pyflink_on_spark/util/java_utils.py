@@ -82,7 +82,8 @@ def get_field(cls, field_name):
 
 def add_jars_to_context_class_loader(jar_urls: List[str]):
     raise _no_jvm("add_jars_to_context_class_loader",
-                  "give jars to the job with env.add_jars(...) instead (Spark loads them).")
+                  "Flink jars are not needed on Spark: its connectors come from Spark packages "
+                  "(pyflink-on-spark run --conf spark.jars.packages=GROUP:ARTIFACT:VERSION).")
 
 
 def to_j_explain_detail_arr(p_extra_details):
@@ -91,4 +92,5 @@ def to_j_explain_detail_arr(p_extra_details):
 
 def create_url_class_loader(urls, parent_class_loader):
     raise _no_jvm("create_url_class_loader",
-                  "give jars to the job with env.add_jars(...) instead (Spark loads them).")
+                  "Flink jars are not needed on Spark: its connectors come from Spark packages "
+                  "(pyflink-on-spark run --conf spark.jars.packages=GROUP:ARTIFACT:VERSION).")
