@@ -1,7 +1,9 @@
 """Cassandra (mirror of pyflink.datastream.connectors.cassandra, PyFlink 1.20).
 
-Programs build a CassandraSink with PyFlink's builder; adding it to a job (build(), which in
-Flink attaches the sink to the stream) raises NotImplementedError: the Spark-side route is the
+Programs build a CassandraSink with PyFlink's builder (add_sink and build() check what Flink
+checks, with its messages, as observed on PyFlink 1.20.5 with flink-connector-cassandra
+3.0.0-1.16); adding it to a job (build(), which in Flink attaches the sink to the stream)
+raises NotImplementedError: the Spark-side route is the
 DataStax Spark Cassandra Connector (com.datastax.spark:spark-cassandra-connector_2.13,
 DataFrame format "org.apache.spark.sql.cassandra").
 """
@@ -117,9 +119,11 @@ def _record_kind(input) -> str:
         return "row"
     if isinstance(type_info, TupleTypeInfo):
         return "tuple"
+    # PyFlink names a stream without declared type PickledByteArrayTypeInfo here
     raise ValueError("No support for the type of the given DataStream: %s (CassandraSink "
                      "writes streams of Types.ROW / Types.TUPLE: declare the output type of "
-                     "the operator before the sink)" % (type_info,))
+                     "the operator before the sink)"
+                     % ("PickledByteArrayTypeInfo" if type_info is None else type_info,))
 
 
 class CassandraSink(object):
@@ -208,8 +212,6 @@ class CassandraSink(object):
                                         max_concurrent_requests: int,
                                         duration: Duration = None) \
                 -> 'CassandraSink.CassandraSinkBuilder':
-            require(isinstance(max_concurrent_requests, int) and max_concurrent_requests > 0,
-                    "Max concurrent requests is expected to be positive")
             self._max_concurrent_requests = (max_concurrent_requests, duration)
             return self
 

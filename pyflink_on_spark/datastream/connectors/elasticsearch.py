@@ -1,6 +1,8 @@
 """Elasticsearch (mirror of pyflink.datastream.connectors.elasticsearch, PyFlink 1.20).
 
-Programs build an ElasticsearchSink with Elasticsearch6SinkBuilder / Elasticsearch7SinkBuilder;
+Programs build an ElasticsearchSink with Elasticsearch6SinkBuilder / Elasticsearch7SinkBuilder
+(the setters' checks and messages are Flink's, as observed on PyFlink 1.20.5 with
+flink-sql-connector-elasticsearch7 3.0.1-1.17);
 sink_to(...) raises NotImplementedError: the Spark-side route is the elasticsearch-spark
 connector (org.elasticsearch:elasticsearch-spark-30_2.13, DataFrame format "es").
 """

@@ -136,5 +136,6 @@ class JdbcExecutionOptions(object):
             return self
 
         def build(self) -> 'JdbcExecutionOptions':
+            # Flink: checkArgument(maxRetries >= 0), an IllegalArgumentException without text
             require(self._settings["max_retries"] >= 0, "max_retries must be >= 0")
             return JdbcExecutionOptions(j_jdbc_execution_options=dict(self._settings))

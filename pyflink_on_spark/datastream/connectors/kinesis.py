@@ -1,6 +1,8 @@
 """Kinesis (mirror of pyflink.datastream.connectors.kinesis, PyFlink 1.20).
 
-Programs build FlinkKinesisConsumer, KinesisStreamsSink and KinesisFirehoseSink as on PyFlink;
+Programs build FlinkKinesisConsumer, KinesisStreamsSink and KinesisFirehoseSink as on PyFlink
+(the consumer's and the Data Streams sink's checks and messages as observed on PyFlink 1.20.5
+with flink-sql-connector-kinesis 4.0.0-1.16; Firehose's builder was not available to check);
 adding one to a job raises NotImplementedError naming the Spark-side route: a Kinesis source
 for Spark Structured Streaming (the spark-sql-kinesis connector) for the consumer and the Data
 Streams sink, and for Firehose (which Spark has no connector for) files written where the
@@ -137,7 +139,7 @@ class PartitionKeyGenerator(object):
 
 
 class _AsyncSinkSettings(object):
-    """The batching settings of Flink's AsyncSinkBase, with its checks."""
+    """The batching settings of Flink's async sinks (defaults of the Kinesis sinks)."""
 
     def __init__(self, defaults: Dict[str, int]):
         self._defaults = dict(defaults)
@@ -149,22 +151,10 @@ class _AsyncSinkSettings(object):
         self._values[name] = value
 
     def resolved(self) -> Dict[str, int]:
+        # Flink's builders take these as given (build() accepted a batch size of 0 and a
+        # buffer smaller than a batch on PyFlink 1.20.5): the writer would use them
         values = dict(self._defaults)
         values.update(self._values)
-        require(values["max_batch_size"] > 0, "Max batch size must be positive.")
-        require(values["max_in_flight_requests"] > 0, "Max in flight requests must be positive.")
-        require(values["max_buffered_requests"] > 0, "Max buffered requests must be positive.")
-        require(values["max_batch_size_in_bytes"] > 0,
-                "Max batch size in bytes must be positive.")
-        require(values["max_time_in_buffer_ms"] > 0, "Max time in buffer must be positive.")
-        require(values["max_record_size_in_bytes"] > 0,
-                "Max record size in bytes must be positive.")
-        require(values["max_buffered_requests"] > values["max_batch_size"],
-                "The maximum number of requests that may be buffered should be strictly "
-                "greater than the maximum number of requests per batch.")
-        require(values["max_batch_size_in_bytes"] >= values["max_record_size_in_bytes"],
-                "The maximum allowed size in bytes per flush must be greater than or equal to "
-                "the maximum allowed size in bytes of a single record.")
         return values
 
 
@@ -251,10 +241,13 @@ class KinesisStreamsSinkBuilder(object):
         return self
 
     def build(self) -> 'KinesisStreamsSink':
+        # the checks of Flink's builder, in its order (messages as on PyFlink 1.20.5)
         require(self._serialization_schema is not None,
-                "No SerializationSchema was supplied (set_serialization_schema).")
+                "No SerializationSchema was supplied to the KinesisStreamsSinkElementConverter "
+                "builder.")
         require(self._partition_key_generator is not None,
-                "No PartitionKeyGenerator was supplied (set_partition_key_generator).")
+                "No PartitionKeyGenerator lambda was supplied to the "
+                "KinesisStreamsSinkElementConverter builder.")
         require(self._stream_name is not None,
                 "The stream name must not be null when initializing the KDS Sink.")
         require(self._stream_name != "",

@@ -1,6 +1,8 @@
 """Pulsar (mirror of pyflink.datastream.connectors.pulsar, PyFlink 1.20).
 
-Programs build PulsarSource / PulsarSink with PyFlink's builders; from_source / sink_to raise
+Programs build PulsarSource / PulsarSink with PyFlink's builders (build() checks what Flink's
+builders check, with their messages, as observed on PyFlink 1.20.5 with
+flink-sql-connector-pulsar 4.0.0-1.17); from_source / sink_to raise
 NotImplementedError: the Spark-side route is the pulsar-spark connector
 (io.streamnative.connectors:pulsar-spark-connector_2.13, format "pulsar").
 """
@@ -132,6 +134,12 @@ def _auth_params(auth_params_string: Union[str, Dict[str, str]]) -> Union[str, D
     return dict(auth_params_string.items())
 
 
+def _require_config(config: Dict[str, Any], key: str) -> None:
+    require(config.get(key) is not None,
+            "Config option Key: '%s' , default: null (fallback keys: []) is not provided for "
+            "pulsar client." % key)
+
+
 def _config_key(key: Union[str, ConfigOption]) -> str:
     if isinstance(key, ConfigOption):
         warnings.warn("set_config(key: ConfigOption, value) is deprecated. "
@@ -181,18 +189,21 @@ class PulsarSourceBuilder(object):
     def set_topics(self, topics: Union[str, List[str]]) -> 'PulsarSourceBuilder':
         if not isinstance(topics, list):
             topics = [topics]
-        require(self._topic_pattern is None,
-                "set_topics and set_topic_pattern cannot be used together: a topic pattern "
-                "is already set.")
+        self._check_no_subscriber("topics")
         self._topics = list(topics)
         return self
 
     def set_topic_pattern(self, topic_pattern: str) -> 'PulsarSourceBuilder':
-        require(self._topics is None,
-                "set_topics and set_topic_pattern cannot be used together: topics are "
-                "already set.")
+        self._check_no_subscriber("topic pattern")
         self._topic_pattern = topic_pattern
         return self
+
+    def _check_no_subscriber(self, wanted: str) -> None:
+        # Flink's builder takes one subscriber, once (messages as observed on PyFlink 1.20)
+        existing = ("TopicListSubscriber" if self._topics is not None else
+                    "TopicPatternSubscriber" if self._topic_pattern is not None else None)
+        require(existing is None, "Cannot use %s for consumption because a %s is already set "
+                                  "for consumption" % (wanted, existing))
 
     def set_consumer_name(self, consumer_name: str) -> 'PulsarSourceBuilder':
         self._config["pulsar.consumer.consumerName"] = consumer_name
@@ -242,15 +253,14 @@ class PulsarSourceBuilder(object):
         return self
 
     def build(self) -> 'PulsarSource':
-        require(bool(self._config.get("pulsar.client.serviceUrl")),
-                "No service url provided (set_service_url).")
-        require(bool(self._config.get("pulsar.consumer.subscriptionName")),
-                "No subscription name provided (set_subscription_name).")
+        # the checks of Flink's builder, in its order
         require(self._topics is not None or self._topic_pattern is not None,
-                "No topic names or topic pattern are provided (set_topics / "
-                "set_topic_pattern).")
+                "No topic names or topic pattern are provided.")
         require(self._deserialization_schema is not None,
-                "No deserialization schema is set (set_deserialization_schema).")
+                "deserializationSchema should be set.")
+        for key in ("pulsar.admin.adminUrl", "pulsar.client.serviceUrl",
+                    "pulsar.consumer.subscriptionName"):
+            _require_config(self._config, key)
         source = PulsarSource(("pulsar", tuple(self._topics or ()), self._topic_pattern))
         source._config = dict(self._config)
         source._bounded = self._bounded
@@ -328,7 +338,7 @@ class PulsarSinkBuilder(object):
 
     def set_topic_routing_mode(self, topic_routing_mode: TopicRoutingMode) -> 'PulsarSinkBuilder':
         require(topic_routing_mode != TopicRoutingMode.CUSTOM,
-                "CUSTOM topic routing mode needs a topic router: use set_topic_router.")
+                "CUSTOM mode should be set by using setTopicRouter method.")
         self._topic_routing_mode = topic_routing_mode
         return self
 
@@ -364,10 +374,12 @@ class PulsarSinkBuilder(object):
         return self
 
     def build(self) -> 'PulsarSink':
-        require(bool(self._config.get("pulsar.client.serviceUrl")),
-                "No service url provided (set_service_url).")
-        require(self._serialization_schema is not None,
-                "No serialization schema is set (set_serialization_schema).")
+        # the checks of Flink's builder, in its order
+        require(self._serialization_schema is not None, "serializationSchema must be set.")
+        require(bool(self._topics) or self._topic_router is not None,
+                "No topic names or custom topic router are provided.")
+        for key in ("pulsar.admin.adminUrl", "pulsar.client.serviceUrl"):
+            _require_config(self._config, key)
         if self._delivery_guarantee == DeliveryGuarantee.EXACTLY_ONCE:
             # Flink's builder switches Pulsar transactions on for this guarantee
             self._config["pulsar.client.enableTransaction"] = True

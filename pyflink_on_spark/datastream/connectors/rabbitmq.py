@@ -1,6 +1,8 @@
 """RabbitMQ (mirror of pyflink.datastream.connectors.rabbitmq, PyFlink 1.20).
 
-Programs build RMQConnectionConfig, RMQSource and RMQSink as on PyFlink; add_source / add_sink
+Programs build RMQConnectionConfig, RMQSource and RMQSink as on PyFlink (build() checks and
+messages as observed on PyFlink 1.20.5 with flink-sql-connector-rabbitmq 3.0.0-1.16);
+add_source / add_sink
 raise NotImplementedError: Spark has no maintained RabbitMQ connector, so the route on Spark
 is a writer of one's own (DataFrame.foreachPartition with a client such as pika) or a custom
 Structured Streaming source.
@@ -39,7 +41,11 @@ class RMQConnectionConfig(object):
         return self._get("host")
 
     def get_port(self) -> int:
-        return self._get("port")
+        port = self._get("port")
+        if port is None:   # Java unboxes a null Integer here (NullPointerException)
+            raise ValueError("The port is not set: this connection config was built from a URI "
+                             "(get_uri()).")
+        return port
 
     def get_virtual_host(self) -> str:
         return self._get("virtual_host")

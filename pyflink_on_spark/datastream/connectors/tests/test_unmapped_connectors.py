@@ -1,6 +1,12 @@
 """Connectors with no Spark mapping yet: programs build them as on PyFlink (the builders check
 what Flink's builders check), and adding one to a job raises NotImplementedError naming the
-connector and the route Spark offers."""
+connector and the route Spark offers.
+
+The builders' messages and the order of their checks were observed on PyFlink 1.20.5 with the
+connector jars from Maven Central (flink-sql-connector-elasticsearch7 3.0.1-1.17,
+flink-sql-connector-pulsar 4.0.0-1.17, flink-sql-connector-kinesis 4.0.0-1.16,
+flink-sql-connector-rabbitmq 3.0.0-1.16, flink-connector-cassandra_2.12 3.0.0-1.16,
+flink-connector-jdbc 3.3.0-1.20) passed with env.add_jars."""
 import pytest
 
 from pyflink_on_spark.common import Duration, SimpleStringSchema, Types, WatermarkStrategy
@@ -62,7 +68,7 @@ def _rmq_config():
 @pytest.mark.parametrize("name,make_sink,route", [
     ("ElasticsearchSink", _es_sink, "elasticsearch-spark"),
     ("PulsarSink", lambda: PulsarSink.builder().set_service_url("pulsar://h:6650")
-        .set_topics(["t"]).set_serialization_schema(SimpleStringSchema())
+        .set_admin_url("http://h:8080").set_topics(["t"]).set_serialization_schema(SimpleStringSchema())
         .set_topic_routing_mode(TopicRoutingMode.ROUND_ROBIN)
         .delay_sending_message(MessageDelayer.fixed(Duration.of_seconds(1))).build(),
      "pulsar-spark"),
@@ -120,8 +126,12 @@ def test_cassandra_builder_checks_then_raises_at_build():
     with pytest.raises(ValueError, match="host information must be supplied"):
         CassandraSink.add_sink(rows).set_query("q").build()
     _, strings = _stream()
-    with pytest.raises(ValueError, match="No support for the type of the given DataStream"):
+    with pytest.raises(ValueError, match="No support for the type of the given DataStream: "
+                                         "String"):
         CassandraSink.add_sink(strings)
+    with pytest.raises(ValueError, match="DataStream: PickledByteArrayTypeInfo"):
+        CassandraSink.add_sink(strings.map(lambda v: v))
+    builder.set_max_concurrent_requests(0)   # Flink checks nothing here either
 
 
 def test_elasticsearch_builder_checks_like_flinks():
@@ -150,22 +160,43 @@ def test_kinesis_checks_config_and_batching():
     builder = KinesisStreamsSink.builder().set_stream_name("s") \
         .set_serialization_schema(SimpleStringSchema()) \
         .set_partition_key_generator(PartitionKeyGenerator.random())
-    with pytest.raises(ValueError, match="strictly greater"):
-        builder.set_max_buffered_requests(10).set_max_batch_size(10).build()
+    # Flink's builder leaves batching settings to the writer: build() accepts these
+    builder.set_max_buffered_requests(10).set_max_batch_size(10).build()
+    with pytest.raises(ValueError, match="No SerializationSchema was supplied"):
+        KinesisStreamsSink.builder().build()
+    with pytest.raises(ValueError, match="No PartitionKeyGenerator lambda"):
+        KinesisStreamsSink.builder().set_serialization_schema(SimpleStringSchema()).build()
     with pytest.raises(ValueError, match="stream name must not be null"):
         KinesisStreamsSink.builder().set_serialization_schema(SimpleStringSchema()) \
             .set_partition_key_generator(PartitionKeyGenerator.fixed()).build()
 
 
-def test_pulsar_builders_require_what_flinks_require():
-    with pytest.raises(ValueError, match="service url"):
+def test_pulsar_builders_require_what_flinks_require_in_its_order():
+    with pytest.raises(ValueError, match="No topic names or topic pattern"):
+        PulsarSource.builder().set_service_url("pulsar://h:6650").build()
+    with pytest.raises(ValueError, match="deserializationSchema should be set"):
         PulsarSource.builder().set_topics("t").build()
-    with pytest.raises(ValueError, match="cannot be used together"):
+    source = PulsarSource.builder().set_topics("t") \
+        .set_deserialization_schema(SimpleStringSchema())
+    with pytest.raises(ValueError, match="'pulsar.admin.adminUrl' , default: null"):
+        source.build()
+    with pytest.raises(ValueError, match="'pulsar.client.serviceUrl'"):
+        source.set_admin_url("http://h:8080").build()
+    with pytest.raises(ValueError, match="'pulsar.consumer.subscriptionName'"):
+        source.set_service_url("pulsar://h:6650").build()
+    with pytest.raises(ValueError, match="Cannot use topic pattern for consumption because a "
+                                         "TopicListSubscriber is already set"):
         PulsarSource.builder().set_topics(["a"]).set_topic_pattern("a.*")
+    with pytest.raises(ValueError, match="Cannot use topics .* TopicListSubscriber"):
+        PulsarSource.builder().set_topics("a").set_topics("b")
     with pytest.warns(DeprecationWarning):
         PulsarSource.builder().set_config_with_dict({"k": "v"})
-    with pytest.raises(ValueError, match="serialization schema"):
+    with pytest.raises(ValueError, match="serializationSchema must be set"):
         PulsarSink.builder().set_service_url("pulsar://h:6650").build()
+    with pytest.raises(ValueError, match="No topic names or custom topic router"):
+        PulsarSink.builder().set_serialization_schema(SimpleStringSchema()).build()
+    with pytest.raises(ValueError, match="CUSTOM mode should be set by using setTopicRouter"):
+        PulsarSink.builder().set_topic_routing_mode(TopicRoutingMode.CUSTOM)
 
 
 def test_rabbitmq_config_needs_a_uri_or_every_part_of_the_address():
@@ -173,8 +204,13 @@ def test_rabbitmq_config_needs_a_uri_or_every_part_of_the_address():
         .set_prefetch_count(10).set_automatic_recovery(True).build()
     assert config.get_uri() == "amqp://u:p@h:5672/v" and config.is_automatic_recovery()
     assert _rmq_config().get_port() == 5672
+    with pytest.raises(ValueError, match="The port is not set"):
+        config.get_port()   # Java: NullPointerException unboxing the port
     with pytest.raises(ValueError, match="virtualHost can not be null"):
         RMQConnectionConfig.Builder().set_host("h").set_port(1).build()
+    with pytest.raises(ValueError, match="password can not be null"):
+        RMQConnectionConfig.Builder().set_host("h").set_port(1).set_virtual_host("/") \
+            .set_user_name("u").build()
     with pytest.raises(TypeError, match="RMQConnectionConfig"):
         RMQSink({"host": "h"}, "q", SimpleStringSchema())
 
