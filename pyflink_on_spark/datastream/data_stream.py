@@ -24,8 +24,7 @@ from pyflink_on_spark.specs import operators as op
 from pyflink_on_spark.specs.partitioning import (
     BroadcastPartitioning, CustomPartitioning, ForwardPartitioning, KeyedPartitioning,
     Partitioning, RebalancePartitioning, RescalePartitioning, ShufflePartitioning)
-from pyflink_on_spark.specs.sinks import (
-    CollectSinkSpec, CommittingSinkSpec, FrameSinkSpec, PrintSinkSpec)
+from pyflink_on_spark.specs.sinks import CollectSinkSpec, PrintSinkSpec
 
 __all__ = ["CloseableIterator", "DataStream", "KeyedStream", "ConnectedStreams",
            "WindowedStream", "DataStreamSink", "BroadcastStream", "BroadcastConnectedStream",
@@ -267,19 +266,16 @@ class DataStream(object):
         return self._external_sink(sink)
 
     def _external_sink(self, sink) -> "DataStreamSink":
-        """Sinks that write outside the driver (graph/sinks.py), after the sink's own
-        preprocessing (SupportsPreprocessing.get_transformer, as PyFlink applies it)."""
+        """Sinks that write outside the driver (files, Kafka: specs/sinks.py), after the
+        sink's own preprocessing (SupportsPreprocessing.get_transformer, as PyFlink applies
+        it)."""
         ds = self
         get_transformer = getattr(sink, "get_transformer", None)
         transformer = get_transformer() if get_transformer is not None else None
         if transformer is not None:
             ds = transformer.apply(self)
-        definition = sink._sink_definition(ds._transformation.output_type)
-        if definition.kind == "commit":
-            spec = CommittingSinkSpec(definition.operator_factory, definition.committer)
-        else:
-            spec = FrameSinkSpec(definition.operator_factory, definition.frame_writer)
-        return ds._sink(spec, definition.name)
+        spec = sink._sink_definition(ds._transformation.output_type)
+        return ds._sink(spec, getattr(sink, "_sink_name", type(sink).__name__))
 
     def execute_and_collect(self, job_execution_name: str = None, limit: int = None):
         if limit is not None and (not isinstance(limit, int) or limit < 0):

@@ -287,9 +287,7 @@ class StreamExecutionEnvironment(object):
         from pyflink_on_spark.codecs.formats.text import TextInputFormat
         source = FileSource.for_record_stream_format(
             StreamFormat(TextInputFormat(charset_name)), file_path).build()
-        definition = source._source_definition()
-        definition = dataclasses.replace(
-            definition, frame=dataclasses.replace(definition.frame, split_files=True))
+        definition = dataclasses.replace(source._source_definition(), split_files=True)
         node = SourceTransformation(name="Source: Custom File Source",
                                     output_type=Types.STRING(), source=definition)
         return DataStream(_env=self, _transformation=node)

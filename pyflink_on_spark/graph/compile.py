@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Dict, List, Optional
 
+from pyflink_on_spark.graph.sources import (
+    estimated_bytes, is_split_here, source_splits, split_reader)
 from pyflink_on_spark.graph.transformations import (
     CHAIN_ALWAYS, CHAIN_NEVER, OneInputTransformation, PartitionTransformation,
     SideOutputTransformation, SinkTransformation, SourceTransformation, Transformation,
@@ -190,8 +192,10 @@ def compile_job(sinks: List[Transformation], *, default_parallelism: int,
             task_name=task_name([n for n in members[stage]]), config=config)
         source = None
         if isinstance(head, SourceTransformation):
-            source = StageSource(tuple(head.source.splits(parallelism[head.id])),
-                                 getattr(head.source, "frame", None))
+            if is_split_here(head.source):
+                source = StageSource(tuple(source_splits(head.source, parallelism[head.id])))
+            else:   # files, Kafka: the executor reads them (specs/sources.py)
+                source = StageSource((), head.source)
         stages.append(CompiledStage(spec, tuple(upstream[stage]), source,
                                     tuple(sink_exits[stage])))
     return CompiledJob(tuple(stages), _plan(nodes, edges, parallelism))
@@ -199,7 +203,7 @@ def compile_job(sinks: List[Transformation], *, default_parallelism: int,
 
 def _operator_spec(node: Transformation):
     if isinstance(node, SourceTransformation):
-        return SourceReaderSpec(node.source.reader, node.watermark_strategy)
+        return SourceReaderSpec(split_reader(node.source), node.watermark_strategy)
     if node.spec is None:
         raise NotImplementedError("operator %r (%s) is not supported yet"
                                   % (node.name, type(node).__name__))
@@ -235,7 +239,7 @@ def _parallelism(nodes: List[Transformation], default: int, batch: bool) -> Dict
     actually arrive, the shim from the sources' size (the same answer for small inputs: 1).
     Operators forward-connected to such an operator follow it."""
     parallelism: Dict[int, int] = {}
-    volume = sum(getattr(n.source, "estimated_bytes", 0) for n in nodes
+    volume = sum(estimated_bytes(n.source) for n in nodes
                  if isinstance(n, SourceTransformation))
     adaptive = max(1, min(default, -(-volume // ADAPTIVE_BYTES_PER_TASK)))
     for node in nodes:

@@ -1,8 +1,15 @@
-"""Source definitions: how a bounded source splits and how a split is read in a task."""
+"""How the compiler splits a source (specs.sources) and how its tasks read a split.
+
+Collection and number-sequence sources are split here, at compile time; sources an executor
+reads with its own readers (files, Kafka) have no splits: their records arrive at the source
+operator already read, in chunks, which the reader passes through.
+"""
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Callable, List, Sequence, Tuple
+import pickle
+from typing import Any, List, Sequence, Tuple
+
+from pyflink_on_spark.specs.sources import CollectionSourceSpec, NumberSequenceSourceSpec
 
 COLLECTION_CHUNK = 4096
 
@@ -16,34 +23,17 @@ def _read_number_range(split):
     return range(start, end + 1)
 
 
-@dataclass(frozen=True)
-class SourceDefinition:
-    """splits(parallelism) -> [(subtask, split), ...] in read order; reader(split) -> records.
-    The reader runs inside Spark tasks, so it must be picklable."""
-    name: str
-    splits: Callable[[int], List[Tuple[int, Any]]]
-    reader: Callable[[Any], Any]
-    bounded: bool = True
-    estimated_bytes: int = 0      # serialized volume, for BATCH mode's adaptive parallelism
-    # A "frame source" (files, Kafka): a declarative description the Spark layer reads with
-    # Spark's own reader into split rows whose split is a chunk of records (see
-    # graph/frame_sources.py); `splits` is then unused and `reader` passes the chunk through.
-    frame: Any = None
-
-
-def collection_source(values: Sequence[Any]) -> SourceDefinition:
-    values = list(values)
-
-    def splits(parallelism: int):
-        # from_collection is a non-parallel source: every chunk goes to subtask 0, in order.
-        chunks = [values[i:i + COLLECTION_CHUNK] for i in range(0, len(values), COLLECTION_CHUNK)]
-        return [(0, chunk) for chunk in chunks]
-    import pickle
+def collection_source(values: Sequence[Any]) -> CollectionSourceSpec:
+    values = tuple(values)
     try:
         size = len(pickle.dumps(values, protocol=4))
     except Exception:  # values of classes that only cloudpickle handles: a rough count
         size = 64 * len(values)
-    return SourceDefinition("Collection Source", splits, _read_values, True, size)
+    return CollectionSourceSpec(values, size)
+
+
+def number_sequence_source(start: int, end: int) -> NumberSequenceSourceSpec:
+    return NumberSequenceSourceSpec(start, end)
 
 
 def split_number_range(start: int, end: int, num_splits: int) -> List[Tuple[int, int]]:
@@ -62,18 +52,29 @@ def split_number_range(start: int, end: int, num_splits: int) -> List[Tuple[int,
     return ranges
 
 
-def number_sequence_source(start: int, end: int) -> SourceDefinition:
-    def splits(parallelism: int):
-        return [(i, r) for i, r in enumerate(split_number_range(start, end, parallelism))]
-    return SourceDefinition("Sequence Source", splits, _read_number_range, True,
-                            8 * max(end - start + 1, 0))
+def is_split_here(source) -> bool:
+    """True for sources the compiler splits; False for those an executor reads itself."""
+    return isinstance(source, (CollectionSourceSpec, NumberSequenceSourceSpec))
 
 
-def frame_source(name: str, frame: Any, estimated_bytes: int = 0,
-                 bounded: bool = True) -> SourceDefinition:
-    """A source read by the Spark layer from `frame` (a graph.frame_sources description)."""
-    return SourceDefinition(name, _no_splits, _read_values, bounded, estimated_bytes, frame)
-
-
-def _no_splits(parallelism: int):
+def source_splits(source, parallelism: int) -> List[Tuple[int, Any]]:
+    """[(subtask, split), ...] in read order."""
+    if isinstance(source, CollectionSourceSpec):
+        # from_collection is a non-parallel source: every chunk goes to subtask 0, in order.
+        values = list(source.values)
+        return [(0, values[i:i + COLLECTION_CHUNK])
+                for i in range(0, len(values), COLLECTION_CHUNK)]
+    if isinstance(source, NumberSequenceSourceSpec):
+        return list(enumerate(split_number_range(source.start, source.end, parallelism)))
     return []
+
+
+def split_reader(source):
+    """The function a source subtask applies to each split (it runs inside tasks)."""
+    if isinstance(source, NumberSequenceSourceSpec):
+        return _read_number_range
+    return _read_values
+
+
+def estimated_bytes(source) -> int:
+    return getattr(source, "estimated_bytes", 0)

@@ -47,7 +47,7 @@ class Transformation:
 
 @dataclass(eq=False)
 class SourceTransformation(Transformation):
-    source: Any = None                 # a graph.sources.SourceDefinition
+    source: Any = None                 # a specs.sources spec (what the source reads)
     watermark_strategy: Any = None
 
 

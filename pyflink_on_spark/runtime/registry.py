@@ -20,9 +20,12 @@ from pyflink_on_spark.runtime.operators.broadcast import (
 from pyflink_on_spark.runtime.operators.co_process import (
     CoProcessOperator, KeyedCoProcessOperator)
 from pyflink_on_spark.runtime.operators.driver_sink import CollectSinkOperator, PrintSinkOperator
+from pyflink_on_spark.runtime.operators.file_sink import FileSinkOperator
 from pyflink_on_spark.runtime.operators.keyed_process import KeyedProcessOperator
 from pyflink_on_spark.runtime.operators.process import (
     FilterOperator, FlatMapOperator, MapOperator, ProcessOperator)
+from pyflink_on_spark.runtime.operators.record_encoder import (
+    RecordEncoderOperator, kafka_record_encoder)
 from pyflink_on_spark.runtime.operators.source import SourceOperator
 from pyflink_on_spark.runtime.operators.timestamps import TimestampsAndWatermarksOperator
 from pyflink_on_spark.runtime.window.operator import WindowOperator
@@ -62,8 +65,9 @@ BUILDERS: Dict[type, Builder] = {
     sinks.PrintSinkSpec: lambda s, c: PrintSinkOperator(s.identifier,
                                                         _print_renderer(s.input_type)),
     sinks.CollectSinkSpec: lambda s, c: CollectSinkOperator(),
-    sinks.CommittingSinkSpec: lambda s, c: s.operator_factory(),
-    sinks.FrameSinkSpec: lambda s, c: s.operator_factory(),
+    sinks.FileSinkSpec: lambda s, c: FileSinkOperator(s),
+    sinks.KafkaSinkSpec: lambda s, c: RecordEncoderOperator(kafka_record_encoder(s),
+                                                            s.converter),
     # one input
     op.MapSpec: lambda s, c: MapOperator(s.function),
     op.FlatMapSpec: lambda s, c: FlatMapOperator(s.function),

@@ -13,6 +13,7 @@ from typing import Dict, Iterator, List
 
 import cloudpickle
 
+from pyflink_on_spark.codecs.files.commit import FileCommitter
 from pyflink_on_spark.runtime.errors import JobExecutionError, extract_user_error
 from pyflink_on_spark.direct.exchange import EXCHANGE_ORDER, ROUTE_BY, source_split_rows
 from pyflink_on_spark.spark.batch_schema import SPARK_SCHEMA
@@ -20,7 +21,7 @@ from pyflink_on_spark.spark.frame_sinks import frame_sink_count, write_frame_sin
 from pyflink_on_spark.spark.frame_sources import source_frame
 from pyflink_on_spark.spark.session import get_session
 from pyflink_on_spark.spark.stage_task import make_stage_function
-from pyflink_on_spark.specs.sinks import CollectSinkSpec, CommittingSinkSpec, PrintSinkSpec
+from pyflink_on_spark.specs.sinks import CollectSinkSpec, FileSinkSpec, PrintSinkSpec
 from pyflink_on_spark.specs.stage import CompiledJob
 
 
@@ -81,11 +82,11 @@ def _driver_rows(job: CompiledJob, frames):
 
 def _run(job: CompiledJob, collect_sink_id=None) -> Iterator:
     """Runs the job; prints print-sink lines as they arrive; yields collected values; commits
-    what external sinks wrote only once everything succeeded (graph/sinks.py)."""
+    what file sinks wrote only once everything succeeded (codecs/files/commit.py)."""
     session = get_session()
     sink_of_edge = {s.edge_id: s for stage in job.stages for s in stage.sinks}
-    committers = {edge: s.sink.committer for edge, s in sink_of_edge.items()
-                  if isinstance(s.sink, CommittingSinkSpec)}
+    committers = {edge: FileCommitter(s.sink) for edge, s in sink_of_edge.items()
+                  if isinstance(s.sink, FileSinkSpec)}
     committables: Dict[int, list] = {edge: [] for edge in committers}
     try:
         frames = build_frames(job, session)
@@ -98,7 +99,7 @@ def _run(job: CompiledJob, collect_sink_id=None) -> Iterator:
             if isinstance(sink, PrintSinkSpec):
                 out.write("\n".join(values))
                 out.write("\n")
-            elif isinstance(sink, CommittingSinkSpec):
+            elif isinstance(sink, FileSinkSpec):
                 committables[edge].extend(values)
             elif isinstance(sink, CollectSinkSpec) and sink_exit.node_id == collect_sink_id:
                 yield from values

@@ -20,7 +20,7 @@ from typing import Dict, Iterator, List
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from pyflink_on_spark.graph.frame_sources import FileScan
+from pyflink_on_spark.specs.sources import FileSourceSpec
 from pyflink_on_spark.runtime.boundary import KIND_SPLIT
 from pyflink_on_spark.spark.batch_schema import SPARK_SCHEMA, rows_to_batch
 from pyflink_on_spark.spark.frame_sources import is_missing_data_source, missing_package_error
@@ -64,7 +64,7 @@ def list_files(session, paths) -> List[str]:
     return sorted(files, key=normalize_path)
 
 
-def file_scan_frame(scan: FileScan, parallelism: int, session):
+def file_scan_frame(scan: FileSourceSpec, parallelism: int, session):
     files = list_files(session, scan.paths)
     fmt = scan.format
     index = {normalize_path(f): i for i, f in enumerate(files)}

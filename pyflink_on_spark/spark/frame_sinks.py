@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from typing import List
 
-from pyflink_on_spark.specs.sinks import FrameSinkSpec
+from pyflink_on_spark.specs.sinks import KafkaSinkSpec
 from pyflink_on_spark.specs.stage import CompiledJob, CompiledStage, SinkExit
 
 
 def frame_sink_exits(stage: CompiledStage) -> List[SinkExit]:
-    return [s for s in stage.sinks if isinstance(s.sink, FrameSinkSpec)]
+    """The stage's sinks whose rows Spark writes (not read on the driver)."""
+    return [s for s in stage.sinks if not s.sink.reaches_driver]
 
 
 def frame_sink_count(stage: CompiledStage) -> int:
@@ -22,13 +23,12 @@ def write_frame_sinks(job: CompiledJob, frames) -> None:
     for stage in job.stages:
         for sink_exit in frame_sink_exits(stage):
             rows = frames[stage.spec.stage_id].where(F.col("edge") == sink_exit.edge_id)
-            write_frame(sink_exit.sink.frame_writer, rows)
+            write_frame(sink_exit.sink, rows)
 
 
-def write_frame(description, rows) -> None:
-    from pyflink_on_spark.graph.frame_sinks import KafkaWrite
-    if isinstance(description, KafkaWrite):
+def write_frame(sink, rows) -> None:
+    if isinstance(sink, KafkaSinkSpec):
         from pyflink_on_spark.spark.kafka import write_kafka
-        write_kafka(description, rows)
+        write_kafka(sink, rows)
         return
-    raise TypeError("unknown frame sink %r" % (description,))
+    raise TypeError("no Spark writer for the sink %r" % (sink,))

@@ -1,10 +1,10 @@
-"""Frame sources: the Spark layer's side of graph.frame_sources. Each description becomes a
-DataFrame of split rows (SPARK_SCHEMA, kind KIND_SPLIT, payload a pickled chunk of records)
-addressed to the source's subtasks; build_frames then exchanges and sorts them like any stage
-input."""
+"""Frame sources: sources Spark reads with its own readers (specs.sources FileSourceSpec,
+KafkaSourceSpec). Each becomes a DataFrame of split rows (SPARK_SCHEMA, kind KIND_SPLIT,
+payload a pickled chunk of records) addressed to the source's subtasks; build_frames then
+exchanges and sorts them like any stage input."""
 from __future__ import annotations
 
-from pyflink_on_spark.graph.frame_sources import FileScan, KafkaScan
+from pyflink_on_spark.specs.sources import FileSourceSpec, KafkaSourceSpec
 
 
 class MissingSparkPackageError(RuntimeError):
@@ -46,10 +46,10 @@ def is_missing_data_source(error: Exception) -> bool:
 
 def source_frame(description, parallelism: int, session):
     """The split rows of a frame source running at `parallelism`."""
-    if isinstance(description, FileScan):
+    if isinstance(description, FileSourceSpec):
         from pyflink_on_spark.spark.file_source import file_scan_frame
         return file_scan_frame(description, parallelism, session)
-    if isinstance(description, KafkaScan):
+    if isinstance(description, KafkaSourceSpec):
         from pyflink_on_spark.spark.kafka import kafka_scan_frame
         return kafka_scan_frame(description, parallelism, session)
     raise TypeError("unknown frame source %r" % (description,))

@@ -8,20 +8,77 @@ Kafka writer (at least once).
 """
 from __future__ import annotations
 
+import json
 import pickle
-from typing import Iterator
+from typing import Dict, Iterator, List
 
 import pyarrow as pa
 
 from pyflink_on_spark.common._java_text import java_string_hash
-from pyflink_on_spark.graph.frame_sinks import KafkaWrite
-from pyflink_on_spark.graph.frame_sources import KafkaScan
 from pyflink_on_spark.runtime.boundary import KIND_SPLIT
 from pyflink_on_spark.spark.batch_schema import SPARK_SCHEMA, rows_to_batch
 from pyflink_on_spark.spark.frame_sources import is_missing_data_source, missing_package_error
+from pyflink_on_spark.specs import sources
+from pyflink_on_spark.specs.sinks import KafkaSinkSpec
 
 KAFKA_ARTIFACT = "spark-sql-kafka-0-10"
 CHUNK_RECORDS = 4096
+
+# consumer settings Spark's Kafka source sets itself (and rejects), and Flink-only options
+_NOT_PASSED = {"auto.offset.reset", "key.deserializer", "value.deserializer",
+               "enable.auto.commit", "interceptor.classes", "partition.discovery.interval.ms",
+               "client.id.prefix", "register.consumer.metrics", "commit.offsets.on.checkpoint"}
+_NOT_PASSED_PRODUCER = {"key.serializer", "value.serializer"}
+
+
+def _properties(props, skip) -> Dict[str, str]:
+    return {"kafka." + k: str(v) for k, v in props if k not in skip}
+
+
+def _offsets_option(offsets, side: str) -> Dict[str, str]:
+    """Spark's option for the starting (side="starting") or ending offsets."""
+    if isinstance(offsets, sources.EarliestOffsets):
+        return {side + "Offsets": "earliest"}
+    if isinstance(offsets, sources.LatestOffsets):
+        return {side + "Offsets": "latest"}
+    if isinstance(offsets, sources.TimestampOffsets):
+        return {side + "Timestamp": str(offsets.timestamp)}
+    if isinstance(offsets, sources.SpecificOffsets):
+        by_topic: Dict[str, Dict[str, int]] = {}
+        for topic, partition, offset in offsets.offsets:
+            by_topic.setdefault(topic, {})[str(partition)] = offset
+        return {side + "Offsets": json.dumps(by_topic, separators=(",", ":"))}
+    raise TypeError("unknown Kafka offsets %r" % (offsets,))
+
+
+def kafka_source_options(spec: sources.KafkaSourceSpec) -> Dict[str, str]:
+    """Spark's Kafka source options for a KafkaSource (kafka.bootstrap.servers, subscribe /
+    subscribePattern / assign, startingOffsets, endingOffsets, startingTimestamp,
+    kafka.group.id, kafka.<property>)."""
+    options = _properties(spec.properties, _NOT_PASSED)
+    options["kafka.bootstrap.servers"] = spec.bootstrap_servers
+    if spec.group_id:
+        options["kafka.group.id"] = spec.group_id
+    if spec.client_id_prefix:
+        options["kafka.client.id"] = spec.client_id_prefix
+    if spec.topics:
+        options["subscribe"] = ",".join(spec.topics)
+    elif spec.topic_pattern:
+        options["subscribePattern"] = spec.topic_pattern
+    else:
+        assign: Dict[str, List[int]] = {}
+        for topic, partition in spec.partitions:
+            assign.setdefault(topic, []).append(partition)
+        options["assign"] = json.dumps(assign, separators=(",", ":"))
+    options.update(_offsets_option(spec.starting, "starting"))
+    if spec.stopping is not None:
+        options.update(_offsets_option(spec.stopping, "ending"))
+    return options
+
+
+def kafka_sink_options(spec: KafkaSinkSpec) -> Dict[str, str]:
+    """Spark's Kafka sink options for a KafkaSink / FlinkKafkaProducer."""
+    return _properties(spec.properties, _NOT_PASSED_PRODUCER)
 
 
 def split_owner(topic: str, partition: int, parallelism: int) -> int:
@@ -36,16 +93,16 @@ def _missing(error: Exception, what: str) -> Exception:
     return error
 
 
-def kafka_scan_frame(scan: KafkaScan, parallelism: int, session):
+def kafka_scan_frame(spec: sources.KafkaSourceSpec, parallelism: int, session):
     reader = session.read.format("kafka")
-    for key, value in scan.options:
+    for key, value in sorted(kafka_source_options(spec).items()):
         reader = reader.option(key, value)
     try:
         df = reader.load()
     except Exception as e:
         raise _missing(e, "KafkaSource") from None
     df = df.select("value", "topic", "partition", "offset")
-    return df.mapInArrow(_chunker(scan.value_decoder, parallelism), SPARK_SCHEMA)
+    return df.mapInArrow(_chunker(spec.value_decoder, parallelism), SPARK_SCHEMA)
 
 
 def _chunker(decode, parallelism: int):
@@ -93,11 +150,11 @@ def _decode_encoded(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatc
                  pa.array(values, pa.binary())], schema=_KAFKA_COLUMNS)
 
 
-def write_kafka(description: KafkaWrite, rows) -> None:
+def write_kafka(spec: KafkaSinkSpec, rows) -> None:
     records = rows.select("payload").mapInArrow(_decode_encoded,
                                                 "topic string, key binary, value binary")
     writer = records.write.format("kafka")
-    for key, value in description.options:
+    for key, value in sorted(kafka_sink_options(spec).items()):
         writer = writer.option(key, value)
     try:
         writer.save()

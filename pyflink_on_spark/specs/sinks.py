@@ -1,13 +1,15 @@
 """What a sink node runs, and what happens to the rows its tasks send out of the stage.
 
 Every sink leaves its stage through an exit of its own (stage.SinkExit). `reaches_driver`:
-its rows are read on the driver (printed, collected, committed); otherwise the Spark layer
-writes them with Spark's own writer.
+its rows are read on the driver (printed, collected, committed); otherwise the executor
+writes them with its own writer (Kafka). The specs say what is written where; the runtime
+registry builds the operators that write or encode in the task (runtime/registry.py), the
+Spark layer decides how the driver side is done (spark/frame_sinks.py).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, ClassVar, Optional
+from typing import Any, Callable, ClassVar, Optional, Tuple
 
 
 @dataclass(frozen=True)
@@ -25,19 +27,41 @@ class CollectSinkSpec:
     reaches_driver: ClassVar[bool] = True
 
 
+STAGING_PREFIX = ".pyflink-on-spark-staging-"
+
+
 @dataclass(frozen=True)
-class CommittingSinkSpec:
-    """Files: the operator writes in the task and emits small committables; the driver calls
-    committer.commit(committables) once the job succeeded, committer.abort() otherwise."""
-    operator_factory: Callable[[], Any]  # builds the writing operator inside the task
-    committer: Any
+class FileSinkSpec:
+    """FileSink / StreamingFileSink: the sink's subtasks write part files into a hidden
+    staging directory and send each finished part (staged path, final path) to the driver,
+    which publishes them once the job succeeded (codecs/files/commit.py) and removes the
+    staging directory in every case."""
+    base_path: str
+    writer: Any                 # a codecs.files.writers.PartWriterFactory bound to the input type
+    buckets: Any                # codecs.files.buckets.BasePathBuckets | DateTimeBuckets
+    rolling: Any                # codecs.files.rolling.DefaultRolling | CheckpointRolling
+    part_prefix: str = "part"
+    part_suffix: str = ""
+    naming: str = "uuid"        # FileSink: <prefix>-<uuid>-<n><suffix>;
+                                # StreamingFileSink: <prefix>-<subtask>-<n><suffix>
+    converter: Any = None       # value -> the declared type, as it enters the Java sink
+    bucket_check_interval: int = 60_000
+    staging_token: str = ""     # unique per sink_to(): the job's hidden staging directory
     reaches_driver: ClassVar[bool] = True
 
+    @property
+    def staging_dir(self) -> str:
+        return self.base_path.rstrip("/") + "/" + STAGING_PREFIX + self.staging_token
+
 
 @dataclass(frozen=True)
-class FrameSinkSpec:
-    """Kafka: the operator encodes records in the task; the Spark layer writes the encoded
-    rows with Spark's writer described by `frame_writer`."""
-    operator_factory: Callable[[], Any]  # builds the encoding operator inside the task
-    frame_writer: Any
+class KafkaSinkSpec:
+    """KafkaSink / FlinkKafkaProducer: records are encoded in the task as (topic, key bytes,
+    value bytes); the executor writes them with its Kafka writer (at least once)."""
+    properties: Tuple[Tuple[str, str], ...]   # the producer's properties (bootstrap.servers...)
+    value_serializer: Callable[[Any], bytes]
+    topic: Optional[str] = None               # a fixed topic, or
+    topic_selector: Any = None                # a KafkaTopicSelector: value -> topic
+    key_serializer: Optional[Callable[[Any], bytes]] = None
+    converter: Any = None                     # value -> the declared type, before encoding
     reaches_driver: ClassVar[bool] = False

@@ -1,8 +1,15 @@
-"""What a source node runs inside its tasks."""
+"""What a source reads (declarative: the API builds these, executors read them), and what a
+source node runs inside its tasks (SourceReaderSpec).
+
+Two families: sources split by the graph compiler and read by the source operator in the
+task (collection, number sequence: graph/sources.py), and sources an executor reads with
+its own readers (files, Kafka: the Spark layer's spark/frame_sources.py), whose records reach
+the source operator already read, in chunks.
+"""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Optional, Tuple
 
 
 @dataclass(frozen=True)
@@ -11,3 +18,79 @@ class SourceReaderSpec:
     watermark strategy (None: records carry no timestamp) is applied as from_source does."""
     reader: Callable[[Any], Iterable[Any]]
     watermark_strategy: Any = None
+
+
+# -- split by the compiler -------------------------------------------------------------------
+@dataclass(frozen=True)
+class CollectionSourceSpec:
+    """from_collection: a non-parallel source of the given values, in order."""
+    values: Tuple[Any, ...]
+    estimated_bytes: int = 0          # serialized volume, for BATCH's adaptive parallelism
+    name = "Collection Source"
+
+
+@dataclass(frozen=True)
+class NumberSequenceSourceSpec:
+    """NumberSequenceSource: the longs in [start, end], one contiguous range per subtask."""
+    start: int
+    end: int
+    name = "Sequence Source"
+
+    @property
+    def estimated_bytes(self) -> int:
+        return 8 * max(self.end - self.start + 1, 0)
+
+
+# -- read by the executor ------------------------------------------------------------------
+@dataclass(frozen=True)
+class FileSourceSpec:
+    """Files (or directories, read recursively; hidden files skipped as Flink does) decoded by
+    `format`. Every file's records go to one subtask, in file order; with split_files
+    (read_text_file, like Flink's FileInputFormat splits) every block of a file read by a
+    different reader goes to one subtask, in order."""
+    paths: Tuple[str, ...]
+    format: Any                       # a codecs.formats decoder (text, CSV, Avro, Parquet)
+    split_files: bool = False
+    estimated_bytes: int = 0          # bytes under local paths (0: unknown)
+    name: str = "File Source"
+
+
+@dataclass(frozen=True)
+class EarliestOffsets:
+    """Each partition's earliest offset."""
+
+
+@dataclass(frozen=True)
+class LatestOffsets:
+    """Each partition's latest offset (at the start of the job)."""
+
+
+@dataclass(frozen=True)
+class TimestampOffsets:
+    """The first offset whose record timestamp is >= timestamp (ms)."""
+    timestamp: int
+
+
+@dataclass(frozen=True)
+class SpecificOffsets:
+    """Given offsets, as (topic, partition, offset), sorted."""
+    offsets: Tuple[Tuple[str, int, int], ...]
+
+
+@dataclass(frozen=True)
+class KafkaSourceSpec:
+    """KafkaSource: records of the subscribed topics between starting and stopping offsets,
+    decoded by `value_decoder` (bytes -> record, or None to skip), each partition's records
+    in offset order on one subtask (Flink's KafkaSourceEnumerator assignment)."""
+    bootstrap_servers: str
+    value_decoder: Callable[[bytes], Any]
+    starting: Any                              # EarliestOffsets | TimestampOffsets | ...
+    stopping: Any = None                       # where a bounded read stops
+    topics: Tuple[str, ...] = ()               # exactly one of topics, topic_pattern,
+    topic_pattern: Optional[str] = None        # partitions is set
+    partitions: Tuple[Tuple[str, int], ...] = ()
+    group_id: Optional[str] = None
+    client_id_prefix: Optional[str] = None
+    properties: Tuple[Tuple[str, str], ...] = ()   # other consumer properties
+    bounded: bool = True
+    name: str = "Kafka Source"

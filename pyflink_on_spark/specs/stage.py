@@ -88,7 +88,8 @@ class UpstreamEdge:
 class StageSource:
     """A source stage's input: its splits, or a frame source the Spark layer reads."""
     splits: Tuple[Tuple[int, Any], ...]      # (subtask, split) in read order
-    frame: Any = None                        # a graph.frame_sources description, or None
+    frame: Any = None                        # a source the executor reads itself (a
+                                             # specs.sources FileSourceSpec, KafkaSourceSpec)
 
 
 @dataclass(frozen=True)

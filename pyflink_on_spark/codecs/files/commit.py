@@ -5,11 +5,12 @@ from __future__ import annotations
 from typing import Iterable, Tuple
 
 from pyflink_on_spark.codecs.files import fs, staging
-from pyflink_on_spark.codecs.files.spec import FileSinkSpec
 
 
 class FileCommitter:
-    def __init__(self, spec: FileSinkSpec) -> None:
+    """`spec`: the sink's specs.sinks.FileSinkSpec (only its staging_dir is used)."""
+
+    def __init__(self, spec) -> None:
         self.spec = spec
         self._claimed = False
 

@@ -1,5 +1,6 @@
-"""Base classes of sources and sinks. A source the shim can run carries a
-`_source_definition()` (graph.sources.SourceDefinition); others raise a clear error."""
+"""Base classes of sources and sinks. A source the shim can run has a `_source_definition()`
+returning its declarative spec (specs.sources), a sink a `_sink_definition(input_type)`
+returning one of specs.sinks (and a `_sink_name`); others raise a clear error."""
 from abc import ABC, abstractmethod
 from enum import Enum
 from typing import Optional

@@ -7,7 +7,6 @@ subtasks into a hidden staging directory and publish them only after the job suc
 """
 from __future__ import annotations
 
-import functools
 import os
 import uuid
 import warnings
@@ -161,11 +160,10 @@ class FileSource(Source):
                                   "paths": tuple(_absolute(p) for p in paths)})
 
     def _source_definition(self):
-        from pyflink_on_spark.graph.frame_sources import FileScan
-        from pyflink_on_spark.graph.sources import frame_source
+        from pyflink_on_spark.specs.sources import FileSourceSpec
         config = self._j_source
-        scan = FileScan(config["paths"], config["format"])
-        return frame_source("File Source", scan, _local_size(config["paths"]))
+        return FileSourceSpec(config["paths"], config["format"],
+                              estimated_bytes=_local_size(config["paths"]))
 
     @property
     def _produced_type(self):
@@ -357,21 +355,16 @@ def _sink_config(base_path: str, writer, rolling, naming: str) -> dict:
             "naming": naming, "bucket_check_interval": 60_000}
 
 
-def _definition(name: str, config: dict, input_type):
-    """A fresh SinkDefinition (graph/sinks.py) with its own staging directory."""
-    from pyflink_on_spark.graph.sinks import SinkDefinition
-    from pyflink_on_spark.codecs.files.commit import FileCommitter
-    from pyflink_on_spark.codecs.files.spec import FileSinkSpec
-    from pyflink_on_spark.runtime.operators.file_sink import FileSinkOperator
+def _file_sink_spec(config: dict, input_type):
+    """A fresh specs.sinks.FileSinkSpec, with its own staging directory."""
+    from pyflink_on_spark.specs.sinks import FileSinkSpec
     converter = input_type._python_converter() if input_type is not None else None
-    spec = FileSinkSpec(
+    return FileSinkSpec(
         base_path=config["base_path"], writer=config["writer"].bind(input_type),
         buckets=config["buckets"], rolling=config["rolling"], part_prefix=config["prefix"],
         part_suffix=config["suffix"], naming=config["naming"], converter=converter,
         bucket_check_interval=config["bucket_check_interval"],
         staging_token=uuid.uuid4().hex)
-    return SinkDefinition(name, "commit", functools.partial(FileSinkOperator, spec),
-                          committer=FileCommitter(spec))
 
 
 class _SinkBuilderSettings(object):
@@ -407,8 +400,10 @@ class FileSink(Sink, SupportsPreprocessing):
     def get_transformer(self) -> Optional[StreamTransformer]:
         return self._transformer
 
+    _sink_name = "FileSink"
+
     def _sink_definition(self, input_type):
-        return _definition("FileSink", self._j_sink, input_type)
+        return _file_sink_spec(self._j_sink, input_type)
 
     class BaseBuilder(_SinkBuilderSettings):
         def enable_compact(self, strategy: FileCompactStrategy, compactor: FileCompactor):
@@ -479,8 +474,10 @@ class StreamingFileSink(SinkFunction):
         warnings.warn("Deprecated in 1.15. Use FileSink instead.", DeprecationWarning)
         self._j_function = j_obj   # the sink configuration (dict); no Java function here
 
+    _sink_name = "StreamingFileSink"
+
     def _sink_definition(self, input_type):
-        return _definition("StreamingFileSink", self._j_function, input_type)
+        return _file_sink_spec(self._j_function, input_type)
 
     class BaseBuilder(_SinkBuilderSettings):
         @abstractmethod

@@ -6,14 +6,12 @@ and ending offsets; KafkaSink / FlinkKafkaProducer write with Spark's Kafka writ
 once). Unbounded reading (KafkaSource without set_bounded, FlinkKafkaConsumer) needs
 streaming execution, which pyflink_on_spark does not have yet: it raises a clear error.
 
-The builders collect Flink's settings; `_spark_options()` maps them onto Spark's option names
-(kafka.bootstrap.servers, subscribe / subscribePattern / assign, startingOffsets,
-endingOffsets, startingTimestamp, kafka.group.id, kafka.<property>).
+The builders collect Flink's settings and check them; a source or sink becomes a declarative
+spec (specs.sources.KafkaSourceSpec, specs.sinks.KafkaSinkSpec) that the Spark layer maps onto
+Spark's Kafka options (spark/kafka.py).
 """
 from __future__ import annotations
 
-import functools
-import json
 import warnings
 from abc import ABC, abstractmethod
 from enum import Enum
@@ -40,13 +38,6 @@ __all__ = [
     'KafkaRecordSerializationSchemaBuilder',
     'KafkaTopicSelector'
 ]
-
-# consumer settings Spark's Kafka source sets itself (and rejects), and Flink-only options
-_NOT_PASSED = {"auto.offset.reset", "key.deserializer", "value.deserializer",
-               "enable.auto.commit", "interceptor.classes", "partition.discovery.interval.ms",
-               "client.id.prefix", "register.consumer.metrics", "commit.offsets.on.checkpoint"}
-_NOT_PASSED_PRODUCER = {"key.serializer", "value.serializer"}
-
 
 def _unbounded(api: str):
     raise NotImplementedError(
@@ -135,36 +126,33 @@ class KafkaOffsetsInitializer(object):
                 KafkaOffsetResetStrategy.EARLIEST) -> 'KafkaOffsetsInitializer':
         return KafkaOffsetsInitializer(("offsets", (dict(offsets), offset_reset_strategy)))
 
-    def _spark_option(self, side: str) -> Dict[str, str]:
-        """Spark's option(s) for the starting (side="starting") or ending offsets."""
+    def _spec(self, side: str):
+        """Where a bounded read starts (side="starting") or stops (side="ending")
+        (specs.sources offsets); raises for what the shim cannot read."""
+        from pyflink_on_spark.specs import sources
         kind, arg = self._j_initializer
-        if kind in ("earliest", "latest"):
-            if side == "starting" and kind == "latest":
+        if kind == "earliest":
+            if side == "ending":
+                raise NotImplementedError("KafkaOffsetsInitializer.earliest() as stopping "
+                                          "offsets reads nothing; use latest() or offsets()")
+            return sources.EarliestOffsets()
+        if kind == "latest":
+            if side == "starting":
                 raise NotImplementedError(
                     "KafkaOffsetsInitializer.latest() as starting offsets: a bounded read "
                     "starting at the latest offsets reads nothing, and Spark's batch Kafka "
                     "source rejects it; use earliest(), offsets(...) or timestamp(...)")
-            if side == "ending" and kind == "earliest":
-                raise NotImplementedError("KafkaOffsetsInitializer.earliest() as stopping "
-                                          "offsets reads nothing; use latest() or offsets()")
-            return {side + "Offsets": kind}
+            return sources.LatestOffsets()
         if kind == "timestamp":
-            return {side + "Timestamp": str(arg)}
+            return sources.TimestampOffsets(arg)
         if kind == "offsets":
             offsets, _ = arg
-            by_topic: Dict[str, Dict[str, int]] = {}
-            for tp, offset in sorted(offsets.items(), key=lambda i: (i[0]._topic,
-                                                                    i[0]._partition)):
-                by_topic.setdefault(tp._topic, {})[str(tp._partition)] = int(offset)
-            return {side + "Offsets": json.dumps(by_topic, separators=(",", ":"))}
+            return sources.SpecificOffsets(tuple(sorted(
+                (tp._topic, tp._partition, int(offset)) for tp, offset in offsets.items())))
         raise NotImplementedError(
             "KafkaOffsetsInitializer.committed_offsets() is not supported by pyflink_on_spark: "
             "Spark's Kafka source does not read committed group offsets; use earliest(), "
             "offsets({...}) or timestamp(ms)")
-
-
-def _properties(props: Dict[str, str], skip) -> Dict[str, str]:
-    return {"kafka." + k: str(v) for k, v in props.items() if k not in skip}
 
 
 class KafkaSource(Source):
@@ -177,44 +165,36 @@ class KafkaSource(Source):
     def builder() -> 'KafkaSourceBuilder':
         return KafkaSourceBuilder()
 
-    def _spark_options(self) -> Dict[str, str]:
+    def _kafka_spec(self, bounded: bool):
+        """The source's specs.sources.KafkaSourceSpec (checked as Flink's builder checks)."""
+        from pyflink_on_spark.specs.sources import KafkaSourceSpec
         c = self._j_source
         if not c.get("bootstrap_servers"):
             raise ValueError("Bootstrap Server is required but not provided.")
-        options = _properties(c["properties"], _NOT_PASSED)
-        options["kafka.bootstrap.servers"] = c["bootstrap_servers"]
-        if c.get("group_id"):
-            options["kafka.group.id"] = c["group_id"]
-        if c.get("client_id_prefix"):
-            options["kafka.client.id"] = c["client_id_prefix"]
         subscriptions = [k for k in ("topics", "topic_pattern", "partitions") if c.get(k)]
         if len(subscriptions) != 1:
             raise ValueError("Exactly one of set_topics, set_topic_pattern and set_partitions "
                              "must be used, got %s" % (subscriptions or "none"))
-        if c.get("topics"):
-            options["subscribe"] = ",".join(c["topics"])
-        elif c.get("topic_pattern"):
-            options["subscribePattern"] = c["topic_pattern"]
-        else:
-            assign: Dict[str, List[int]] = {}
-            for tp in sorted(c["partitions"], key=lambda t: (t._topic, t._partition)):
-                assign.setdefault(tp._topic, []).append(tp._partition)
-            options["assign"] = json.dumps(assign, separators=(",", ":"))
-        options.update(c["starting"]._spark_option("starting"))
-        if c.get("stopping") is not None:
-            options.update(c["stopping"]._spark_option("ending"))
-        return options
+        stopping = c.get("stopping")
+        return KafkaSourceSpec(
+            bootstrap_servers=c["bootstrap_servers"],
+            value_decoder=_value_reader(c["deserializer"]),
+            starting=c["starting"]._spec("starting"),
+            stopping=stopping._spec("ending") if stopping is not None else None,
+            topics=tuple(c.get("topics") or ()), topic_pattern=c.get("topic_pattern"),
+            partitions=tuple(sorted((tp._topic, tp._partition)
+                                    for tp in c.get("partitions") or ())),
+            group_id=c.get("group_id"), client_id_prefix=c.get("client_id_prefix"),
+            properties=tuple(sorted((k, str(v)) for k, v in c["properties"].items())),
+            bounded=bounded)
 
     def _source_definition(self):
-        from pyflink_on_spark.graph.frame_sources import KafkaScan
-        from pyflink_on_spark.graph.sources import frame_source
         c = self._j_source
         if c.get("deserializer") is None:
             raise ValueError("No record deserializer is set (set_value_only_deserializer).")
         if not c.get("bounded"):
             _unbounded("KafkaSource without set_bounded(...)")
-        return frame_source("Kafka Source", KafkaScan(tuple(sorted(
-            self._spark_options().items())), _value_reader(c["deserializer"])))
+        return self._kafka_spec(bounded=True)
 
     @property
     def _produced_type(self):
@@ -325,7 +305,8 @@ class FlinkKafkaConsumerBase(SourceFunction, ABC):
     def get_produced_type(self):
         return _produced_type(self._j_function["deserializer"])
 
-    def _spark_options(self) -> Dict[str, str]:
+    def _kafka_spec(self):
+        """The consumer's settings as a (never bounded) KafkaSourceSpec."""
         c = self._j_function
         props = dict(c["properties"])
         builder = KafkaSource.builder().set_topics(*c["topics"]) \
@@ -335,7 +316,7 @@ class FlinkKafkaConsumerBase(SourceFunction, ABC):
             builder.set_bootstrap_servers(props.pop("bootstrap.servers"))
         if "group.id" in props:
             builder.set_group_id(props.pop("group.id"))
-        return builder.set_properties(props).build()._spark_options()
+        return builder.set_properties(props).build()._kafka_spec(bounded=False)
 
     def _source_definition(self):
         _unbounded(type(self).__name__)
@@ -367,8 +348,10 @@ def _check_guarantee(name: str) -> None:
             "writer delivers at least once (no Kafka transactions). Use AT_LEAST_ONCE or NONE.")
 
 
-def _encoder(topic: Optional[str], topic_selector, key_schema, value_schema):
-    """value -> (topic, key bytes or None, value bytes), run in the sink's tasks."""
+def _kafka_sink_spec(properties: Dict[str, str], topic: Optional[str], topic_selector,
+                     key_schema, value_schema, input_type):
+    """A specs.sinks.KafkaSinkSpec; the schemas must serialize in Python."""
+    from pyflink_on_spark.specs.sinks import KafkaSinkSpec
     serialize_value = getattr(value_schema, "_serialize", None)
     serialize_key = getattr(key_schema, "_serialize", None) if key_schema is not None else None
     if serialize_value is None or (key_schema is not None and serialize_key is None):
@@ -377,23 +360,11 @@ def _encoder(topic: Optional[str], topic_selector, key_schema, value_schema):
             "JsonRowSerializationSchema, CsvRowSerializationSchema or "
             "AvroRowSerializationSchema(avro_schema_string=...)"
             % type(value_schema if serialize_value is None else key_schema).__name__)
-    return functools.partial(_encode, topic, topic_selector, serialize_key, serialize_value)
-
-
-def _encode(topic, topic_selector, serialize_key, serialize_value, value):
-    target = topic if topic_selector is None else topic_selector.apply(value)
-    key = serialize_key(value) if serialize_key is not None else None
-    return (target, key, serialize_value(value))
-
-
-def _kafka_sink_definition(name: str, options: Dict[str, str], encode, input_type):
-    from pyflink_on_spark.graph.frame_sinks import KafkaWrite
-    from pyflink_on_spark.graph.sinks import SinkDefinition
-    from pyflink_on_spark.runtime.operators.record_encoder import RecordEncoderOperator
     converter = input_type._python_converter() if input_type is not None else None
-    return SinkDefinition(name, "frame",
-                          functools.partial(RecordEncoderOperator, encode, converter),
-                          frame_writer=KafkaWrite(tuple(sorted(options.items()))))
+    return KafkaSinkSpec(properties=tuple(sorted((k, str(v)) for k, v in properties.items())),
+                         value_serializer=serialize_value, topic=topic,
+                         topic_selector=topic_selector, key_serializer=serialize_key,
+                         converter=converter)
 
 
 class FlinkKafkaProducerBase(SinkFunction, ABC):
@@ -415,18 +386,15 @@ class FlinkKafkaProducerBase(SinkFunction, ABC):
         self._j_function["write_timestamp"] = write_timestamp_to_kafka
         return self
 
-    def _spark_options(self) -> Dict[str, str]:
-        props = dict(self._j_function["properties"])
-        if "bootstrap.servers" not in props:
-            raise ValueError("The producer config needs 'bootstrap.servers'.")
-        return _properties(props, _NOT_PASSED_PRODUCER)
+    _sink_name = "FlinkKafkaProducer"
 
     def _sink_definition(self, input_type):
         c = self._j_function
         _check_guarantee(c["semantic"].name)
-        return _kafka_sink_definition("FlinkKafkaProducer", self._spark_options(),
-                                      _encoder(c["topic"], None, None, c["serializer"]),
-                                      input_type)
+        if "bootstrap.servers" not in c["properties"]:
+            raise ValueError("The producer config needs 'bootstrap.servers'.")
+        return _kafka_sink_spec(c["properties"], c["topic"], None, None, c["serializer"],
+                                input_type)
 
 
 class FlinkKafkaProducer(FlinkKafkaProducerBase):
@@ -458,25 +426,20 @@ class KafkaSink(Sink, SupportsPreprocessing):
     def get_transformer(self) -> Optional[StreamTransformer]:
         return self._transformer
 
-    def _spark_options(self) -> Dict[str, str]:
-        c = self._j_sink
-        if not c.get("bootstrap_servers"):
-            raise ValueError("bootstrapServers")
-        options = _properties(c["properties"], _NOT_PASSED_PRODUCER)
-        options["kafka.bootstrap.servers"] = c["bootstrap_servers"]
-        return options
+    _sink_name = "KafkaSink"
 
     def _sink_definition(self, input_type):
         c = self._j_sink
+        if not c.get("bootstrap_servers"):
+            raise ValueError("bootstrapServers")
         _check_guarantee(c["delivery_guarantee"].name)
         serializer = c.get("record_serializer")
         if serializer is None:
             raise ValueError("recordSerializer")
         settings = serializer._j_serialization_schema
-        return _kafka_sink_definition(
-            "KafkaSink", self._spark_options(),
-            _encoder(settings["topic"], serializer._topic_selector, settings["key"],
-                     settings["value"]), input_type)
+        properties = dict(c["properties"], **{"bootstrap.servers": c["bootstrap_servers"]})
+        return _kafka_sink_spec(properties, settings["topic"], serializer._topic_selector,
+                                settings["key"], settings["value"], input_type)
 
 
 class KafkaSinkBuilder(object):

@@ -1,6 +1,6 @@
 """NumberSequenceSource: a parallel source of the longs in [start, end]."""
 from pyflink_on_spark.datastream.connectors.base import Source
-from pyflink_on_spark.graph.sources import number_sequence_source
+from pyflink_on_spark.specs.sources import NumberSequenceSourceSpec
 
 __all__ = ["NumberSequenceSource"]
 
@@ -16,7 +16,7 @@ class NumberSequenceSource(Source):
         self._end = end
 
     def _source_definition(self):
-        return number_sequence_source(self._start, self._end)
+        return NumberSequenceSourceSpec(self._start, self._end)
 
     @property
     def _produced_type(self):

@@ -118,10 +118,10 @@ class AvroInputFormat(InputFormat, ResultTypeQueryable):
 
     def _source_definition(self):
         from pyflink_on_spark.datastream.connectors.file_system import _local_size
-        from pyflink_on_spark.graph.frame_sources import FileScan
-        from pyflink_on_spark.graph.sources import frame_source
+        from pyflink_on_spark.specs.sources import FileSourceSpec
         path, fmt = self.get_java_object()
-        return frame_source("Avro File Source", FileScan((path,), fmt), _local_size([path]))
+        return FileSourceSpec((path,), fmt, estimated_bytes=_local_size([path]),
+                              name="Avro File Source")
 
 
 class AvroBulkWriters(object):

@@ -7,7 +7,7 @@ import uuid
 from typing import Dict, List, Tuple
 
 from pyflink_on_spark.codecs.files import fs
-from pyflink_on_spark.codecs.files.spec import FileSinkSpec
+from pyflink_on_spark.specs.sinks import FileSinkSpec
 from pyflink_on_spark.runtime.operators.base import Operator
 
 

@@ -19,8 +19,10 @@ def _spec_classes(module):
 
 
 def test_every_operator_source_and_sink_spec_has_a_builder():
-    missing = [cls.__name__ for module in (operators, sources, sinks)
-               for cls in _spec_classes(module) if cls not in BUILDERS]
+    # the other specs.sources classes say what a source reads (split by the compiler or read
+    # by the executor); every source node runs a SourceReaderSpec
+    specs = _spec_classes(operators) + _spec_classes(sinks) + [sources.SourceReaderSpec]
+    missing = [cls.__name__ for cls in specs if cls not in BUILDERS]
     assert missing == []
 
 

@@ -15,12 +15,12 @@ from pyflink_on_spark.codecs.files.buckets import (BasePathBuckets, DateTimeBuck
                                                     java_pattern_to_strftime)
 from pyflink_on_spark.codecs.files.commit import FileCommitter
 from pyflink_on_spark.codecs.files.rolling import CheckpointRolling, DefaultRolling
-from pyflink_on_spark.codecs.files.spec import STAGING_PREFIX, FileSinkSpec
 from pyflink_on_spark.codecs.files.writers import CsvBulkFormat, SimpleStringRowFormat
 from pyflink_on_spark.codecs.formats.csv import CsvDialect
 from pyflink_on_spark.codecs.formats.fields import Field
 from pyflink_on_spark.runtime.operators.file_sink import FileSinkOperator
 from pyflink_on_spark.runtime.testing import OperatorHarness
+from pyflink_on_spark.specs.sinks import STAGING_PREFIX, FileSinkSpec
 
 UUID_NAME = re.compile(r"^part-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}-\d+$")
 

@@ -1,6 +1,5 @@
-"""The connector API mirror: builders, errors for what cannot run, and how Kafka settings map
-onto Spark's Kafka option names (no broker runs here: only the mapping is tested)."""
-import json
+"""The connector API mirror: builders, errors for what cannot run, and the declarative specs
+the connectors build (their Spark option names are tested in spark/tests)."""
 
 import pytest
 
@@ -18,24 +17,26 @@ from pyflink_on_spark.datastream.connectors.kafka import (
     KafkaRecordSerializationSchema, KafkaSink, KafkaSource, KafkaTopicPartition, Semantic)
 from pyflink_on_spark.datastream.formats.csv import CsvBulkWriters, CsvSchema
 from pyflink_on_spark.datastream.functions import SinkFunction, SourceFunction
-from pyflink_on_spark.graph.frame_sources import FileScan
+from pyflink_on_spark.specs.sinks import FileSinkSpec, KafkaSinkSpec
+from pyflink_on_spark.specs.sources import (FileSourceSpec, KafkaSourceSpec, SpecificOffsets,
+                                            TimestampOffsets)
 
 
-def test_file_source_builder_accepts_flink_settings_and_is_a_frame_source(tmp_path):
+def test_file_source_builder_accepts_flink_settings_and_is_a_file_source_spec(tmp_path):
     source = FileSource.for_record_stream_format(StreamFormat.text_line_format(), str(tmp_path)) \
         .process_static_file_set() \
         .set_file_enumerator(FileEnumeratorProvider.default_non_splittable_file_enumerator()) \
         .set_split_assigner(FileSplitAssignerProvider.locality_aware_split_assigner()).build()
-    definition = source._source_definition()
-    assert isinstance(definition.frame, FileScan)
-    assert definition.frame.paths == (str(tmp_path),)
+    spec = source._source_definition()
+    assert isinstance(spec, FileSourceSpec)
+    assert spec.paths == (str(tmp_path),)
     assert source._produced_type == Types.STRING()
 
 
 def test_relative_paths_resolve_against_the_working_directory(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     source = FileSource.for_record_stream_format(StreamFormat.text_line_format(), "in").build()
-    assert source._source_definition().frame.paths == (str(tmp_path / "in"),)
+    assert source._source_definition().paths == (str(tmp_path / "in"),)
 
 
 def test_monitor_continuously_is_not_supported_yet():
@@ -63,16 +64,15 @@ def test_file_sink_settings_reach_the_sink_spec(tmp_path):
         .with_bucket_assigner(BucketAssigner.base_path_bucket_assigner()) \
         .with_rolling_policy(RollingPolicy.default_rolling_policy(part_size=3)) \
         .with_bucket_check_interval(5).build()
-    first = sink._sink_definition(Types.STRING())
+    spec = sink._sink_definition(Types.STRING())
     second = sink._sink_definition(Types.STRING())
-    spec = first.operator_factory().spec
+    assert isinstance(spec, FileSinkSpec) and spec.reaches_driver
     assert (spec.part_prefix, spec.part_suffix, spec.rolling.part_size,
             spec.bucket_check_interval, spec.naming) == ("p", ".s", 3, 5, "uuid")
-    assert first.kind == "commit"
     # every sink_to gets its own staging directory
-    assert spec.staging_dir != second.operator_factory().spec.staging_dir
+    assert spec.staging_dir != second.staging_dir
     assert repr(FileSink.for_row_format("/x", Encoder.simple_string_encoder()).build()
-                ._sink_definition(None).operator_factory().spec.buckets) == \
+                ._sink_definition(None).buckets) == \
         "DateTimeBucketAssigner('yyyy-MM-dd--HH', None)"
 
 
@@ -80,7 +80,7 @@ def test_streaming_file_sink_is_a_sink_function_with_subtask_naming():
     with pytest.warns(DeprecationWarning):
         sink = StreamingFileSink.for_row_format("/x", Encoder.simple_string_encoder()).build()
     assert isinstance(sink, SinkFunction)
-    assert sink._sink_definition(None).operator_factory().spec.naming == "subtask"
+    assert sink._sink_definition(None).naming == "subtask"
 
 
 def test_csv_schema_prints_like_jackson():
@@ -109,7 +109,7 @@ def test_java_backed_sources_and_sinks_name_the_alternative():
         ds.sink_to(object())
 
 
-# ---- Kafka: option mapping ----
+# ---- Kafka: the specs the connectors build (Spark's option names: spark/tests) ----
 
 def _source(**settings):
     builder = KafkaSource.builder().set_bootstrap_servers("b1:9092,b2:9092") \
@@ -119,45 +119,33 @@ def _source(**settings):
     return builder.build()
 
 
-def test_kafka_source_options():
-    source = _source(set_topics=("t1", "t2"), set_group_id=("g",),
-                     set_bounded=(KafkaOffsetsInitializer.latest(),),
-                     set_property=("fetch.min.bytes", "10"),
-                     set_properties=({"auto.offset.reset": "latest",
-                                      "partition.discovery.interval.ms": "10"},),
-                     set_client_id_prefix=("cid",))
-    assert source._spark_options() == {
-        "kafka.bootstrap.servers": "b1:9092,b2:9092", "subscribe": "t1,t2",
-        "kafka.group.id": "g", "kafka.client.id": "cid", "kafka.fetch.min.bytes": "10",
-        "startingOffsets": "earliest", "endingOffsets": "latest"}
-    assert source._produced_type == Types.STRING()
-
-
-def test_kafka_offsets_and_subscriptions():
+def test_kafka_source_is_a_declarative_spec():
     tp0, tp1 = KafkaTopicPartition("t", 0), KafkaTopicPartition("t", 1)
-    source = _source(set_partitions=({tp1, tp0},),
-                     set_starting_offsets=(KafkaOffsetsInitializer.offsets({tp0: 5, tp1: 7}),),
-                     set_bounded=(KafkaOffsetsInitializer.timestamp(1700000000000),))
-    options = source._spark_options()
-    assert json.loads(options["assign"]) == {"t": [0, 1]}
-    assert json.loads(options["startingOffsets"]) == {"t": {"0": 5, "1": 7}}
-    assert options["endingTimestamp"] == "1700000000000"
-    pattern = _source(set_topic_pattern=("t.*",), set_bounded=(KafkaOffsetsInitializer.latest(),),
-                      set_starting_offsets=(KafkaOffsetsInitializer.timestamp(5),))
-    assert pattern._spark_options()["subscribePattern"] == "t.*"
-    assert pattern._spark_options()["startingTimestamp"] == "5"
+    spec = _source(set_partitions=({tp1, tp0},), set_group_id=("g",),
+                   set_starting_offsets=(KafkaOffsetsInitializer.offsets({tp0: 5, tp1: 7}),),
+                   set_bounded=(KafkaOffsetsInitializer.timestamp(17),))._source_definition()
+    assert isinstance(spec, KafkaSourceSpec)
+    assert spec.partitions == (("t", 0), ("t", 1))
+    assert spec.starting == SpecificOffsets((("t", 0, 5), ("t", 1, 7)))
+    assert spec.stopping == TimestampOffsets(17)
+    assert (spec.bootstrap_servers, spec.group_id, spec.bounded) == ("b1:9092,b2:9092", "g",
+                                                                     True)
+    assert spec.value_decoder(b"x") == "x"
 
 
-def test_kafka_offsets_spark_cannot_honour_raise():
+def test_kafka_offsets_the_shim_cannot_read_raise_when_the_source_is_added():
     with pytest.raises(NotImplementedError, match="committed group offsets"):
         _source(set_topics=("t",), set_bounded=(KafkaOffsetsInitializer.latest(),),
                 set_starting_offsets=(KafkaOffsetsInitializer.committed_offsets(
-                    KafkaOffsetResetStrategy.EARLIEST),))._spark_options()
+                    KafkaOffsetResetStrategy.EARLIEST),))._source_definition()
     with pytest.raises(NotImplementedError, match="reads nothing"):
         _source(set_topics=("t",), set_bounded=(KafkaOffsetsInitializer.latest(),),
-                set_starting_offsets=(KafkaOffsetsInitializer.latest(),))._spark_options()
+                set_starting_offsets=(KafkaOffsetsInitializer.latest(),))._source_definition()
+    with pytest.raises(NotImplementedError, match="reads nothing"):
+        _source(set_topics=("t",),
+                set_bounded=(KafkaOffsetsInitializer.earliest(),))._source_definition()
     with pytest.raises(ValueError, match="Exactly one of"):
-        _source(set_bounded=(KafkaOffsetsInitializer.latest(),))._spark_options()
+        _source(set_bounded=(KafkaOffsetsInitializer.latest(),))._source_definition()
 
 
 def test_unbounded_kafka_source_raises_naming_set_bounded():
@@ -172,45 +160,131 @@ def test_unbounded_kafka_source_raises_naming_set_bounded():
         env.add_source(consumer)
 
 
-def test_flink_kafka_consumer_option_mapping():
-    with pytest.warns(DeprecationWarning):
-        consumer = FlinkKafkaConsumer(["a", "b"], SimpleStringSchema(),
-                                      {"bootstrap.servers": "b:1", "group.id": "g",
-                                       "max.poll.records": "5"})
-    with pytest.raises(NotImplementedError, match="committed group offsets"):
-        consumer._spark_options()   # Flink's default start: the group's committed offsets
-    options = consumer.set_start_from_earliest()._spark_options()
-    assert options == {"kafka.bootstrap.servers": "b:1", "kafka.group.id": "g",
-                       "kafka.max.poll.records": "5", "subscribe": "a,b",
-                       "startingOffsets": "earliest"}
-    assert consumer.get_produced_type() == Types.STRING()
-
-
-def test_kafka_sink_and_producer_options_and_encoding():
+def test_kafka_sinks_are_declarative_specs():
     serializer = KafkaRecordSerializationSchema.builder().set_topic("out") \
         .set_key_serialization_schema(SimpleStringSchema()) \
         .set_value_serialization_schema(SimpleStringSchema()).build()
     sink = KafkaSink.builder().set_bootstrap_servers("b:1").set_record_serializer(serializer) \
         .set_property("linger.ms", "5").build()
-    assert sink._spark_options() == {"kafka.bootstrap.servers": "b:1", "kafka.linger.ms": "5"}
-    definition = sink._sink_definition(Types.STRING())
-    assert definition.kind == "frame"
-    assert dict(definition.frame_writer.options) == sink._spark_options()
-    operator = definition.operator_factory()
-    assert operator.encode("v") == ("out", b"v", b"v")
-    producer = FlinkKafkaProducer("p", SimpleStringSchema(), {"bootstrap.servers": "b:2",
-                                                              "acks": "all"})
-    assert producer._spark_options() == {"kafka.bootstrap.servers": "b:2", "kafka.acks": "all"}
-    assert producer._sink_definition(None).operator_factory().encode("x") == ("p", None, b"x")
+    spec = sink._sink_definition(Types.STRING())
+    assert isinstance(spec, KafkaSinkSpec) and not spec.reaches_driver
+    assert spec.properties == (("bootstrap.servers", "b:1"), ("linger.ms", "5"))
+    assert (spec.topic, spec.key_serializer("k"), spec.value_serializer("v")) == \
+        ("out", b"k", b"v")
+    producer = FlinkKafkaProducer("p", SimpleStringSchema(), {"bootstrap.servers": "b:2"})
+    assert producer._sink_definition(None).topic == "p"
+    with pytest.raises(ValueError, match="bootstrap.servers"):
+        FlinkKafkaProducer("p", SimpleStringSchema(), {})._sink_definition(None)
 
 
-def test_kafka_topic_selector_and_exactly_once():
+def test_kafka_exactly_once_is_refused():
     serializer = KafkaRecordSerializationSchema.builder() \
         .set_topic_selector(lambda v: "t-" + v) \
         .set_value_serialization_schema(SimpleStringSchema()).build()
+    exactly = KafkaSink.builder().set_bootstrap_servers("b:1").set_record_serializer(serializer) \
+        .set_delivery_guarantee(DeliveryGuarantee.EXACTLY_ONCE).build()
+    with pytest.raises(NotImplementedError, match="at least once"):
+        exactly._sink_definition(None)
+    producer = FlinkKafkaProducer("p", SimpleStringSchema(), {"bootstrap.servers": "b"},
+                                  semantic=Semantic.EXACTLY_ONCE)
+    with pytest.raises(NotImplementedError, match="EXACTLY_ONCE"):
+        producer._sink_definition(None)
+
+
+    # observed on PyFlink 1.20
+    assert str(schema) == ('[CsvSchema: columns=["id"/NUMBER,"name"/STRING,"score"/NUMBER,'
+                           '"ok"/BOOLEAN,"tags"/ARRAY], header? false, skipFirst? false, '
+                           'comments? false, any-properties? N/A]')
+    assert len(schema) == 5
+    with pytest.raises(ValueError, match="single char"):
+        CsvSchema.builder().set_column_separator("ab")
+
+
+def test_java_backed_sources_and_sinks_name_the_alternative():
+    env = StreamExecutionEnvironment.get_execution_environment()
+    with pytest.raises(NotImplementedError, match="from_source"):
+        env.add_source(object())
+    with pytest.raises(NotImplementedError, match="Java SourceFunction|backed by a Java class"):
+        SourceFunction("org.example.MySource")
+    ds = env.from_collection([1], type_info=Types.INT())
+    with pytest.raises(NotImplementedError, match="sink_to\\(FileSink"):
+        ds.add_sink(object())
+    with pytest.raises(NotImplementedError, match="Supported sinks: FileSink, KafkaSink"):
+        ds.sink_to(object())
+
+
+# ---- Kafka: the specs the connectors build (Spark's option names: spark/tests) ----
+
+def _source(**settings):
+    builder = KafkaSource.builder().set_bootstrap_servers("b1:9092,b2:9092") \
+        .set_value_only_deserializer(SimpleStringSchema())
+    for name, args in settings.items():
+        getattr(builder, name)(*args)
+    return builder.build()
+
+
+def test_kafka_source_is_a_declarative_spec():
+    tp0, tp1 = KafkaTopicPartition("t", 0), KafkaTopicPartition("t", 1)
+    spec = _source(set_partitions=({tp1, tp0},), set_group_id=("g",),
+                   set_starting_offsets=(KafkaOffsetsInitializer.offsets({tp0: 5, tp1: 7}),),
+                   set_bounded=(KafkaOffsetsInitializer.timestamp(17),))._source_definition()
+    assert isinstance(spec, KafkaSourceSpec)
+    assert spec.partitions == (("t", 0), ("t", 1))
+    assert spec.starting == SpecificOffsets((("t", 0, 5), ("t", 1, 7)))
+    assert spec.stopping == TimestampOffsets(17)
+    assert (spec.bootstrap_servers, spec.group_id, spec.bounded) == ("b1:9092,b2:9092", "g",
+                                                                     True)
+    assert spec.value_decoder(b"x") == "x"
+
+
+def test_kafka_offsets_the_shim_cannot_read_raise_when_the_source_is_added():
+    with pytest.raises(NotImplementedError, match="committed group offsets"):
+        _source(set_topics=("t",), set_bounded=(KafkaOffsetsInitializer.latest(),),
+                set_starting_offsets=(KafkaOffsetsInitializer.committed_offsets(
+                    KafkaOffsetResetStrategy.EARLIEST),))._source_definition()
+    with pytest.raises(NotImplementedError, match="reads nothing"):
+        _source(set_topics=("t",), set_bounded=(KafkaOffsetsInitializer.latest(),),
+                set_starting_offsets=(KafkaOffsetsInitializer.latest(),))._source_definition()
+    with pytest.raises(NotImplementedError, match="reads nothing"):
+        _source(set_topics=("t",),
+                set_bounded=(KafkaOffsetsInitializer.earliest(),))._source_definition()
+    with pytest.raises(ValueError, match="Exactly one of"):
+        _source(set_bounded=(KafkaOffsetsInitializer.latest(),))._source_definition()
+
+
+def test_unbounded_kafka_source_raises_naming_set_bounded():
+    env = StreamExecutionEnvironment.get_execution_environment()
+    from pyflink_on_spark.common import WatermarkStrategy
+    with pytest.raises(NotImplementedError, match="set_bounded"):
+        env.from_source(_source(set_topics=("t",)), WatermarkStrategy.no_watermarks(), "k")
+    with pytest.warns(DeprecationWarning):
+        consumer = FlinkKafkaConsumer("t", SimpleStringSchema(),
+                                      {"bootstrap.servers": "b:1", "group.id": "g"})
+    with pytest.raises(NotImplementedError, match="unbounded sources are not supported"):
+        env.add_source(consumer)
+
+
+def test_kafka_sinks_are_declarative_specs():
+    serializer = KafkaRecordSerializationSchema.builder().set_topic("out") \
+        .set_key_serialization_schema(SimpleStringSchema()) \
+        .set_value_serialization_schema(SimpleStringSchema()).build()
     sink = KafkaSink.builder().set_bootstrap_servers("b:1").set_record_serializer(serializer) \
-        .build()
-    assert sink._sink_definition(None).operator_factory().encode("x") == ("t-x", None, b"x")
+        .set_property("linger.ms", "5").build()
+    spec = sink._sink_definition(Types.STRING())
+    assert isinstance(spec, KafkaSinkSpec) and not spec.reaches_driver
+    assert spec.properties == (("bootstrap.servers", "b:1"), ("linger.ms", "5"))
+    assert (spec.topic, spec.key_serializer("k"), spec.value_serializer("v")) == \
+        ("out", b"k", b"v")
+    producer = FlinkKafkaProducer("p", SimpleStringSchema(), {"bootstrap.servers": "b:2"})
+    assert producer._sink_definition(None).topic == "p"
+    with pytest.raises(ValueError, match="bootstrap.servers"):
+        FlinkKafkaProducer("p", SimpleStringSchema(), {})._sink_definition(None)
+
+
+def test_kafka_exactly_once_is_refused():
+    serializer = KafkaRecordSerializationSchema.builder() \
+        .set_topic_selector(lambda v: "t-" + v) \
+        .set_value_serialization_schema(SimpleStringSchema()).build()
     exactly = KafkaSink.builder().set_bootstrap_servers("b:1").set_record_serializer(serializer) \
         .set_delivery_guarantee(DeliveryGuarantee.EXACTLY_ONCE).build()
     with pytest.raises(NotImplementedError, match="at least once"):
