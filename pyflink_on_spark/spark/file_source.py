@@ -23,6 +23,7 @@ import pyarrow.compute as pc
 from pyflink_on_spark.specs.sources import FileSourceSpec
 from pyflink_on_spark.runtime.boundary import KIND_SPLIT
 from pyflink_on_spark.spark.batch_schema import SPARK_SCHEMA, rows_to_batch
+from pyflink_on_spark.spark.file_formats import reads_whole_file, spark_read
 from pyflink_on_spark.spark.frame_sources import is_missing_data_source, missing_package_error
 
 CHUNK_RECORDS = 4096
@@ -68,31 +69,29 @@ def file_scan_frame(scan: FileSourceSpec, parallelism: int, session):
     files = list_files(session, scan.paths)
     fmt = scan.format
     index = {normalize_path(f): i for i, f in enumerate(files)}
-    by_spark = [f for f in files if not fmt.decodes_whole_file(normalize_path(f))]
-    whole = [f for f in files if fmt.decodes_whole_file(normalize_path(f))]
+    by_spark = [f for f in files if not reads_whole_file(fmt, normalize_path(f))]
+    whole = [f for f in files if reads_whole_file(fmt, normalize_path(f))]
     frames = []
     if by_spark:
-        reader = session.read.format(fmt.spark_source)
-        for key, value in fmt.spark_options().items():
+        read = spark_read(fmt)
+        reader = session.read.format(read.source)
+        for key, value in read.options.items():
             reader = reader.option(key, value)
-        schema = fmt.spark_schema()
-        if schema is not None:
-            reader = reader.schema(schema)
+        if read.schema is not None:
+            reader = reader.schema(read.schema)
         try:
             df = reader.load(by_spark)
         except Exception as e:
-            if is_missing_data_source(e) and fmt.spark_package:
-                raise missing_package_error("%r" % (fmt,), fmt.spark_source,
-                                            fmt.spark_package) from None
+            if is_missing_data_source(e) and read.package:
+                raise missing_package_error("%r" % (fmt,), read.source, read.package) from None
             raise
         from pyspark.sql import functions as F
-        df = df.select(*[F.col("`%s`" % c) for c in fmt.spark_columns()],
+        df = df.select(*[F.col("`%s`" % c) for c in read.columns],
                        F.col("_metadata.file_path").alias(_PATH),
                        F.col("_metadata.file_block_start").alias(_START))
         unit = _split_bytes(session, by_spark) if scan.split_files else 0
         frames.append(df.mapInArrow(
-            _block_chunker(fmt, index, parallelism, len(fmt.spark_columns()), unit),
-            SPARK_SCHEMA))
+            _block_chunker(fmt, index, parallelism, len(read.columns), unit), SPARK_SCHEMA))
     if whole:
         df = session.read.format("binaryFile").load(whole).select("path", "content")
         frames.append(df.mapInArrow(_whole_file_chunker(fmt, index, parallelism),

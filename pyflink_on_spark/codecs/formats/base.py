@@ -1,40 +1,26 @@
-"""What a file source format tells the Spark layer (spark/file_source.py)."""
+"""What a file source format is to its readers: a decoder of records (no reader settings:
+how a given engine reads the files, e.g. Spark's data source and options, lives with that
+engine, spark/file_formats.py)."""
 from __future__ import annotations
 
-from typing import Dict, List, Optional, Sequence
+from typing import Sequence
 
 
 class FileRecordFormat:
-    """Describes how Spark reads a file format and how its rows become PyFlink records.
+    """Turns what a reader read of a file into the records PyFlink's format produces.
 
-    Methods named ``decode_*`` run inside Spark tasks; instances must pickle.
+    Instances travel into tasks and must pickle. `produced_type` (a TypeInformation) is what
+    the source declares.
     """
 
-    #: Spark data source name (``spark.read.format(...)``)
-    spark_source = "text"
-    #: (data source name, Maven artifact without version) when Spark needs an extra package
-    spark_package: Optional[str] = None
-
-    def spark_options(self) -> Dict[str, str]:
-        return {}
-
-    def spark_schema(self) -> Optional[str]:
-        """DDL schema given to the reader (None: the reader's own)."""
-        return None
-
-    def spark_columns(self) -> List[str]:
-        """Columns selected from the reader, in the order decode_batch receives them."""
-        return ["value"]
-
-    def decodes_whole_file(self, path: str) -> bool:
-        """True for files Spark's reader cannot decode as PyFlink does: they are read as
-        bytes (Spark's binaryFile source) and decoded by decode_file."""
-        return False
+    produced_type = None
 
     def decode_batch(self, batch) -> list:
-        """A pyarrow RecordBatch of spark_columns() (rows of one file, in file order) ->
+        """A pyarrow RecordBatch of the format's columns (rows of one file, in file order) ->
         the records, in order."""
         raise NotImplementedError
 
     def decode_file(self, path: str, content: bytes) -> Sequence:
+        """A whole file's bytes -> its records (for files a reader cannot decode as Flink
+        does, e.g. other charsets or compressions)."""
         raise NotImplementedError("%s cannot decode whole files" % type(self).__name__)

@@ -21,6 +21,7 @@ from typing import Iterator, List, Optional, Sequence, Tuple
 from pyflink_on_spark.common._java_text import (
     java_double_str, java_float_str, java_sql_date_str, java_sql_time_str,
     java_sql_timestamp_str)
+from pyflink_on_spark.codecs.formats.base import FileRecordFormat
 from pyflink_on_spark.codecs.formats.fields import FRACTIONAL, INTEGRAL, Field
 
 
@@ -464,3 +465,34 @@ def decode_csv_file(path: str, content: bytes, dialect: CsvDialect, names: Seque
     from pyflink_on_spark.codecs.formats.text import decompress
     text = decompress(path, content).decode("utf-8", errors="replace")
     return decode_csv_rows(text, dialect, names, fields, path)
+
+
+class CsvFileFormat(FileRecordFormat):
+    """CsvReaderFormat's decoder: a file is decoded whole, as Jackson's CsvParser reads it
+    (decode_csv_file: its quoting and its errors); a reader that hands every column as a
+    string may use decode_batch, which converts the values as Flink's CSV converters do
+    (e.g. an empty number fails, an empty array is [])."""
+
+    def __init__(self, dialect: CsvDialect, names: Sequence[str], fields: Sequence[Field],
+                 produced_type=None) -> None:
+        self.dialect = dialect
+        self.names = list(names)
+        self.fields = list(fields)
+        self.produced_type = produced_type
+
+    def decode_file(self, path: str, content: bytes) -> list:
+        return decode_csv_file(path, content, self.dialect, self.names, self.fields)
+
+    def decode_batch(self, batch) -> list:
+        from pyflink_on_spark.common.types import _create_row
+        columns = [batch.column(i).to_pylist() for i in range(batch.num_columns)]
+        names, fields, dialect = self.names, self.fields, self.dialect
+        rows = []
+        for values in zip(*columns):
+            # a reader may give null for an unquoted empty field (Spark's); Jackson gives ""
+            rows.append(_create_row(names, [parse_value("" if v is None else v, f, dialect, n)
+                                            for v, f, n in zip(values, fields, names)]))
+        return rows
+
+    def __repr__(self) -> str:
+        return "CsvReaderFormat(%s)" % ", ".join(self.names)

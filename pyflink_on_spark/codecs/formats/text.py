@@ -2,9 +2,9 @@
 
 Java's BufferedReader.readLine ends a line at "\\n", "\\r" or "\\r\\n"; a last line without
 terminator is kept; empty lines are kept. Flink's stream formats decompress by file
-extension (".deflate", ".xz", ".bz2", ".gz", ".gzip"). Spark's text reader (Hadoop's line
-reader and codecs) splits lines the same way and decodes .gz, .bz2 and .deflate itself; the
-other extensions and non-UTF-8 charsets are decoded here from the file's bytes.
+extension (".deflate", ".xz", ".bz2", ".gz", ".gzip"). A reader that splits lines the same
+way (Spark's text reader) hands its lines to decode_batch; files it cannot decode (other
+extensions, non-UTF-8 charsets: spark/file_formats.py) are decoded here from their bytes.
 """
 from __future__ import annotations
 
@@ -20,9 +20,8 @@ from pyflink_on_spark.codecs.formats.base import FileRecordFormat
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
-# extensions Flink's StreamFormat decompresses, and which of them Spark's text reader handles
+# extensions Flink's StreamFormat decompresses
 FLINK_COMPRESSED = (".deflate", ".xz", ".bz2", ".gz", ".gzip")
-SPARK_DECOMPRESSES = (".deflate", ".bz2", ".gz")
 
 
 def python_codec(charset: str) -> str:
@@ -58,8 +57,8 @@ def split_java_lines(text: str) -> List[str]:
 
 
 def _lines_of(column) -> List[str]:
-    """Spark's text reader passes bytes through unchecked: malformed UTF-8 becomes U+FFFD,
-    as Java's InputStreamReader decodes it."""
+    """A line reader may pass bytes through unchecked (Spark's does): malformed UTF-8 becomes
+    U+FFFD, as Java's InputStreamReader decodes it."""
     try:
         return column.to_pylist()
     except UnicodeDecodeError:
@@ -71,8 +70,6 @@ def _lines_of(column) -> List[str]:
 class TextLineFormat(FileRecordFormat):
     """StreamFormat.text_line_format(charset): one str record per line."""
 
-    spark_source = "text"
-
     def __init__(self, charset: str = "UTF-8") -> None:
         self.charset = charset
         self.codec = python_codec(charset)
@@ -81,12 +78,6 @@ class TextLineFormat(FileRecordFormat):
     def produced_type(self):
         from pyflink_on_spark.common.typeinfo import Types
         return Types.STRING()
-
-    def decodes_whole_file(self, path: str) -> bool:
-        if self.codec != "utf-8":
-            return True  # Spark's text reader only decodes UTF-8
-        # Hadoop's codecs match the extension case-sensitively
-        return path.lower().endswith(FLINK_COMPRESSED) and not path.endswith(SPARK_DECOMPRESSES)
 
     def decode_batch(self, batch) -> list:
         return _lines_of(batch.column(0))
@@ -112,10 +103,7 @@ def split_text_input_format_lines(text: str) -> List[str]:
 
 class TextInputFormat(TextLineFormat):
     """env.read_text_file: TextLineFormat's reading with TextInputFormat's line splitting
-    (Spark's reader is told to split at "\n" only)."""
-
-    def spark_options(self):
-        return {"lineSep": "\n"}
+    (lines end at "\n" only)."""
 
     def decode_batch(self, batch) -> list:
         return [line[:-1] if line.endswith("\r") else line

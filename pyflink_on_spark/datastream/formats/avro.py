@@ -14,7 +14,6 @@ from pyflink_on_spark.common.serialization import (BulkWriterFactory, Deserializ
 from pyflink_on_spark.common.typeinfo import TypeInformation
 from pyflink_on_spark.datastream.utils import ResultTypeQueryable
 from pyflink_on_spark.codecs.formats import avro as codec
-from pyflink_on_spark.codecs.formats.base import FileRecordFormat
 
 __all__ = [
     'AvroSchema',
@@ -77,40 +76,13 @@ class GenericRecordAvroTypeInfo(TypeInformation):
         return json.dumps(value, separators=(", ", ": "), default=str)
 
 
-class AvroFileFormat(FileRecordFormat):
-    """Avro container files read with Spark's avro source (spark-avro package)."""
-
-    spark_source = "avro"
-    spark_package = "spark-avro"
-
-    def __init__(self, schema: AvroSchema) -> None:
-        self.schema_json = str(schema)
-        parsed = codec.parse_schema(self.schema_json)
-        if parsed["type"] != "record":
-            raise ValueError("AvroInputFormat needs a record schema, got %s" % self.schema_json)
-        self.names = [f["name"] for f in parsed["fields"]]
-        self.produced_type = GenericRecordAvroTypeInfo(schema)
-
-    def spark_options(self):
-        return {"avroSchema": self.schema_json}
-
-    def spark_columns(self):
-        return list(self.names)
-
-    def decode_batch(self, batch) -> list:
-        columns = [batch.column(i).to_pylist() for i in range(batch.num_columns)]
-        return [dict(zip(self.names, values)) for values in zip(*columns)]
-
-    def __repr__(self) -> str:
-        return "AvroInputFormat"
-
-
 class AvroInputFormat(InputFormat, ResultTypeQueryable):
     """Reads Avro container files as GenericRecords (dicts): env.create_input(...)."""
 
     def __init__(self, path: str, schema: 'AvroSchema'):
         from pyflink_on_spark.datastream.connectors.file_system import _absolute
-        super(AvroInputFormat, self).__init__((_absolute(path), AvroFileFormat(schema)))
+        super(AvroInputFormat, self).__init__((_absolute(path), codec.AvroFileFormat(
+            str(schema), GenericRecordAvroTypeInfo(schema))))
         self._type_info = GenericRecordAvroTypeInfo(schema)
 
     def get_produced_type(self) -> GenericRecordAvroTypeInfo:

@@ -1,6 +1,7 @@
-"""CSV formats (mirror of pyflink.datastream.formats.csv): a FileSource reader format read
-with Spark's CSV reader, a FileSink bulk writer, and row (de)serialization schemas. The
-quoting and number formats follow Flink's Jackson-based writers (codecs/formats/csv.py)."""
+"""CSV formats (mirror of pyflink.datastream.formats.csv): a FileSource reader format (files
+decoded as Flink's Jackson-based reader does: codecs/formats/csv.py), a FileSink bulk writer,
+and row (de)serialization schemas. The quoting and number formats follow Flink's
+Jackson-based writers."""
 from __future__ import annotations
 
 from typing import List, Optional, TYPE_CHECKING
@@ -10,9 +11,8 @@ from pyflink_on_spark.common.serialization import (BulkWriterFactory, Deserializ
                                                    SerializationSchema)
 from pyflink_on_spark.common.typeinfo import TypeInformation
 from pyflink_on_spark.datastream.connectors.file_system import StreamFormat
-from pyflink_on_spark.codecs.formats.base import FileRecordFormat
-from pyflink_on_spark.codecs.formats.csv import CsvDialect, CsvRowWriter, parse_value, \
-    split_line
+from pyflink_on_spark.codecs.formats.csv import (CsvDialect, CsvFileFormat, CsvRowWriter,
+                                                parse_value, split_line)
 from pyflink_on_spark.codecs.formats.fields import from_data_type, from_type_info
 
 if TYPE_CHECKING:
@@ -192,58 +192,6 @@ class CsvSchemaBuilder(object):
         return self.size()
 
 
-class CsvFileFormat(FileRecordFormat):
-    """CsvReaderFormat on Spark: Spark's CSV reader reads every column as a string (quotes,
-    separators, multi-line quoted values, header); the values are converted here as Flink's
-    CSV converters do (e.g. an empty number fails, an empty array is [])."""
-
-    spark_source = "csv"
-    _NULL_SENTINEL = "\u0000pyflink-on-spark-null\u0000"
-
-    def __init__(self, schema: CsvSchema) -> None:
-        self.dialect = schema._j_schema[0]
-        self.names = [name for name, _, _ in schema._j_schema[1]]
-        self.fields = schema._fields()
-        from pyflink_on_spark.datastream.formats._row_data import type_info_of
-        self.produced_type = type_info_of(schema._row_type)
-
-    def spark_options(self):
-        d = self.dialect
-        return {"sep": d.column_separator, "quote": d.quote_char or "\u0000",
-                "escape": d.escape_char or d.quote_char or "\\",
-                "header": str(d.use_header or d.skip_first_data_row).lower(),
-                "comment": "#" if d.allow_comments else "\u0000",
-                "multiLine": "true", "nullValue": self._NULL_SENTINEL, "emptyValue": "",
-                "mode": "PERMISSIVE", "enforceSchema": "true"}
-
-    def spark_schema(self):
-        return ", ".join("c%d STRING" % i for i in range(len(self.fields)))
-
-    def spark_columns(self):
-        return ["c%d" % i for i in range(len(self.fields))]
-
-    def decodes_whole_file(self, path: str) -> bool:
-        return True   # Jackson's quoting and its errors (codecs.formats.csv), not Spark's
-
-    def decode_file(self, path: str, content: bytes) -> list:
-        from pyflink_on_spark.codecs.formats.csv import decode_csv_file
-        return decode_csv_file(path, content, self.dialect, self.names, self.fields)
-
-    def decode_batch(self, batch) -> list:
-        from pyflink_on_spark.common.types import _create_row
-        columns = [batch.column(i).to_pylist() for i in range(batch.num_columns)]
-        names, fields, dialect = self.names, self.fields, self.dialect
-        rows = []
-        for values in zip(*columns):
-            # Spark's parser gives null for an unquoted empty field; Jackson gives ""
-            rows.append(_create_row(names, [parse_value("" if v is None else v, f, dialect, n)
-                                            for v, f, n in zip(values, fields, names)]))
-        return rows
-
-    def __repr__(self) -> str:
-        return "CsvReaderFormat(%s)" % ", ".join(self.names)
-
-
 class CsvReaderFormat(StreamFormat):
     """Reads CSV files into rows of the schema's columns (a Python function receives a Row
     with the column names)."""
@@ -253,7 +201,10 @@ class CsvReaderFormat(StreamFormat):
 
     @staticmethod
     def for_schema(schema: 'CsvSchema') -> 'CsvReaderFormat':
-        return CsvReaderFormat(CsvFileFormat(schema))
+        from pyflink_on_spark.datastream.formats._row_data import type_info_of
+        return CsvReaderFormat(CsvFileFormat(
+            schema._j_schema[0], [name for name, _, _ in schema._j_schema[1]], schema._fields(),
+            type_info_of(schema._row_type)))
 
 
 class CsvBulkWriters(object):

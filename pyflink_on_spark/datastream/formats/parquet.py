@@ -8,8 +8,8 @@ from pyflink_on_spark.common.configuration import Configuration
 from pyflink_on_spark.common.serialization import BulkWriterFactory, RowDataBulkWriterFactory
 from pyflink_on_spark.datastream.connectors.file_system import BulkFormat, StreamFormat
 from pyflink_on_spark.datastream.formats.avro import AvroSchema, GenericRecordAvroTypeInfo
-from pyflink_on_spark.codecs.formats.base import FileRecordFormat
 from pyflink_on_spark.codecs.formats.fields import Field, from_data_type
+from pyflink_on_spark.codecs.formats.parquet import ParquetFileFormat
 
 if TYPE_CHECKING:
     from pyflink_on_spark.table.types import RowType
@@ -20,32 +20,6 @@ __all__ = [
     'ParquetColumnarRowInputFormat',
     'ParquetBulkWriters'
 ]
-
-
-class ParquetFileFormat(FileRecordFormat):
-    """Parquet files through spark.read.parquet, the given columns selected by name."""
-
-    spark_source = "parquet"
-
-    def __init__(self, row: Field, produced_type, as_dicts: bool = False,
-                 case_sensitive: bool = True) -> None:
-        self.row = row
-        self.produced_type = produced_type
-        self.as_dicts = as_dicts
-        self.case_sensitive = case_sensitive
-
-    def spark_columns(self):
-        return list(self.row.names)
-
-    def decode_batch(self, batch) -> list:
-        from pyflink_on_spark.codecs.formats.arrow_rows import table_rows
-        rows = table_rows(batch, self.row)
-        if self.as_dicts:
-            return [dict(zip(self.row.names, r._values)) for r in rows]
-        return rows
-
-    def __repr__(self) -> str:
-        return "ParquetFormat(%s)" % ", ".join(self.row.names)
 
 
 def _avro_row_field(schema: AvroSchema) -> Field:

@@ -36,17 +36,6 @@ def test_decompress_by_extension():
     assert decompress("/d/a.txt", data) == data
 
 
-def test_spark_reads_utf8_and_its_own_codecs_the_rest_is_decoded_here():
-    fmt = TextLineFormat()
-    assert not fmt.decodes_whole_file("/d/a.txt")
-    assert not fmt.decodes_whole_file("/d/a.txt.gz")
-    assert not fmt.decodes_whole_file("/d/a.bz2")
-    assert fmt.decodes_whole_file("/d/a.txt.xz")
-    assert fmt.decodes_whole_file("/d/a.gzip")
-    assert fmt.decodes_whole_file("/d/A.GZ")     # Hadoop's codec lookup is case-sensitive
-    assert TextLineFormat("ISO-8859-1").decodes_whole_file("/d/a.txt")
-
-
 def test_decode_file_with_charsets():
     assert TextLineFormat("ISO-8859-1").decode_file("/a.txt", "é\nü".encode("latin-1")) == \
         ["é", "ü"]
