@@ -8,11 +8,7 @@ import runpy
 import sys
 from typing import List, Optional, Tuple
 
-from pyflink_on_spark.cli.aliasing import install_pyflink_alias
-
-# Directories of the scripts being run: Spark tasks add them to sys.path, so modules that sit
-# beside a job script import in the workers too.
-SCRIPT_DIRS: List[str] = []
+from pyflink_on_spark.aliasing import install_pyflink_alias
 
 
 def run_script(path: str, argv: List[str]) -> None:
@@ -23,8 +19,9 @@ def run_script(path: str, argv: List[str]) -> None:
     saved_argv, saved_path = sys.argv[:], sys.path[:]
     sys.argv = [path] + list(argv)
     sys.path.insert(0, script_dir)
-    if script_dir not in SCRIPT_DIRS:
-        SCRIPT_DIRS.append(script_dir)
+    # Spark tasks add it to sys.path too, so modules beside the script import in the workers
+    from pyflink_on_spark.spark.entry import add_script_dir
+    add_script_dir(script_dir)
     try:
         runpy.run_path(path, run_name="__main__")
     finally:

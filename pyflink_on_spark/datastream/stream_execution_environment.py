@@ -1,6 +1,7 @@
 """StreamExecutionEnvironment (mirror of pyflink.datastream.stream_execution_environment).
 
-Collects the job's graph and settings; execute() hands the graph to the Spark executor.
+Collects the job's graph and settings; execute() hands the sink nodes and the settings to the
+executor's entry point (spark/entry.py), which compiles and runs them.
 Settings with no meaning on Spark are accepted and recorded; those that cannot be honoured
 raise NotImplementedError saying why.
 """
@@ -306,47 +307,49 @@ class StreamExecutionEnvironment(object):
     def _add_sink(self, sink: SinkTransformation) -> None:
         self._sinks.append(sink)
 
-    def _job_config(self, job_name: Optional[str]):
-        from pyflink_on_spark.specs.stage import JobConfig
+    def _job_settings(self, job_name: Optional[str] = None):
+        """What the executor needs besides the sink nodes (specs.stage.JobSettings)."""
+        from pyflink_on_spark.specs.stage import JobConfig, JobSettings
         params = {}
         global_params = getattr(self._config, "get_global_job_parameters", None)
         if global_params is not None:
             params = dict(global_params() or {})
-        return JobConfig(runtime_mode=self._runtime_mode.name,
-                         auto_watermark_interval=self._config.get_auto_watermark_interval(),
-                         job_parameters=params, state_backend=self._state_backend,
-                         job_name=job_name or "Flink Streaming Job")
+        config = JobConfig(runtime_mode=self._runtime_mode.name,
+                           auto_watermark_interval=self._config.get_auto_watermark_interval(),
+                           job_parameters=params, state_backend=self._state_backend,
+                           job_name=job_name or "Flink Streaming Job")
+        return JobSettings(config, self.get_parallelism(), self._max_parallelism,
+                           self._chaining)
 
     def _compile(self, sinks, job_name: Optional[str] = None):
-        from pyflink_on_spark.graph.compile import compile_job
-        return compile_job(sinks, default_parallelism=self.get_parallelism(),
-                           default_max_par=self._max_parallelism,
-                           chaining_enabled=self._chaining,
-                           config=self._job_config(job_name))
+        return _executor().compile_job(sinks, self._job_settings(job_name))
 
     def execute(self, job_name: str = None):
-        from pyflink_on_spark.spark.executor import execute_job
         sinks, self._sinks = self._sinks, []
         check_uploads(self._jars, [entry[0] for entry in self._cached_files])
-        job = self._compile(sinks, job_name)
-        return execute_job(job, job_name or "Flink Streaming Job")
+        return _executor().execute(sinks, self._job_settings(job_name))
 
     def execute_async(self, job_name: str = "Flink Streaming Job"):
-        from pyflink_on_spark.common.job_client import JobClient
-        from pyflink_on_spark.spark.executor import FinishedJobHandle
-        return JobClient(FinishedJobHandle(self.execute(job_name)))
+        sinks, self._sinks = self._sinks, []
+        check_uploads(self._jars, [entry[0] for entry in self._cached_files])
+        return _executor().execute_async(sinks, self._job_settings(job_name))
 
     def _execute_collect(self, collect_sink: SinkTransformation, job_name: Optional[str]):
         from pyflink_on_spark.datastream.data_stream import CloseableIterator
-        from pyflink_on_spark.spark.executor import execute_collect
         sinks, self._sinks = self._sinks + [collect_sink], []
-        job = self._compile(sinks, job_name)
-        return CloseableIterator(execute_collect(job, job_name or "Flink Streaming Job",
-                                                 collect_sink.id), collect_sink.input_type)
+        values = _executor().execute_and_collect(sinks, collect_sink.id,
+                                                 self._job_settings(job_name))
+        return CloseableIterator(values, collect_sink.input_type)
 
     def get_execution_plan(self) -> str:
-        from pyflink_on_spark.graph.plan import execution_plan_json
-        return execution_plan_json(self._compile(list(self._sinks)))
+        return _executor().execution_plan(list(self._sinks), self._job_settings())
 
     def close(self):
         self._sinks = []
+
+
+def _executor():
+    """The one way from the API to the engine: the executor's entry point, imported lazily
+    (so that building a job never loads Spark)."""
+    from pyflink_on_spark.spark import entry
+    return entry

@@ -9,7 +9,7 @@ import functools
 import pickle
 import sys
 import time
-from typing import Dict, Iterator, List
+from typing import Dict, Iterator, List, Tuple
 
 import cloudpickle
 
@@ -30,15 +30,16 @@ def _alias_active() -> bool:
     return module is not None and getattr(module, "__name__", "") == "pyflink_on_spark"
 
 
-def build_frames(job: CompiledJob, session) -> Dict[int, object]:
-    """stage id -> the DataFrame of the stage's output rows."""
+def build_frames(job: CompiledJob, session, script_dirs: Tuple[str, ...] = ()) \
+        -> Dict[int, object]:
+    """stage id -> the DataFrame of the stage's output rows. `script_dirs`: directories the
+    tasks add to sys.path (the job script's, see spark/entry.py RunOptions)."""
     from pyspark.sql import functions as F
     consumers: Dict[int, int] = {s.spec.stage_id: 0 for s in job.stages}
     for stage in job.stages:
         for up in {u.stage_id for u in stage.upstream}:
             consumers[up] += 1
     alias = _alias_active()
-    from pyflink_on_spark.cli.script_runner import SCRIPT_DIRS
     frames: Dict[int, object] = {}
     for stage in job.stages:
         spec = stage.spec
@@ -56,7 +57,7 @@ def build_frames(job: CompiledJob, session) -> Dict[int, object]:
         frame = frame.repartitionById(spec.parallelism, F.col(ROUTE_BY)) \
                      .sortWithinPartitions(*EXCHANGE_ORDER)
         output = frame.mapInArrow(
-            make_stage_function(cloudpickle.dumps(spec), alias, SCRIPT_DIRS), SPARK_SCHEMA)
+            make_stage_function(cloudpickle.dumps(spec), alias, script_dirs), SPARK_SCHEMA)
         has_driver_sink = any(s.sink.reaches_driver for s in stage.sinks)
         if consumers[spec.stage_id] + (1 if has_driver_sink else 0) \
                 + frame_sink_count(stage) > 1:
@@ -80,7 +81,8 @@ def _driver_rows(job: CompiledJob, frames):
     return final.toLocalIterator(prefetchPartitions=True)
 
 
-def _run(job: CompiledJob, collect_sink_id=None) -> Iterator:
+def _run(job: CompiledJob, collect_sink_id=None, script_dirs: Tuple[str, ...] = ()) \
+        -> Iterator:
     """Runs the job; prints print-sink lines as they arrive; yields collected values; commits
     what file sinks wrote only once everything succeeded (codecs/files/commit.py)."""
     session = get_session()
@@ -89,7 +91,7 @@ def _run(job: CompiledJob, collect_sink_id=None) -> Iterator:
                   if isinstance(s.sink, FileSinkSpec)}
     committables: Dict[int, list] = {edge: [] for edge in committers}
     try:
-        frames = build_frames(job, session)
+        frames = build_frames(job, session, script_dirs)
         write_frame_sinks(job, frames)
         out = sys.stdout
         for edge, payload in _driver_rows(job, frames):
@@ -129,11 +131,12 @@ def _job_error(e: Exception) -> Exception:
     return e
 
 
-def execute_job(job: CompiledJob, job_name: str):
+def execute_job(job: CompiledJob, job_name: str, options=None):
+    """`options`: the entry point's RunOptions (None: defaults)."""
     from pyflink_on_spark.common.job_execution_result import JobExecutionResult
     from pyflink_on_spark.common.job_id import JobID
     start = time.time()
-    for _ in _run(job):
+    for _ in _run(job, None, _script_dirs(options)):
         pass
     runtime_ms = int((time.time() - start) * 1000)
     return JobExecutionResult._of(JobID._generate(), runtime_ms)
@@ -176,8 +179,13 @@ class FinishedJobHandle:
         return self._done(self._result)
 
 
-def execute_collect(job: CompiledJob, job_name: str, collect_sink_id: int) -> Iterator:
-    iterator = _run(job, collect_sink_id)
+def _script_dirs(options) -> Tuple[str, ...]:
+    return tuple(options.script_dirs) if options is not None else ()
+
+
+def execute_collect(job: CompiledJob, job_name: str, collect_sink_id: int,
+                    options=None) -> Iterator:
+    iterator = _run(job, collect_sink_id, _script_dirs(options))
     # Start the job now (PyFlink submits it at once), keeping the first value.
     try:
         first = next(iterator)

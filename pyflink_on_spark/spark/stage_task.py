@@ -24,7 +24,7 @@ def make_stage_function(spec_bytes: bytes, alias_pyflink: bool, script_dirs=()):
             if path not in sys.path:
                 sys.path.append(path)
         if alias_pyflink:
-            from pyflink_on_spark.cli.aliasing import install_pyflink_alias
+            from pyflink_on_spark.aliasing import install_pyflink_alias
             install_pyflink_alias()
         from pyspark import TaskContext
         from pyflink_on_spark.runtime.task import StreamTask

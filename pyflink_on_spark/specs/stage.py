@@ -139,3 +139,13 @@ class CompiledJob:
     def operator(self, node_id: int) -> OperatorSpec:
         return next(op for op in self.stage_of(node_id).spec.operators
                     if op.node_id == node_id)
+
+
+@dataclass(frozen=True)
+class JobSettings:
+    """What StreamExecutionEnvironment hands to an executor entry point with its sink nodes:
+    the job's configuration and how to compile its graph."""
+    config: JobConfig
+    default_parallelism: int
+    default_max_parallelism: Optional[int] = None   # None or <= 0: Flink's default rule
+    chaining_enabled: bool = True

@@ -25,7 +25,7 @@ def test_the_table_api_itself_is_not_there():
 
 
 def test_the_pyflink_alias_resolves_table_types_only():
-    from pyflink_on_spark.cli.aliasing import install_pyflink_alias
+    from pyflink_on_spark.aliasing import install_pyflink_alias
     install_pyflink_alias()
     import importlib
     assert importlib.import_module("pyflink.table.types").DataTypes is DataTypes
