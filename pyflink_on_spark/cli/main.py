@@ -2,26 +2,21 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import sys
 import traceback
 from typing import List, Optional
 
-from pyflink_on_spark.spark.session import CONF_ENV, MASTER_ENV, VERBOSE_ENV
-
 
 def _run(args) -> int:
-    if args.master:
-        os.environ[MASTER_ENV] = args.master
-    if args.conf:
-        for item in args.conf:
-            if "=" not in item:
-                print("pyflink-on-spark: --conf expects key=value, got %r" % item,
-                      file=sys.stderr)
-                return 2
-        os.environ[CONF_ENV] = "\n".join(args.conf)
-    if args.verbose:
-        os.environ[VERBOSE_ENV] = "1"
+    conf = []
+    for item in args.conf or ():
+        if "=" not in item:
+            print("pyflink-on-spark: --conf expects key=value, got %r" % item, file=sys.stderr)
+            return 2
+        key, value = item.split("=", 1)
+        conf.append((key, value))
     if args.script is None:
         print("pyflink-on-spark run: give the PyFlink job script to run, e.g.\n"
               "  pyflink-on-spark run my_job.py [arguments for the script]",
@@ -31,8 +26,12 @@ def _run(args) -> int:
         print("pyflink-on-spark: no such file: %s" % args.script, file=sys.stderr)
         return 2
     from pyflink_on_spark.cli.script_runner import run_script
-    from pyflink_on_spark.runtime.errors import JobExecutionError
-    from pyflink_on_spark.spark.session import JavaNotFoundError
+    from pyflink_on_spark.spark import entry
+    from pyflink_on_spark.spark.entry import JavaNotFoundError, JobExecutionError
+    options = entry.run_options()
+    entry.set_run_options(dataclasses.replace(
+        options, master=args.master or options.master, conf=options.conf + tuple(conf),
+        verbose=args.verbose or options.verbose))
     try:
         run_script(args.script, args.args)
     except SystemExit as e:

@@ -7,38 +7,18 @@ RunOptions, set before the script runs; nothing here reads the tool's globals.
 """
 from __future__ import annotations
 
-import dataclasses
-from dataclasses import dataclass
-from typing import Iterator, List, Tuple
+from typing import Iterator, List
 
+from pyflink_on_spark.runtime.errors import JobExecutionError
+from pyflink_on_spark.spark.run_options import (RunOptions, add_script_dir, run_options,
+                                                set_run_options)
+from pyflink_on_spark.spark.session import JavaNotFoundError
 from pyflink_on_spark.specs.stage import CompiledJob, JobSettings
 
-
-@dataclass(frozen=True)
-class RunOptions:
-    # directories of the job scripts being run: tasks add them to sys.path, so modules that
-    # sit beside a job script import in Spark's Python workers too
-    script_dirs: Tuple[str, ...] = ()
-
-
-_run_options = RunOptions()
-
-
-def set_run_options(options: RunOptions) -> None:
-    """Called by the tool that runs job scripts (cli/script_runner.py) before a script runs."""
-    global _run_options
-    _run_options = options
-
-
-def run_options() -> RunOptions:
-    return _run_options
-
-
-def add_script_dir(path: str) -> None:
-    """Make `path` importable in the tasks of the jobs that run from now on."""
-    if path not in _run_options.script_dirs:
-        set_run_options(dataclasses.replace(
-            _run_options, script_dirs=_run_options.script_dirs + (path,)))
+# what a tool needs besides the entry functions: its options, and the errors a run raises
+__all__ = ["RunOptions", "set_run_options", "run_options", "add_script_dir",
+           "JobExecutionError", "JavaNotFoundError", "compile_job", "execution_plan",
+           "execute", "execute_async", "execute_and_collect"]
 
 
 def compile_job(sinks: List, settings: JobSettings) -> CompiledJob:
@@ -58,7 +38,7 @@ def execution_plan(sinks: List, settings: JobSettings) -> str:
 def execute(sinks: List, settings: JobSettings):
     """Runs the job to completion: a JobExecutionResult."""
     from pyflink_on_spark.spark.executor import execute_job
-    return execute_job(compile_job(sinks, settings), settings.config.job_name, _run_options)
+    return execute_job(compile_job(sinks, settings), settings.config.job_name, run_options())
 
 
 def execute_async(sinks: List, settings: JobSettings):
@@ -72,4 +52,4 @@ def execute_and_collect(sinks: List, collect_sink_id: int, settings: JobSettings
     """Starts the job; the values reaching the collect sink node `collect_sink_id`."""
     from pyflink_on_spark.spark.executor import execute_collect
     return execute_collect(compile_job(sinks, settings), settings.config.job_name,
-                           collect_sink_id, _run_options)
+                           collect_sink_id, run_options())

@@ -132,7 +132,7 @@ def _job_error(e: Exception) -> Exception:
 
 
 def execute_job(job: CompiledJob, job_name: str, options=None):
-    """`options`: the entry point's RunOptions (None: defaults)."""
+    """`options`: spark.run_options.RunOptions (None: defaults)."""
     from pyflink_on_spark.common.job_execution_result import JobExecutionResult
     from pyflink_on_spark.common.job_id import JobID
     start = time.time()

@@ -19,7 +19,8 @@ from typing import Dict, Optional
 _lock = threading.Lock()
 _session = None
 
-# Set by the CLI (`--master`, `--conf`, `--verbose`) before the session starts.
+# Read when no run options say otherwise (the CLI passes --master, --conf, --verbose as
+# spark/run_options.py RunOptions).
 MASTER_ENV = "PYFLINK_ON_SPARK_MASTER"
 DEFAULT_MASTER = "local[*,4]"
 CONF_ENV = "PYFLINK_ON_SPARK_CONF"        # "k1=v1\nk2=v2"
@@ -70,11 +71,14 @@ def check_java() -> None:
 
 
 def _extra_conf() -> Dict[str, str]:
+    from pyflink_on_spark.spark.run_options import run_options
     conf = {}
     for line in os.environ.get(CONF_ENV, "").splitlines():
         if "=" in line:
             key, value = line.split("=", 1)
             conf[key.strip()] = value.strip()
+    for key, value in run_options().conf:
+        conf[key.strip()] = value.strip()
     return conf
 
 
@@ -133,12 +137,14 @@ def get_session():
             _session = _configure(active)
             return _session
         check_java()
-        verbose = bool(os.environ.get(VERBOSE_ENV))
+        from pyflink_on_spark.spark.run_options import run_options
+        options = run_options()
+        verbose = options.verbose or bool(os.environ.get(VERBOSE_ENV))
         os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
         os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
         conf_dir = _quiet_logging(verbose)
         builder = SparkSession.builder.appName("pyflink-on-spark")
-        master = os.environ.get(MASTER_ENV)
+        master = options.master or os.environ.get(MASTER_ENV)
         if master:
             builder = builder.master(master)
         elif not os.environ.get("SPARK_HOME_SUBMIT") and "spark.master" not in _extra_conf():

@@ -23,3 +23,19 @@ def test_modules_beside_the_script_import_in_the_tasks(spark, tmp_path):
     assert error is None, error
     assert out.strip() == "[2, 4, 6]"
     assert str(tmp_path) in entry.run_options().script_dirs
+
+
+def test_run_hands_master_conf_and_verbose_to_the_executor_as_run_options(tmp_path):
+    from pyflink_on_spark.cli.main import main
+    script = tmp_path / "noop.py"
+    script.write_text("print('ran')\n")
+    saved = entry.run_options()
+    try:
+        assert main(["run", "--conf", "no-equals-sign", str(script)]) == 2
+        assert main(["run", "--master", "local[3]", "--conf", "spark.a=1 ", "--verbose",
+                     str(script)]) == 0
+        options = entry.run_options()
+        assert (options.master, options.conf, options.verbose) == \
+            ("local[3]", (("spark.a", "1 "),), True)
+    finally:
+        entry.set_run_options(saved)
