@@ -134,7 +134,6 @@ def test_per_key_results_equal_the_bounded_run(tmp_path):
     streamed = [v for out in _run(job, sink, batches, str(tmp_path)) for v in out]
     # the same records through the bounded engine (one split per source subtask)
     env_job, env_sink = _job()
-    from pyflink_on_spark.graph.sources import SourceDefinition
     records = {0: [], 1: []}
     for splits in batches:
         for sub, recs in splits:
