@@ -9,7 +9,7 @@ import time
 
 from pyflink_on_spark.codecs.files import staging
 from pyflink_on_spark.codecs.files.commit import FileCommitter
-from pyflink_on_spark.codecs.files.spec import FileSinkSpec
+from pyflink_on_spark.specs.sinks import FileSinkSpec
 
 PREFIX = staging.STAGING_PREFIX
 
