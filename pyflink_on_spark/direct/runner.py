@@ -11,12 +11,13 @@ from typing import Dict, Iterator, List, Optional
 
 import cloudpickle
 
+from pyflink_on_spark.codecs.files.commit import FileCommitter
 from pyflink_on_spark.direct.exchange import (
     EDGE, KIND, PAYLOAD, SEQ, SRC, Row, route, source_split_rows, upstream_rows)
 from pyflink_on_spark.runtime.errors import (
     JobExecutionError, UserFunctionError, extract_user_error)
 from pyflink_on_spark.runtime.task import StreamTask
-from pyflink_on_spark.specs.sinks import CollectSinkSpec, CommittingSinkSpec, PrintSinkSpec
+from pyflink_on_spark.specs.sinks import CollectSinkSpec, FileSinkSpec, PrintSinkSpec
 from pyflink_on_spark.specs.stage import CompiledJob, CompiledStage
 
 
@@ -89,8 +90,8 @@ def run_job(job: CompiledJob, work_dir: Optional[str] = None) -> Dict[int, list]
 def _run(job: CompiledJob, collect_sink_id: Optional[int] = None) -> Iterator:
     """What an executor does: prints print-sink lines, yields collected values, commits what
     external sinks wrote once everything succeeded (aborts otherwise)."""
-    committers = {s.edge_id: s.sink.committer for stage in job.stages for s in stage.sinks
-                  if isinstance(s.sink, CommittingSinkSpec)}
+    committers = {s.edge_id: FileCommitter(s.sink) for stage in job.stages for s in stage.sinks
+                  if isinstance(s.sink, FileSinkSpec)}
     committables: Dict[int, list] = {edge: [] for edge in committers}
     try:
         outputs = run_stages(job)
@@ -99,7 +100,7 @@ def _run(job: CompiledJob, collect_sink_id: Optional[int] = None) -> Iterator:
             if isinstance(sink.sink, PrintSinkSpec):
                 out.write("\n".join(values))
                 out.write("\n")
-            elif isinstance(sink.sink, CommittingSinkSpec):
+            elif isinstance(sink.sink, FileSinkSpec):
                 committables[sink.edge_id].extend(values)
             elif isinstance(sink.sink, CollectSinkSpec) and sink.node_id == collect_sink_id:
                 yield from values
