@@ -116,8 +116,9 @@ def _run(job: CompiledJob, collect_sink_id: Optional[int] = None) -> Iterator:
         raise
 
 
-def execute_job(job: CompiledJob, job_name: str):
-    """env.execute() on the direct runner."""
+def execute_job(job: CompiledJob, job_name: str, options=None):
+    """env.execute() on the direct runner. `options` (spark.run_options.RunOptions, the
+    signature the Spark executor has) matter only to runners in other processes."""
     from pyflink_on_spark.common.job_execution_result import JobExecutionResult
     from pyflink_on_spark.common.job_id import JobID
     start = time.time()
@@ -126,7 +127,8 @@ def execute_job(job: CompiledJob, job_name: str):
     return JobExecutionResult._of(JobID._generate(), int((time.time() - start) * 1000))
 
 
-def execute_collect(job: CompiledJob, job_name: str, collect_sink_id: int) -> Iterator:
+def execute_collect(job: CompiledJob, job_name: str, collect_sink_id: int,
+                    options=None) -> Iterator:
     """execute_and_collect() on the direct runner: the job starts at once (as PyFlink submits
     it), keeping its first value."""
     iterator = _run(job, collect_sink_id)
