@@ -5,7 +5,7 @@ only when called), and each edge between top-level packages is checked against L
 only ways across the layers are the named interfaces: the API reaches the engine through one
 lazy import of the executor entry point (pyflink_on_spark.spark.entry), the tools import the
 API and that entry point, and the engine reads the API's abstract interfaces (user function,
-state, window and timer classes). Tests (``tests/`` folders) may import anything.
+state, window, timer and metric classes). Tests (``tests/`` folders) may import anything.
 
 A new top-level package must be added to LAYERS (with what it may import) to pass.
 """
@@ -23,7 +23,8 @@ API = frozenset({"common", "datastream", "table", "metrics", "util"})
 TOOLS = frozenset({"cli", "compat", "migrate"})
 ENGINE_READS_FROM_API = ("datastream.functions", "datastream.state", "datastream.window",
                          "datastream.output_tag", "datastream.timerservice",
-                         "datastream.time_domain", "datastream.state_backend")
+                         "datastream.time_domain", "datastream.state_backend",
+                         "metrics.metricbase")
 
 # top-level package (or module) -> the top-level packages it may import, at any level
 LAYERS: Dict[str, FrozenSet[str]] = {
