@@ -414,7 +414,7 @@ class KeyedStream(DataStream):
 
         def internal_record(value):
             from pyflink_on_spark.common.types import Row
-            from pyflink_on_spark.runtime.key_groups import pickle_key
+            from pyflink_on_spark.common._key_hash import pickle_key
             key = get_key(value)
             return Row(f0=key if key_type is not None else bytearray(pickle_key(key)),
                        f1=value)

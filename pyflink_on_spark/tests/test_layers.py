@@ -4,7 +4,8 @@ Every module's imports are read with ast, at module level and inside functions (
 only when called), and each edge between top-level packages is checked against LAYERS. The
 only ways across the layers are the named interfaces: the API reaches the engine through one
 lazy import of the executor entry point (pyflink_on_spark.spark.entry), the tools import the
-API and that entry point, and the engine reads the API's abstract interfaces (user function,
+API and that entry point, the Spark executor implements the exchange contract stated in
+direct/exchange.py, and the engine reads the API's abstract interfaces (user function,
 state, window, timer and metric classes). Tests (``tests/`` folders) may import anything.
 
 A new top-level package must be added to LAYERS (with what it may import) to pass.
@@ -44,6 +45,7 @@ INTERFACES: Dict[str, tuple] = {
     **{tool: ("spark.entry",) for tool in TOOLS},
     "runtime": ENGINE_READS_FROM_API,
     "direct": ENGINE_READS_FROM_API,
+    "spark": ("direct.exchange",),            # the exchange contract both runners implement
 }
 LAZY_ONLY = {api: ("spark.entry",) for api in API}   # building a job never loads Spark
 
