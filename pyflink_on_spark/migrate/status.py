@@ -4,7 +4,9 @@ For a PyFlink name `pyflink.X.Y` the shim's counterpart is `pyflink_on_spark.X.Y
 runner's import aliasing resolves it to). Its status:
 - **table-api**: pyflink.table names the shim does not provide (only DataTypes exists);
 - **jvm-only**: py4j internals (get_gateway, `get_java_*`, `_j_*`, pyflink.util.java_utils,
-  Java object wrappers), and shim implementations that refuse because there is no JVM;
+  Java object wrappers) that the shim lacks or refuses, and shim implementations that refuse
+  because there is no JVM (where the shim emulates one, e.g. the environment's configuration
+  through `env._j_stream_execution_environment`, the use is rated as the shim behaves);
 - **unsupported**: the shim has no such name, or its implementation unconditionally raises
   NotImplementedError (found by reading the implementation's syntax tree; the error text,
   which names the nearest alternative, becomes the hint);
@@ -267,6 +269,15 @@ def _argument_value(node: ast.AST, func: Any, owner: Optional[type]) -> Any:
         return value if isinstance(value, str) else None
     if isinstance(node, ast.Attribute) and node.attr == "__name__" and owner is not None:
         return owner.__name__        # type(self).__name__ / self.__class__.__name__
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod) and \
+            isinstance(node.left, ast.Constant) and isinstance(node.left.value, str):
+        parts = node.right.elts if isinstance(node.right, ast.Tuple) else [node.right]
+        values = [_argument_value(p, func, owner) for p in parts]
+        if all(isinstance(v, str) for v in values):
+            try:
+                return node.left.value % tuple(values)
+            except (TypeError, ValueError):
+                return None
     return None
 
 
@@ -311,22 +322,45 @@ def _raises_unconditionally_with(helper: Any, args: Tuple[Any, ...], depth: int)
     text = _raises_unconditionally(helper, depth)
     if not text:
         return None
+    params = [a.arg for a in node.args.args]
+    defaults = node.args.defaults
+    env: Dict[str, Any] = {}
+    for i, param in enumerate(params):
+        if i < len(args):
+            env[param] = args[i]
+        else:
+            default = defaults[i - (len(params) - len(defaults))] \
+                if i >= len(params) - len(defaults) else None
+            if isinstance(default, ast.Constant):
+                env[param] = default.value
     for stmt in ast.walk(node):
         if isinstance(stmt, ast.Raise) and isinstance(stmt.exc, ast.Call) and stmt.exc.args:
-            params = [a.arg for a in node.args.args]
-            defaults = [d.value for d in node.args.defaults if isinstance(d, ast.Constant)]
-            values = list(args) + defaults[len(args) - (len(params) - len(defaults)):] \
-                if len(args) < len(params) else list(args)
-            formatted = _text_of(stmt.exc.args[0], tuple(values[:len(params)]))
+            formatted = _format_with(stmt.exc.args[0], env)
             return formatted or text
     return text
+
+
+def _format_with(node: ast.AST, env: Dict[str, Any]) -> str:
+    """A `"..." % (a, b)` message with the helper's parameters filled in where they are plain
+    names of known string values (a local computed in the helper stays "...")."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod):
+        template = _text_of(node.left)
+        parts = node.right.elts if isinstance(node.right, ast.Tuple) else [node.right]
+        values = tuple(env.get(p.id, "...") if isinstance(p, ast.Name) and
+                       isinstance(env.get(p.id), str) else "..." for p in parts)
+        try:
+            return template % values
+        except (TypeError, ValueError):
+            return re.sub(r"%[sr]", "...", template)
+    return _text_of(node)
 
 
 def _unsupported_text(name: str, obj: Any) -> Optional[str]:
     if inspect.isclass(obj):
         return _class_unsupported_text(name, obj)
     if inspect.isfunction(obj):
-        return _raises_unconditionally(obj)
+        owner = shim_object(name.rsplit(".", 1)[0])
+        return _raises_unconditionally(obj, owner=owner if inspect.isclass(owner) else None)
     return None
 
 
@@ -364,21 +398,22 @@ def status_of(name: str) -> ApiStatus:
     """The status of a PyFlink name (`pyflink.datastream.DataStream.map`, exports allowed)."""
     inventory = load_inventory()
     name = inventory.canonical(name)
-    if is_jvm_name(name):
-        return ApiStatus(Status.JVM_ONLY, "py4j access to Flink's JVM: there is no Flink JVM "
-                                          "on Spark; express the logic in Python")
     obj = shim_object(name)
     if name == _TABLE or name.startswith(_TABLE + "."):
         if obj is _MISSING:
             return ApiStatus(Status.TABLE_API, "the Table API / SQL is out of scope: use the "
                                                "DataStream API or Spark SQL")
+    jvm = is_jvm_name(name)
     if obj is _MISSING:
+        if jvm:
+            return ApiStatus(Status.JVM_ONLY, "py4j access to Flink's JVM: there is no Flink "
+                                              "JVM on Spark; express the logic in Python")
         return ApiStatus(Status.UNSUPPORTED, "pyflink_on_spark has no %s" % _short(name))
     text = _unsupported_text(name, obj)
     if text:
         if text.startswith("..."):          # the helper was given the class name at run time
             text = _short(name).split(".")[0] + text[3:]
-        if _JVM_TEXT.search(text):
+        if jvm or _JVM_TEXT.search(text):
             return ApiStatus(Status.JVM_ONLY, text)
         return ApiStatus(Status.UNSUPPORTED, text)
     why = _with_prefixes(name, NO_EFFECT)

@@ -41,7 +41,8 @@ def test_every_pyflink_1_20_name_has_a_status():
     ("pyflink.datastream.CustomStateBackend", Status.UNSUPPORTED),
     ("pyflink.common.typeinfo.TypeInformation.get_java_type_info", Status.JVM_ONLY),
     ("pyflink.java_gateway.get_gateway", Status.JVM_ONLY),
-    ("pyflink.util.java_utils.get_j_env_configuration", Status.JVM_ONLY),
+    ("pyflink.util.java_utils.get_j_env_configuration", Status.SUPPORTED),  # emulated
+    ("pyflink.util.java_utils.get_j_env_configurations", Status.JVM_ONLY),  # no such thing
     ("pyflink.datastream.data_stream.DataStream._j_data_stream", Status.JVM_ONLY),
     ("pyflink.table.StreamTableEnvironment", Status.TABLE_API),
     ("pyflink.table.expressions.col", Status.TABLE_API),
