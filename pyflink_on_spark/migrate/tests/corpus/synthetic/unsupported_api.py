@@ -1,4 +1,4 @@
-# API the shim refuses: a cached stream and an unbounded file source.
+# API the shim refuses: an unbounded file source. (DataStream.cache, refused when this was written, is supported now.)
 from pyflink.common import Duration, WatermarkStrategy
 from pyflink.datastream import StreamExecutionEnvironment
 from pyflink.datastream.connectors.file_system import FileSource, StreamFormat
