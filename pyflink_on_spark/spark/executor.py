@@ -91,6 +91,9 @@ def _run(job: CompiledJob, collect_sink_id=None, script_dirs: Tuple[str, ...] = 
                   if isinstance(s.sink, FileSinkSpec)}
     committables: Dict[int, list] = {edge: [] for edge in committers}
     try:
+        for committer in committers.values():
+            if hasattr(committer, "prepare"):   # file sinks: clear what crashed runs left
+                committer.prepare()
         frames = build_frames(job, session, script_dirs)
         write_frame_sinks(job, frames)
         out = sys.stdout

@@ -64,3 +64,23 @@ def test_a_reused_pid_or_another_host_or_a_fresh_unmarked_directory_is_kept(tmp_
     removed = staging.remove_abandoned(str(tmp_path))
     assert sorted(os.path.basename(p) for p in removed) == [PREFIX + "old", PREFIX + "reused"]
     assert elsewhere.is_dir() and fresh.is_dir()
+
+
+def test_a_file_sink_job_clears_a_killed_runs_staging_directory(spark, tmp_path):
+    from pyflink_on_spark.common.serialization import Encoder
+    from pyflink_on_spark.common.typeinfo import Types
+    from pyflink_on_spark.datastream import StreamExecutionEnvironment
+    from pyflink_on_spark.datastream.connectors.file_system import FileSink
+    base = tmp_path / "out"
+    dead = base / (PREFIX + "killed-run")
+    dead.mkdir(parents=True)
+    (dead / "0-0-part").write_text("partial")
+    (dead / staging.OWNER_FILE).write_text(json.dumps(
+        {**staging.owner_record(), "pid": 2 ** 22 + 12345, "start": "1"}))   # no such pid
+    env = StreamExecutionEnvironment.get_execution_environment()
+    env.set_parallelism(1)
+    env.from_collection([1, 2], type_info=Types.INT()) \
+        .sink_to(FileSink.for_row_format(str(base), Encoder.simple_string_encoder()).build())
+    env.execute()
+    assert not dead.exists()
+    assert not [n for n in os.listdir(base) if n.startswith(PREFIX)]
