@@ -1,11 +1,12 @@
 """Runs a compiled job on Spark: every stage is one mapInArrow over its input, exchanges are
 exact repartitions (a Spark partition is a Flink subtask), driver sinks are read at the very
-end with toLocalIterator (the only place records reach the driver). What moves between
+end in bounded slices (_sliced_rows: the only place records reach the driver). What moves between
 stages, and in which order, is the exchange contract of direct/exchange.py (the direct runner
 implements the same contract in plain Python)."""
 from __future__ import annotations
 
 import functools
+import itertools
 import pickle
 import sys
 import time
@@ -78,7 +79,42 @@ def _driver_rows(job: CompiledJob, frames):
     if not parts:
         return iter(())
     final = functools.reduce(lambda a, b: a.union(b), parts)
-    return final.toLocalIterator(prefetchPartitions=True)
+    return _sliced_rows(final, DRIVER_SLICE_ROWS)
+
+
+# boundary rows (each up to runtime.exits.CHUNK_RECORDS records) the driver receives at once
+DRIVER_SLICE_ROWS = 256
+
+
+def _sliced_rows(frame, slice_rows: int) -> Iterator[Tuple[int, bytes]]:
+    """(edge, payload) of every row, partition by partition in order, at most `slice_rows`
+    rows in the driver at a time, whatever the size of the job's output: the frame is
+    computed once, all partitions in parallel, onto the executors' disks, then read in
+    slices. (toLocalIterator brings a whole partition to the driver at once: a 10M-record
+    print at parallelism 2 ran out of driver memory and hung.)"""
+    from pyspark import StorageLevel
+    frame = frame.persist(StorageLevel.DISK_ONLY)
+    try:
+        frame.count()
+        rdd = frame.rdd
+        context = rdd.context
+        for partition in range(rdd.getNumPartitions()):
+            start = 0
+            while True:
+                rows = context.runJob(rdd, _slice(start, slice_rows), [partition])
+                for row in rows:
+                    yield row[0], row[1]
+                if len(rows) < slice_rows:
+                    break
+                start += slice_rows
+    finally:
+        frame.unpersist()
+
+
+def _slice(start: int, size: int):
+    def rows(iterator):
+        return itertools.islice(iterator, start, start + size)
+    return rows
 
 
 def _run(job: CompiledJob, collect_sink_id=None, script_dirs: Tuple[str, ...] = ()) \
