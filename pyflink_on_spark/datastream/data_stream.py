@@ -46,6 +46,8 @@ class DataStream(object):
                 "create streams from a StreamExecutionEnvironment")
         self._env = _env
         self._transformation: Transformation = _transformation
+        if _env is not None:
+            _env._record_operator(_transformation)  # PyFlink runs operators without sinks
 
     # -- attributes -----------------------------------------------------------------------
     def get_name(self) -> str:

@@ -13,6 +13,7 @@ from typing import Any, List, Optional
 from pyflink_on_spark.common._collection_values import collection_element
 from pyflink_on_spark.datastream._configuration_keys import apply_configuration
 from pyflink_on_spark.datastream._job_files import check_uploads, check_urls
+from pyflink_on_spark.datastream._unsunk_operators import OPERATOR_NODES, discard_sinks
 from pyflink_on_spark.datastream.data_stream import DataStream
 from pyflink_on_spark.datastream.execution_mode import RuntimeExecutionMode
 from pyflink_on_spark.datastream.time_characteristic import TimeCharacteristic
@@ -57,6 +58,8 @@ class StreamExecutionEnvironment(object):
         self._changelog: Optional[bool] = None
         self._savepoint_dir: Optional[str] = None
         self._sinks: List[SinkTransformation] = []
+        # operator nodes by id, in creation order (PyFlink's env.transformations)
+        self._operators: dict = {}
         self._python_files: List[str] = []
         self._jars: List[str] = []
         self._classpaths: List[str] = []
@@ -307,6 +310,16 @@ class StreamExecutionEnvironment(object):
     def _add_sink(self, sink: SinkTransformation) -> None:
         self._sinks.append(sink)
 
+    def _record_operator(self, node) -> None:
+        if isinstance(node, OPERATOR_NODES):
+            self._operators.setdefault(node.id, node)
+
+    def _job_sinks(self, sinks: List[SinkTransformation]) -> List[SinkTransformation]:
+        """The job's sinks plus a discarding one per operator no sink consumes (PyFlink runs
+        those operators too); the environment's pending operators are taken by the job."""
+        operators, self._operators = list(self._operators.values()), {}
+        return sinks + discard_sinks(operators, sinks)
+
     def _job_settings(self, job_name: Optional[str] = None):
         """What the executor needs besides the sink nodes (specs.stage.JobSettings)."""
         from pyflink_on_spark.specs.stage import JobConfig, JobSettings
@@ -325,18 +338,18 @@ class StreamExecutionEnvironment(object):
         return _executor().compile_job(sinks, self._job_settings(job_name))
 
     def execute(self, job_name: str = None):
-        sinks, self._sinks = self._sinks, []
+        sinks, self._sinks = self._job_sinks(self._sinks), []
         check_uploads(self._jars, [entry[0] for entry in self._cached_files])
         return _executor().execute(sinks, self._job_settings(job_name))
 
     def execute_async(self, job_name: str = "Flink Streaming Job"):
-        sinks, self._sinks = self._sinks, []
+        sinks, self._sinks = self._job_sinks(self._sinks), []
         check_uploads(self._jars, [entry[0] for entry in self._cached_files])
         return _executor().execute_async(sinks, self._job_settings(job_name))
 
     def _execute_collect(self, collect_sink: SinkTransformation, job_name: Optional[str]):
         from pyflink_on_spark.datastream.data_stream import CloseableIterator
-        sinks, self._sinks = self._sinks + [collect_sink], []
+        sinks, self._sinks = self._job_sinks(self._sinks + [collect_sink]), []
         values = _executor().execute_and_collect(sinks, collect_sink.id,
                                                  self._job_settings(job_name))
         return CloseableIterator(values, collect_sink.input_type)
@@ -346,6 +359,7 @@ class StreamExecutionEnvironment(object):
 
     def close(self):
         self._sinks = []
+        self._operators = {}
 
 
 def _executor():
