@@ -8,23 +8,9 @@ from typing import Iterable, List
 
 from pyflink_on_spark.graph.transformations import (
     OneInputTransformation, SinkTransformation, Transformation, TwoInputTransformation)
-from pyflink_on_spark.specs.sinks import CommittingSinkSpec
+from pyflink_on_spark.specs.sinks import DiscardSinkSpec
 
 OPERATOR_NODES = (OneInputTransformation, TwoInputTransformation)
-
-
-def _discard_operator():
-    # runs in the task (imported there: the API layer does not import the engine)
-    from pyflink_on_spark.runtime.operators.discard_sink import DiscardSinkOperator
-    return DiscardSinkOperator()
-
-
-class _NothingToCommit:
-    def commit(self, committables) -> None:
-        pass
-
-    def abort(self) -> None:
-        pass
 
 
 def _upstream(nodes: Iterable[Transformation]) -> set:
@@ -48,7 +34,7 @@ def discard_sinks(operators: List[Transformation],
             continue
         sink = SinkTransformation(
             name="Discarding Sink", input=node, input_type=node.output_type,
-            spec=CommittingSinkSpec(_discard_operator, _NothingToCommit()))
+            spec=DiscardSinkSpec())
         extra.append(sink)
         covered |= _upstream([sink])
     return extra

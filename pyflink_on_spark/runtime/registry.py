@@ -19,6 +19,7 @@ from pyflink_on_spark.runtime.operators.broadcast import (
     BroadcastProcessOperator, KeyedBroadcastProcessOperator)
 from pyflink_on_spark.runtime.operators.co_process import (
     CoProcessOperator, KeyedCoProcessOperator)
+from pyflink_on_spark.runtime.operators.discard_sink import DiscardSinkOperator
 from pyflink_on_spark.runtime.operators.driver_sink import CollectSinkOperator, PrintSinkOperator
 from pyflink_on_spark.runtime.operators.file_sink import FileSinkOperator
 from pyflink_on_spark.runtime.operators.keyed_process import KeyedProcessOperator
@@ -65,6 +66,7 @@ BUILDERS: Dict[type, Builder] = {
     sinks.PrintSinkSpec: lambda s, c: PrintSinkOperator(s.identifier,
                                                         _print_renderer(s.input_type)),
     sinks.CollectSinkSpec: lambda s, c: CollectSinkOperator(),
+    sinks.DiscardSinkSpec: lambda s, c: DiscardSinkOperator(),
     sinks.FileSinkSpec: lambda s, c: FileSinkOperator(s),
     sinks.KafkaSinkSpec: lambda s, c: RecordEncoderOperator(kafka_record_encoder(s),
                                                             s.converter),

@@ -22,6 +22,13 @@ class PrintSinkSpec:
 
 
 @dataclass(frozen=True)
+class DiscardSinkSpec:
+    """The sink of an operator no sink consumes (PyFlink runs such operators): nothing
+    leaves the task."""
+    reaches_driver: ClassVar[bool] = True
+
+
+@dataclass(frozen=True)
 class CollectSinkSpec:
     """execute_and_collect(): values handed to the driver's iterator."""
     reaches_driver: ClassVar[bool] = True
