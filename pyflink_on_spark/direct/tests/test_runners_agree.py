@@ -31,17 +31,28 @@ def _run(program: Path) -> bytes:
 
 @pytest.fixture
 def direct(monkeypatch):
-    """env.execute() / execute_and_collect() run on the direct runner instead of Spark."""
+    """env.execute() / execute_and_collect() run on the direct runner instead of Spark;
+    returns the list of stage counts of the jobs the direct runner ran."""
     from pyflink_on_spark.spark import executor
+    ran = []
+    real_run_stages = direct_runner.run_stages
+
+    def run_stages(job, work_dir=None):
+        ran.append(len(job.stages))
+        return real_run_stages(job, work_dir)
+
+    monkeypatch.setattr(direct_runner, "run_stages", run_stages)
     monkeypatch.setattr(executor, "execute_job", direct_runner.execute_job)
     monkeypatch.setattr(executor, "execute_collect", direct_runner.execute_collect)
+    return ran
 
 
 @pytest.mark.parametrize("name", SAMPLE)
 def test_direct_runner_prints_what_spark_prints(name, spark, request):
     case = case_for_program(CASES_ROOT / (name + ".py"), CASES_ROOT)
     on_spark = _run(case.program)
-    request.getfixturevalue("direct")
+    ran = request.getfixturevalue("direct")
     on_direct = _run(case.program)
+    assert ran, "the case's jobs did not run on the direct runner"
     assert on_direct == on_spark
     assert on_direct == case.read_expected()
