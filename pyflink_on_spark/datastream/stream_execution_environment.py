@@ -332,7 +332,23 @@ class StreamExecutionEnvironment(object):
                            job_parameters=params, state_backend=self._state_backend,
                            job_name=job_name or "Flink Streaming Job")
         return JobSettings(config, self.get_parallelism(), self._max_parallelism,
-                           self._chaining)
+                           self._chaining, self._checkpoint_settings())
+
+    def _checkpoint_settings(self):
+        """Interval and storage directory, from CheckpointConfig or the configuration
+        (execution.checkpointing.interval / .dir, state.checkpoints.dir)."""
+        from pyflink_on_spark.specs.stage import CheckpointSettings
+        config = self._checkpoint_config
+        interval = config.get_checkpoint_interval()
+        if interval is None or interval <= 0:
+            text = self._configuration.get_string("execution.checkpointing.interval", None)
+            interval = _parse_millis(text) if text else -1
+        storage = config._storage
+        directory = storage.get_checkpoint_path() if storage is not None else None
+        if not directory:
+            directory = self._configuration.get_string("execution.checkpointing.dir", None) \
+                or self._configuration.get_string("state.checkpoints.dir", None)
+        return CheckpointSettings(interval, directory or None)
 
     def _compile(self, sinks, job_name: Optional[str] = None):
         return _executor().compile_job(sinks, self._job_settings(job_name))

@@ -1,6 +1,7 @@
-"""The executor entry point for bounded jobs: compile the environment's graph, run it on
-Spark. The API reaches the engine only through this module (one lazy import in
-StreamExecutionEnvironment); the streaming executor will be a second entry point beside it.
+"""The executor entry point: compile the environment's graph, run it on Spark. The API
+reaches the engine only through this module (one lazy import in StreamExecutionEnvironment).
+Bounded jobs run in spark/executor.py, jobs with an unbounded source on Structured Streaming
+(spark/streaming/, docs/streaming.md).
 
 What the tool running the job knows (the CLI: the job script's directory) arrives as
 RunOptions, set before the script runs; nothing here reads the tool's globals.
@@ -36,16 +37,36 @@ def execution_plan(sinks: List, settings: JobSettings) -> str:
 
 
 def execute(sinks: List, settings: JobSettings):
-    """Runs the job to completion: a JobExecutionResult."""
+    """Runs the job to completion (an unbounded job: until it is cancelled): a
+    JobExecutionResult."""
+    job = compile_job(sinks, settings)
+    if _unbounded(job):
+        from pyflink_on_spark.spark.streaming.executor import execute_streaming
+        from pyflink_on_spark.spark.streaming.settings import streaming_settings
+        return execute_streaming(job, settings.config.job_name, run_options(),
+                                 streaming_settings(settings.checkpoints))
     from pyflink_on_spark.spark.executor import execute_job
-    return execute_job(compile_job(sinks, settings), settings.config.job_name, run_options())
+    return execute_job(job, settings.config.job_name, run_options())
 
 
 def execute_async(sinks: List, settings: JobSettings):
-    """A JobClient of the job (bounded jobs have run to completion when it is returned)."""
+    """A JobClient of the job (bounded jobs have run to completion when it is returned;
+    unbounded ones run in the background until cancelled)."""
     from pyflink_on_spark.common.job_client import JobClient
-    from pyflink_on_spark.spark.executor import FinishedJobHandle
-    return JobClient(FinishedJobHandle(execute(sinks, settings)))
+    job = compile_job(sinks, settings)
+    if _unbounded(job):
+        from pyflink_on_spark.spark.streaming.job_handle import StreamingJobHandle
+        from pyflink_on_spark.spark.streaming.settings import streaming_settings
+        return JobClient(StreamingJobHandle(job, settings.config.job_name, run_options(),
+                                            streaming_settings(settings.checkpoints)))
+    from pyflink_on_spark.spark.executor import FinishedJobHandle, execute_job
+    return JobClient(FinishedJobHandle(execute_job(job, settings.config.job_name,
+                                                   run_options())))
+
+
+def _unbounded(job: CompiledJob) -> bool:
+    from pyflink_on_spark.spark.streaming.executor import is_unbounded
+    return is_unbounded(job)
 
 
 def execute_and_collect(sinks: List, collect_sink_id: int, settings: JobSettings) -> Iterator:

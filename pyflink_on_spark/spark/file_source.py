@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import pickle
 import re
-from typing import Dict, Iterator, List
+from typing import Dict, Iterator, List, Tuple
 
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -67,8 +67,18 @@ def list_files(session, paths) -> List[str]:
 
 def file_scan_frame(scan: FileSourceSpec, parallelism: int, session):
     files = list_files(session, scan.paths)
+    return indexed_files_frame(scan, [(f, i) for i, f in enumerate(files)], parallelism,
+                               session)
+
+
+def indexed_files_frame(scan: FileSourceSpec, entries: List[Tuple[str, int]],
+                        parallelism: int, session):
+    """Split rows of the files `entries` [(file URI, file index)]: file index % parallelism
+    is the subtask that reads a file (a monitored source numbers files across micro-batches:
+    spark/streaming/file_index.py)."""
+    files = [f for f, _ in entries]
     fmt = scan.format
-    index = {normalize_path(f): i for i, f in enumerate(files)}
+    index = {normalize_path(f): i for f, i in entries}
     by_spark = [f for f in files if not reads_whole_file(fmt, normalize_path(f))]
     whole = [f for f in files if reads_whole_file(fmt, normalize_path(f))]
     frames = []

@@ -53,6 +53,8 @@ class FileSourceSpec:
     split_files: bool = False
     estimated_bytes: int = 0          # bytes under local paths (0: unknown)
     name: str = "File Source"
+    monitor_interval_ms: int = 0      # > 0: monitor_continuously, an unbounded source of the
+                                      # files appearing under the paths
 
 
 @dataclass(frozen=True)

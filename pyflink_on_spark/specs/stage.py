@@ -142,6 +142,15 @@ class CompiledJob:
 
 
 @dataclass(frozen=True)
+class CheckpointSettings:
+    """The job's checkpointing, as an unbounded job's executor needs it (docs/streaming.md):
+    the interval (<= 0: checkpointing disabled) and the checkpoint storage directory (a URI
+    or path; None: none configured)."""
+    interval_ms: int = -1
+    directory: Optional[str] = None
+
+
+@dataclass(frozen=True)
 class JobSettings:
     """What StreamExecutionEnvironment hands to an executor entry point with its sink nodes:
     the job's configuration and how to compile its graph."""
@@ -149,3 +158,4 @@ class JobSettings:
     default_parallelism: int
     default_max_parallelism: Optional[int] = None   # None or <= 0: Flink's default rule
     chaining_enabled: bool = True
+    checkpoints: CheckpointSettings = CheckpointSettings()

@@ -36,13 +36,6 @@ __all__ = [
 ]
 
 
-def _unbounded(api: str):
-    raise NotImplementedError(
-        "%s: unbounded sources are not supported by pyflink_on_spark yet (Spark Structured "
-        "Streaming execution is not built). Read the files present at start with "
-        "process_static_file_set() (the default)." % api)
-
-
 def _absolute(path: str) -> str:
     """Relative local paths are resolved now, against the program's working directory (as
     Flink resolves them), not later against the JVM's."""
@@ -118,10 +111,21 @@ class FileSourceBuilder(object):
         self._j_file_source_builder = dict(j_file_source_builder)
 
     def monitor_continuously(self, discovery_interval) -> 'FileSourceBuilder':
-        _unbounded("FileSourceBuilder.monitor_continuously")
+        """An unbounded source: new files under the paths are read as they appear. The job
+        runs on Spark Structured Streaming (docs/streaming.md); files are discovered once
+        per micro-batch (the checkpoint interval), not every discovery_interval."""
+        from pyflink_on_spark.common.watermark_strategy import _millis
+        millis = _millis(discovery_interval, "monitor_continuously()")
+        if millis <= 0:
+            raise ValueError("The discovery interval must be positive, got %r"
+                             % (discovery_interval,))
+        self._j_file_source_builder["monitor_interval_ms"] = millis
+        self._j_file_source_builder.pop("bounded", None)
+        return self
 
     def process_static_file_set(self) -> 'FileSourceBuilder':
         self._j_file_source_builder["bounded"] = True
+        self._j_file_source_builder.pop("monitor_interval_ms", None)
         return self
 
     def set_file_enumerator(self, file_enumerator: 'FileEnumeratorProvider') \
@@ -163,7 +167,8 @@ class FileSource(Source):
         from pyflink_on_spark.specs.sources import FileSourceSpec
         config = self._j_source
         return FileSourceSpec(config["paths"], config["format"],
-                              estimated_bytes=_local_size(config["paths"]))
+                              estimated_bytes=_local_size(config["paths"]),
+                              monitor_interval_ms=config.get("monitor_interval_ms", 0))
 
     @property
     def _produced_type(self):

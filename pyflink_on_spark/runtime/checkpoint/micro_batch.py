@@ -25,20 +25,70 @@ from typing import Callable, Dict, Iterable, List, Optional, Tuple
 from pyflink_on_spark.runtime.checkpoint.operators import restore_operator, snapshot_operator
 from pyflink_on_spark.runtime.checkpoint.store import SnapshotStore
 from pyflink_on_spark.runtime.context import wall_clock_ms
+from pyflink_on_spark.runtime.boundary import KIND_WATERMARK
+from pyflink_on_spark.runtime.watermarks import MIN_WATERMARK
 from pyflink_on_spark.runtime.task import StreamTask
 from pyflink_on_spark.runtime.watermarks import InputWatermarkValve
 
 KIND_TICK = 9   # a row that only makes a source subtask run in a batch (no payload)
+# A watermark row carrying IDLE says "this channel is idle": it does not hold back the
+# watermark downstream until it sends a real watermark again (Flink's WatermarkStatus.IDLE).
+IDLE = MIN_WATERMARK - 1
+
+
+class BatchClock:
+    """Processing time of a micro-batch: the time the batch was first planned, the same in
+    every run of the batch (a re-run after a crash then fires the same processing-time
+    timers, expires the same TTL state and writes to the same time buckets)."""
+
+    __slots__ = ("now",)
+
+    def __init__(self, now: int = 0) -> None:
+        self.now = now
+
+    def __call__(self) -> int:
+        return self.now
 
 
 class StreamingValve(InputWatermarkValve):
-    """The input valve of an unbounded stage: a channel's watermark is the last it sent."""
+    """The input valve of an unbounded stage: a channel's watermark is the last it sent;
+    idle channels do not count (all idle: the watermark stays)."""
+
+    def __init__(self, channels, group_of_edge=None) -> None:
+        super().__init__(channels, group_of_edge)
+        self._idle = [False] * len(self._marks)
 
     def on_channel(self, edge: int, src: int) -> Optional[int]:
         return None
 
+    def on_watermark(self, edge: int, src: int, watermark: int) -> Optional[int]:
+        index = self._order.get((edge, src))
+        if index is None:
+            return None
+        if watermark == IDLE:
+            self._idle[index] = True
+            return self._recompute()
+        self._idle[index] = False
+        if watermark > self._marks[index]:
+            self._marks[index] = watermark
+        return self._recompute()
+
+    def _recompute(self) -> Optional[int]:
+        active = [m for m, idle in zip(self._marks, self._idle) if not idle]
+        if not active:
+            return None
+        combined = min(active)
+        if combined > self.combined:
+            self.combined = combined
+            return combined
+        return None
+
+    def all_idle(self) -> bool:
+        return bool(self._idle) and all(self._idle)
+
     def export(self) -> dict:
         return {"marks": {channel: self._marks[i] for channel, i in self._order.items()},
+                "idle": {channel: self._idle[i] for channel, i in self._order.items()},
                 "combined": self.combined}
 
     def restore(self, state: dict) -> None:
@@ -46,6 +96,7 @@ class StreamingValve(InputWatermarkValve):
             index = self._order.get(channel)
             if index is not None:
                 self._marks[index] = mark
+                self._idle[index] = state.get("idle", {}).get(channel, False)
         self.combined = state["combined"]
 
 
@@ -77,13 +128,15 @@ class MicroBatchTask:
                  work_dir: Optional[str] = None, clock: Callable[[], int] = wall_clock_ms,
                  key_types: Optional[Dict[int, object]] = None,
                  state_ids: Optional[Dict[int, str]] = None,
-                 owns_work_dir: bool = False) -> None:
+                 owns_work_dir: bool = False, naming_seed: str = "") -> None:
         self.spec = spec
+        self.naming_seed = naming_seed
         self.state_ids = state_ids or {}
         self._owns_work_dir = owns_work_dir
         self.subtask = subtask
         self.store = store
         self.key_types = key_types or {}
+        self.clock = clock
         self.task = StreamTask(spec, subtask, attempt, work_dir=work_dir, clock=clock)
         self._work_dir = work_dir
         channels = [(i.edge_id, src) for i in spec.inputs for src in range(i.upstream_parallelism)]
@@ -95,6 +148,8 @@ class MicroBatchTask:
                          zip(spec.operators, self.task.operators)}
         self.task.open()
         self.version: Optional[int] = None   # the version this task's state equals
+        self.last_input_time: Optional[int] = None   # processing time of the last input
+        self._had_input = False
 
     # -- restore -------------------------------------------------------------------------------
 
@@ -105,6 +160,7 @@ class MicroBatchTask:
         """Puts back the state of completed version ``version`` (None: start empty), written
         when node n ran at parallelism_then[n]."""
         self.version = version
+        self._name_parts(version)
         if version is None:
             return
         spec = self.spec
@@ -129,8 +185,21 @@ class MicroBatchTask:
             if node == spec.head and parts and then == spec.parallelism \
                     and "valve" in parts[0][1]:
                 self.valve.restore(parts[0][1]["valve"])
+                self.last_input_time = parts[0][1].get("last_input_time")
                 for collector, state in zip(self.task.exits, parts[0][1].get("exits", ())):
                     import_selector(collector, state)
+
+    def _name_parts(self, version: Optional[int]) -> None:
+        """File sinks named <prefix>-<uuid>-<n>: the uuid comes from the checkpoint's
+        naming seed instead of chance, so a re-run of a batch writes the same part names
+        (and its commit replaces what the first run may have published). A restored
+        snapshot overrides it with the name the subtask used before."""
+        import uuid
+        from pyflink_on_spark.runtime.checkpoint.operators import _kind
+        for op_spec, op in zip(self.spec.operators, self.task.operators):
+            if _kind(op) == "file_sink" and op.spec.naming == "uuid":
+                op._subtask_id = str(uuid.uuid5(uuid.NAMESPACE_OID, "%s/%s/%d/%s" % (
+                    self.naming_seed, self.state_id(op_spec.node_id), self.subtask, version)))
 
     # -- one batch -----------------------------------------------------------------------------
 
@@ -143,8 +212,11 @@ class MicroBatchTask:
                 self._input_of_edge, head.process_element, head.process_element2, self.valve,
                 head.process_watermark, self._work_dir)
         task._channel = None
+        self._had_input = False
 
     def process_rows(self, edges, srcs, kinds, payloads) -> List[tuple]:
+        if not self._had_input and any(k != KIND_TICK and k != KIND_WATERMARK for k in kinds):
+            self._had_input = True
         if KIND_TICK in kinds:
             keep = [i for i, k in enumerate(kinds) if k != KIND_TICK]
             edges = [edges[i] for i in keep]
@@ -160,6 +232,7 @@ class MicroBatchTask:
         task = self.task
         if task._two_inputs is not None:
             task._two_inputs.finish()
+        idle = self._idle_after_batch(now=task.context.clock())
         for op in task.operators:
             if _kind(op) == "timestamps" and op._generator.enabled and \
                     task.context.auto_watermark_interval > 0:
@@ -172,9 +245,32 @@ class MicroBatchTask:
                 op.end_input()   # roll every part; report them for this batch's commit
         for collector in task.exits:
             source = self._by_node[collector.spec.source]
-            collector.process_watermark(source.current_watermark)
+            collector.process_watermark(IDLE if idle else source.current_watermark)
             collector.flush()
         return task.take_rows()
+
+    def _idle_after_batch(self, now: int) -> bool:
+        """Whether this subtask's output is idle after the batch. A stage with a watermark
+        generator (a source, assign_timestamps_and_watermarks) is idle while none of its
+        generators has seen a record (a source subtask that has read nothing yet, e.g. fewer
+        files than subtasks), or when a with_idleness timeout passed since its last record;
+        any other stage is idle when all its inputs are."""
+        from pyflink_on_spark.runtime.checkpoint.operators import _kind
+        generators = [op for op in self.task.operators
+                      if _kind(op) == "timestamps" and op._generator.enabled]
+        if not generators:
+            return self.valve.all_idle()
+        if self._had_input:
+            self.last_input_time = now
+        idle = True
+        for op in generators:
+            seen = op._generator._max_timestamp != MIN_WATERMARK + op._generator._delay + 1
+            timeout = getattr(op.strategy, "_idle_timeout_ms", None)
+            timed_out = timeout is not None and timeout >= 0 and \
+                self.last_input_time is not None and now - self.last_input_time >= timeout
+            if seen and not timed_out:
+                idle = False
+        return idle
 
     def snapshot(self, version: int) -> int:
         """Writes every operator's state as ``version``; returns the bytes written."""
@@ -188,6 +284,7 @@ class MicroBatchTask:
             if node == self.spec.head:
                 snap["valve"] = self.valve.export()
                 snap["exits"] = [export_selector(c) for c in self.task.exits]
+                snap["last_input_time"] = self.last_input_time
             self.store.write_state(version, sid, self.subtask, snap)
             written += snapshot_size(snap)
         self.version = version
@@ -245,9 +342,10 @@ def run_micro_batch(spec, subtask: int, batches: Iterable[Tuple[list, list, list
                     store_root: str, version: int, restore_version: Optional[int],
                     parallelism_then: Dict[str, int], job_token: str,
                     key_types: Optional[Dict[int, object]] = None,
-                    state_ids: Optional[Dict[int, str]] = None, attempt: int = 0,
+                    state_ids: Optional[Dict[int, str]] = None, naming_seed: str = "",
+                    attempt: int = 0,
                     work_dir_factory: Callable[[], str] = None,
-                    clock: Callable[[], int] = wall_clock_ms):
+                    batch_time_ms: Optional[int] = None):
     """Runs (stage, subtask) for batch ``version``; yields lists of output rows. The state
     after the batch is written as ``version`` before the last rows are yielded."""
     cache_key = (job_token, spec.stage_id, subtask)
@@ -258,11 +356,15 @@ def run_micro_batch(spec, subtask: int, batches: Iterable[Tuple[list, list, list
         task = None
     try:
         if task is None:
+            clock = BatchClock(batch_time_ms) if batch_time_ms is not None else wall_clock_ms
             work_dir = work_dir_factory() if work_dir_factory is not None else None
             task = MicroBatchTask(spec, subtask, SnapshotStore(store_root), attempt=attempt,
                                   work_dir=work_dir, clock=clock, key_types=key_types,
-                                  state_ids=state_ids, owns_work_dir=work_dir is not None)
+                                  state_ids=state_ids, owns_work_dir=work_dir is not None,
+                                  naming_seed=naming_seed)
             task.restore(restore_version, parallelism_then)
+        if batch_time_ms is not None and isinstance(task.clock, BatchClock):
+            task.clock.now = batch_time_ms
         task.begin_batch()
         for edges, srcs, kinds, payloads in batches:
             rows = task.process_rows(edges, srcs, kinds, payloads)

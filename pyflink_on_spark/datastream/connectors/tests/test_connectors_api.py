@@ -39,10 +39,14 @@ def test_relative_paths_resolve_against_the_working_directory(tmp_path, monkeypa
     assert source._source_definition().paths == (str(tmp_path / "in"),)
 
 
-def test_monitor_continuously_is_not_supported_yet():
+def test_monitor_continuously_makes_an_unbounded_file_source():
     builder = FileSource.for_record_stream_format(StreamFormat.text_line_format(), "/x")
-    with pytest.raises(NotImplementedError, match="unbounded sources are not supported"):
-        builder.monitor_continuously(Duration.of_seconds(1))
+    spec = builder.monitor_continuously(Duration.of_seconds(1)).build()._source_definition()
+    assert spec.monitor_interval_ms == 1000
+    static = builder.process_static_file_set().build()._source_definition()
+    assert static.monitor_interval_ms == 0
+    with pytest.raises(ValueError, match="positive"):
+        builder.monitor_continuously(Duration.of_millis(0))
 
 
 def test_output_file_config_and_policies():

@@ -57,6 +57,7 @@ class StreamRunner:
             if fail_after_stage is not None and n >= fail_after_stage:
                 raise RuntimeError("crash")
             if compiled.source is not None:
+                assert all(sub < stage.parallelism for sub, _ in splits), "no such subtask"
                 rows = [(-1, sub, 0, seq, KIND_SPLIT, cloudpickle.dumps(records))
                         for seq, (sub, records) in enumerate(splits)]
                 rows += [(-1, sub, 2 ** 31 - 1, 0, KIND_TICK, b"")

@@ -5,8 +5,10 @@ import dataclasses
 import pytest
 
 from pyflink_on_spark.common.time import Duration
+from pyflink_on_spark.common.typeinfo import Types
 from pyflink_on_spark.common.watermark_strategy import TimestampAssigner, WatermarkStrategy
 from pyflink_on_spark.datastream import StreamExecutionEnvironment
+from pyflink_on_spark.datastream.connectors.file_system import FileSource, StreamFormat
 from pyflink_on_spark.datastream.functions import KeyedProcessFunction
 from pyflink_on_spark.datastream.state import ValueStateDescriptor
 from pyflink_on_spark.datastream.state_backend import (
@@ -41,7 +43,11 @@ def _job(parallelism=2, backend=None, keyed_parallelism=None):
     env.set_parallelism(parallelism)
     if backend is not None:
         env.set_state_backend(backend)
-    ds = env.from_collection([("x", 0, 0)])
+    # a parallel source whose splits the harness feeds (records, not files)
+    source = FileSource.for_record_stream_format(StreamFormat.text_line_format(), "/unused") \
+        .monitor_continuously(Duration.of_millis(100)).build()
+    ds = env.from_source(source, WatermarkStrategy.no_watermarks(), "source") \
+        .map(lambda v: v, output_type=Types.PICKLED_BYTE_ARRAY())   # records are tuples
     ds = ds.assign_timestamps_and_watermarks(
         WatermarkStrategy.for_bounded_out_of_orderness(Duration.of_millis(2))
         .with_timestamp_assigner(Stamp()))
@@ -139,9 +145,8 @@ def test_per_key_results_equal_the_bounded_run(tmp_path):
         for sub, recs in splits:
             records[sub].extend(recs)
     source_stage = env_job.stages[0]
-    # (the source subtasks that exist: from_collection runs at parallelism 1)
-    splits = dataclasses.replace(source_stage.source, splits=tuple(
-        (sub, records[sub]) for sub in range(source_stage.spec.parallelism)))
+    splits = dataclasses.replace(source_stage.source, splits=((0, records[0]), (1, records[1])),
+                                 frame=None)
     env_job = dataclasses.replace(env_job, stages=(
         dataclasses.replace(source_stage, source=splits),) + env_job.stages[1:])
     bounded = run_job(env_job)[env_sink]
@@ -200,3 +205,17 @@ def test_rocksdb_snapshots_upload_only_new_sst_files(tmp_path):
     again = StreamRunner(job, root)
     out = again.run_batch(2, [(0, [("k5", 30001, 1)])])[sink]
     assert ("sum", "k5", 2) in out
+
+
+def test_a_source_subtask_that_read_nothing_does_not_hold_back_event_time(tmp_path):
+    # parallelism 2, but every record comes from source subtask 0 (say, one file): subtask
+    # 1 is idle, and the timers fire as subtask 0's watermark passes them
+    job, sink = _job(2)
+    runner = StreamRunner(job, str(tmp_path))
+    runner.run_batch(0, [(0, [("k1", 5, 1), ("k2", 8, 1)])])
+    out = runner.run_batch(1, [(0, [("k1", 25, 1)])])[sink]
+    assert ("timer", "k1", 9) in out and ("timer", "k2", 9) in out
+    # a restarted driver keeps the idleness (it is part of the valves' snapshots)
+    again = StreamRunner(job, str(tmp_path))
+    out = again.run_batch(2, [(0, [("k2", 45, 1)])])[sink]
+    assert ("timer", "k1", 29) in out

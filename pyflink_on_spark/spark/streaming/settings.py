@@ -1,0 +1,56 @@
+"""What an unbounded job's execution needs from the environment: checkpoint interval and
+storage, the state directory, the micro-batch trigger."""
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from dataclasses import dataclass
+from typing import Optional
+
+DEFAULT_TRIGGER_MS = 1000     # the micro-batch interval without checkpointing
+RETAINED_VERSIONS = 2         # state versions kept (the newest completed one and the one before)
+
+_NO_RECOVERY = ("pyflink_on_spark: checkpointing is not enabled (or no checkpoint storage "
+                "directory is set); this unbounded job runs, but will not recover after a "
+                "crash or restart. Enable it with env.enable_checkpointing(ms) and "
+                "CheckpointConfig.set_checkpoint_storage_dir(dir) (or "
+                "'state.checkpoints.dir' in the job's configuration).")
+
+
+@dataclass(frozen=True)
+class StreamingSettings:
+    trigger_ms: int                 # micro-batch interval (the checkpoint interval)
+    checkpoint_dir: str             # Spark's checkpointLocation lives in <dir>/spark
+    recoverable: bool               # False: a temporary directory, removed at the end
+    retained_versions: int = RETAINED_VERSIONS
+
+
+def streaming_settings(checkpoints) -> StreamingSettings:
+    """What the job's CheckpointSettings (specs.stage) mean for its micro-batches. Without
+    checkpointing or a storage directory: a temporary directory, and a note on stderr."""
+    interval = checkpoints.interval_ms
+    directory = checkpoints.directory
+    enabled = interval is not None and interval > 0
+    if enabled and directory:
+        path = directory[len("file://"):] if directory.startswith("file://") else directory
+        return StreamingSettings(trigger_ms=interval, checkpoint_dir=path, recoverable=True)
+    sys.stderr.write(_NO_RECOVERY + "\n")
+    sys.stderr.flush()
+    temporary = tempfile.mkdtemp(prefix="pyflink-on-spark-stream-")
+    return StreamingSettings(trigger_ms=interval if enabled else DEFAULT_TRIGGER_MS,
+                             checkpoint_dir=temporary, recoverable=False)
+
+
+def job_identity(checkpoint_dir: str) -> str:
+    """A random id made once per checkpoint directory (seeds deterministic part-file names:
+    a re-run batch must name its parts as the first run did)."""
+    from pyflink_on_spark.runtime.checkpoint.store import SnapshotStore
+    import uuid
+    store = SnapshotStore(os.path.join(checkpoint_dir, "state"))
+    path = store.path("_JOB_ID")
+    if store.exists(path):
+        return store.read_bytes(path).decode()
+    ident = uuid.uuid4().hex
+    store.write_bytes(path, ident.encode())
+    return ident

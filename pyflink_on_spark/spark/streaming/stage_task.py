@@ -1,0 +1,61 @@
+"""The function each Spark task of a micro-batch runs (through mapInArrow): one subtask of
+one stage for one batch (runtime/checkpoint/micro_batch.py does the work)."""
+from __future__ import annotations
+
+import itertools
+import tempfile
+from typing import Dict, Iterator, Optional
+
+import cloudpickle
+import pyarrow as pa
+
+from pyflink_on_spark.spark.batch_schema import rows_to_batch
+
+
+def make_streaming_stage_function(spec_bytes: bytes, alias_pyflink: bool, script_dirs,
+                                  *, store_root: str, version: int,
+                                  restore_version: Optional[int],
+                                  parallelism_then: Dict[str, int], job_token: str,
+                                  key_types_bytes: bytes, state_ids: Dict[int, str],
+                                  naming_seed: str, batch_time_ms: int):
+    script_dirs = tuple(script_dirs)
+
+    def run_stage(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
+        import sys
+        for path in script_dirs:
+            if path not in sys.path:
+                sys.path.append(path)
+        if alias_pyflink:
+            from pyflink_on_spark.aliasing import install_pyflink_alias
+            install_pyflink_alias()
+        from pyspark import TaskContext
+        from pyflink_on_spark.runtime.checkpoint.micro_batch import run_micro_batch
+        batches = iter(batches)
+        first = next((b for b in batches if b.num_rows), None)
+        if first is None:
+            return   # cannot happen: every subtask gets a tick or a watermark row per batch
+        batches = itertools.chain((first,), batches)
+        subtask = first.column(1)[0].as_py()
+        spec = cloudpickle.loads(spec_bytes)
+        context = TaskContext.get()
+        attempt = context.attemptNumber() if context is not None else 0
+
+        def columns():
+            for batch in batches:
+                if batch.num_rows:
+                    yield (batch.column(0).to_pylist(), batch.column(2).to_pylist(),
+                           batch.column(4).to_pylist(), batch.column(5).to_pylist())
+
+        def work_dir():
+            return tempfile.mkdtemp(prefix="pyflink-on-spark-s%d-%d-" % (spec.stage_id,
+                                                                         subtask))
+
+        for rows in run_micro_batch(
+                spec, subtask, columns(), store_root=store_root, version=version,
+                restore_version=restore_version, parallelism_then=parallelism_then,
+                job_token=job_token, key_types=cloudpickle.loads(key_types_bytes),
+                state_ids=state_ids, attempt=attempt, work_dir_factory=work_dir,
+                naming_seed=naming_seed, batch_time_ms=batch_time_ms):
+            yield rows_to_batch(rows)
+
+    return run_stage

@@ -1,0 +1,161 @@
+"""An unbounded job run as a real process (`pyflink-on-spark run job.py`), fed by files that
+arrive over time, killed with SIGKILL at every stage of a micro-batch and restarted from the
+same checkpoint directory: its FileSink output equals an uninterrupted run's, and its
+per-key results equal the bounded run over the same files."""
+import glob
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+from pyflink_on_spark.spark.streaming.executor import FAULT_ENV
+
+JOB = os.path.join(os.path.dirname(__file__), "jobs", "keyed_timers_job.py")
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__)))))
+N_FILES = 7
+KILL_POINTS = ["before_batch", "mid_batch", "before_commit", "mid_commit", "after_complete"]
+START_TIMEOUT = 240   # a cold Spark start on a loaded 2-core machine
+BATCH_TIMEOUT = 120
+
+
+def _file_lines(f: int):
+    # event time grows with the file number (timers at x99 fire as files come). File f is
+    # read by source subtask f % 2 (in both runs), and keys k0, k2, k4 come from even files,
+    # k1, k3 from odd ones: every key's records come from one source subtask, so their order
+    # at the keyed operator is the source order in the streaming and the bounded run alike
+    # (Flink orders nothing across source subtasks).
+    keys = (0, 2, 4) if f % 2 == 0 else (1, 3)
+    return ["k%d,%d,%d" % (keys[i % len(keys)], f * 100 + i * 9, f * 10 + i)
+            for i in range(11)]
+
+
+def _start(tmp, in_dir, out_dir, ckpt, mode="stream", fault=None):
+    env = dict(os.environ)
+    env["PYTHONPATH"] = REPO + os.pathsep + env.get("PYTHONPATH", "")
+    env.pop(FAULT_ENV, None)
+    if fault is not None:
+        env[FAULT_ENV] = fault
+    log = open(os.path.join(tmp, "driver-%d.log" % time.monotonic_ns()), "w")
+    return subprocess.Popen(
+        [sys.executable, "-m", "pyflink_on_spark.cli.main", "run", JOB, in_dir, out_dir, ckpt,
+         mode], env=env, stdout=log, stderr=subprocess.STDOUT, cwd=tmp)
+
+
+def _records(ckpt):
+    """file name -> batch id that read it (the job's source records in the checkpoint)."""
+    read = {}
+    for record in glob.glob(os.path.join(ckpt, "state", "sources", "*", "*")):
+        for path, _ in json.loads(open(record).read()):
+            read[os.path.basename(path)] = int(os.path.basename(record))
+    return read
+
+
+def _completed(ckpt, batch):
+    return os.path.exists(os.path.join(ckpt, "state", "v%d" % batch, "_COMPLETED"))
+
+
+def _wait_read_and_completed(proc, ckpt, name, timeout):
+    """Waits until the batch that read `name` completed; False if the driver died first."""
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        batch = _records(ckpt).get(name)
+        if batch is not None and _completed(ckpt, batch):
+            return True
+        if proc.poll() is not None:
+            return False
+        time.sleep(0.1)
+    raise AssertionError("file %s was not processed within %d s" % (name, timeout))
+
+
+def _add_file(in_dir, f):
+    tmp = os.path.join(in_dir, ".f%02d.tmp" % f)   # hidden: not listed until renamed
+    with open(tmp, "w") as out:
+        out.write("\n".join(_file_lines(f)) + "\n")
+    os.rename(tmp, os.path.join(in_dir, "f%02d.txt" % f))
+
+
+def _stop(proc):
+    proc.send_signal(signal.SIGTERM)
+    assert proc.wait(timeout=120) == 0
+
+
+def _parts(out_dir):
+    """Contents of every published part file (names carry a per-checkpoint id)."""
+    files = [p for p in glob.glob(os.path.join(out_dir, "**", "*"), recursive=True)
+             if os.path.isfile(p) and "/." not in p[len(out_dir):]]
+    return sorted(open(p, "rb").read() for p in files)
+
+
+def _run_stream(tmp, name, kills=()):
+    """Feeds N_FILES one per batch; kills = [(file number, kill point)]: the driver is
+    killed with SIGKILL at that point of the batch reading that file, then restarted."""
+    base = os.path.join(str(tmp), name)
+    in_dir, out_dir, ckpt = (os.path.join(base, d) for d in ("in", "out", "ckpt"))
+    os.makedirs(in_dir)
+    kills = dict(kills)
+    trigger = os.path.join(base, "kill-now")
+
+    def start(after: int):
+        """A driver armed with the next kill point (if any) after file `after`."""
+        following = [f for f in sorted(kills) if f > after]
+        fault = "%s:%s" % (kills[following[0]], trigger) if following else None
+        return _start(base, in_dir, out_dir, ckpt, fault=fault)
+
+    proc = start(-1)
+    restarts = 0
+    timeout = START_TIMEOUT
+    for f in range(N_FILES):
+        point = kills.get(f)
+        if point is not None:
+            open(trigger, "w").close()
+        _add_file(in_dir, f)
+        done = _wait_read_and_completed(proc, ckpt, "f%02d.txt" % f, timeout)
+        timeout = BATCH_TIMEOUT
+        if point is not None:
+            # after_complete kills after the state version completed (before Spark's commit)
+            assert not done or point == "after_complete", "%s: batch completed" % point
+            assert proc.wait(timeout=BATCH_TIMEOUT) == -signal.SIGKILL, point
+            os.remove(trigger)
+            restarts += 1
+            proc = start(f)
+            assert _wait_read_and_completed(proc, ckpt, "f%02d.txt" % f, START_TIMEOUT)
+    _stop(proc)
+    assert restarts == len(kills)
+    return out_dir, in_dir
+
+
+def _per_key(parts):
+    """(kind, key) -> [(timestamp, total)] sorted by timestamp (a key's records are in
+    timestamp order at the source, so this is their processing order)."""
+    per = {}
+    for content in parts:
+        for line in content.decode().splitlines():
+            kind, key, ts, total = line.split(",")
+            per.setdefault((kind, key), []).append((int(ts), int(total)))
+    return {k: sorted(v) for k, v in per.items()}
+
+
+def test_kill_9_at_every_batch_stage_then_restart_loses_and_duplicates_nothing(tmp_path):
+    plain_out, in_dir = _run_stream(tmp_path, "plain")
+    killed_out, _ = _run_stream(tmp_path, "killed",
+                                kills=[(1 + i, p) for i, p in enumerate(KILL_POINTS)])
+    plain, killed = _parts(plain_out), _parts(killed_out)
+    assert sum(len(p.splitlines()) for p in plain) > N_FILES * 11   # sums and timers
+    assert killed == plain
+    # the bounded run over the same files: per key, the same running sums in the same order
+    # (timers differ by design: the bounded run fires them at the end of input)
+    bounded_dir = os.path.join(str(tmp_path), "bounded")
+    os.makedirs(bounded_dir)
+    proc = _start(bounded_dir, in_dir, os.path.join(bounded_dir, "out"),
+                  os.path.join(bounded_dir, "ckpt"), mode="bounded")
+    assert proc.wait(timeout=START_TIMEOUT) == 0
+    bounded = _per_key(_parts(os.path.join(bounded_dir, "out")))
+    streamed = _per_key(plain)
+    assert {k: v for k, v in streamed.items() if k[0] == "sum"} == \
+        {k: v for k, v in bounded.items() if k[0] == "sum"}
+    fired = {(k, ts) for (kind, k), v in streamed.items() if kind == "timer" for ts, _ in v}
+    assert fired and fired <= {(k, ts) for (kind, k), v in bounded.items() if kind == "timer"
+                               for ts, _ in v}
