@@ -4,7 +4,7 @@ import glob
 import os
 import time
 
-from pyflink_on_spark.common import Configuration, Duration, Encoder, WatermarkStrategy
+from pyflink_on_spark.common import Configuration, Duration, Encoder, Types, WatermarkStrategy
 from pyflink_on_spark.common.job_status import JobStatus
 from pyflink_on_spark.datastream import StreamExecutionEnvironment
 from pyflink_on_spark.datastream.connectors.file_system import FileSink, FileSource, StreamFormat
@@ -35,7 +35,7 @@ def _job(in_dir, out_dir, checkpoints=None):
     source = FileSource.for_record_stream_format(StreamFormat.text_line_format(), in_dir) \
         .monitor_continuously(Duration.of_millis(200)).build()
     env.from_source(source, WatermarkStrategy.no_watermarks(), "files") \
-        .map(lambda line: line.upper()) \
+        .map(lambda line: line.upper(), output_type=Types.STRING()) \
         .sink_to(FileSink.for_row_format(out_dir, Encoder.simple_string_encoder()).build())
     return env
 
