@@ -120,6 +120,13 @@ class MicroBatchRunner:
         self.indexes = {stage.spec.stage_id: FileIndex(
             self.store, self.state_ids[stage.spec.head], stage.source.frame.paths)
             for stage in job.stages if stage.source is not None}
+        # FileSinks: what crashed runs left in the base directories goes, the staging
+        # directories are this process's until the job stops (codecs/files/staging.py)
+        from pyflink_on_spark.codecs.files.commit import FileCommitter
+        self.committers = {s.edge_id: FileCommitter(s.sink) for stage in job.stages
+                           for s in stage.sinks if isinstance(s.sink, FileSinkSpec)}
+        for committer in self.committers.values():
+            committer.prepare()
         self.in_batch = False
         self.batches = 0
         self.files_in = 0
@@ -241,13 +248,13 @@ class MicroBatchRunner:
 def _commit_parts(sink: FileSinkSpec, committables, has_input: bool) -> None:
     """Publishes a batch's parts: each rename replaces what an earlier attempt of the same
     batch published under the same name (the names come from the restored state), so a
-    re-run commit never duplicates. Then the sink's staging directory goes."""
+    re-run commit never duplicates. The staging directory stays (claimed by this process)
+    until the job stops."""
     from pyflink_on_spark.codecs.files import fs
     for n, (staged, final) in enumerate(sorted(set(committables), key=lambda c: c[1])):
         if n == 1:
             _fault_point("mid_commit", has_input)
         fs.rename(staged, final)
-    fs.remove_tree(sink.staging_dir)
 
 
 def execute_streaming(job: CompiledJob, job_name: str, options, settings: StreamingSettings,
@@ -299,6 +306,8 @@ def execute_streaming(job: CompiledJob, job_name: str, options, settings: Stream
             signal.signal(sig, handler)
         if query is not None and query.isActive:
             query.stop()
+        for committer in runner.committers.values():
+            committer.abort()   # removes the staging directory (published parts stay)
         if not settings.recoverable:
             shutil.rmtree(settings.checkpoint_dir, ignore_errors=True)
     runtime_ms = int((time.time() - start) * 1000)
