@@ -37,7 +37,7 @@ def test_every_pyflink_1_20_name_has_a_status():
     ("pyflink.datastream.data_stream.DataStream.cache", Status.SUPPORTED),
     ("pyflink.datastream.connectors.kafka.FlinkKafkaConsumer", Status.UNSUPPORTED),
     ("pyflink.datastream.connectors.file_system.FileSourceBuilder.monitor_continuously",
-     Status.UNSUPPORTED),
+     Status.SUPPORTED),                                            # streaming executor
     ("pyflink.datastream.CustomStateBackend", Status.UNSUPPORTED),
     ("pyflink.common.typeinfo.TypeInformation.get_java_type_info", Status.JVM_ONLY),
     ("pyflink.java_gateway.get_gateway", Status.JVM_ONLY),
