@@ -12,6 +12,30 @@ import pyarrow as pa
 from pyflink_on_spark.spark.batch_schema import rows_to_batch
 
 
+def prepare_worker(script_dirs, alias_pyflink: bool) -> None:
+    """Make the job's own modules importable and resolve `pyflink` to the shim in this Python
+    worker, before any user class is unpickled."""
+    import sys
+    for path in script_dirs:
+        if path not in sys.path:
+            sys.path.append(path)
+    if alias_pyflink:
+        from pyflink_on_spark.aliasing import install_pyflink_alias
+        install_pyflink_alias()
+
+
+def subtask_input(batches: Iterator[pa.RecordBatch]):
+    """(subtask index, the batches) or None when this task has no rows. The subtask index
+    comes from the rows (their `dest`), not from Spark's partition id: when a stage's output
+    is unioned into the next exchange, Spark runs it inside the union's tasks and reports the
+    union's partition index."""
+    batches = iter(batches)
+    first = next((b for b in batches if b.num_rows), None)
+    if first is None:
+        return None
+    return first.column(1)[0].as_py(), itertools.chain((first,), batches)
+
+
 def make_stage_function(spec_bytes: bytes, alias_pyflink: bool, script_dirs=()):
     """spec_bytes: the cloudpickled StageSpec, unpickled in the task after the `pyflink`
     alias is installed (so user classes that subclass pyflink.* resolve in the worker) and
@@ -19,24 +43,13 @@ def make_stage_function(spec_bytes: bytes, alias_pyflink: bool, script_dirs=()):
     script_dirs = tuple(script_dirs)
 
     def run_stage(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
-        import sys
-        for path in script_dirs:
-            if path not in sys.path:
-                sys.path.append(path)
-        if alias_pyflink:
-            from pyflink_on_spark.aliasing import install_pyflink_alias
-            install_pyflink_alias()
+        prepare_worker(script_dirs, alias_pyflink)
         from pyspark import TaskContext
         from pyflink_on_spark.runtime.task import StreamTask
-        # The subtask index comes from the rows (their `dest`), not from Spark's partition
-        # id: when a stage's output is unioned into the next exchange, Spark runs it inside
-        # the union's tasks and reports the union's partition index.
-        batches = iter(batches)
-        first = next((b for b in batches if b.num_rows), None)
-        if first is None:
+        found = subtask_input(batches)
+        if found is None:
             return  # a subtask without input has nothing to do
-        batches = itertools.chain((first,), batches)
-        subtask = first.column(1)[0].as_py()
+        subtask, batches = found
         spec = cloudpickle.loads(spec_bytes)
         context = TaskContext.get()
         attempt = context.attemptNumber() if context is not None else 0

@@ -2,7 +2,6 @@
 one stage for one batch (runtime/checkpoint/micro_batch.py does the work)."""
 from __future__ import annotations
 
-import itertools
 import tempfile
 from typing import Dict, Iterator, Optional
 
@@ -10,6 +9,7 @@ import cloudpickle
 import pyarrow as pa
 
 from pyflink_on_spark.spark.batch_schema import rows_to_batch
+from pyflink_on_spark.spark.stage_task import prepare_worker, subtask_input
 
 
 def make_streaming_stage_function(spec_bytes: bytes, alias_pyflink: bool, script_dirs,
@@ -21,21 +21,13 @@ def make_streaming_stage_function(spec_bytes: bytes, alias_pyflink: bool, script
     script_dirs = tuple(script_dirs)
 
     def run_stage(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
-        import sys
-        for path in script_dirs:
-            if path not in sys.path:
-                sys.path.append(path)
-        if alias_pyflink:
-            from pyflink_on_spark.aliasing import install_pyflink_alias
-            install_pyflink_alias()
+        prepare_worker(script_dirs, alias_pyflink)
         from pyspark import TaskContext
         from pyflink_on_spark.runtime.checkpoint.micro_batch import run_micro_batch
-        batches = iter(batches)
-        first = next((b for b in batches if b.num_rows), None)
-        if first is None:
+        found = subtask_input(batches)
+        if found is None:
             return   # cannot happen: every subtask gets a tick or a watermark row per batch
-        batches = itertools.chain((first,), batches)
-        subtask = first.column(1)[0].as_py()
+        subtask, batches = found
         spec = cloudpickle.loads(spec_bytes)
         context = TaskContext.get()
         attempt = context.attemptNumber() if context is not None else 0
