@@ -22,6 +22,7 @@ from pyflink_on_spark.runtime.operators.co_process import (
 from pyflink_on_spark.runtime.operators.discard_sink import DiscardSinkOperator
 from pyflink_on_spark.runtime.operators.driver_sink import CollectSinkOperator, PrintSinkOperator
 from pyflink_on_spark.runtime.operators.file_sink import FileSinkOperator
+from pyflink_on_spark.runtime.operators.jdbc_sink import JdbcSinkOperator
 from pyflink_on_spark.runtime.operators.keyed_process import KeyedProcessOperator
 from pyflink_on_spark.runtime.operators.process import (
     FilterOperator, FlatMapOperator, MapOperator, ProcessOperator)
@@ -68,6 +69,7 @@ BUILDERS: Dict[type, Builder] = {
     sinks.CollectSinkSpec: lambda s, c: CollectSinkOperator(),
     sinks.DiscardSinkSpec: lambda s, c: DiscardSinkOperator(),
     sinks.FileSinkSpec: lambda s, c: FileSinkOperator(s),
+    sinks.JdbcSinkSpec: lambda s, c: JdbcSinkOperator(s),
     sinks.KafkaSinkSpec: lambda s, c: RecordEncoderOperator(kafka_record_encoder(s),
                                                             s.converter),
     # one input

@@ -72,3 +72,19 @@ class KafkaSinkSpec:
     key_serializer: Optional[Callable[[Any], bytes]] = None
     converter: Any = None                     # value -> the declared type, before encoding
     reaches_driver: ClassVar[bool] = False
+
+
+@dataclass(frozen=True)
+class JdbcSinkSpec:
+    """JdbcSink.sink: the program's own statement, run in the sink's tasks in batches through
+    the DB-API driver the URL names (codecs/jdbc); nothing leaves the task."""
+    sql: str
+    url: str
+    user_name: Optional[str] = None
+    password: Optional[str] = None
+    sql_types: Tuple[str, ...] = ()      # Flink's JDBC type of each field (codecs/jdbc/parameters)
+    batch_size: int = 5000
+    batch_interval_ms: int = 0
+    max_retries: int = 3
+    converter: Any = None                # value -> the row type, as it enters the Java sink
+    reaches_driver: ClassVar[bool] = True   # its (empty) exit is read on the driver: that runs it

@@ -1,16 +1,19 @@
 """JDBC (mirror of pyflink.datastream.connectors.jdbc, PyFlink 1.20).
 
-Programs build JdbcSink.sink(sql, row_type_info, connection options, execution options) as on
-PyFlink; add_sink raises NotImplementedError until the JDBC sink runs (issue 12: the program's
-own statement executed in batches inside the Spark tasks through DB-API drivers).
+JdbcSink.sink(sql, row_type_info, connection options, execution options) runs as on PyFlink:
+the program's own statement (inserts, upserts) is executed in batches inside the sink's Spark
+tasks, through the DB-API driver the JDBC URL names (codecs/jdbc: PostgreSQL through psycopg 3,
+SQLite through sqlite3), with Flink's batching, retries and at-least-once guarantee.
 """
 from __future__ import annotations
 
-from typing import Any, Dict, Optional
+from typing import Any, Dict
 
+from pyflink_on_spark.codecs.jdbc.parameters import row_sql_types
 from pyflink_on_spark.common.typeinfo import RowTypeInfo
-from pyflink_on_spark.datastream.connectors._not_on_spark import UnmappedSink, require
+from pyflink_on_spark.datastream.connectors._not_on_spark import require
 from pyflink_on_spark.datastream.functions import SinkFunction
+from pyflink_on_spark.specs.sinks import JdbcSinkSpec
 
 __all__ = [
     'JdbcSink',
@@ -18,17 +21,12 @@ __all__ = [
     'JdbcExecutionOptions'
 ]
 
-_ROUTE = ("Spark's own JDBC route, DataFrame.write.jdbc(url, table), inserts rows into a "
-          "table rather than running your statement (no upserts); pyflink_on_spark will run "
-          "the statement itself in batches inside the Spark tasks (not built yet).")
 
-
-class JdbcSink(UnmappedSink, SinkFunction):
-    _connector_name = "JdbcSink"
-    _spark_route = _ROUTE
+class JdbcSink(SinkFunction):
+    _sink_name = "JdbcSink"
 
     def __init__(self, j_jdbc_sink):
-        # a Java-backed SinkFunction in PyFlink: here its settings stand for the Java object
+        # a Java-backed SinkFunction in PyFlink: here the spec of what runs stands for it
         self._j_function = j_jdbc_sink
 
     @staticmethod
@@ -40,12 +38,20 @@ class JdbcSink(UnmappedSink, SinkFunction):
                             "(Types.ROW / Types.ROW_NAMED), got %r" % (type_info,))
         if jdbc_execution_options is None:
             jdbc_execution_options = JdbcExecutionOptions.defaults()
-        sink = JdbcSink(("jdbc", sql))
-        sink._sql = sql
-        sink._type_info = type_info
-        sink._connection_options = jdbc_connection_options
-        sink._execution_options = jdbc_execution_options
-        return sink
+        connection = jdbc_connection_options._j_jdbc_connection_options
+        execution = jdbc_execution_options._j_jdbc_execution_options
+        spec = JdbcSinkSpec(sql=sql, url=connection["url"],
+                            user_name=connection.get("user_name"),
+                            password=connection.get("password"),
+                            sql_types=row_sql_types(type_info),
+                            batch_size=execution["batch_size"],
+                            batch_interval_ms=execution["batch_interval_ms"],
+                            max_retries=execution["max_retries"],
+                            converter=type_info._python_converter())
+        return JdbcSink(spec)
+
+    def _sink_definition(self, input_type: Any = None) -> JdbcSinkSpec:
+        return self._j_function
 
 
 class JdbcConnectionOptions(object):

@@ -243,6 +243,8 @@ class MicroBatchTask:
         for op in task.operators:
             if _kind(op) == "file_sink":
                 op.end_input()   # roll every part; report them for this batch's commit
+            elif _kind(op) == "jdbc_sink":
+                op.flush()       # Flink flushes the JDBC sink's batch at each checkpoint
         for collector in task.exits:
             source = self._by_node[collector.spec.source]
             collector.process_watermark(IDLE if idle else source.current_watermark)

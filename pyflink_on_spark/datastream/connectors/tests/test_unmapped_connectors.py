@@ -90,10 +90,6 @@ def test_sink_to_raises_naming_the_connector_and_the_spark_route(name, make_sink
 
 @pytest.mark.parametrize("name,make_sink,route", [
     ("RMQSink", lambda: RMQSink(_rmq_config(), "q", SimpleStringSchema()), "pika"),
-    ("JdbcSink", lambda: JdbcSink.sink(
-        "insert into t values (?)", Types.ROW([Types.STRING()]),
-        JdbcConnectionOptions.JdbcConnectionOptionsBuilder().with_url("jdbc:postgresql:db")
-        .build()), "write.jdbc"),
 ])
 def test_add_sink_raises_naming_the_connector_and_the_spark_route(name, make_sink, route):
     _, ds = _stream()
