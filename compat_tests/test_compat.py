@@ -20,8 +20,16 @@ def test_every_case_has_an_expected_output_recorded_from_pyflink():
     assert CASES and not missing, "cases without a recorded .expected: %s" % missing
 
 
+# cases that read a test server's address from the environment: the fixture that starts it
+SERVER_FIXTURES = {"PYFLINK_ON_SPARK_TEST_POSTGRES_URL": "postgres"}
+
+
 @pytest.mark.parametrize("case", [c for c in CASES if c.has_expected], ids=lambda c: c.name)
-def test_case_matches_pyflink(case, spark):
+def test_case_matches_pyflink(case, spark, request):
+    source = case.program.read_text()
+    for variable, fixture in SERVER_FIXTURES.items():
+        if variable in source:
+            request.getfixturevalue(fixture)
     result = run_shim(case)
     assert result.passed, "\n".join(detail_lines(result))
 

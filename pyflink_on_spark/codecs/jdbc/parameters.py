@@ -50,10 +50,18 @@ def sql_type(type_info: TypeInformation) -> str:
         return "BINARY"
     if isinstance(type_info, (PrimitiveArrayTypeInfo, BasicArrayTypeInfo, ObjectArrayTypeInfo)):
         return "ARRAY"     # Flink sets it with setObject (best effort, driver-dependent)
-    raise ValueError("Unsupported type: %r (the JDBC sink sets fields of the types "
+    raise ValueError("Unsupported type: %s (the JDBC sink sets fields of the types "
                      "STRING, BOOLEAN, BYTE, SHORT, INT, LONG, FLOAT, DOUBLE, BIG_DEC, "
                      "SQL_DATE, SQL_TIME, SQL_TIMESTAMP, LOCAL_DATE, LOCAL_TIME, "
-                     "LOCAL_DATE_TIME, PRIMITIVE_ARRAY(BYTE) and arrays)" % (type_info,))
+                     "LOCAL_DATE_TIME, PRIMITIVE_ARRAY(BYTE) and arrays)" % _java_name(type_info))
+
+
+def _java_name(type_info: TypeInformation) -> str:
+    """Java's TypeInformation.toString(), which Flink's message shows (observed on PyFlink
+    1.20.5: Types.CHAR() -> "Unsupported type: Character")."""
+    if isinstance(type_info, BasicTypeInfo):
+        return type_info._behaviour.java_class.rsplit(".", 1)[-1]
+    return repr(type_info)
 
 
 def row_sql_types(type_info: RowTypeInfo) -> Tuple[str, ...]:
