@@ -262,6 +262,13 @@ class StreamExecutionEnvironment(object):
 
     def from_source(self, source, watermark_strategy, source_name: str,
                     type_info=None) -> DataStream:
+        in_sequence = getattr(source, "_bounded_sources", None)
+        if in_sequence is not None:
+            # HybridSource of bounded sources: a union's consumer takes its inputs in order,
+            # so each subtask sees every record of one source before the next source's
+            streams = [self.from_source(s, watermark_strategy, source_name, type_info)
+                       for s in in_sequence()]
+            return streams[0].union(*streams[1:]) if len(streams) > 1 else streams[0]
         definition = getattr(source, "_source_definition", None)
         if definition is None:
             _no_jvm("from_source(%s)" % type(source).__name__,

@@ -1,15 +1,19 @@
 """HybridSource (mirror of pyflink.datastream.connectors.hybrid_source, PyFlink 1.20).
 
 A HybridSource reads its sources one after the other (typically a bounded file backlog, then
-Kafka from where the files end). Programs build one as on PyFlink; from_source raises
-NotImplementedError: switching from a bounded source to an unbounded one needs the streaming
-executor, which pyflink_on_spark does not have yet.
+Kafka from where the files end). When every source is bounded (FileSource, bounded
+KafkaSource, NumberSequenceSource), from_source reads them as one stream in which each
+subtask receives every record of a source before the next source's: the sources' streams
+unioned in their order (a union's consumer takes its inputs edge by edge, see
+direct/exchange.py). A tail that is unbounded (KafkaSource without set_bounded, a monitored
+FileSource) raises NotImplementedError: switching to it at run time is not built.
 """
 from __future__ import annotations
 
 from typing import List, Optional
 
-from pyflink_on_spark.datastream.connectors._not_on_spark import UnmappedSource, require
+from pyflink_on_spark.datastream.connectors._not_on_spark import (UnmappedSource, not_on_spark,
+                                                                 require)
 from pyflink_on_spark.datastream.connectors.base import Source
 
 __all__ = [
@@ -17,10 +21,10 @@ __all__ = [
     'HybridSourceBuilder'
 ]
 
-_ROUTE = ("A HybridSource switches from one source to the next at run time, which needs "
-          "streaming execution (not built yet). For sources that are all bounded, read each "
-          "with env.from_source(...) and union() the streams; on Spark, read the backlog as a "
-          "batch DataFrame and the stream with Structured Streaming.")
+_ROUTE = ("A HybridSource whose last source is unbounded switches to it at run time, which "
+          "needs streaming execution (not built yet); a HybridSource of bounded sources runs. "
+          "On Spark, read the backlog as a batch DataFrame and the stream with Structured "
+          "Streaming.")
 
 
 def _is_bounded(source: Source) -> Optional[bool]:
@@ -46,6 +50,21 @@ class HybridSource(UnmappedSource, Source):
 
     def __init__(self, j_hybrid_source):
         super(HybridSource, self).__init__(source=j_hybrid_source)
+
+    def _bounded_sources(self) -> List[Source]:
+        """The sources in reading order, when every one is bounded (the environment reads
+        them as one stream); NotImplementedError naming the unbounded one otherwise."""
+        for source in self._sources:
+            try:
+                definition = source._source_definition()
+            except NotImplementedError as e:
+                not_on_spark("HybridSource with %s" % type(source).__name__,
+                             "%s (%s)" % (self._spark_route, e))
+            if getattr(definition, "monitor_interval_ms", 0) > 0 \
+                    or getattr(definition, "bounded", True) is False:
+                not_on_spark("HybridSource with an unbounded %s" % type(source).__name__,
+                             self._spark_route)
+        return list(self._sources)
 
     @staticmethod
     def builder(first_source: Source) -> 'HybridSourceBuilder':

@@ -242,6 +242,16 @@ def test_hybrid_source_builds_and_needs_bounded_sources_first(tmp_path):
     env = StreamExecutionEnvironment.get_execution_environment()
     with pytest.raises(NotImplementedError, match="HybridSource.*streaming execution"):
         env.from_source(hybrid, WatermarkStrategy.no_watermarks(), "hybrid")
+    monitored = FileSource.for_record_stream_format(StreamFormat.text_line_format(),
+                                                    str(tmp_path)) \
+        .monitor_continuously(Duration.of_seconds(1)).build()
+    with pytest.raises(NotImplementedError, match="HybridSource with an unbounded FileSource"):
+        env.from_source(HybridSource.builder(files).add_source(monitored).build(),
+                        WatermarkStrategy.no_watermarks(), "hybrid")
+    # bounded sources only: read in sequence, as the union of their streams in order
+    both = env.from_source(HybridSource.builder(files).add_source(files).build(),
+                           WatermarkStrategy.no_watermarks(), "hybrid", Types.STRING())
+    assert type(both._transformation).__name__ == "UnionTransformation"
     with pytest.raises(ValueError, match="All sources except the final source need to be bounded"):
         HybridSource.builder(kafka).add_source(files).build()
     bounded_kafka = KafkaSource.builder().set_bootstrap_servers("h:9092").set_topics("t") \
