@@ -44,8 +44,10 @@ JARS: Sequence[Tuple[str, str, bool]] = (
     (r"flink-(sql-)?(avro|json|csv|parquet|orc)",
      "not needed: pyflink_on_spark reads and writes this format itself (drop the jar)", True),
     (r"flink-(sql-)?connector-jdbc",
-     "no JDBC connector in pyflink_on_spark: Spark's JDBC data source with the database's "
-     "driver jar (--jars) is the nearest alternative", False),
+     "not needed: JdbcSink runs your statement through Python DB-API drivers (PostgreSQL: "
+     "pip install 'pyflink-on-spark[jdbc]'; SQLite: built in); drop the jar", True),
+    (r"(^|/)(postgresql|sqlite-jdbc)-[0-9][^/]*\.jar$",
+     "not needed: JdbcSink reaches the database through a Python driver (drop the jar)", True),
     (r"flink-(sql-)?connector-(elasticsearch|cassandra|kinesis|pulsar|rabbitmq)",
      "check docs/connectors.md: pyflink_on_spark maps only the connectors listed there", False),
 )
