@@ -4,7 +4,9 @@ of a transient failure, and a failing statement that fails the job naming statem
 while what Flink's at-least-once sink would have flushed before stays."""
 import datetime
 import decimal
+import sys
 
+import cloudpickle
 import psycopg
 import pytest
 
@@ -15,6 +17,9 @@ from pyflink_on_spark.datastream import StreamExecutionEnvironment
 from pyflink_on_spark.datastream.connectors.jdbc import (JdbcConnectionOptions,
                                                          JdbcExecutionOptions, JdbcSink)
 from pyflink_on_spark.runtime.errors import JobExecutionError
+
+# the key selector below ships by value: Spark's workers cannot import this test module
+cloudpickle.register_pickle_by_value(sys.modules[__name__])
 
 ROW = Types.ROW_NAMED(["id", "name", "amount", "price", "day", "at", "raw", "ok"],
                       [Types.INT(), Types.STRING(), Types.DOUBLE(), Types.BIG_DEC(),
@@ -49,7 +54,9 @@ def test_upsert_sink_writes_flink_types_in_batches(spark, postgres):
     env.set_parallelism(2)
     records = [_record(i, "v%d" % i) for i in range(1, 6)] + \
         [_record(2, "second", 2.5), _record(4, None, 4.5)]
-    env.from_collection(records, type_info=ROW).add_sink(JdbcSink.sink(
+    # one source subtask, then by key: each key's records reach one sink subtask in order
+    env.from_collection(records, type_info=ROW).set_parallelism(1) \
+        .key_by(lambda r: r[0], key_type=Types.INT()).add_sink(JdbcSink.sink(
         "INSERT INTO upserts (id, name, amount, price, day, at, raw, ok) "
         "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET "
         "name = EXCLUDED.name, amount = upserts.amount + EXCLUDED.amount, "
