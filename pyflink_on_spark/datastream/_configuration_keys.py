@@ -110,6 +110,8 @@ _APPLY: Dict[str, Callable] = {
     "python.requirements": lambda env, k, v: env.set_python_requirements(
         *v.split("#", 1)),
     "python.executable": lambda env, k, v: env.set_python_executable(v),
+    "python.archives": lambda env, k, v: [env.add_python_archive(*a.split("#", 1))
+                                          for a in v.split(",") if a],
 }
 
 # read by the shim elsewhere, or harmless to keep without acting on them

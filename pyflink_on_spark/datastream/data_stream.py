@@ -421,9 +421,15 @@ class KeyedStream(DataStream):
             return Row(f0=key if key_type is not None else bytearray(pickle_key(key)),
                        f1=value)
 
+        # PyFlink makes these records in its key-by operator, which runs before the keyed
+        # exchange at the parallelism of its input (source at p=1: the collect sink gets the
+        # records in input order), not behind it at the default parallelism.
         row_type = Types.ROW([key_type or Types.PICKLED_BYTE_ARRAY(), self.get_type()])
-        return self._one_input(op.MapSpec(wrap_map(internal_record)), "Map", row_type) \
-            .execute_and_collect(job_execution_name, limit)
+        origin = self._origin_stream
+        records = origin._one_input(op.MapSpec(wrap_map(internal_record)),
+                                    "_stream_key_by_map_operator", row_type)
+        records._transformation.parallelism = origin._transformation.parallelism
+        return records.execute_and_collect(job_execution_name, limit)
 
     def window(self, window_assigner) -> "WindowedStream":
         """Groups each key's elements into the windows the assigner gives them."""

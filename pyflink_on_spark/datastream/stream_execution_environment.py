@@ -224,19 +224,33 @@ class StreamExecutionEnvironment(object):
         self._slot_sharing_groups[slot_sharing_group.get_name()] = slot_sharing_group
         return self
 
-    # -- dependencies: Spark ships the driver's Python environment to its workers ---------------
+    # -- Python dependencies: recorded here; the executor ships them to the Spark workers ---------
+    # (spark/python_dependencies.py: SparkContext.addPyFile, addArchive with the target
+    # directory as alias, a pip install on each worker, the workers' interpreter)
     def add_python_file(self, file_path: str):
+        """A .py file, a zip / egg / wheel, or a directory; on the workers' sys.path."""
         self._python_files.append(file_path)
 
     def set_python_requirements(self, requirements_file_path: str,
                                 requirements_cache_dir: str = None):
+        """Installed with pip into each worker's environment before the job's tasks run
+        (offline from `requirements_cache_dir` when given)."""
         self._python_requirements = (requirements_file_path, requirements_cache_dir)
 
     def add_python_archive(self, archive_path: str, target_dir: str = None):
+        """A zip extracted into `target_dir` (default: the archive's file name) under the
+        working directory of the job's tasks."""
         self._python_archives.append((archive_path, target_dir))
 
     def set_python_executable(self, python_exec: str):
+        """The interpreter the Spark workers run (it needs pyspark and pyflink_on_spark, as
+        PyFlink's needs apache-flink)."""
         self._python_executable = python_exec
+
+    def _python_dependencies(self):
+        from pyflink_on_spark.specs.stage import PythonDependencies
+        return PythonDependencies(tuple(self._python_files), tuple(self._python_archives),
+                                  self._python_requirements, self._python_executable)
 
     def add_jars(self, *jars_path: str):
         check_urls(jars_path)
@@ -339,7 +353,8 @@ class StreamExecutionEnvironment(object):
                            job_parameters=params, state_backend=self._state_backend,
                            job_name=job_name or "Flink Streaming Job")
         return JobSettings(config, self.get_parallelism(), self._max_parallelism,
-                           self._chaining, self._checkpoint_settings())
+                           self._chaining, self._checkpoint_settings(),
+                           self._python_dependencies())
 
     def _checkpoint_settings(self):
         """Interval and storage directory, from CheckpointConfig or the configuration

@@ -64,14 +64,16 @@ def _jar_advice(argument: Optional[str]) -> Tuple[str, bool]:
 
 
 PYTHON_DEPENDENCIES = {
-    "add_python_file": "ship it with spark-submit --py-files (SparkContext.addPyFile); "
-                       "nothing to do with the default local[*] master",
-    "add_python_archive": "spark-submit --archives ARCHIVE#TARGET",
-    "set_python_requirements": "install the requirements into the executors' Python "
-                               "(image or pip), or ship a packed virtualenv with --archives "
-                               "and spark.pyspark.python",
-    "set_python_executable": "spark.pyspark.python (PYSPARK_PYTHON); pyflink-on-spark run uses "
-                             "its own interpreter on the driver and local workers",
+    "add_python_file": "shipped by pyflink_on_spark with SparkContext.addPyFile (spark-submit "
+                       "--py-files does the same); check the path exists where the job is "
+                       "submitted",
+    "add_python_archive": "shipped by pyflink_on_spark with SparkContext.addArchive "
+                          "ARCHIVE#TARGET (spark-submit --archives); bounded jobs only",
+    "set_python_requirements": "pip-installed by pyflink_on_spark on each Spark worker (needs "
+                               "pip there, or the cache directory for offline installs); or "
+                               "bake them into the executors' image",
+    "set_python_executable": "honoured for the job's Spark tasks (SparkContext.pythonExec); "
+                             "the interpreter needs pyspark and pyflink_on_spark",
     "register_cached_file": "spark-submit --files (SparkFiles.get on the executors)",
 }
 
@@ -80,9 +82,10 @@ CONFIG_KEYS: Sequence[Tuple[str, str, bool]] = (
     (r"^parallelism\.default$", "the job's parallelism: tasks per Spark stage", True),
     (r"^execution\.runtime-mode$", "honoured by pyflink_on_spark (STREAMING / BATCH)", True),
     (r"^pipeline\.(jars|classpaths)$", "see the jars decisions: --packages / --jars", True),
-    (r"^python\.files$", "spark-submit --py-files", True),
-    (r"^python\.archives$", "spark-submit --archives", True),
-    (r"^python\.requirements$", "install into the executors' Python (see add_python_file)", True),
+    (r"^python\.files$", "honoured: SparkContext.addPyFile (spark-submit --py-files)", True),
+    (r"^python\.archives$", "honoured: SparkContext.addArchive (spark-submit --archives)",
+     True),
+    (r"^python\.requirements$", "honoured: pip-installed on each Spark worker", True),
     (r"^python\.(client\.)?executable$", "spark.pyspark.python / spark.pyspark.driver.python",
      True),
     (r"^state\.backend(\.type)?$", "pyflink_on_spark's keyed state backend: hashmap (memory) "

@@ -112,10 +112,6 @@ NO_EFFECT: Dict[str, str] = {
         "savepoints are Flink's; bounded jobs on Spark take none",
     _ENV + "add_jars": "Flink jars are not loaded on Spark; " + _DEPS,
     _ENV + "add_classpaths": "Flink jars are not loaded on Spark; " + _DEPS,
-    _ENV + "add_python_file": _DEPS,
-    _ENV + "add_python_archive": _DEPS,
-    _ENV + "set_python_requirements": _DEPS,
-    _ENV + "set_python_executable": _DEPS,
 }
 
 _DIFFERS = "where-the-shim-differs-from-pyflink-on-purpose"

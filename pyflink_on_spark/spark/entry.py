@@ -41,12 +41,13 @@ def execute(sinks: List, settings: JobSettings):
     JobExecutionResult."""
     job = compile_job(sinks, settings)
     if _unbounded(job):
+        _no_streaming_dependencies(settings)
         from pyflink_on_spark.spark.streaming.executor import execute_streaming
         from pyflink_on_spark.spark.streaming.settings import streaming_settings
         return execute_streaming(job, settings.config.job_name, run_options(),
                                  streaming_settings(settings.checkpoints))
     from pyflink_on_spark.spark.executor import execute_job
-    return execute_job(job, settings.config.job_name, run_options())
+    return execute_job(job, settings.config.job_name, run_options(), settings.python)
 
 
 def execute_async(sinks: List, settings: JobSettings):
@@ -55,13 +56,22 @@ def execute_async(sinks: List, settings: JobSettings):
     from pyflink_on_spark.common.job_client import JobClient
     job = compile_job(sinks, settings)
     if _unbounded(job):
+        _no_streaming_dependencies(settings)
         from pyflink_on_spark.spark.streaming.job_handle import StreamingJobHandle
         from pyflink_on_spark.spark.streaming.settings import streaming_settings
         return JobClient(StreamingJobHandle(job, settings.config.job_name, run_options(),
                                             streaming_settings(settings.checkpoints)))
     from pyflink_on_spark.spark.executor import FinishedJobHandle, execute_job
     return JobClient(FinishedJobHandle(execute_job(job, settings.config.job_name,
-                                                   run_options())))
+                                                   run_options(), settings.python)))
+
+
+def _no_streaming_dependencies(settings: JobSettings) -> None:
+    if settings.python:
+        raise NotImplementedError(
+            "add_python_file / add_python_archive / set_python_requirements / "
+            "set_python_executable are not supported yet for jobs with an unbounded source: "
+            "ship them with spark-submit --py-files / --archives / spark.pyspark.python")
 
 
 def _unbounded(job: CompiledJob) -> bool:
@@ -73,4 +83,4 @@ def execute_and_collect(sinks: List, collect_sink_id: int, settings: JobSettings
     """Starts the job; the values reaching the collect sink node `collect_sink_id`."""
     from pyflink_on_spark.spark.executor import execute_collect
     return execute_collect(compile_job(sinks, settings), settings.config.job_name,
-                           collect_sink_id, run_options())
+                           collect_sink_id, run_options(), settings.python)

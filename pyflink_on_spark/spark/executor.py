@@ -21,9 +21,11 @@ from pyflink_on_spark.spark.batch_schema import SPARK_SCHEMA
 from pyflink_on_spark.spark.frame_sinks import frame_sink_count, write_frame_sinks
 from pyflink_on_spark.spark.frame_sources import source_frame
 from pyflink_on_spark.spark.session import get_session
+from pyflink_on_spark.spark.python_dependencies import (WorkerSetup, ship_dependencies,
+                                                         worker_python)
 from pyflink_on_spark.spark.stage_task import make_stage_function
 from pyflink_on_spark.specs.sinks import CollectSinkSpec, FileSinkSpec, PrintSinkSpec
-from pyflink_on_spark.specs.stage import CompiledJob
+from pyflink_on_spark.specs.stage import CompiledJob, PythonDependencies
 
 
 def _alias_active() -> bool:
@@ -31,10 +33,11 @@ def _alias_active() -> bool:
     return module is not None and getattr(module, "__name__", "") == "pyflink_on_spark"
 
 
-def build_frames(job: CompiledJob, session, script_dirs: Tuple[str, ...] = ()) \
-        -> Dict[int, object]:
+def build_frames(job: CompiledJob, session, script_dirs: Tuple[str, ...] = (),
+                 worker_setup: WorkerSetup = WorkerSetup()) -> Dict[int, object]:
     """stage id -> the DataFrame of the stage's output rows. `script_dirs`: directories the
-    tasks add to sys.path (the job script's, see spark/entry.py RunOptions)."""
+    tasks add to sys.path (the job script's, see spark/entry.py RunOptions); `worker_setup`:
+    the job's Python dependencies on the workers (spark/python_dependencies.py)."""
     from pyspark.sql import functions as F
     consumers: Dict[int, int] = {s.spec.stage_id: 0 for s in job.stages}
     for stage in job.stages:
@@ -58,7 +61,8 @@ def build_frames(job: CompiledJob, session, script_dirs: Tuple[str, ...] = ()) \
         frame = frame.repartitionById(spec.parallelism, F.col(ROUTE_BY)) \
                      .sortWithinPartitions(*EXCHANGE_ORDER)
         output = frame.mapInArrow(
-            make_stage_function(cloudpickle.dumps(spec), alias, script_dirs), SPARK_SCHEMA)
+            make_stage_function(cloudpickle.dumps(spec), alias, script_dirs, worker_setup),
+            SPARK_SCHEMA)
         has_driver_sink = any(s.sink.reaches_driver for s in stage.sinks)
         if consumers[spec.stage_id] + (1 if has_driver_sink else 0) \
                 + frame_sink_count(stage) > 1:
@@ -117,8 +121,8 @@ def _slice(start: int, size: int):
     return rows
 
 
-def _run(job: CompiledJob, collect_sink_id=None, script_dirs: Tuple[str, ...] = ()) \
-        -> Iterator:
+def _run(job: CompiledJob, collect_sink_id=None, script_dirs: Tuple[str, ...] = (),
+         python: PythonDependencies = PythonDependencies()) -> Iterator:
     """Runs the job; prints print-sink lines as they arrive; yields collected values; commits
     what file sinks wrote only once everything succeeded (codecs/files/commit.py)."""
     session = get_session()
@@ -130,7 +134,9 @@ def _run(job: CompiledJob, collect_sink_id=None, script_dirs: Tuple[str, ...] = 
         for committer in committers.values():
             if hasattr(committer, "prepare"):   # file sinks: clear what crashed runs left
                 committer.prepare()
-        frames = build_frames(job, session, script_dirs)
+        worker_setup, executable = ship_dependencies(session, python)
+        with worker_python(session, executable):
+            frames = build_frames(job, session, script_dirs, worker_setup)
         write_frame_sinks(job, frames)
         out = sys.stdout
         for edge, payload in _driver_rows(job, frames):
@@ -170,12 +176,14 @@ def _job_error(e: Exception) -> Exception:
     return e
 
 
-def execute_job(job: CompiledJob, job_name: str, options=None):
-    """`options`: spark.run_options.RunOptions (None: defaults)."""
+def execute_job(job: CompiledJob, job_name: str, options=None,
+                python: PythonDependencies = PythonDependencies()):
+    """`options`: spark.run_options.RunOptions (None: defaults); `python`: the job's Python
+    dependencies."""
     from pyflink_on_spark.common.job_execution_result import JobExecutionResult
     from pyflink_on_spark.common.job_id import JobID
     start = time.time()
-    for _ in _run(job, None, _script_dirs(options)):
+    for _ in _run(job, None, _script_dirs(options), python):
         pass
     runtime_ms = int((time.time() - start) * 1000)
     return JobExecutionResult._of(JobID._generate(), runtime_ms)
@@ -223,8 +231,9 @@ def _script_dirs(options) -> Tuple[str, ...]:
 
 
 def execute_collect(job: CompiledJob, job_name: str, collect_sink_id: int,
-                    options=None) -> Iterator:
-    iterator = _run(job, collect_sink_id, _script_dirs(options))
+                    options=None, python: PythonDependencies = PythonDependencies()) \
+        -> Iterator:
+    iterator = _run(job, collect_sink_id, _script_dirs(options), python)
     # Start the job now (PyFlink submits it at once), keeping the first value.
     try:
         first = next(iterator)

@@ -125,9 +125,22 @@ def _remove_stale_conf_dirs(max_age_s: float = 3600.0) -> None:
             pass
 
 
+def quiet_py4j_logging() -> None:
+    """Py4J (PySpark's bridge to the JVM) logs at INFO through Python's logging, e.g.
+    "Closing down clientserver connection" at exit: a program that logs at INFO to stdout
+    would print those lines, which PyFlink's client does not. Its loggers are raised to
+    WARNING unless the program set a level on them itself."""
+    import logging
+    for name in ("py4j", "py4j.clientserver", "py4j.java_gateway"):
+        logger = logging.getLogger(name)
+        if logger.level == logging.NOTSET:
+            logger.setLevel(logging.WARNING)
+
+
 def get_session():
     """The process's SparkSession (created on first use)."""
     global _session
+    quiet_py4j_logging()
     with _lock:
         if _session is not None and not _session.sparkContext._jsc.sc().isStopped():
             return _session

@@ -151,6 +151,21 @@ class CheckpointSettings:
 
 
 @dataclass(frozen=True)
+class PythonDependencies:
+    """What the job's Python workers need besides the job script (add_python_file,
+    add_python_archive, set_python_requirements, set_python_executable, or the python.*
+    configuration keys), as the program named it; the executor ships it (spark/
+    python_dependencies.py)."""
+    files: Tuple[str, ...] = ()                          # files, packages, directories, zips
+    archives: Tuple[Tuple[str, Optional[str]], ...] = ()  # (zip archive, target directory)
+    requirements: Optional[Tuple[str, Optional[str]]] = None  # (requirements.txt, cache dir)
+    executable: Optional[str] = None                     # the workers' Python interpreter
+
+    def __bool__(self) -> bool:
+        return bool(self.files or self.archives or self.requirements or self.executable)
+
+
+@dataclass(frozen=True)
 class JobSettings:
     """What StreamExecutionEnvironment hands to an executor entry point with its sink nodes:
     the job's configuration and how to compile its graph."""
@@ -159,3 +174,4 @@ class JobSettings:
     default_max_parallelism: Optional[int] = None   # None or <= 0: Flink's default rule
     chaining_enabled: bool = True
     checkpoints: CheckpointSettings = CheckpointSettings()
+    python: PythonDependencies = PythonDependencies()

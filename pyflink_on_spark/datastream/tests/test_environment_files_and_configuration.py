@@ -48,3 +48,23 @@ def test_durations_parse_as_flink_parses_them():
         [200, 50, 5000, 120000, 3600000]
     with pytest.raises(ValueError, match="Could not parse value 'soon' for key 'k'"):
         parse_millis("k", "soon")
+
+
+def test_python_dependencies_reach_the_job_settings_from_calls_and_keys():
+    env = StreamExecutionEnvironment.get_execution_environment()
+    env.add_python_file("/deps/a.py")
+    env.add_python_archive("/deps/data.zip")
+    env.add_python_archive("/deps/data.zip", "tables")
+    env.set_python_requirements("/deps/requirements.txt", "/deps/cache")
+    env.set_python_executable("/usr/bin/python3")
+    conf = Configuration()
+    conf.set_string("python.files", "/deps/b.py,/deps/pkgdir")
+    conf.set_string("python.archives", "/deps/venv.zip#venv")
+    env.configure(conf)
+    python = env._job_settings().python
+    assert python.files == ("/deps/a.py", "/deps/b.py", "/deps/pkgdir")
+    assert python.archives == (("/deps/data.zip", None), ("/deps/data.zip", "tables"),
+                               ("/deps/venv.zip", "venv"))
+    assert python.requirements == ("/deps/requirements.txt", "/deps/cache")
+    assert python.executable == "/usr/bin/python3"
+    assert not StreamExecutionEnvironment.get_execution_environment()._job_settings().python
