@@ -33,10 +33,15 @@ class ServerInfo:
     pid: int
     port: int
     log: str
+    # `serve`: every run joins this one server-side session. Spark starts Python workers per
+    # session (the session's id is in their environment), so a new session per run would
+    # start and import everything in new workers; one session keeps them warm.
+    session_id: str = ""
 
     @property
     def url(self) -> str:
-        return "sc://localhost:%d" % self.port
+        url = "sc://localhost:%d" % self.port
+        return url + "/;session_id=" + self.session_id if self.session_id else url
 
 
 def state_dir() -> str:

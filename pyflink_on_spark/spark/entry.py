@@ -97,8 +97,13 @@ def start_served(port=None, master=None, conf=(), verbose: bool = False):
         return info.url, info.log, False
     log = os.path.join(connect_server.state_dir(), "serve.log")
     os.makedirs(connect_server.state_dir(), exist_ok=True)
-    info = connect_server.start_server(port=port, master=master, conf=dict(conf),
+    import dataclasses
+    import uuid
+    # the shared session lives as long as the server (its id cannot be reused once closed)
+    settings = {"spark.connect.session.manager.defaultSessionTimeout": "3650d", **dict(conf)}
+    info = connect_server.start_server(port=port, master=master, conf=settings,
                                        log_path=log, verbose=verbose)
+    info = dataclasses.replace(info, session_id=str(uuid.uuid4()))
     connect_server.save_served(info)
     return info.url, info.log, True
 

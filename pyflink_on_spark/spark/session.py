@@ -60,6 +60,8 @@ def check_java() -> None:
     if not java or not os.path.exists(java):
         raise JavaNotFoundError("Java 17 is needed to run pyflink_on_spark (Spark 4): no "
                                 "'java' found on PATH or in JAVA_HOME.")
+    if _java_known_good(java):
+        return
     try:
         out = subprocess.run([java, "-version"], capture_output=True, text=True,
                              timeout=30).stderr
@@ -73,6 +75,37 @@ def check_java() -> None:
     if major < 17:
         raise JavaNotFoundError("Java 17 is needed to run pyflink_on_spark (Spark 4); found "
                                 "%s." % (out.strip().splitlines()[0] if out else java))
+    _remember_java(java)
+
+
+def _java_stamp(java: str) -> str:
+    """The java binary behind `java` (symlinks resolved) and its modification time: a
+    different or updated Java is checked again."""
+    real = os.path.realpath(java)
+    return "%s %d" % (real, os.stat(real).st_mtime_ns)
+
+
+def _java_check_file() -> str:
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "pyflink-on-spark", "java-ok")
+
+
+def _java_known_good(java: str) -> bool:
+    """`java -version` passed before for this very binary (it costs a JVM start per run)."""
+    try:
+        with open(_java_check_file()) as f:
+            return f.read() == _java_stamp(java)
+    except OSError:
+        return False
+
+
+def _remember_java(java: str) -> None:
+    try:
+        os.makedirs(os.path.dirname(_java_check_file()), exist_ok=True)
+        with open(_java_check_file(), "w") as f:
+            f.write(_java_stamp(java))
+    except OSError:
+        pass   # only a cache
 
 
 def _extra_conf() -> Dict[str, str]:

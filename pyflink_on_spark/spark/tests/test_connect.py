@@ -1,5 +1,5 @@
-"""Jobs through Spark Connect: a local Connect server (started once for this module from the
-pip pyspark, stopped at the end) runs a sample of the compat cases with the recorded
+"""Jobs through Spark Connect: a local Connect server (started once for this module by
+`pyflink-on-spark serve`, stopped by `serve --stop` at the end) runs a sample of the compat cases with the recorded
 PyFlink output, an unbounded job killed and restarted mid-batch, and a client that has no
 Java at all."""
 import os
@@ -23,13 +23,27 @@ SAMPLE = ["basic/map_lambda_p1", "basic/key_by_reduce_p1", "basic/batch_print_pa
 
 
 @pytest.fixture(scope="module")
-def connect_url(tmp_path_factory):
-    log = str(tmp_path_factory.mktemp("connect") / "server.log")
-    info = connect_server.start_server(log_path=log)
+def served(tmp_path_factory):
+    """`pyflink-on-spark serve` with its own state directory: (its environment, its URL);
+    `serve --stop` at the end."""
+    env = dict(os.environ)
+    env[connect_server.STATE_ENV] = str(tmp_path_factory.mktemp("serve-state"))
+    env.pop("SPARK_REMOTE", None)
+    started = _cli(["serve"], env=env)
+    assert started.returncode == 0, started.stderr[-3000:]
     try:
-        yield info.url
+        status = _cli(["serve", "--status"], env=env)
+        assert status.returncode == 0, status.stdout + status.stderr
+        yield env, status.stdout.strip()
     finally:
-        connect_server.stop_server(info)
+        stopped = _cli(["serve", "--stop"], env=env)
+        assert "stopped the Spark Connect server" in stopped.stdout, stopped.stdout
+        assert _cli(["serve", "--status"], env=env).returncode == 1
+
+
+@pytest.fixture(scope="module")
+def connect_url(served):
+    return served[1]
 
 
 def _cli(args, env=None, timeout=600):
@@ -46,6 +60,24 @@ def test_compat_cases_through_spark_connect_print_what_pyflink_printed(connect_u
                  connect_url] + keywords)
     assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]
     assert proc.stdout.splitlines()[-1] == "%d passed, 0 failed" % len(SAMPLE), proc.stdout
+
+
+def test_run_uses_the_served_server_and_says_so_with_verbose(served, tmp_path):
+    env, url = served
+    job = tmp_path / "job.py"
+    job.write_text(
+        "from pyflink.datastream import StreamExecutionEnvironment\n"
+        "env = StreamExecutionEnvironment.get_execution_environment()\n"
+        "env.set_parallelism(1)\n"
+        "env.from_collection(['x', 'y']).map(str.upper).print()\n"
+        "env.execute('job')\n"
+        "from pyflink_on_spark.spark.session import get_session, is_connect\n"
+        "print('connect:', is_connect(get_session()))\n")
+    proc = _cli(["run", "--verbose", str(job)], env=env)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert proc.stdout.splitlines() == ["X", "Y", "connect: True"]
+    assert "running on the Spark Connect server started by `pyflink-on-spark serve` (%s)" \
+        % url in proc.stderr
 
 
 def test_a_connect_client_needs_no_java_and_starts_no_jvm(connect_url, tmp_path):
