@@ -9,14 +9,22 @@ import traceback
 from typing import List, Optional
 
 
-def _run(args) -> int:
+def _parse_conf(items) -> Optional[List[tuple]]:
+    """--conf key=value items as pairs; None (after saying why) if one has no '='."""
     conf = []
-    for item in args.conf or ():
+    for item in items or ():
         if "=" not in item:
             print("pyflink-on-spark: --conf expects key=value, got %r" % item, file=sys.stderr)
-            return 2
+            return None
         key, value = item.split("=", 1)
         conf.append((key, value))
+    return conf
+
+
+def _run(args) -> int:
+    conf = _parse_conf(args.conf)
+    if conf is None:
+        return 2
     if args.script is None:
         print("pyflink-on-spark run: give the PyFlink job script to run, e.g.\n"
               "  pyflink-on-spark run my_job.py [arguments for the script]",
@@ -27,16 +35,24 @@ def _run(args) -> int:
         return 2
     from pyflink_on_spark.cli.script_runner import run_script
     from pyflink_on_spark.spark import entry
-    from pyflink_on_spark.spark.entry import JavaNotFoundError, JobExecutionError
+    from pyflink_on_spark.spark.entry import (ConnectDependencyError, JavaNotFoundError,
+                                              JobExecutionError)
     options = entry.run_options()
+    remote = args.remote or options.remote
+    if not (remote or args.master or os.environ.get("SPARK_REMOTE")
+            or any(key == "spark.master" for key, _ in conf)):
+        remote = entry.served_url()   # `serve` is running: use it
+        if remote and args.verbose:
+            print("pyflink-on-spark: running on the Spark Connect server started by "
+                  "`pyflink-on-spark serve` (%s)" % remote, file=sys.stderr)
     entry.set_run_options(dataclasses.replace(
         options, master=args.master or options.master, conf=options.conf + tuple(conf),
-        verbose=args.verbose or options.verbose))
+        verbose=args.verbose or options.verbose, remote=remote))
     try:
         run_script(args.script, args.args)
     except SystemExit as e:
         return e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
-    except JavaNotFoundError as e:
+    except (JavaNotFoundError, ConnectDependencyError) as e:
         print("pyflink-on-spark: %s" % e, file=sys.stderr)
         return 3
     except JobExecutionError as e:
@@ -47,6 +63,32 @@ def _run(args) -> int:
         return 1
     finally:
         sys.stdout.flush()
+    return 0
+
+
+def _serve(args) -> int:
+    from pyflink_on_spark.spark import entry
+    if args.stop:
+        url = entry.stop_served()
+        print("pyflink-on-spark: stopped the Spark Connect server at %s" % url if url else
+              "pyflink-on-spark: no Spark Connect server started by `serve` is running")
+        return 0
+    if args.status:
+        url = entry.served_url()
+        print(url or "not running")
+        return 0 if url else 1
+    conf = _parse_conf(args.conf)
+    if conf is None:
+        return 2
+    try:
+        url, log, started = entry.start_served(port=args.port, master=args.master, conf=conf,
+                                               verbose=args.verbose)
+    except (entry.JavaNotFoundError, entry.ConnectServerError) as e:
+        print("pyflink-on-spark: %s" % e, file=sys.stderr)
+        return 3
+    print("pyflink-on-spark: Spark Connect server %s at %s (log: %s); `pyflink-on-spark "
+          "run` uses it until `pyflink-on-spark serve --stop`"
+          % ("started" if started else "already running", url, log))
     return 0
 
 
@@ -63,10 +105,24 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--conf", action="append", metavar="KEY=VALUE",
                      help="a Spark configuration property (repeatable)")
     run.add_argument("--verbose", action="store_true", help="show Spark's own logs")
+    run.add_argument("--remote", metavar="sc://HOST:PORT",
+                     help="run on this Spark Connect server (default: $SPARK_REMOTE, else a "
+                          "Spark started in this process)")
     run.add_argument("script", nargs="?",
                      help="the job script (its imports may say pyflink...)")
     run.add_argument("args", nargs=argparse.REMAINDER, help="arguments for the script")
     run.set_defaults(handler=_run)
+    serve = sub.add_parser("serve", help="keep a local Spark (a Spark Connect server) running "
+                                         "in the background: later runs start in a moment")
+    serve.add_argument("--stop", action="store_true", help="stop the server")
+    serve.add_argument("--status", action="store_true",
+                       help="print the server's URL (exit 1 if none is running)")
+    serve.add_argument("--port", type=int, help="its port (default: a free one)")
+    serve.add_argument("--master", help="its Spark master (default: local[*,4])")
+    serve.add_argument("--conf", action="append", metavar="KEY=VALUE",
+                       help="a Spark configuration property of the server (repeatable)")
+    serve.add_argument("--verbose", action="store_true", help="Spark's warnings in its log")
+    serve.set_defaults(handler=_serve)
     migrate = sub.add_parser("migrate", help="analyse PyFlink code: what runs on Spark, what to change")
     from pyflink_on_spark.migrate.cli import add_arguments, run_migrate
     add_arguments(migrate)

@@ -35,6 +35,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="seconds per case on the reference (default: %(default).0f)")
     p.add_argument("-j", "--jobs", type=int, default=1,
                    help="reference cases to run at the same time (default: 1)")
+    p.add_argument("--remote", metavar="sc://HOST:PORT",
+                   help="run the cases on the shim through this Spark Connect server")
     p.add_argument("--list", action="store_true", help="list the cases and exit")
     p.add_argument("-v", "--verbose", action="store_true", help="show each case's duration")
     return p
@@ -80,6 +82,10 @@ def _record_result(result: CaseResult) -> CaseResult:
 
 def compat_main(argv: Optional[List[str]] = None) -> int:
     args = build_parser().parse_args(list(sys.argv[1:] if argv is None else argv))
+    if args.remote and args.reference:
+        print("pyflink-on-spark compat: --remote runs the shim; it does not go with "
+              "--reference", file=sys.stderr)
+        return 2
     if args.record and not args.reference:
         print("pyflink-on-spark compat: --record requires --reference PYTHON", file=sys.stderr)
         return 2
@@ -113,6 +119,10 @@ def compat_main(argv: Optional[List[str]] = None) -> int:
             reporter.case_done(_record_result(result) if args.record else result)
     else:
         from pyflink_on_spark.compat.shim import run_shim
+        if args.remote:
+            import dataclasses
+            from pyflink_on_spark.spark import entry
+            entry.set_run_options(dataclasses.replace(entry.run_options(), remote=args.remote))
         for case in cases:
             reporter.case_done(run_shim(case))
 

@@ -8,18 +8,22 @@ RunOptions, set before the script runs; nothing here reads the tool's globals.
 """
 from __future__ import annotations
 
+import os
 from typing import Iterator, List
 
 from pyflink_on_spark.runtime.errors import JobExecutionError
 from pyflink_on_spark.spark.run_options import (RunOptions, add_script_dir, run_options,
                                                 set_run_options)
-from pyflink_on_spark.spark.session import JavaNotFoundError
+from pyflink_on_spark.spark.connect_server import ConnectServerError
+from pyflink_on_spark.spark.session import ConnectDependencyError, JavaNotFoundError
 from pyflink_on_spark.specs.stage import CompiledJob, JobSettings
 
 # what a tool needs besides the entry functions: its options, and the errors a run raises
 __all__ = ["RunOptions", "set_run_options", "run_options", "add_script_dir",
-           "JobExecutionError", "JavaNotFoundError", "compile_job", "execution_plan",
-           "execute", "execute_async", "execute_and_collect"]
+           "JobExecutionError", "JavaNotFoundError", "ConnectDependencyError", "ConnectServerError",
+           "compile_job", "execution_plan",
+           "execute", "execute_async", "execute_and_collect", "served_url", "start_served",
+           "stop_served"]
 
 
 def compile_job(sinks: List, settings: JobSettings) -> CompiledJob:
@@ -84,3 +88,42 @@ def execute_and_collect(sinks: List, collect_sink_id: int, settings: JobSettings
     from pyflink_on_spark.spark.executor import execute_collect
     return execute_collect(compile_job(sinks, settings), settings.config.job_name,
                            collect_sink_id, run_options(), settings.python)
+
+
+# `pyflink-on-spark serve`: a local Spark Connect server kept running between jobs
+
+def served_url():
+    """sc://localhost:PORT of the server `serve` started, if it is running; else None."""
+    from pyflink_on_spark.spark.connect_server import served
+    info = served()
+    return info.url if info is not None else None
+
+
+def start_served(port=None, master=None, conf=(), verbose: bool = False):
+    """(url, log path, started now?): starts the server unless one is running already."""
+    from pyflink_on_spark.spark import connect_server
+    info = connect_server.served()
+    if info is not None:
+        return info.url, info.log, False
+    log = os.path.join(connect_server.state_dir(), "serve.log")
+    os.makedirs(connect_server.state_dir(), exist_ok=True)
+    import dataclasses
+    import uuid
+    # the shared session lives as long as the server (its id cannot be reused once closed)
+    settings = {"spark.connect.session.manager.defaultSessionTimeout": "3650d", **dict(conf)}
+    info = connect_server.start_server(port=port, master=master, conf=settings,
+                                       log_path=log, verbose=verbose)
+    info = dataclasses.replace(info, session_id=str(uuid.uuid4()))
+    connect_server.save_served(info)
+    return info.url, info.log, True
+
+
+def stop_served():
+    """The URL of the server it stopped, None if none was running."""
+    from pyflink_on_spark.spark import connect_server
+    info = connect_server.served()
+    connect_server.forget_served()
+    if info is None:
+        return None
+    connect_server.stop_server(info)
+    return info.url

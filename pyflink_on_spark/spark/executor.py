@@ -97,6 +97,13 @@ def _sliced_rows(frame, slice_rows: int) -> Iterator[Tuple[int, bytes]]:
     slices. (toLocalIterator brings a whole partition to the driver at once: a 10M-record
     print at parallelism 2 ran out of driver memory and hung.)"""
     from pyspark import StorageLevel
+    from pyflink_on_spark.spark.session import is_connect
+    if is_connect(frame.sparkSession):
+        # no RDDs on Spark Connect: the server streams the result as Arrow batches, in
+        # partition order, computing the frame once
+        for row in frame.toLocalIterator():
+            yield row[0], row[1]
+        return
     frame = frame.persist(StorageLevel.DISK_ONLY)
     try:
         frame.count()

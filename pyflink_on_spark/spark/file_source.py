@@ -145,18 +145,40 @@ def _optional_int(session, key: str) -> int:
 
 def _split_bytes(session, files: List[str]) -> int:
     """The block size Spark splits these files into (FilePartition.maxSplitBytes)."""
-    jvm = session.sparkContext._jvm
-    hadoop_conf = session.sparkContext._jsc.hadoopConfiguration()
     open_cost = _bytes_conf(session, "spark.sql.files.openCostInBytes", "4MB")
-    total = 0
-    for f in files:
-        path = jvm.org.apache.hadoop.fs.Path(f)
-        total += path.getFileSystem(hadoop_conf).getFileStatus(path).getLen() + open_cost
+    total = sum(length + open_cost for length in _file_lengths(session, files))
     min_partitions = _optional_int(session, "spark.sql.files.minPartitionNum") or \
         _optional_int(session, "spark.sql.leafNodeDefaultParallelism") or \
-        session.sparkContext.defaultParallelism
+        _default_parallelism(session)
     max_partition = _bytes_conf(session, "spark.sql.files.maxPartitionBytes", "128MB")
     return max(1, min(max_partition, max(open_cost, total // min_partitions)))
+
+
+def _file_lengths(session, files: List[str]) -> List[int]:
+    """The files' sizes as Spark sees them (on Spark Connect: asked of the server, whose
+    file systems may not be this machine's)."""
+    from pyflink_on_spark.spark.session import is_connect
+    if is_connect(session):
+        rows = session.read.format("binaryFile").load(files).select("length").collect()
+        return [row[0] for row in rows]
+    jvm = session.sparkContext._jvm
+    hadoop_conf = session.sparkContext._jsc.hadoopConfiguration()
+    lengths = []
+    for f in files:
+        path = jvm.org.apache.hadoop.fs.Path(f)
+        lengths.append(path.getFileSystem(hadoop_conf).getFileStatus(path).getLen())
+    return lengths
+
+
+def _default_parallelism(session) -> int:
+    """SparkContext.defaultParallelism; on Spark Connect (no SparkContext) the partition
+    count of a range without one, which Spark takes from the same setting."""
+    from pyflink_on_spark.spark.session import is_connect
+    if not is_connect(session):
+        return session.sparkContext.defaultParallelism
+    from pyspark.sql import functions as F
+    return session.range(0, 1 << 16).select(F.spark_partition_id().alias("p")).distinct() \
+        .count()
 
 
 def _block_chunker(fmt, index: Dict[str, int], parallelism: int, n_columns: int,

@@ -16,6 +16,7 @@ class RunOptions:
     master: Optional[str] = None                 # --master (default: local[*])
     conf: Tuple[Tuple[str, str], ...] = ()       # --conf key=value, in order
     verbose: bool = False                        # --verbose: Spark's own logs
+    remote: Optional[str] = None                 # --remote sc://host:port: Spark Connect
 
 
 _run_options = RunOptions()

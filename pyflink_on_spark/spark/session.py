@@ -25,6 +25,7 @@ MASTER_ENV = "PYFLINK_ON_SPARK_MASTER"
 DEFAULT_MASTER = "local[*,4]"
 CONF_ENV = "PYFLINK_ON_SPARK_CONF"        # "k1=v1\nk2=v2"
 VERBOSE_ENV = "PYFLINK_ON_SPARK_VERBOSE"
+REMOTE_ENV = "SPARK_REMOTE"               # pyspark's own: a Spark Connect URL (sc://host:port)
 
 _LOG4J = """rootLogger.level = {level}
 rootLogger.appenderRef.stderr.ref = STDERR
@@ -48,6 +49,10 @@ class JavaNotFoundError(RuntimeError):
     pass
 
 
+class ConnectDependencyError(RuntimeError):
+    pass
+
+
 def check_java() -> None:
     """One clear line when Java is missing or too old (Spark 4 needs Java 17)."""
     java = os.path.join(os.environ["JAVA_HOME"], "bin", "java") \
@@ -55,6 +60,8 @@ def check_java() -> None:
     if not java or not os.path.exists(java):
         raise JavaNotFoundError("Java 17 is needed to run pyflink_on_spark (Spark 4): no "
                                 "'java' found on PATH or in JAVA_HOME.")
+    if _java_known_good(java):
+        return
     try:
         out = subprocess.run([java, "-version"], capture_output=True, text=True,
                              timeout=30).stderr
@@ -68,6 +75,37 @@ def check_java() -> None:
     if major < 17:
         raise JavaNotFoundError("Java 17 is needed to run pyflink_on_spark (Spark 4); found "
                                 "%s." % (out.strip().splitlines()[0] if out else java))
+    _remember_java(java)
+
+
+def _java_stamp(java: str) -> str:
+    """The java binary behind `java` (symlinks resolved) and its modification time: a
+    different or updated Java is checked again."""
+    real = os.path.realpath(java)
+    return "%s %d" % (real, os.stat(real).st_mtime_ns)
+
+
+def _java_check_file() -> str:
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "pyflink-on-spark", "java-ok")
+
+
+def _java_known_good(java: str) -> bool:
+    """`java -version` passed before for this very binary (it costs a JVM start per run)."""
+    try:
+        with open(_java_check_file()) as f:
+            return f.read() == _java_stamp(java)
+    except OSError:
+        return False
+
+
+def _remember_java(java: str) -> None:
+    try:
+        os.makedirs(os.path.dirname(_java_check_file()), exist_ok=True)
+        with open(_java_check_file(), "w") as f:
+            f.write(_java_stamp(java))
+    except OSError:
+        pass   # only a cache
 
 
 def _extra_conf() -> Dict[str, str]:
@@ -92,11 +130,16 @@ def _quiet_logging(verbose: bool) -> Optional[str]:
         return None
     _remove_stale_conf_dirs()
     conf_dir = tempfile.mkdtemp(prefix=_CONF_PREFIX)
+    write_log_config(conf_dir, verbose)
+    os.environ["SPARK_CONF_DIR"] = conf_dir
+    return conf_dir
+
+
+def write_log_config(conf_dir: str, verbose: bool) -> None:
+    """Spark's log4j2 configuration in `conf_dir`: errors only (warnings with verbose)."""
     with open(os.path.join(conf_dir, "log4j2.properties"), "w") as f:
         f.write(_LOG4J.format(level="WARN" if verbose else "ERROR",
                               task_level="WARN" if verbose else "OFF"))
-    os.environ["SPARK_CONF_DIR"] = conf_dir
-    return conf_dir
 
 
 def _forget_conf_dir(conf_dir: Optional[str]) -> None:
@@ -137,22 +180,46 @@ def quiet_py4j_logging() -> None:
             logger.setLevel(logging.WARNING)
 
 
+def remote_url() -> Optional[str]:
+    """The Spark Connect server jobs run on (--remote, else SPARK_REMOTE), None: a classic
+    SparkSession in this process."""
+    from pyflink_on_spark.spark.run_options import run_options
+    return run_options().remote or os.environ.get(REMOTE_ENV) or None
+
+
+def is_connect(session) -> bool:
+    """A Spark Connect session: no SparkContext, no JVM in this process."""
+    return type(session).__module__.startswith("pyspark.sql.connect")
+
+
+def _alive(session) -> bool:
+    if is_connect(session):
+        return not session.is_stopped
+    return not session.sparkContext._jsc.sc().isStopped()
+
+
 def get_session():
     """The process's SparkSession (created on first use)."""
     global _session
     quiet_py4j_logging()
     with _lock:
-        if _session is not None and not _session.sparkContext._jsc.sc().isStopped():
+        if _session is not None and _alive(_session):
+            return _session
+        remote = remote_url()
+        if remote:
+            _session = _connect(remote)
             return _session
         from pyspark.sql import SparkSession
         active = SparkSession.getActiveSession()
         if active is not None:  # e.g. under spark-submit or inside a notebook
             _session = _configure(active)
             return _session
-        check_java()
         from pyflink_on_spark.spark.run_options import run_options
         options = run_options()
         verbose = options.verbose or bool(os.environ.get(VERBOSE_ENV))
+        conf = _extra_conf()
+        if conf.get("spark.api.mode", "").lower() != "connect":
+            check_java()  # (api mode connect: pyspark starts a local server and says why not)
         os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
         os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
         conf_dir = _quiet_logging(verbose)
@@ -160,30 +227,51 @@ def get_session():
         master = options.master or os.environ.get(MASTER_ENV)
         if master:
             builder = builder.master(master)
-        elif not os.environ.get("SPARK_HOME_SUBMIT") and "spark.master" not in _extra_conf():
+        elif not os.environ.get("SPARK_HOME_SUBMIT") and "spark.master" not in conf:
             # local[*,4]: retry a failed task up to 4 times, as a cluster does (plain
             # local[N] fails the job at the first lost task; spark.task.maxFailures is
             # ignored in local mode)
             builder = builder.master(DEFAULT_MASTER)
-        defaults = {
-            "spark.ui.enabled": "false",
-            "spark.ui.showConsoleProgress": "false",
-            "spark.sql.adaptive.enabled": "false",
-            "spark.sql.shuffle.partitions": str(os.cpu_count() or 2),
-            "spark.sql.execution.arrow.pyspark.enabled": "true",
-            "spark.python.worker.reuse": "true",
-            "spark.driver.extraJavaOptions": "-Dlog4j2.level=ERROR",
-        }
-        defaults.update(_extra_conf())
-        for key, value in defaults.items():
+        for key, value in {**local_defaults(), **conf}.items():
             builder = builder.config(key, value)
         try:
             session = builder.getOrCreate()
         finally:
             _forget_conf_dir(conf_dir)
-        session.sparkContext.setLogLevel("WARN" if verbose else "ERROR")
+        if not is_connect(session):
+            session.sparkContext.setLogLevel("WARN" if verbose else "ERROR")
         _session = _configure(session)
         return _session
+
+
+def local_defaults() -> Dict[str, str]:
+    """Settings of a Spark this tool starts itself (here, or `serve`'s Connect server)."""
+    return {
+        "spark.ui.enabled": "false",
+        "spark.ui.showConsoleProgress": "false",
+        "spark.sql.adaptive.enabled": "false",
+        "spark.sql.shuffle.partitions": str(os.cpu_count() or 2),
+        "spark.sql.execution.arrow.pyspark.enabled": "true",
+        "spark.python.worker.reuse": "true",
+        "spark.driver.extraJavaOptions": "-Dlog4j2.level=ERROR",
+    }
+
+
+def _connect(url: str):
+    """A Spark Connect session on `url`: no Java check (the JVM is the server's), no
+    SparkContext; only session (SQL) settings can be set from here."""
+    try:
+        from pyspark.sql.connect.utils import check_dependencies
+        check_dependencies()
+    except ImportError as e:
+        raise ConnectDependencyError(
+            "Running on Spark Connect (%s) needs the client packages: pip install "
+            "'pyflink-on-spark[connect]' (%s)" % (url, e)) from None
+    from pyspark.sql import SparkSession
+    builder = SparkSession.builder.remote(url)
+    for key, value in _extra_conf().items():
+        builder = builder.config(key, value)
+    return _configure(builder.getOrCreate())
 
 
 def _configure(session):

@@ -264,7 +264,7 @@ def execute_streaming(job: CompiledJob, job_name: str, options, settings: Stream
     from pyflink_on_spark.common.job_execution_result import JobExecutionResult
     from pyflink_on_spark.common.job_id import JobID
     from pyflink_on_spark.spark.executor import _job_error
-    from pyflink_on_spark.spark.session import get_session
+    from pyflink_on_spark.spark.session import get_session, is_connect
     _check_supported(job)
     start = time.time()
     session = get_session()
@@ -282,13 +282,16 @@ def execute_streaming(job: CompiledJob, job_name: str, options, settings: Stream
         for sig in (signal.SIGINT, signal.SIGTERM):
             previous[sig] = signal.signal(sig, request_stop)
     query = None
+    progress = sys.stderr.isatty()
     try:
+        if is_connect(session):
+            _run_batches_from_here(runner, settings, stop, progress)
+            return JobExecutionResult._of(JobID._generate(), int((time.time() - start) * 1000))
         query = (session.readStream.format("rate-micro-batch").option("rowsPerBatch", 1)
                  .load().writeStream.foreachBatch(runner.run)
                  .option("checkpointLocation", os.path.join(settings.checkpoint_dir, "spark"))
                  .trigger(processingTime="%d milliseconds" % settings.trigger_ms)
                  .start())
-        progress = sys.stderr.isatty()
         while query.isActive:
             if stop.is_set() and not runner.in_batch:
                 query.stop()
@@ -312,6 +315,32 @@ def execute_streaming(job: CompiledJob, job_name: str, options, settings: Stream
             shutil.rmtree(settings.checkpoint_dir, ignore_errors=True)
     runtime_ms = int((time.time() - start) * 1000)
     return JobExecutionResult._of(JobID._generate(), runtime_ms)
+
+
+def _run_batches_from_here(runner: MicroBatchRunner, settings: StreamingSettings,
+                           stop: threading.Event, progress: bool) -> None:
+    """Spark Connect: a foreachBatch function runs in a Python process of the server, whose
+    stdout is not the user's (print sinks) and which has no session to hand. So this process
+    triggers the micro-batches itself, every trigger interval, each one a run of the stage
+    DAG as foreachBatch runs it. Batch ids continue after the newest completed state
+    version, so a restarted job re-runs an interrupted batch under its id (same recorded
+    input and processing time), as Spark's offset log makes foreachBatch do."""
+    completed = runner.store.versions()
+    batch_id = completed[-1] + 1 if completed else 0
+    interval = settings.trigger_ms / 1000.0
+    while not stop.is_set():
+        started = time.monotonic()
+        try:
+            runner.run(None, batch_id)
+        except Exception as e:
+            from pyflink_on_spark.spark.executor import _job_error
+            raise _streaming_error(e, _job_error) from None
+        batch_id += 1
+        if progress:
+            runner.print_progress(sys.stderr)
+        stop.wait(max(0.0, interval - (time.monotonic() - started)))
+    if progress:
+        sys.stderr.write("\n")
 
 
 def _streaming_error(error, job_error):

@@ -1,0 +1,142 @@
+"""Jobs through Spark Connect: a local Connect server (started once for this module by
+`pyflink-on-spark serve`, stopped by `serve --stop` at the end) runs a sample of the compat cases with the recorded
+PyFlink output, an unbounded job killed and restarted mid-batch, and a client that has no
+Java at all."""
+import os
+import subprocess
+import sys
+
+import pytest
+
+from pyflink_on_spark.spark import connect_server, session
+from pyflink_on_spark.spark.run_options import RunOptions, run_options, set_run_options
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__)))))
+# one or more of each: operators, keyed state, timers, windows, two inputs, side outputs,
+# file sources (Spark's split size asked of the server) and sinks, collect, parallel print
+SAMPLE = ["basic/map_lambda_p1", "basic/key_by_reduce_p1", "basic/batch_print_parallel",
+          "basic/execute_and_collect_variants", "state/aggregating_state",
+          "state/event_time_timers", "window/event_time_tumbling_process",
+          "two_input/keyed_co_process_timer", "two_input/side_output_keyed_process",
+          "connectors/read_text_file", "connectors/file_sink_rolling_parts"]
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    """`pyflink-on-spark serve` with its own state directory: (its environment, its URL);
+    `serve --stop` at the end."""
+    env = dict(os.environ)
+    env[connect_server.STATE_ENV] = str(tmp_path_factory.mktemp("serve-state"))
+    env.pop("SPARK_REMOTE", None)
+    started = _cli(["serve"], env=env)
+    assert started.returncode == 0, started.stderr[-3000:]
+    try:
+        status = _cli(["serve", "--status"], env=env)
+        assert status.returncode == 0, status.stdout + status.stderr
+        yield env, status.stdout.strip()
+    finally:
+        stopped = _cli(["serve", "--stop"], env=env)
+        assert "stopped the Spark Connect server" in stopped.stdout, stopped.stdout
+        assert _cli(["serve", "--status"], env=env).returncode == 1
+
+
+@pytest.fixture(scope="module")
+def connect_url(served):
+    return served[1]
+
+
+def _cli(args, env=None, timeout=600):
+    environment = dict(os.environ if env is None else env)
+    environment["PYTHONPATH"] = REPO + os.pathsep + environment.get("PYTHONPATH", "")
+    return subprocess.run([sys.executable, "-m", "pyflink_on_spark.cli.main"] + args,
+                          capture_output=True, text=True, timeout=timeout, env=environment,
+                          cwd=REPO)
+
+
+def test_compat_cases_through_spark_connect_print_what_pyflink_printed(connect_url):
+    keywords = [arg for name in SAMPLE for arg in ("-k", name)]
+    proc = _cli(["compat", os.path.join(REPO, "compat_tests", "cases"), "--remote",
+                 connect_url] + keywords)
+    assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]
+    assert proc.stdout.splitlines()[-1] == "%d passed, 0 failed" % len(SAMPLE), proc.stdout
+
+
+def test_run_uses_the_served_server_and_says_so_with_verbose(served, tmp_path):
+    env, url = served
+    job = tmp_path / "job.py"
+    job.write_text(
+        "from pyflink.datastream import StreamExecutionEnvironment\n"
+        "env = StreamExecutionEnvironment.get_execution_environment()\n"
+        "env.set_parallelism(1)\n"
+        "env.from_collection(['x', 'y']).map(str.upper).print()\n"
+        "env.execute('job')\n"
+        "from pyflink_on_spark.spark.session import get_session, is_connect\n"
+        "print('connect:', is_connect(get_session()))\n")
+    proc = _cli(["run", "--verbose", str(job)], env=env)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert proc.stdout.splitlines() == ["X", "Y", "connect: True"]
+    assert "running on the Spark Connect server started by `pyflink-on-spark serve` (%s)" \
+        % url in proc.stderr
+
+
+def test_a_connect_client_needs_no_java_and_starts_no_jvm(connect_url, tmp_path):
+    job = tmp_path / "job.py"
+    job.write_text(
+        "from pyflink.common import Types\n"
+        "from pyflink.datastream import StreamExecutionEnvironment\n"
+        "env = StreamExecutionEnvironment.get_execution_environment()\n"
+        "env.set_parallelism(1)\n"
+        "env.from_collection([1, 2, 3], type_info=Types.INT()).key_by(lambda v: v % 2)"
+        ".reduce(lambda a, b: a + b).print()\n"
+        "env.execute('job')\n"
+        "import pyspark\n"
+        "print('jvm:', pyspark.SparkContext._gateway)\n")
+    env = {k: v for k, v in os.environ.items() if k != "JAVA_HOME"}
+    env["PATH"] = os.path.dirname(sys.executable)   # no java on it
+    proc = _cli(["run", "--remote", connect_url, str(job)], env=env)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    lines = proc.stdout.splitlines()
+    assert lines[-1] == "jvm: None"
+    assert sorted(lines[:-1]) == ["1", "2", "4"]
+
+
+def test_an_unbounded_job_through_connect_recovers_after_kill_9_mid_batch(connect_url,
+                                                                       tmp_path, monkeypatch):
+    from pyflink_on_spark.spark.streaming.tests import test_streaming_recovery as recovery
+    monkeypatch.setenv("SPARK_REMOTE", connect_url)
+    plain_out, in_dir = recovery._run_stream(tmp_path, "killed", kills=[(2, "mid_batch")])
+    streamed = recovery._per_key(recovery._parts(plain_out))
+    bounded_dir = os.path.join(str(tmp_path), "bounded")
+    os.makedirs(bounded_dir)
+    proc = recovery._start(bounded_dir, in_dir, os.path.join(bounded_dir, "out"),
+                           os.path.join(bounded_dir, "ckpt"), mode="bounded")
+    assert proc.wait(timeout=recovery.START_TIMEOUT) == 0
+    bounded = recovery._per_key(recovery._parts(os.path.join(bounded_dir, "out")))
+    sums = {k: v for k, v in streamed.items() if k[0] == "sum"}
+    assert sum(len(v) for v in sums.values()) == recovery.N_FILES * 11   # none lost or doubled
+    assert sums == {k: v for k, v in bounded.items() if k[0] == "sum"}
+
+
+def test_the_remote_url_is_the_run_option_else_spark_remote(monkeypatch):
+    saved = run_options()
+    monkeypatch.setenv("SPARK_REMOTE", "sc://env-host:1")
+    try:
+        set_run_options(RunOptions())
+        assert session.remote_url() == "sc://env-host:1"
+        set_run_options(RunOptions(remote="sc://option-host:2"))
+        assert session.remote_url() == "sc://option-host:2"
+        monkeypatch.delenv("SPARK_REMOTE")
+        set_run_options(RunOptions())
+        assert session.remote_url() is None
+    finally:
+        set_run_options(saved)
+
+
+def test_a_served_server_that_is_gone_is_not_used(tmp_path, monkeypatch):
+    monkeypatch.setenv(connect_server.STATE_ENV, str(tmp_path))
+    assert connect_server.served() is None
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    connect_server.save_served(connect_server.ServerInfo(pid=dead.pid, port=1, log=""))
+    assert connect_server.served() is None
