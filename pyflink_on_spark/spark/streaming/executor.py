@@ -36,13 +36,11 @@ from pyflink_on_spark.runtime.checkpoint.micro_batch import KIND_TICK, state_ids
 from pyflink_on_spark.runtime.checkpoint.store import SnapshotStore
 from pyflink_on_spark.spark.batch_schema import SPARK_SCHEMA
 from pyflink_on_spark.spark.streaming.faults import driver_fault_point as _fault_point
-from pyflink_on_spark.spark.streaming.file_index import FileIndex
-from pyflink_on_spark.spark.streaming.file_source import monitored_file_frame
+from pyflink_on_spark.spark.streaming.sources import check_unbounded_source, unbounded_source
 from pyflink_on_spark.spark.streaming.settings import StreamingSettings, job_identity
 from pyflink_on_spark.spark.streaming.stage_task import make_streaming_stage_function
 from pyflink_on_spark.specs.partitioning import KeyedPartitioning
 from pyflink_on_spark.specs.sinks import CollectSinkSpec, FileSinkSpec, PrintSinkSpec
-from pyflink_on_spark.specs.sources import FileSourceSpec
 from pyflink_on_spark.specs.stage import CompiledJob
 
 _TICK_SRC = 2 ** 31 - 1
@@ -75,9 +73,7 @@ def _check_supported(job: CompiledJob) -> None:
             "FileSources so far.")
     for source in sources:
         frame = source.frame
-        if not (isinstance(frame, FileSourceSpec) and frame.monitor_interval_ms > 0):
-            raise NotImplementedError(
-                "Unbounded jobs support monitored FileSources only so far (got %r)" % (frame,))
+        check_unbounded_source(frame)
 
 
 class MicroBatchRunner:
@@ -98,9 +94,9 @@ class MicroBatchRunner:
         self.key_types = cloudpickle.dumps(key_types_of(job))
         self.alias = _alias_active()
         self.script_dirs = tuple(script_dirs)
-        self.indexes = {stage.spec.stage_id: FileIndex(
-            self.store, self.state_ids[stage.spec.head], stage.source.frame.paths)
-            for stage in job.stages if stage.source is not None}
+        self.sources = {stage.spec.stage_id: unbounded_source(
+            stage.source.frame, self.store, self.state_ids[stage.spec.head],
+            stage.spec.parallelism) for stage in job.stages if stage.source is not None}
         # FileSinks: what crashed runs left in the base directories goes, the staging
         # directories are this process's until the job stops (codecs/files/staging.py)
         from pyflink_on_spark.codecs.files.commit import FileCommitter
@@ -200,8 +196,8 @@ class MicroBatchRunner:
         for stage in job.stages:
             for up in {u.stage_id for u in stage.upstream}:
                 consumers[up] += 1
-        new_input = {stage_id: index.files_for_batch(batch_id)
-                     for stage_id, index in self.indexes.items()}
+        new_input = {stage_id: source.plan(batch_id)
+                     for stage_id, source in self.sources.items()}
         has_input = any(new_input.values())
         self.files_in += sum(len(e) for e in new_input.values())
         _fault_point("before_batch", has_input)
@@ -210,8 +206,7 @@ class MicroBatchRunner:
             stage = compiled.spec
             if compiled.source is not None:
                 entries = new_input[stage.stage_id]
-                frame = monitored_file_frame(compiled.source.frame, entries,
-                                             stage.parallelism, session)
+                frame = self.sources[stage.stage_id].frame(entries, session)
                 ticks = [(-1, sub, _TICK_SRC, 0, KIND_TICK, b"")
                          for sub in range(stage.parallelism)]
                 frame = frame.union(session.createDataFrame(ticks, SPARK_SCHEMA))
@@ -268,8 +263,8 @@ class MicroBatchRunner:
         for old in self.store.retain(self.settings.retained_versions):
             self.store.delete_file(self.store.path("batches", str(old)))
         kept = self.store.versions()
-        for index in self.indexes.values():
-            index.compact(before=kept[0] if kept else batch_id)
+        for source in self.sources.values():
+            source.compact(before=kept[0] if kept else batch_id)
         self.batches += 1
         self.last_completed = time.time()
         if self.show_progress:
