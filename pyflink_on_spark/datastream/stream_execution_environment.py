@@ -370,7 +370,13 @@ class StreamExecutionEnvironment(object):
         if not directory:
             directory = self._configuration.get_string("execution.checkpointing.dir", None) \
                 or self._configuration.get_string("state.checkpoints.dir", None)
-        return CheckpointSettings(interval, directory or None)
+        retention = config.get_externalized_checkpoint_retention()
+        timeout = config.get_checkpoint_timeout()
+        return CheckpointSettings(
+            interval, directory or None, min_pause_ms=config.get_min_pause_between_checkpoints(),
+            timeout_ms=None if timeout == config.DEFAULT_TIMEOUT else timeout,
+            tolerable_failures=config._tolerable_failures,
+            retention=retention.name if retention is not None else None)
 
     def _compile(self, sinks, job_name: Optional[str] = None):
         return _executor().compile_job(sinks, self._job_settings(job_name))

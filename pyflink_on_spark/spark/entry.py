@@ -85,9 +85,15 @@ def _unbounded(job: CompiledJob) -> bool:
 
 def execute_and_collect(sinks: List, collect_sink_id: int, settings: JobSettings) -> Iterator:
     """Starts the job; the values reaching the collect sink node `collect_sink_id`."""
+    job = compile_job(sinks, settings)
+    if _unbounded(job):
+        from pyflink_on_spark.spark.streaming.job_handle import collect_unbounded
+        from pyflink_on_spark.spark.streaming.settings import streaming_settings
+        return collect_unbounded(job, settings.config.job_name, run_options(),
+                                 streaming_settings(settings.checkpoints), collect_sink_id)
     from pyflink_on_spark.spark.executor import execute_collect
-    return execute_collect(compile_job(sinks, settings), settings.config.job_name,
-                           collect_sink_id, run_options(), settings.python)
+    return execute_collect(job, settings.config.job_name, collect_sink_id, run_options(),
+                           settings.python)
 
 
 # `pyflink-on-spark serve`: a local Spark Connect server kept running between jobs

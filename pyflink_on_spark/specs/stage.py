@@ -148,6 +148,10 @@ class CheckpointSettings:
     or path; None: none configured)."""
     interval_ms: int = -1
     directory: Optional[str] = None
+    min_pause_ms: int = 0
+    timeout_ms: Optional[int] = None            # None: Flink's default (10 minutes)
+    tolerable_failures: Optional[int] = None    # None: not set
+    retention: Optional[str] = None             # ExternalizedCheckpointRetention's name
 
 
 @dataclass(frozen=True)

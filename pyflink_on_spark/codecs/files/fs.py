@@ -63,6 +63,33 @@ def remove_tree(uri: str) -> None:
         pass
 
 
+def list_names(uri: str):
+    """Names of the entries directly in directory `uri` ([] when it does not exist)."""
+    if is_local(uri):
+        try:
+            return sorted(os.listdir(local_path(uri)))
+        except OSError:
+            return []
+    from pyarrow import fs as pafs
+    filesystem, path = _remote(uri)
+    infos = filesystem.get_file_info(pafs.FileSelector(path, allow_not_found=True))
+    return sorted(i.base_name for i in infos)
+
+
+def remove_file(uri: str) -> None:
+    if is_local(uri):
+        try:
+            os.remove(local_path(uri))
+        except OSError:
+            pass
+        return
+    filesystem, path = _remote(uri)
+    try:
+        filesystem.delete_file(path)
+    except (FileNotFoundError, OSError):
+        pass
+
+
 def exists(uri: str) -> bool:
     if is_local(uri):
         return os.path.exists(local_path(uri))

@@ -147,9 +147,21 @@ class MicroBatchTask:
         self._by_node = {op_spec.node_id: op for op_spec, op in
                          zip(spec.operators, self.task.operators)}
         self.task.open()
+        # records the head received, across batches and restarts (the progress line's
+        # "records in" for source stages): part of the head's snapshot
+        self.records_in = 0
+        methods = self.task._input_methods
+        for edge, method in list(methods.items()):
+            methods[edge] = self._counting(method)
         self.version: Optional[int] = None   # the version this task's state equals
         self.last_input_time: Optional[int] = None   # processing time of the last input
         self._had_input = False
+
+    def _counting(self, method):
+        def counted(value, timestamp):
+            self.records_in += 1
+            method(value, timestamp)
+        return counted
 
     # -- restore -------------------------------------------------------------------------------
 
@@ -186,6 +198,7 @@ class MicroBatchTask:
                     and "valve" in parts[0][1]:
                 self.valve.restore(parts[0][1]["valve"])
                 self.last_input_time = parts[0][1].get("last_input_time")
+                self.records_in = parts[0][1].get("records_in", 0)
                 for collector, state in zip(self.task.exits, parts[0][1].get("exits", ())):
                     import_selector(collector, state)
 
@@ -197,6 +210,8 @@ class MicroBatchTask:
         import uuid
         from pyflink_on_spark.runtime.checkpoint.operators import _kind
         for op_spec, op in zip(self.spec.operators, self.task.operators):
+            if _kind(op) == "file_sink":
+                op.in_progress_in_place = True
             if _kind(op) == "file_sink" and op.spec.naming == "uuid":
                 op._subtask_id = str(uuid.uuid5(uuid.NAMESPACE_OID, "%s/%s/%d/%s" % (
                     self.naming_seed, self.state_id(op_spec.node_id), self.subtask, version)))
@@ -287,6 +302,9 @@ class MicroBatchTask:
                 snap["valve"] = self.valve.export()
                 snap["exits"] = [export_selector(c) for c in self.task.exits]
                 snap["last_input_time"] = self.last_input_time
+                snap["records_in"] = self.records_in
+                snap["watermark_out"] = max((self._by_node[c.spec.source].current_watermark
+                                             for c in self.task.exits), default=None)
             self.store.write_state(version, sid, self.subtask, snap)
             written += snapshot_size(snap)
         self.version = version

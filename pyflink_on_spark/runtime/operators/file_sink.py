@@ -22,7 +22,22 @@ class _OpenPart:
         self.updated = now
 
 
+IN_PROGRESS = ".inprogress."
+
+
+def in_progress_name(final_name: str) -> str:
+    """Flink's name of a part file being written (in progress, then pending until the
+    checkpoint completes): hidden, beside its final name, unique per attempt."""
+    return ".%s%s%s" % (final_name, IN_PROGRESS, uuid.uuid4())
+
+
 class FileSinkOperator(Operator):
+    # An unbounded job's sink (runtime/checkpoint) writes its parts as Flink's STREAMING
+    # FileSink does: hidden in-progress files in the bucket directory, renamed to their
+    # final names when the checkpoint (micro-batch) that covers them completes. A bounded
+    # job's sink writes into the job's staging directory (published when the job succeeds).
+    in_progress_in_place = False
+
     def __init__(self, spec: FileSinkSpec) -> None:
         super().__init__()
         self.spec = spec
@@ -72,8 +87,9 @@ class FileSinkOperator(Operator):
         counter = self._counters.get(bucket, 0)
         self._counters[bucket] = counter + 1
         name = "%s-%s-%d%s" % (spec.part_prefix, self._subtask_id, counter, spec.part_suffix)
-        staged = fs.join(self._staging, bucket, name)
         final = fs.join(spec.base_path, bucket, name)
+        staged = fs.join(spec.base_path, bucket, in_progress_name(name)) \
+            if self.in_progress_in_place else fs.join(self._staging, bucket, name)
         part = _OpenPart(spec.writer.open(fs.open_write(staged)), staged, final, now)
         self._open[bucket] = part
         return part

@@ -28,39 +28,22 @@ import sys
 import threading
 import time
 import uuid
-from typing import Dict, Optional
+from typing import Callable, Dict, Optional
 
 import cloudpickle
 
 from pyflink_on_spark.runtime.checkpoint.micro_batch import KIND_TICK, state_ids_of
 from pyflink_on_spark.runtime.checkpoint.store import SnapshotStore
 from pyflink_on_spark.spark.batch_schema import SPARK_SCHEMA
-from pyflink_on_spark.spark.streaming.file_index import FileIndex
-from pyflink_on_spark.spark.streaming.file_source import monitored_file_frame
+from pyflink_on_spark.spark.streaming.faults import driver_fault_point as _fault_point
+from pyflink_on_spark.spark.streaming.sources import check_unbounded_source, unbounded_source
 from pyflink_on_spark.spark.streaming.settings import StreamingSettings, job_identity
 from pyflink_on_spark.spark.streaming.stage_task import make_streaming_stage_function
 from pyflink_on_spark.specs.partitioning import KeyedPartitioning
 from pyflink_on_spark.specs.sinks import CollectSinkSpec, FileSinkSpec, PrintSinkSpec
-from pyflink_on_spark.specs.sources import FileSourceSpec
 from pyflink_on_spark.specs.stage import CompiledJob
 
 _TICK_SRC = 2 ** 31 - 1
-# Fault injection for the crash tests: "<point>:<trigger file>" kills this driver with
-# SIGKILL at that point of the first batch that reads new input once the trigger file exists
-# (points: before_batch, mid_batch, before_commit, mid_commit, after_complete).
-FAULT_ENV = "PYFLINK_ON_SPARK_FAULT"
-
-
-def _fault_point(point: str, has_input: bool) -> None:
-    spec = os.environ.get(FAULT_ENV)
-    if not spec or not has_input:
-        return
-    wanted, _, trigger = spec.partition(":")
-    if wanted == point and os.path.exists(trigger):
-        sys.stdout.flush()
-        os.kill(os.getpid(), signal.SIGKILL)
-
-
 def is_unbounded(job: CompiledJob) -> bool:
     return any(getattr(stage.source.frame, "monitor_interval_ms", 0)
                for stage in job.stages if stage.source is not None)
@@ -90,21 +73,15 @@ def _check_supported(job: CompiledJob) -> None:
             "FileSources so far.")
     for source in sources:
         frame = source.frame
-        if not (isinstance(frame, FileSourceSpec) and frame.monitor_interval_ms > 0):
-            raise NotImplementedError(
-                "Unbounded jobs support monitored FileSources only so far (got %r)" % (frame,))
-    for stage in job.stages:
-        if any(isinstance(s.sink, CollectSinkSpec) for s in stage.sinks):
-            raise NotImplementedError(
-                "execute_and_collect() on an unbounded stream is not supported yet; use "
-                "print() or a FileSink")
+        check_unbounded_source(frame)
 
 
 class MicroBatchRunner:
     """foreachBatch: runs the job's DAG for one batch id."""
 
     def __init__(self, job: CompiledJob, settings: StreamingSettings, session,
-                 script_dirs=()) -> None:
+                 script_dirs=(), collect: Optional[Callable[[list], None]] = None,
+                 collect_sink_id: Optional[int] = None) -> None:
         from pyflink_on_spark.spark.executor import _alias_active
         self.job = job
         self.settings = settings
@@ -117,9 +94,9 @@ class MicroBatchRunner:
         self.key_types = cloudpickle.dumps(key_types_of(job))
         self.alias = _alias_active()
         self.script_dirs = tuple(script_dirs)
-        self.indexes = {stage.spec.stage_id: FileIndex(
-            self.store, self.state_ids[stage.spec.head], stage.source.frame.paths)
-            for stage in job.stages if stage.source is not None}
+        self.sources = {stage.spec.stage_id: unbounded_source(
+            stage.source.frame, self.store, self.state_ids[stage.spec.head],
+            stage.spec.parallelism) for stage in job.stages if stage.source is not None}
         # FileSinks: what crashed runs left in the base directories goes, the staging
         # directories are this process's until the job stops (codecs/files/staging.py)
         from pyflink_on_spark.codecs.files.commit import FileCommitter
@@ -127,11 +104,21 @@ class MicroBatchRunner:
                            for s in stage.sinks if isinstance(s.sink, FileSinkSpec)}
         for committer in self.committers.values():
             committer.prepare()
+            _remove_abandoned_in_progress(committer.spec)
+        # execute_and_collect: the values reaching the collect sink go to `collect`, batch
+        # by batch (at least once, as print: a batch re-run after a crash sends again)
+        self.collect = collect
+        self.collect_sink_id = collect_sink_id
         self.in_batch = False
         self.batches = 0
         self.files_in = 0
         self.last_batch_ms = 0
         self.last_completed = None
+        self.show_progress = False   # read the progress line's numbers after each batch
+        self.records_in = 0
+        self.records_per_s = 0.0
+        self.watermark = None
+        self._rate_base = None
 
     def _spec_bytes(self, stage) -> bytes:
         return cloudpickle.dumps(stage)
@@ -146,18 +133,50 @@ class MicroBatchRunner:
         self.store.write_bytes(path, str(now).encode())
         return now
 
+    def read_progress(self, version: int) -> None:
+        """Records in (every source subtask's count, from its snapshot) and the watermark
+        (the lowest a source subtask emitted) after completed version ``version``: for the
+        progress line, read only on a terminal."""
+        total, marks = 0, []
+        for stage in self.job.stages:
+            if stage.source is None:
+                continue
+            sid = self.state_ids[stage.spec.head]
+            for subtask in range(stage.spec.parallelism):
+                snap = self.store.read_state(version, sid, subtask) or {}
+                total += snap.get("records_in", 0)
+                if snap.get("watermark_out") is not None:
+                    marks.append(snap["watermark_out"])
+        now = time.time()
+        if self._rate_base is None:
+            self._rate_base = (now, total)
+        elif now - self._rate_base[0] >= 1.0:
+            self.records_per_s = (total - self._rate_base[1]) / (now - self._rate_base[0])
+            self._rate_base = (now, total)
+        self.records_in = total
+        self.watermark = min(marks) if marks else None
+
     def print_progress(self, out) -> None:
-        """One status line (terminals only): batches, files read, last batch's duration,
+        """One status line (terminals only): batches, records in, records/s, watermark,
         age of the last completed checkpoint."""
+        from pyflink_on_spark.runtime.watermarks import MIN_WATERMARK
         age = "-" if self.last_completed is None else "%.1f s" % (time.time() -
                                                                   self.last_completed)
-        out.write("\r[pyflink-on-spark] batches %d, files %d, last batch %d ms, "
-                  "checkpoint age %s   " % (self.batches, self.files_in,
-                                             self.last_batch_ms, age))
+        mark = "-" if self.watermark is None or self.watermark <= MIN_WATERMARK \
+            else str(self.watermark)
+        out.write("\r[pyflink-on-spark] batches %d, records in %d (%.0f/s), watermark %s, "
+                  "checkpoint age %s   " % (self.batches, self.records_in,
+                                             self.records_per_s, mark, age))
         out.flush()
 
     def run(self, _heartbeat, batch_id: int) -> None:
         self.in_batch = True
+        if self.last_completed is not None and self.settings.min_pause_ms > 0:
+            # CheckpointConfig's min pause: this batch (checkpoint) starts no sooner than
+            # the pause after the previous one completed
+            pause = self.last_completed + self.settings.min_pause_ms / 1000.0 - time.time()
+            if pause > 0:
+                time.sleep(pause)
         started = time.time()
         try:
             self._run(int(batch_id))
@@ -177,8 +196,8 @@ class MicroBatchRunner:
         for stage in job.stages:
             for up in {u.stage_id for u in stage.upstream}:
                 consumers[up] += 1
-        new_input = {stage_id: index.files_for_batch(batch_id)
-                     for stage_id, index in self.indexes.items()}
+        new_input = {stage_id: source.plan(batch_id)
+                     for stage_id, source in self.sources.items()}
         has_input = any(new_input.values())
         self.files_in += sum(len(e) for e in new_input.values())
         _fault_point("before_batch", has_input)
@@ -187,8 +206,7 @@ class MicroBatchRunner:
             stage = compiled.spec
             if compiled.source is not None:
                 entries = new_input[stage.stage_id]
-                frame = monitored_file_frame(compiled.source.frame, entries,
-                                             stage.parallelism, session)
+                frame = self.sources[stage.stage_id].frame(entries, session)
                 ticks = [(-1, sub, _TICK_SRC, 0, KIND_TICK, b"")
                          for sub in range(stage.parallelism)]
                 frame = frame.union(session.createDataFrame(ticks, SPARK_SCHEMA))
@@ -230,6 +248,9 @@ class MicroBatchRunner:
                 out.write("\n")
             elif isinstance(sink, FileSinkSpec):
                 committables[edge].extend(values)
+            elif isinstance(sink, CollectSinkSpec) and self.collect is not None and \
+                    sink_of_edge[edge].node_id == self.collect_sink_id:
+                self.collect(values)
         out.flush()
         _fault_point("before_commit", has_input)
         for edge, sink in file_sinks.items():
@@ -241,24 +262,66 @@ class MicroBatchRunner:
         _fault_point("after_complete", has_input)
         for old in self.store.retain(self.settings.retained_versions):
             self.store.delete_file(self.store.path("batches", str(old)))
+        kept = self.store.versions()
+        for source in self.sources.values():
+            source.compact(before=kept[0] if kept else batch_id)
         self.batches += 1
         self.last_completed = time.time()
+        if self.show_progress:
+            self.read_progress(batch_id)
 
 
 def _commit_parts(sink: FileSinkSpec, committables, has_input: bool) -> None:
-    """Publishes a batch's parts: each rename replaces what an earlier attempt of the same
-    batch published under the same name (the names come from the restored state), so a
-    re-run commit never duplicates. The staging directory stays (claimed by this process)
-    until the job stops."""
+    """Publishes a batch's parts (Flink: pending -> finished when the checkpoint completes):
+    each rename replaces what an earlier attempt of the same batch published under the same
+    name (the names come from the restored state), so a re-run commit never duplicates.
+    Then the in-progress files failed task attempts left in the batch's bucket directories
+    go (no task runs between batches)."""
     from pyflink_on_spark.codecs.files import fs
-    for n, (staged, final) in enumerate(sorted(set(committables), key=lambda c: c[1])):
+    committables = sorted(set(committables), key=lambda c: c[1])
+    for n, (staged, final) in enumerate(committables):
         if n == 1:
             _fault_point("mid_commit", has_input)
         fs.rename(staged, final)
+    for bucket_dir in sorted({final.rsplit("/", 1)[0] for _, final in committables}):
+        remove_in_progress(bucket_dir, sink.part_prefix)
+
+
+def remove_in_progress(directory: str, part_prefix: str) -> None:
+    """Removes the sink's in-progress part files directly in `directory`."""
+    from pyflink_on_spark.codecs.files import fs
+    from pyflink_on_spark.runtime.operators.file_sink import IN_PROGRESS
+    for name in fs.list_names(directory):
+        if name.startswith("." + part_prefix) and IN_PROGRESS in name:
+            fs.remove_file(fs.join(directory, name))
+
+
+def _remove_abandoned_in_progress(sink: FileSinkSpec) -> None:
+    """At start: in-progress files a crashed run of the job left in the sink's buckets."""
+    from pyflink_on_spark.codecs.files import fs
+    pending = [sink.base_path]
+    while pending:
+        directory = pending.pop()
+        remove_in_progress(directory, sink.part_prefix)
+        for name in fs.list_names(directory):
+            path = fs.join(directory, name)
+            if not name.startswith(".") and _is_dir(path):
+                pending.append(path)
+
+
+def _is_dir(uri: str) -> bool:
+    from pyflink_on_spark.codecs.files import fs
+    if fs.is_local(uri):
+        return os.path.isdir(fs.local_path(uri))
+    from pyarrow import fs as pafs
+    filesystem, path = pafs.FileSystem.from_uri(uri)
+    return filesystem.get_file_info(path).type == pafs.FileType.Directory
 
 
 def execute_streaming(job: CompiledJob, job_name: str, options, settings: StreamingSettings,
-                      stop: Optional[threading.Event] = None):
+                      stop: Optional[threading.Event] = None,
+                      collect: Optional[Callable[[list], None]] = None,
+                      collect_sink_id: Optional[int] = None):
     """Runs the unbounded job until it is cancelled (Ctrl-C, SIGTERM or ``stop`` set: after
     the current batch) or fails. Returns the JobExecutionResult."""
     from pyflink_on_spark.common.job_execution_result import JobExecutionResult
@@ -271,7 +334,8 @@ def execute_streaming(job: CompiledJob, job_name: str, options, settings: Stream
     parallelism = max(stage.spec.parallelism for stage in job.stages)
     session.conf.set("spark.sql.shuffle.partitions", str(parallelism))
     runner = MicroBatchRunner(job, settings, session,
-                              options.script_dirs if options is not None else ())
+                              options.script_dirs if options is not None else (),
+                              collect=collect, collect_sink_id=collect_sink_id)
     stop = stop if stop is not None else threading.Event()
     previous = {}
 
@@ -283,6 +347,7 @@ def execute_streaming(job: CompiledJob, job_name: str, options, settings: Stream
             previous[sig] = signal.signal(sig, request_stop)
     query = None
     progress = sys.stderr.isatty()
+    runner.show_progress = progress
     try:
         if is_connect(session):
             _run_batches_from_here(runner, settings, stop, progress)

@@ -7,6 +7,13 @@ N (after a crash) reads that record instead of listing again: same batch id, sam
 even if more files arrived meanwhile. The index of a file never changes, so the subtask that
 reads it (index % parallelism) and the order of records are the same in every run.
 
+Compaction: one record per batch would pile up (a batch every trigger interval, with or
+without new files), so ``compact(before)`` folds the records of batches older than
+``before`` (batches that will never run again: older than the oldest kept state version)
+into one ``base-<B>`` file (every file seen up to batch B) once COMPACT_EVERY of them
+accumulated: the directory holds at most COMPACT_EVERY records plus one base. The base
+itself holds every file ever read (as Flink's enumerator keeps every processed path).
+
 Listing goes through pyarrow.fs (local paths, file://, hdfs://, s3://...) and skips names
 starting with '.' or '_', as Flink's default file filter (and the shim's bounded FileSource)
 does. A file is taken as complete when it is first seen: write files elsewhere and move them
@@ -46,6 +53,10 @@ def list_files(paths: Sequence[str]) -> List[str]:
     return sorted(set(found))
 
 
+COMPACT_EVERY = 64   # batch records folded into the base at once
+BASE_PREFIX = "base-"
+
+
 class FileIndex:
     """The growing file index of one monitored source."""
 
@@ -59,13 +70,50 @@ class FileIndex:
     def _record_path(self, batch_id: int) -> str:
         return "%s/%d" % (self.dir, batch_id)
 
+    def _listing(self):
+        """(batch ids that have a record, the newest base's batch id or None)."""
+        names = self.store.list_names(self.dir)
+        records = sorted(int(n) for n in names if n.isdigit())
+        bases = [int(n[len(BASE_PREFIX):]) for n in names
+                 if n.startswith(BASE_PREFIX) and n[len(BASE_PREFIX):].isdigit()]
+        return records, max(bases, default=None)
+
     def _load(self, batch_id: int) -> None:
-        """Reads the records of every batch before ``batch_id`` not read yet."""
-        names = [int(n) for n in self.store.list_names(self.dir) if n.isdigit()]
-        for b in sorted(n for n in names if self._loaded_up_to < n < batch_id):
+        """Reads the base and the records of every batch before ``batch_id`` not read yet."""
+        records, base = self._listing()
+        if base is not None and self._loaded_up_to < base < batch_id:
+            for path, index in json.loads(self.store.read_bytes(
+                    "%s/%s%d" % (self.dir, BASE_PREFIX, base))):
+                self._seen[path] = index
+            self._loaded_up_to = base
+        for b in (n for n in records if self._loaded_up_to < n < batch_id):
             for path, index in json.loads(self.store.read_bytes(self._record_path(b))):
                 self._seen[path] = index
             self._loaded_up_to = b
+
+    def compact(self, before: int) -> None:
+        """Folds the records of batches < ``before`` into a new base once COMPACT_EVERY of
+        them accumulated (the base is written before any record is deleted: a crash in
+        between leaves records the base repeats, read twice with the same indexes)."""
+        records, base = self._listing()
+        old = [b for b in records if b < before]
+        if len(old) < COMPACT_EVERY:
+            return
+        last = old[-1]
+        seen: Dict[str, int] = {}
+        if base is not None:
+            for path, index in json.loads(self.store.read_bytes(
+                    "%s/%s%d" % (self.dir, BASE_PREFIX, base))):
+                seen[path] = index
+        for b in old:
+            for path, index in json.loads(self.store.read_bytes(self._record_path(b))):
+                seen[path] = index
+        self.store.write_bytes("%s/%s%d" % (self.dir, BASE_PREFIX, last),
+                               json.dumps(sorted(seen.items(), key=lambda e: e[1])).encode())
+        for b in old:
+            self.store.delete_file(self._record_path(b))
+        if base is not None:
+            self.store.delete_file("%s/%s%d" % (self.dir, BASE_PREFIX, base))
 
     def files_for_batch(self, batch_id: int) -> List[Tuple[str, int]]:
         """(file, global index) read by batch ``batch_id``: recorded, or discovered now."""

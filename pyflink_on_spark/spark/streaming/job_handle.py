@@ -1,9 +1,14 @@
-"""execute_async on an unbounded job: the job runs in a background thread of the driver; the
-JobClient's handle reports its status and cancels it (after the current micro-batch)."""
+"""execute_async and execute_and_collect on an unbounded job: the job runs in a background
+thread of the driver; the JobClient's handle reports its status and cancels it (after the
+current micro-batch); the collect iterator yields values as batches produce them, and
+closing it stops the job."""
 from __future__ import annotations
 
+import queue
+import shutil
 import threading
 from concurrent.futures import Future
+from typing import Iterator, Optional
 
 from pyflink_on_spark.common.job_id import JobID
 from pyflink_on_spark.common.job_status import JobStatus
@@ -12,7 +17,8 @@ from pyflink_on_spark.common.job_status import JobStatus
 class StreamingJobHandle:
     """The JobHandle protocol (pyflink_on_spark.common.job_client) of a running job."""
 
-    def __init__(self, job, job_name: str, options, settings) -> None:
+    def __init__(self, job, job_name: str, options, settings, collect=None,
+                 collect_sink_id: Optional[int] = None) -> None:
         from pyflink_on_spark.spark.streaming.executor import execute_streaming
         self._job_id = JobID._generate()
         self._stop = threading.Event()
@@ -21,12 +27,18 @@ class StreamingJobHandle:
 
         def run() -> None:
             try:
-                result = execute_streaming(job, job_name, options, settings, stop=self._stop)
+                result = execute_streaming(job, job_name, options, settings, stop=self._stop,
+                                           collect=collect, collect_sink_id=collect_sink_id)
             except BaseException as e:
                 self._state = JobStatus.FAILED
                 self._result.set_exception(e)
                 return
-            self._state = JobStatus.CANCELED if self._stop.is_set() else JobStatus.FINISHED
+            if self._stop.is_set():
+                self._state = JobStatus.CANCELED
+                if settings.delete_on_cancel:   # ExternalizedCheckpointRetention
+                    shutil.rmtree(settings.checkpoint_dir, ignore_errors=True)
+            else:
+                self._state = JobStatus.FINISHED
             self._result.set_result(result)
 
         self._thread = threading.Thread(target=run, name="pyflink-on-spark " + job_name,
@@ -73,3 +85,51 @@ class StreamingJobHandle:
 
     def result(self) -> Future:
         return self._result
+
+
+# batches of collected values waiting for the consumer: a slow consumer holds back the job
+# (as Flink's collect sink does when its buffer is full) instead of filling the driver
+COLLECT_QUEUE_BATCHES = 16
+
+
+def collect_unbounded(job, job_name: str, options, settings, collect_sink_id: int) -> Iterator:
+    """execute_and_collect() of an unbounded job: starts it now; the iterator yields the
+    values of collect sink `collect_sink_id` as micro-batches produce them, raises the
+    job's error if it fails, and stops the job (after its current batch) when closed."""
+    batches: "queue.Queue" = queue.Queue(COLLECT_QUEUE_BATCHES)
+    holder = {}
+
+    def deliver(values: list) -> None:
+        while True:
+            handle = holder.get("handle")
+            if handle is not None and handle._stop.is_set():
+                return   # the iterator was closed: nobody reads any more
+            try:
+                batches.put(list(values), timeout=0.2)
+                return
+            except queue.Full:
+                continue
+
+    handle = StreamingJobHandle(job, job_name, options, settings, collect=deliver,
+                                collect_sink_id=collect_sink_id)
+    holder["handle"] = handle
+    return _collected(handle, batches)
+
+
+def _collected(handle: StreamingJobHandle, batches: "queue.Queue") -> Iterator:
+    try:
+        while True:
+            try:
+                values = batches.get(timeout=0.2)
+            except queue.Empty:
+                if handle._result.done():
+                    error = handle._result.exception()
+                    if error is not None:
+                        raise error
+                    if batches.empty():
+                        return
+                continue
+            yield from values
+    finally:
+        handle._stop.set()
+        handle._thread.join()

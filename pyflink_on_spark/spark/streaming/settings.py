@@ -18,12 +18,30 @@ _NO_RECOVERY = ("pyflink_on_spark: checkpointing is not enabled (or no checkpoin
                 "'state.checkpoints.dir' in the job's configuration).")
 
 
+# CheckpointConfig settings that have no effect here, and why (said once on stderr when set)
+_TIMEOUT_IGNORED = (
+    "pyflink_on_spark: the checkpoint timeout (%d ms) has no effect: a checkpoint here is a "
+    "micro-batch's state snapshot and sink commit, which runs to its end however long it "
+    "takes (docs/streaming.md).")
+_TOLERABLE_IGNORED = (
+    "pyflink_on_spark: tolerable checkpoint failures (%d) have no effect: a checkpoint here is "
+    "part of its micro-batch, and a failed micro-batch fails the job (as with 0 tolerable "
+    "failures); run the job again to resume from the last completed checkpoint "
+    "(docs/streaming.md).")
+
+
 @dataclass(frozen=True)
 class StreamingSettings:
     trigger_ms: int                 # micro-batch interval (the checkpoint interval)
     checkpoint_dir: str             # Spark's checkpointLocation lives in <dir>/spark
     recoverable: bool               # False: a temporary directory, removed at the end
     retained_versions: int = RETAINED_VERSIONS
+    # CheckpointConfig.min_pause_between_checkpoints: a micro-batch (one checkpoint) starts
+    # no sooner than this after the previous one completed
+    min_pause_ms: int = 0
+    # ExternalizedCheckpointRetention.DELETE_ON_CANCELLATION: a cancelled job (JobClient
+    # cancel, a closed execute_and_collect iterator) deletes its checkpoints
+    delete_on_cancel: bool = False
 
 
 def streaming_settings(checkpoints) -> StreamingSettings:
@@ -32,14 +50,33 @@ def streaming_settings(checkpoints) -> StreamingSettings:
     interval = checkpoints.interval_ms
     directory = checkpoints.directory
     enabled = interval is not None and interval > 0
+    if enabled and checkpoints.timeout_ms is not None:
+        _say(_TIMEOUT_IGNORED % checkpoints.timeout_ms)
+    if enabled and checkpoints.tolerable_failures:
+        _say(_TOLERABLE_IGNORED % checkpoints.tolerable_failures)
     if enabled and directory:
         path = directory[len("file://"):] if directory.startswith("file://") else directory
-        return StreamingSettings(trigger_ms=interval, checkpoint_dir=path, recoverable=True)
+        return StreamingSettings(
+            trigger_ms=interval, checkpoint_dir=path, recoverable=True,
+            min_pause_ms=max(0, checkpoints.min_pause_ms or 0),
+            delete_on_cancel=checkpoints.retention == "DELETE_ON_CANCELLATION")
     sys.stderr.write(_NO_RECOVERY + "\n")
     sys.stderr.flush()
     temporary = tempfile.mkdtemp(prefix="pyflink-on-spark-stream-")
     return StreamingSettings(trigger_ms=interval if enabled else DEFAULT_TRIGGER_MS,
-                             checkpoint_dir=temporary, recoverable=False)
+                             checkpoint_dir=temporary, recoverable=False,
+                             min_pause_ms=max(0, checkpoints.min_pause_ms or 0))
+
+
+_said = set()
+
+
+def _say(note: str) -> None:
+    """Writes `note` on stderr once per process."""
+    if note not in _said:
+        _said.add(note)
+        sys.stderr.write(note + "\n")
+        sys.stderr.flush()
 
 
 def job_identity(checkpoint_dir: str) -> str:

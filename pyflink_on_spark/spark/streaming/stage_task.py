@@ -8,8 +8,13 @@ from typing import Dict, Iterator, Optional
 import cloudpickle
 import pyarrow as pa
 
+from pyflink_on_spark.runtime.boundary import KIND_WATERMARK
+from pyflink_on_spark.runtime.checkpoint.micro_batch import KIND_TICK
 from pyflink_on_spark.spark.batch_schema import rows_to_batch
 from pyflink_on_spark.spark.stage_task import prepare_worker, subtask_input
+
+
+CONTROL_KINDS = (KIND_TICK, KIND_WATERMARK)
 
 
 def make_streaming_stage_function(spec_bytes: bytes, alias_pyflink: bool, script_dirs,
@@ -24,6 +29,7 @@ def make_streaming_stage_function(spec_bytes: bytes, alias_pyflink: bool, script
         prepare_worker(script_dirs, alias_pyflink)
         from pyspark import TaskContext
         from pyflink_on_spark.runtime.checkpoint.micro_batch import run_micro_batch
+        from pyflink_on_spark.spark.streaming.faults import worker_fault_point
         found = subtask_input(batches)
         if found is None:
             return   # cannot happen: every subtask gets a tick or a watermark row per batch
@@ -33,10 +39,15 @@ def make_streaming_stage_function(spec_bytes: bytes, alias_pyflink: bool, script
         attempt = context.attemptNumber() if context is not None else 0
 
         def columns():
+            records = False
             for batch in batches:
                 if batch.num_rows:
+                    kinds = batch.column(4).to_pylist()
+                    records = records or any(k not in CONTROL_KINDS for k in kinds)
                     yield (batch.column(0).to_pylist(), batch.column(2).to_pylist(),
-                           batch.column(4).to_pylist(), batch.column(5).to_pylist())
+                           kinds, batch.column(5).to_pylist())
+            if records:
+                worker_fault_point()   # crash tests: rows processed, state not written
 
         def work_dir():
             return tempfile.mkdtemp(prefix="pyflink-on-spark-s%d-%d-" % (spec.stage_id,

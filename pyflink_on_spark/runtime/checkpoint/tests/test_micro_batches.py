@@ -219,3 +219,19 @@ def test_a_source_subtask_that_read_nothing_does_not_hold_back_event_time(tmp_pa
     again = StreamRunner(job, str(tmp_path))
     out = again.run_batch(2, [(0, [("k2", 45, 1)])])[sink]
     assert ("timer", "k1", 29) in out
+
+
+def test_a_stage_head_counts_the_records_it_received_across_restarts(tmp_path):
+    from pyflink_on_spark.runtime.checkpoint.micro_batch import state_ids_of
+    from pyflink_on_spark.runtime.checkpoint.store import SnapshotStore
+    from pyflink_on_spark.runtime.checkpoint.tests.stream_harness import key_types_of
+    job, sink = _job()
+    batches = _batches(3)
+    root = str(tmp_path)
+    _run(job, sink, batches, root, restarts=(2,))
+    keyed = next(s.spec for s in job.stages if s.spec.head in key_types_of(job))
+    state_id = state_ids_of(op for s in job.stages for op in s.spec.operators)[keyed.head]
+    store = SnapshotStore(root)
+    counted = sum(store.read_state(2, state_id, subtask)["records_in"]
+                  for subtask in range(keyed.parallelism))
+    assert counted == sum(len(records) for batch in batches for _, records in batch)

@@ -2,6 +2,7 @@
 returns a live JobClient; without checkpointing the job says once that it will not recover."""
 import glob
 import os
+import re
 import time
 
 from pyflink_on_spark.common import Configuration, Duration, Encoder, Types, WatermarkStrategy
@@ -49,6 +50,10 @@ def test_execute_async_runs_until_cancelled_and_reads_files_as_they_arrive(spark
     try:
         assert client.get_job_status().result() == JobStatus.RUNNING
         _wait_for(lambda: _lines(out_dir) == ["ONE", "TWO"])
+        # finished parts carry Flink's names (in-progress ones are hidden until the commit)
+        names = [os.path.basename(p) for p in glob.glob(os.path.join(out_dir, "**", "*"),
+                                                        recursive=True) if os.path.isfile(p)]
+        assert names and all(re.fullmatch(r"part-[0-9a-f-]{36}-\d+", n) for n in names)
         with open(os.path.join(in_dir, ".b.tmp"), "w") as f:
             f.write("three\n")
         os.rename(os.path.join(in_dir, ".b.tmp"), os.path.join(in_dir, "b.txt"))
@@ -71,3 +76,82 @@ def test_without_checkpointing_the_job_says_once_it_will_not_recover(spark, tmp_
         client.cancel().result()
     err = capfd.readouterr().err
     assert err.count("will not recover after a crash") == 1
+
+
+def _add(in_dir, name, text):
+    with open(os.path.join(in_dir, "." + name), "w") as f:
+        f.write(text)
+    os.rename(os.path.join(in_dir, "." + name), os.path.join(in_dir, name))
+
+
+def test_execute_and_collect_yields_results_as_produced_and_closing_stops_the_job(spark,
+                                                                                  tmp_path):
+    in_dir = str(tmp_path / "in")
+    os.makedirs(in_dir)
+    _add(in_dir, "a.txt", "one\ntwo\n")
+    env = StreamExecutionEnvironment.get_execution_environment()
+    env.set_parallelism(1)
+    source = FileSource.for_record_stream_format(StreamFormat.text_line_format(), in_dir) \
+        .monitor_continuously(Duration.of_millis(100)).build()
+    stream = env.from_source(source, WatermarkStrategy.no_watermarks(), "files") \
+        .map(lambda line: line.upper(), output_type=Types.STRING())
+    results = stream.execute_and_collect("collect unbounded")
+    assert [next(results), next(results)] == ["ONE", "TWO"]
+    _add(in_dir, "b.txt", "three\n")     # arrives while the job runs
+    assert next(results) == "THREE"
+    results.close()
+    assert spark.streams.active == []   # the job's streaming query stopped
+
+
+def test_min_pause_between_checkpoints_spaces_the_micro_batches(spark, tmp_path):
+    from pyflink_on_spark.runtime.checkpoint.store import SnapshotStore
+    in_dir, out_dir, ckpt = str(tmp_path / "in"), str(tmp_path / "out"), str(tmp_path / "c")
+    os.makedirs(in_dir)
+    _add(in_dir, "a.txt", "x\n")
+    env = _job(in_dir, out_dir, ckpt)
+    env.get_checkpoint_config().set_min_pause_between_checkpoints(1500)
+    client = env.execute_async("min pause")
+    store = SnapshotStore(os.path.join(ckpt, "state"))
+    try:
+        _wait_for(lambda: store.versions() and store.versions()[-1] >= 3)   # 2 are kept
+    finally:
+        client.cancel().result()
+    # each batch's processing time is recorded when it starts (the last two are kept)
+    times = sorted(int(open(os.path.join(ckpt, "state", "batches", name)).read())
+                   for name in os.listdir(os.path.join(ckpt, "state", "batches"))
+                   if name.isdigit())
+    assert len(times) >= 2
+    assert all(b - a >= 1500 for a, b in zip(times, times[1:]))
+
+
+def test_delete_on_cancellation_removes_the_checkpoints_of_a_cancelled_job(spark, tmp_path):
+    from pyflink_on_spark.datastream import ExternalizedCheckpointRetention
+    in_dir, out_dir, ckpt = str(tmp_path / "in"), str(tmp_path / "out"), str(tmp_path / "c")
+    os.makedirs(in_dir)
+    _add(in_dir, "a.txt", "x\n")
+    env = _job(in_dir, out_dir, ckpt)
+    env.get_checkpoint_config().set_externalized_checkpoint_retention(
+        ExternalizedCheckpointRetention.DELETE_ON_CANCELLATION)
+    client = env.execute_async("delete on cancellation")
+    try:
+        _wait_for(lambda: _lines(out_dir) == ["X"])
+        assert os.path.isdir(ckpt)
+    finally:
+        client.cancel().result()
+    assert not os.path.exists(ckpt)
+
+
+def test_checkpoint_settings_without_effect_say_so_once(spark, tmp_path, capfd):
+    in_dir, out_dir, ckpt = str(tmp_path / "in"), str(tmp_path / "out"), str(tmp_path / "c")
+    os.makedirs(in_dir)
+    env = _job(in_dir, out_dir, ckpt)
+    env.get_checkpoint_config().set_checkpoint_timeout(123456)
+    env.get_checkpoint_config().set_tolerable_checkpoint_failure_number(3)
+    for _ in range(2):
+        env.from_source(FileSource.for_record_stream_format(
+            StreamFormat.text_line_format(), in_dir).monitor_continuously(
+            Duration.of_millis(200)).build(), WatermarkStrategy.no_watermarks(), "f").print()
+        env.execute_async("settings").cancel().result()
+    err = capfd.readouterr().err
+    assert err.count("checkpoint timeout (123456 ms) has no effect") == 1
+    assert err.count("tolerable checkpoint failures (3) have no effect") == 1

@@ -1,0 +1,44 @@
+"""The unbounded sources of a streaming job, as the executor (executor.py) sees them.
+
+An unbounded source is one object per source stage with three methods:
+
+* ``plan(batch_id) -> list``: what batch ``batch_id`` reads (a monitored directory: its new
+  files; a Kafka topic would be its offset ranges per partition). The source records the
+  plan in the checkpoint (``SnapshotStore``, under ``sources/<source id>/<batch id>``)
+  *before* the batch runs, and a re-run of the batch (after a crash) returns the recorded
+  plan instead of planning again: same batch id, same input. An empty list: nothing new
+  (the batch still runs: watermarks, idleness, processing time).
+* ``frame(plan, session) -> DataFrame``: the plan's records as rows of the boundary schema
+  (spark/batch_schema.py), each row's ``dest`` the source subtask that reads it, the same
+  subtask in every run of the batch (so that records keep their order per subtask).
+* ``compact(before)``: forget plans of batches older than ``before`` (they never run again)
+  beyond what planning needs (e.g. the set of files already read); called after every batch.
+
+``unbounded_source`` picks the implementation for a stage's source spec.
+"""
+from __future__ import annotations
+
+from typing import List, Protocol
+
+
+class UnboundedSource(Protocol):
+    def plan(self, batch_id: int) -> List: ...
+
+    def frame(self, plan: List, session): ...
+
+    def compact(self, before: int) -> None: ...
+
+
+def check_unbounded_source(spec) -> None:
+    """Raises NotImplementedError unless ``spec`` has an UnboundedSource here."""
+    from pyflink_on_spark.specs.sources import FileSourceSpec
+    if not (isinstance(spec, FileSourceSpec) and spec.monitor_interval_ms > 0):
+        raise NotImplementedError(
+            "Unbounded jobs support monitored FileSources only so far (got %r)" % (spec,))
+
+
+def unbounded_source(spec, store, source_id: str, parallelism: int) -> UnboundedSource:
+    """The UnboundedSource of source spec ``spec`` (a stage's StageSource.frame)."""
+    check_unbounded_source(spec)
+    from pyflink_on_spark.spark.streaming.file_source import MonitoredFiles
+    return MonitoredFiles(spec, store, source_id, parallelism)
