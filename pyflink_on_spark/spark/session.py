@@ -18,6 +18,9 @@ from typing import Dict, Optional
 
 _lock = threading.Lock()
 _session = None
+_owned = False                  # True: this module started the session (it may restart it)
+_packages: Dict[str, None] = {}  # Maven coordinates connectors need (spark.jars.packages)
+_excludes: Dict[str, None] = {}  # group:artifact left out of their resolution
 
 # Read when no run options say otherwise (the CLI passes --master, --conf, --verbose as
 # spark/run_options.py RunOptions).
@@ -125,9 +128,28 @@ def _remove_stale_conf_dirs(max_age_s: float = 3600.0) -> None:
             pass
 
 
+def require_package(coordinates: str, excludes=()) -> None:
+    """A Spark package the next session start resolves (spark.jars.packages, merged with
+    the user's own): connectors call this before get_session()."""
+    _packages[coordinates] = None
+    for exclude in excludes:
+        _excludes[exclude] = None
+
+
+def owns_session() -> bool:
+    return _owned
+
+
+def _merge_list(conf: Dict[str, str], key: str, items) -> None:
+    merged = [p for p in conf.get(key, "").split(",") if p.strip()]
+    merged += [p for p in items if p not in merged]
+    if merged:
+        conf[key] = ",".join(merged)
+
+
 def get_session():
     """The process's SparkSession (created on first use)."""
-    global _session
+    global _session, _owned
     with _lock:
         if _session is not None and not _session.sparkContext._jsc.sc().isStopped():
             return _session
@@ -135,6 +157,7 @@ def get_session():
         active = SparkSession.getActiveSession()
         if active is not None:  # e.g. under spark-submit or inside a notebook
             _session = _configure(active)
+            _owned = False
             return _session
         check_java()
         from pyflink_on_spark.spark.run_options import run_options
@@ -162,6 +185,8 @@ def get_session():
             "spark.driver.extraJavaOptions": "-Dlog4j2.level=ERROR",
         }
         defaults.update(_extra_conf())
+        _merge_list(defaults, "spark.jars.packages", _packages)
+        _merge_list(defaults, "spark.jars.excludes", _excludes)
         for key, value in defaults.items():
             builder = builder.config(key, value)
         try:
@@ -170,7 +195,16 @@ def get_session():
             _forget_conf_dir(conf_dir)
         session.sparkContext.setLogLevel("WARN" if verbose else "ERROR")
         _session = _configure(session)
+        _owned = True
         return _session
+
+
+def job_session(job):
+    """The session to run `job` on: with the connector packages its sources and sinks need."""
+    from pyflink_on_spark.spark.kafka_package import job_uses_kafka, kafka_session
+    if job_uses_kafka(job):
+        return kafka_session()
+    return get_session()
 
 
 def _configure(session):
