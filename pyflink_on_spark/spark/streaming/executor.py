@@ -35,13 +35,11 @@ import cloudpickle
 from pyflink_on_spark.runtime.checkpoint.micro_batch import KIND_TICK, state_ids_of
 from pyflink_on_spark.runtime.checkpoint.store import SnapshotStore
 from pyflink_on_spark.spark.batch_schema import SPARK_SCHEMA
-from pyflink_on_spark.spark.streaming.file_index import FileIndex
-from pyflink_on_spark.spark.streaming.file_source import monitored_file_frame
+from pyflink_on_spark.spark.streaming.source_inputs import is_unbounded_source, source_input
 from pyflink_on_spark.spark.streaming.settings import StreamingSettings, job_identity
 from pyflink_on_spark.spark.streaming.stage_task import make_streaming_stage_function
 from pyflink_on_spark.specs.partitioning import KeyedPartitioning
 from pyflink_on_spark.specs.sinks import CollectSinkSpec, FileSinkSpec, PrintSinkSpec
-from pyflink_on_spark.specs.sources import FileSourceSpec
 from pyflink_on_spark.specs.stage import CompiledJob
 
 _TICK_SRC = 2 ** 31 - 1
@@ -62,7 +60,7 @@ def _fault_point(point: str, has_input: bool) -> None:
 
 
 def is_unbounded(job: CompiledJob) -> bool:
-    return any(getattr(stage.source.frame, "monitor_interval_ms", 0)
+    return any(is_unbounded_source(stage.source.frame)
                for stage in job.stages if stage.source is not None)
 
 
@@ -90,9 +88,10 @@ def _check_supported(job: CompiledJob) -> None:
             "FileSources so far.")
     for source in sources:
         frame = source.frame
-        if not (isinstance(frame, FileSourceSpec) and frame.monitor_interval_ms > 0):
+        if not is_unbounded_source(frame):
             raise NotImplementedError(
-                "Unbounded jobs support monitored FileSources only so far (got %r)" % (frame,))
+                "Unbounded jobs read monitored FileSources and unbounded KafkaSources only so "
+                "far (got %r)" % (frame,))
     for stage in job.stages:
         if any(isinstance(s.sink, CollectSinkSpec) for s in stage.sinks):
             raise NotImplementedError(
@@ -117,8 +116,8 @@ class MicroBatchRunner:
         self.key_types = cloudpickle.dumps(key_types_of(job))
         self.alias = _alias_active()
         self.script_dirs = tuple(script_dirs)
-        self.indexes = {stage.spec.stage_id: FileIndex(
-            self.store, self.state_ids[stage.spec.head], stage.source.frame.paths)
+        self.indexes = {stage.spec.stage_id: source_input(
+            self.store, self.state_ids[stage.spec.head], stage.source.frame)
             for stage in job.stages if stage.source is not None}
         # FileSinks: what crashed runs left in the base directories goes, the staging
         # directories are this process's until the job stops (codecs/files/staging.py)
@@ -177,7 +176,7 @@ class MicroBatchRunner:
         for stage in job.stages:
             for up in {u.stage_id for u in stage.upstream}:
                 consumers[up] += 1
-        new_input = {stage_id: index.files_for_batch(batch_id)
+        new_input = {stage_id: index.input_for_batch(batch_id)
                      for stage_id, index in self.indexes.items()}
         has_input = any(new_input.values())
         self.files_in += sum(len(e) for e in new_input.values())
@@ -187,8 +186,8 @@ class MicroBatchRunner:
             stage = compiled.spec
             if compiled.source is not None:
                 entries = new_input[stage.stage_id]
-                frame = monitored_file_frame(compiled.source.frame, entries,
-                                             stage.parallelism, session)
+                frame = self.indexes[stage.stage_id].frame(entries, stage.parallelism,
+                                                           session)
                 ticks = [(-1, sub, _TICK_SRC, 0, KIND_TICK, b"")
                          for sub in range(stage.parallelism)]
                 frame = frame.union(session.createDataFrame(ticks, SPARK_SCHEMA))
@@ -264,10 +263,10 @@ def execute_streaming(job: CompiledJob, job_name: str, options, settings: Stream
     from pyflink_on_spark.common.job_execution_result import JobExecutionResult
     from pyflink_on_spark.common.job_id import JobID
     from pyflink_on_spark.spark.executor import _job_error
-    from pyflink_on_spark.spark.session import get_session
+    from pyflink_on_spark.spark.session import job_session
     _check_supported(job)
     start = time.time()
-    session = get_session()
+    session = job_session(job)
     parallelism = max(stage.spec.parallelism for stage in job.stages)
     session.conf.set("spark.sql.shuffle.partitions", str(parallelism))
     runner = MicroBatchRunner(job, settings, session,
@@ -306,6 +305,8 @@ def execute_streaming(job: CompiledJob, job_name: str, options, settings: Stream
             signal.signal(sig, handler)
         if query is not None and query.isActive:
             query.stop()
+        for index in runner.indexes.values():
+            index.close()
         for committer in runner.committers.values():
             committer.abort()   # removes the staging directory (published parts stay)
         if not settings.recoverable:
