@@ -292,7 +292,7 @@ class FlinkKafkaConsumerBase(SourceFunction, ABC):
         return self
 
     def set_start_from_group_offsets(self) -> 'FlinkKafkaConsumerBase':
-        self._j_function["starting"] = KafkaOffsetsInitializer.committed_offsets()
+        self._j_function["starting"] = _group_offsets(self._j_function["properties"])
         return self
 
     def disable_filter_restored_partitions_with_subscribed_topics(self) \
@@ -319,6 +319,15 @@ class FlinkKafkaConsumerBase(SourceFunction, ABC):
         return self._kafka_spec()
 
 
+def _group_offsets(properties: Dict) -> 'KafkaOffsetsInitializer':
+    """The legacy consumer's group offsets: where the group has none, the Kafka consumer's
+    auto.offset.reset decides (its default: latest)."""
+    reset = str(properties.get("auto.offset.reset", "latest")).upper()
+    return KafkaOffsetsInitializer.committed_offsets(
+        KafkaOffsetResetStrategy[reset] if reset in KafkaOffsetResetStrategy.__members__
+        else KafkaOffsetResetStrategy.NONE)
+
+
 class FlinkKafkaConsumer(FlinkKafkaConsumerBase):
     def __init__(self, topics: Union[str, List[str]], deserialization_schema: DeserializationSchema,
                  properties: Dict):
@@ -329,7 +338,7 @@ class FlinkKafkaConsumer(FlinkKafkaConsumerBase):
             "topics": topics, "deserializer": deserialization_schema,
             "properties": dict(properties),
             # Flink's default: the group's committed offsets
-            "starting": KafkaOffsetsInitializer.committed_offsets()})
+            "starting": _group_offsets(properties)})
 
 
 class Semantic(Enum):
