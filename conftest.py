@@ -1,10 +1,23 @@
-"""Test-session wide set-up: one SparkSession for every Spark test (a cold start costs ~5 s)."""
+"""Test-session wide set-up: one SparkSession for every Spark test (a cold start costs ~5 s),
+and one Kafka broker for the tests that need one."""
 import pytest
 
 
+def _uses_kafka(session) -> bool:
+    return any("kafka_broker" in getattr(item, "fixturenames", ())
+               for item in session.items)
+
+
 @pytest.fixture(scope="session")
-def spark():
+def spark(request):
     from pyflink_on_spark.spark.session import get_session
+    if _uses_kafka(request.session):
+        # packages are read when the session starts: the shared session carries Spark's
+        # Kafka connector whenever a collected test talks to the broker
+        from pyflink_on_spark.spark.kafka_package import EXCLUDES
+        from pyflink_on_spark.spark.session import require_package
+        from pyflink_on_spark.spark.tests.kafka_broker import install_spark_kafka_package
+        require_package(install_spark_kafka_package(), EXCLUDES)
     return get_session()
 
 
@@ -21,3 +34,15 @@ def postgres():
     finally:
         os.environ.pop(URL_ENV, None)
         server.stop()
+
+
+@pytest.fixture(scope="session")
+def kafka_broker():
+    """bootstrap.servers of a single-node Kafka broker (KRaft) on loopback, started once per
+    test session (its jars are fetched with Maven when missing) and stopped at the end."""
+    from pyflink_on_spark.spark.tests.kafka_broker import start_broker
+    broker = start_broker()
+    try:
+        yield broker.bootstrap_servers
+    finally:
+        broker.stop()

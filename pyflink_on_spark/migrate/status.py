@@ -146,11 +146,7 @@ DIFFERENCES: Dict[str, Tuple[str, str]] = {
 # A use that is unsupported unless the same module also uses a companion: (trigger, companion,
 # the shim's helper that raises, the argument the shim passes it). A test checks that the
 # shim really calls the helper with that argument, so the message is the shim's own.
-CONDITIONAL: Tuple[Tuple[str, str, str, str], ...] = (
-    (_DS + "connectors.kafka.KafkaSourceBuilder.build",
-     _DS + "connectors.kafka.KafkaSourceBuilder.set_bounded",
-     _DS + "connectors.kafka._unbounded", "KafkaSource without set_bounded(...)"),
-)
+CONDITIONAL: Tuple[Tuple[str, str, str, str], ...] = ()
 
 
 def conditional_status(helper: str, argument: str) -> ApiStatus:

@@ -20,7 +20,7 @@ from pyflink_on_spark.direct.exchange import EXCHANGE_ORDER, ROUTE_BY, source_sp
 from pyflink_on_spark.spark.batch_schema import SPARK_SCHEMA
 from pyflink_on_spark.spark.frame_sinks import frame_sink_count, write_frame_sinks
 from pyflink_on_spark.spark.frame_sources import source_frame
-from pyflink_on_spark.spark.session import get_session
+from pyflink_on_spark.spark.session import job_session
 from pyflink_on_spark.spark.python_dependencies import (WorkerSetup, ship_dependencies,
                                                          worker_python)
 from pyflink_on_spark.spark.stage_task import make_stage_function
@@ -132,7 +132,7 @@ def _run(job: CompiledJob, collect_sink_id=None, script_dirs: Tuple[str, ...] = 
          python: PythonDependencies = PythonDependencies()) -> Iterator:
     """Runs the job; prints print-sink lines as they arrive; yields collected values; commits
     what file sinks wrote only once everything succeeded (codecs/files/commit.py)."""
-    session = get_session()
+    session = job_session(job)
     sink_of_edge = {s.edge_id: s for stage in job.stages for s in stage.sinks}
     committers = {edge: FileCommitter(s.sink) for edge, s in sink_of_edge.items()
                   if isinstance(s.sink, FileSinkSpec)}

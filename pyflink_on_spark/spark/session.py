@@ -18,6 +18,9 @@ from typing import Dict, Optional
 
 _lock = threading.Lock()
 _session = None
+_owned = False                  # True: this module started the session (it may restart it)
+_packages: Dict[str, None] = {}  # Maven coordinates connectors need (spark.jars.packages)
+_excludes: Dict[str, None] = {}  # group:artifact left out of their resolution
 
 # Read when no run options say otherwise (the CLI passes --master, --conf, --verbose as
 # spark/run_options.py RunOptions).
@@ -198,9 +201,28 @@ def _alive(session) -> bool:
     return not session.sparkContext._jsc.sc().isStopped()
 
 
+def require_package(coordinates: str, excludes=()) -> None:
+    """A Spark package the next session start resolves (spark.jars.packages, merged with
+    the user's own): connectors call this before get_session()."""
+    _packages[coordinates] = None
+    for exclude in excludes:
+        _excludes[exclude] = None
+
+
+def owns_session() -> bool:
+    return _owned
+
+
+def _merge_list(conf: Dict[str, str], key: str, items) -> None:
+    merged = [p for p in conf.get(key, "").split(",") if p.strip()]
+    merged += [p for p in items if p not in merged]
+    if merged:
+        conf[key] = ",".join(merged)
+
+
 def get_session():
     """The process's SparkSession (created on first use)."""
-    global _session
+    global _session, _owned
     quiet_py4j_logging()
     with _lock:
         if _session is not None and _alive(_session):
@@ -213,6 +235,7 @@ def get_session():
         active = SparkSession.getActiveSession()
         if active is not None:  # e.g. under spark-submit or inside a notebook
             _session = _configure(active)
+            _owned = False
             return _session
         from pyflink_on_spark.spark.run_options import run_options
         options = run_options()
@@ -232,7 +255,10 @@ def get_session():
             # local[N] fails the job at the first lost task; spark.task.maxFailures is
             # ignored in local mode)
             builder = builder.master(DEFAULT_MASTER)
-        for key, value in {**local_defaults(), **conf}.items():
+        defaults = {**local_defaults(), **conf}
+        _merge_list(defaults, "spark.jars.packages", _packages)
+        _merge_list(defaults, "spark.jars.excludes", _excludes)
+        for key, value in defaults.items():
             builder = builder.config(key, value)
         try:
             session = builder.getOrCreate()
@@ -241,6 +267,7 @@ def get_session():
         if not is_connect(session):
             session.sparkContext.setLogLevel("WARN" if verbose else "ERROR")
         _session = _configure(session)
+        _owned = True
         return _session
 
 
@@ -272,6 +299,14 @@ def _connect(url: str):
     for key, value in _extra_conf().items():
         builder = builder.config(key, value)
     return _configure(builder.getOrCreate())
+
+
+def job_session(job):
+    """The session to run `job` on: with the connector packages its sources and sinks need."""
+    from pyflink_on_spark.spark.kafka_package import job_uses_kafka, kafka_session
+    if job_uses_kafka(job):
+        return kafka_session()
+    return get_session()
 
 
 def _configure(session):

@@ -74,6 +74,13 @@ class TimestampOffsets:
 
 
 @dataclass(frozen=True)
+class CommittedOffsets:
+    """The consumer group's committed offsets; `reset` ("earliest" / "latest") where the
+    group has none (unbounded sources only)."""
+    reset: str = "earliest"
+
+
+@dataclass(frozen=True)
 class SpecificOffsets:
     """Given offsets, as (topic, partition, offset), sorted."""
     offsets: Tuple[Tuple[str, int, int], ...]

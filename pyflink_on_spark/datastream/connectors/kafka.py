@@ -39,15 +39,6 @@ __all__ = [
     'KafkaTopicSelector'
 ]
 
-def _unbounded(api: str):
-    raise NotImplementedError(
-        "%s is unbounded: unbounded sources are not supported by pyflink_on_spark yet "
-        "(streaming execution on Spark Structured Streaming is not built). A bounded "
-        "KafkaSource works: KafkaSource.builder()...set_bounded("
-        "KafkaOffsetsInitializer.latest()) reads the topics up to their latest offsets at "
-        "start, as a Spark batch job." % api)
-
-
 def _value_reader(schema: DeserializationSchema):
     deserialize = getattr(schema, "_deserialize", None)
     if deserialize is None:
@@ -126,7 +117,7 @@ class KafkaOffsetsInitializer(object):
                 KafkaOffsetResetStrategy.EARLIEST) -> 'KafkaOffsetsInitializer':
         return KafkaOffsetsInitializer(("offsets", (dict(offsets), offset_reset_strategy)))
 
-    def _spec(self, side: str):
+    def _spec(self, side: str, bounded: bool = True):
         """Where a bounded read starts (side="starting") or stops (side="ending")
         (specs.sources offsets); raises for what the shim cannot read."""
         from pyflink_on_spark.specs import sources
@@ -137,7 +128,7 @@ class KafkaOffsetsInitializer(object):
                                           "offsets reads nothing; use latest() or offsets()")
             return sources.EarliestOffsets()
         if kind == "latest":
-            if side == "starting":
+            if side == "starting" and bounded:
                 raise NotImplementedError(
                     "KafkaOffsetsInitializer.latest() as starting offsets: a bounded read "
                     "starting at the latest offsets reads nothing, and Spark's batch Kafka "
@@ -149,10 +140,13 @@ class KafkaOffsetsInitializer(object):
             offsets, _ = arg
             return sources.SpecificOffsets(tuple(sorted(
                 (tp._topic, tp._partition, int(offset)) for tp, offset in offsets.items())))
+        if kind == "committed" and side == "starting" and not bounded:
+            return sources.CommittedOffsets(arg.name.lower())
         raise NotImplementedError(
-            "KafkaOffsetsInitializer.committed_offsets() is not supported by pyflink_on_spark: "
-            "Spark's Kafka source does not read committed group offsets; use earliest(), "
-            "offsets({...}) or timestamp(ms)")
+            "KafkaOffsetsInitializer.committed_offsets() is supported as the starting offsets "
+            "of an unbounded KafkaSource only in pyflink_on_spark: Spark's batch Kafka source "
+            "does not read committed group offsets; use earliest(), offsets({...}) or "
+            "timestamp(ms)")
 
 
 class KafkaSource(Source):
@@ -179,7 +173,7 @@ class KafkaSource(Source):
         return KafkaSourceSpec(
             bootstrap_servers=c["bootstrap_servers"],
             value_decoder=_value_reader(c["deserializer"]),
-            starting=c["starting"]._spec("starting"),
+            starting=c["starting"]._spec("starting", bounded),
             stopping=stopping._spec("ending") if stopping is not None else None,
             topics=tuple(c.get("topics") or ()), topic_pattern=c.get("topic_pattern"),
             partitions=tuple(sorted((tp._topic, tp._partition)
@@ -192,9 +186,12 @@ class KafkaSource(Source):
         c = self._j_source
         if c.get("deserializer") is None:
             raise ValueError("No record deserializer is set (set_value_only_deserializer).")
-        if not c.get("bounded"):
-            _unbounded("KafkaSource without set_bounded(...)")
-        return self._kafka_spec(bounded=True)
+        if not c.get("bounded") and c.get("stopping") is not None:
+            raise NotImplementedError(
+                "KafkaSourceBuilder.set_unbounded(stopping offsets) is not supported by "
+                "pyflink_on_spark: an unbounded KafkaSource reads on until the job is "
+                "cancelled; use set_bounded(...) to stop at given offsets")
+        return self._kafka_spec(bounded=bool(c.get("bounded")))
 
     @property
     def _produced_type(self):
@@ -295,7 +292,7 @@ class FlinkKafkaConsumerBase(SourceFunction, ABC):
         return self
 
     def set_start_from_group_offsets(self) -> 'FlinkKafkaConsumerBase':
-        self._j_function["starting"] = KafkaOffsetsInitializer.committed_offsets()
+        self._j_function["starting"] = _group_offsets(self._j_function["properties"])
         return self
 
     def disable_filter_restored_partitions_with_subscribed_topics(self) \
@@ -319,7 +316,16 @@ class FlinkKafkaConsumerBase(SourceFunction, ABC):
         return builder.set_properties(props).build()._kafka_spec(bounded=False)
 
     def _source_definition(self):
-        _unbounded(type(self).__name__)
+        return self._kafka_spec()
+
+
+def _group_offsets(properties: Dict) -> 'KafkaOffsetsInitializer':
+    """The legacy consumer's group offsets: where the group has none, the Kafka consumer's
+    auto.offset.reset decides (its default: latest)."""
+    reset = str(properties.get("auto.offset.reset", "latest")).upper()
+    return KafkaOffsetsInitializer.committed_offsets(
+        KafkaOffsetResetStrategy[reset] if reset in KafkaOffsetResetStrategy.__members__
+        else KafkaOffsetResetStrategy.NONE)
 
 
 class FlinkKafkaConsumer(FlinkKafkaConsumerBase):
@@ -332,7 +338,7 @@ class FlinkKafkaConsumer(FlinkKafkaConsumerBase):
             "topics": topics, "deserializer": deserialization_schema,
             "properties": dict(properties),
             # Flink's default: the group's committed offsets
-            "starting": KafkaOffsetsInitializer.committed_offsets()})
+            "starting": _group_offsets(properties)})
 
 
 class Semantic(Enum):

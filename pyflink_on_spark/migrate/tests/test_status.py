@@ -35,7 +35,7 @@ def test_every_pyflink_1_20_name_has_a_status():
     ("pyflink.datastream.data_stream.KeyedStream.process", Status.SUPPORTED),
     ("pyflink.datastream.KeyedStream", Status.SUPPORTED),          # made by key_by
     ("pyflink.datastream.data_stream.DataStream.cache", Status.SUPPORTED),
-    ("pyflink.datastream.connectors.kafka.FlinkKafkaConsumer", Status.UNSUPPORTED),
+    ("pyflink.datastream.connectors.kafka.FlinkKafkaConsumer", Status.SUPPORTED),  # streaming
     ("pyflink.datastream.connectors.file_system.FileSourceBuilder.monitor_continuously",
      Status.SUPPORTED),                                            # streaming executor
     ("pyflink.datastream.CustomStateBackend", Status.UNSUPPORTED),
@@ -59,9 +59,9 @@ def test_status_of_known_names(name, expected):
 
 
 def test_unsupported_statuses_carry_the_shims_own_error_text():
-    detail = status_of("pyflink.datastream.connectors.kafka.FlinkKafkaConsumer").detail
-    assert detail.startswith("FlinkKafkaConsumer is unbounded")
-    assert "set_bounded" in detail                      # the nearest alternative
+    detail = status_of("pyflink.datastream.CustomStateBackend").detail
+    assert detail.startswith("CustomStateBackend wraps a Java StateBackend")
+    assert "HashMapStateBackend()" in detail            # the nearest alternative
 
 
 # -- the derivation from code: what counts as "always raises" --------------------------------

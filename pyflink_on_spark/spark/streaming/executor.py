@@ -36,7 +36,8 @@ from pyflink_on_spark.runtime.checkpoint.micro_batch import KIND_TICK, state_ids
 from pyflink_on_spark.runtime.checkpoint.store import SnapshotStore
 from pyflink_on_spark.spark.batch_schema import SPARK_SCHEMA
 from pyflink_on_spark.spark.streaming.faults import driver_fault_point as _fault_point
-from pyflink_on_spark.spark.streaming.sources import check_unbounded_source, unbounded_source
+from pyflink_on_spark.spark.streaming.sources import (check_unbounded_source, is_unbounded_source,
+                                                      unbounded_source)
 from pyflink_on_spark.spark.streaming.settings import StreamingSettings, job_identity
 from pyflink_on_spark.spark.streaming.stage_task import make_streaming_stage_function
 from pyflink_on_spark.specs.partitioning import KeyedPartitioning
@@ -45,7 +46,7 @@ from pyflink_on_spark.specs.stage import CompiledJob
 
 _TICK_SRC = 2 ** 31 - 1
 def is_unbounded(job: CompiledJob) -> bool:
-    return any(getattr(stage.source.frame, "monitor_interval_ms", 0)
+    return any(is_unbounded_source(stage.source.frame)
                for stage in job.stages if stage.source is not None)
 
 
@@ -70,7 +71,7 @@ def _check_supported(job: CompiledJob) -> None:
             "This job mixes an unbounded FileSource (monitor_continuously) with bounded "
             "sources (from_collection, from_source of a bounded source...); "
             "pyflink_on_spark runs unbounded jobs whose sources are all monitored "
-            "FileSources so far.")
+            "FileSources or unbounded KafkaSources so far.")
     for source in sources:
         frame = source.frame
         check_unbounded_source(frame)
@@ -327,10 +328,10 @@ def execute_streaming(job: CompiledJob, job_name: str, options, settings: Stream
     from pyflink_on_spark.common.job_execution_result import JobExecutionResult
     from pyflink_on_spark.common.job_id import JobID
     from pyflink_on_spark.spark.executor import _job_error
-    from pyflink_on_spark.spark.session import get_session, is_connect
+    from pyflink_on_spark.spark.session import is_connect, job_session
     _check_supported(job)
     start = time.time()
-    session = get_session()
+    session = job_session(job)
     parallelism = max(stage.spec.parallelism for stage in job.stages)
     session.conf.set("spark.sql.shuffle.partitions", str(parallelism))
     runner = MicroBatchRunner(job, settings, session,
@@ -374,6 +375,8 @@ def execute_streaming(job: CompiledJob, job_name: str, options, settings: Stream
             signal.signal(sig, handler)
         if query is not None and query.isActive:
             query.stop()
+        for source in runner.sources.values():
+            source.close()
         for committer in runner.committers.values():
             committer.abort()   # removes the staging directory (published parts stay)
         if not settings.recoverable:

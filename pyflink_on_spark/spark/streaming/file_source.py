@@ -40,3 +40,6 @@ class MonitoredFiles:
 
     def compact(self, before: int) -> None:
         self.index.compact(before)
+
+    def close(self) -> None:
+        pass

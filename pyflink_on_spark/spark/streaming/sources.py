@@ -13,6 +13,7 @@ An unbounded source is one object per source stage with three methods:
   subtask in every run of the batch (so that records keep their order per subtask).
 * ``compact(before)``: forget plans of batches older than ``before`` (they never run again)
   beyond what planning needs (e.g. the set of files already read); called after every batch.
+* ``close()``: releases what it holds (a Kafka metadata client) when the job stops.
 
 ``unbounded_source`` picks the implementation for a stage's source spec.
 """
@@ -28,17 +29,31 @@ class UnboundedSource(Protocol):
 
     def compact(self, before: int) -> None: ...
 
+    def close(self) -> None: ...
+
+
+def is_unbounded_source(spec) -> bool:
+    """A monitored FileSource or a KafkaSource without a stopping offset."""
+    from pyflink_on_spark.specs.sources import FileSourceSpec, KafkaSourceSpec
+    if isinstance(spec, KafkaSourceSpec):
+        return not spec.bounded
+    return isinstance(spec, FileSourceSpec) and spec.monitor_interval_ms > 0
+
 
 def check_unbounded_source(spec) -> None:
     """Raises NotImplementedError unless ``spec`` has an UnboundedSource here."""
-    from pyflink_on_spark.specs.sources import FileSourceSpec
-    if not (isinstance(spec, FileSourceSpec) and spec.monitor_interval_ms > 0):
+    if not is_unbounded_source(spec):
         raise NotImplementedError(
-            "Unbounded jobs support monitored FileSources only so far (got %r)" % (spec,))
+            "Unbounded jobs read monitored FileSources and unbounded KafkaSources only so "
+            "far (got %r)" % (spec,))
 
 
 def unbounded_source(spec, store, source_id: str, parallelism: int) -> UnboundedSource:
     """The UnboundedSource of source spec ``spec`` (a stage's StageSource.frame)."""
     check_unbounded_source(spec)
+    from pyflink_on_spark.specs.sources import KafkaSourceSpec
+    if isinstance(spec, KafkaSourceSpec):
+        from pyflink_on_spark.spark.streaming.kafka_index import KafkaOffsetIndex
+        return KafkaOffsetIndex(spec, store, source_id, parallelism)
     from pyflink_on_spark.spark.streaming.file_source import MonitoredFiles
     return MonitoredFiles(spec, store, source_id, parallelism)

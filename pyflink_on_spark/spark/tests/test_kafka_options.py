@@ -12,6 +12,7 @@ from pyflink_on_spark.datastream.connectors.kafka import (
 from pyflink_on_spark.runtime.operators.record_encoder import kafka_record_encoder
 from pyflink_on_spark.runtime.registry import build_operator
 from pyflink_on_spark.spark.kafka import kafka_sink_options, kafka_source_options, split_owner
+from pyflink_on_spark.specs.sources import CommittedOffsets
 from pyflink_on_spark.specs.stage import JobConfig
 
 
@@ -61,8 +62,8 @@ def test_flink_kafka_consumer_option_mapping():
         consumer = FlinkKafkaConsumer(["a", "b"], SimpleStringSchema(),
                                       {"bootstrap.servers": "b:1", "group.id": "g",
                                        "max.poll.records": "5"})
-    with pytest.raises(NotImplementedError, match="committed group offsets"):
-        consumer._kafka_spec()   # Flink's default start: the group's committed offsets
+    # Flink's default start: the group's committed offsets, else auto.offset.reset (latest)
+    assert consumer._kafka_spec().starting == CommittedOffsets("latest")
     options = kafka_source_options(consumer.set_start_from_earliest()._kafka_spec())
     assert options == {"kafka.bootstrap.servers": "b:1", "kafka.group.id": "g",
                        "kafka.max.poll.records": "5", "subscribe": "a,b",

@@ -18,7 +18,8 @@ from pyflink_on_spark.datastream.connectors.kafka import (
 from pyflink_on_spark.datastream.formats.csv import CsvBulkWriters, CsvSchema
 from pyflink_on_spark.datastream.functions import SinkFunction, SourceFunction
 from pyflink_on_spark.specs.sinks import FileSinkSpec, KafkaSinkSpec
-from pyflink_on_spark.specs.sources import (FileSourceSpec, KafkaSourceSpec, SpecificOffsets,
+from pyflink_on_spark.specs.sources import (FileSourceSpec, KafkaSourceSpec, LatestOffsets,
+                                            SpecificOffsets,
                                             TimestampOffsets)
 
 
@@ -152,16 +153,20 @@ def test_kafka_offsets_the_shim_cannot_read_raise_when_the_source_is_added():
         _source(set_bounded=(KafkaOffsetsInitializer.latest(),))._source_definition()
 
 
-def test_unbounded_kafka_source_raises_naming_set_bounded():
-    env = StreamExecutionEnvironment.get_execution_environment()
-    from pyflink_on_spark.common import WatermarkStrategy
-    with pytest.raises(NotImplementedError, match="set_bounded"):
-        env.from_source(_source(set_topics=("t",)), WatermarkStrategy.no_watermarks(), "k")
+def test_unbounded_kafka_sources_are_unbounded_specs():
+    unbounded = _source(set_topics=("t",),
+                        set_starting_offsets=(KafkaOffsetsInitializer.latest(),))
+    spec = unbounded._source_definition()
+    assert isinstance(spec, KafkaSourceSpec) and not spec.bounded
+    assert spec.starting == LatestOffsets()
     with pytest.warns(DeprecationWarning):
         consumer = FlinkKafkaConsumer("t", SimpleStringSchema(),
                                       {"bootstrap.servers": "b:1", "group.id": "g"})
-    with pytest.raises(NotImplementedError, match="unbounded sources are not supported"):
-        env.add_source(consumer)
+    legacy = consumer._source_definition()
+    assert not legacy.bounded and legacy.topics == ("t",) and legacy.group_id == "g"
+    with pytest.raises(NotImplementedError, match="set_unbounded"):
+        _source(set_topics=("t",), set_unbounded=(KafkaOffsetsInitializer.latest(),)) \
+            ._source_definition()
 
 
 def test_kafka_sinks_are_declarative_specs():

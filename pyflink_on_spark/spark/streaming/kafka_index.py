@@ -1,0 +1,154 @@
+"""The offset ranges of an unbounded KafkaSource, batch by batch.
+
+Batch N reads, per partition, from where batch N-1 stopped up to the partition's latest
+offset when batch N is planned. The ranges are written to ``<checkpoint>/sources/<source>/<N>``
+before the batch runs (as file_index.py records a monitored directory's new files), and a
+re-run of batch N after a crash reads the recorded ranges: same batch id, same records. So the
+source's positions are part of the checkpoint: the state version of batch N and the ranges
+read up to N are completed together.
+
+Partitions are listed anew for every batch: a topic matching the subscription pattern that
+appears later is read from its earliest offset (as Flink's partition discovery does).
+Each range is read with Spark's batch Kafka reader (spark/kafka.py), each partition by the
+subtask Flink's enumerator would give it.
+"""
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import replace
+from typing import Dict, List, Tuple
+
+from pyflink_on_spark.runtime.checkpoint.store import SnapshotStore
+from pyflink_on_spark.specs import sources
+
+Range = Tuple[str, int, int, int]       # topic, partition, start offset, end offset (excl.)
+
+
+def _metadata_client(spec: sources.KafkaSourceSpec):
+    try:
+        from confluent_kafka import Consumer
+    except ImportError:
+        raise ImportError("An unbounded KafkaSource needs the confluent-kafka package on the "
+                          "driver (it lists partitions and offsets): pip install "
+                          "'pyflink-on-spark[kafka]' (or confluent-kafka)") from None
+    config = {k: v for k, v in spec.properties if k in ("security.protocol",)}
+    config.update({"bootstrap.servers": spec.bootstrap_servers,
+                   "group.id": spec.group_id or "pyflink-on-spark-offsets",
+                   "enable.auto.commit": False})
+    return Consumer(config)
+
+
+def _partitions(client, spec: sources.KafkaSourceSpec) -> List[Tuple[str, int]]:
+    if spec.partitions:
+        return list(spec.partitions)
+    topics = client.list_topics(timeout=30).topics
+    if spec.topics:
+        wanted = [t for t in spec.topics if t in topics]
+    else:
+        pattern = re.compile(spec.topic_pattern)
+        wanted = [t for t in topics if pattern.fullmatch(t) and not t.startswith("__")]
+    return sorted((t, p) for t in wanted for p in topics[t].partitions)
+
+
+def _starting_offset(client, spec, topic: str, partition: int, low: int, high: int) -> int:
+    from confluent_kafka import TopicPartition
+    starting = spec.starting
+    if isinstance(starting, sources.LatestOffsets):
+        return high
+    if isinstance(starting, sources.TimestampOffsets):
+        (found,) = client.offsets_for_times([TopicPartition(topic, partition,
+                                                            starting.timestamp)], timeout=30)
+        return found.offset if found.offset >= 0 else high
+    if isinstance(starting, sources.CommittedOffsets):
+        (found,) = client.committed([TopicPartition(topic, partition)], timeout=30)
+        if found.offset >= 0:
+            return found.offset
+        if starting.reset == "none":
+            raise RuntimeError("KafkaSource: consumer group %r has no committed offset for %s-%d "
+                               "and the reset strategy is NONE" % (spec.group_id, topic,
+                                                                   partition))
+        return high if starting.reset == "latest" else low
+    if isinstance(starting, sources.SpecificOffsets):
+        for t, p, offset in starting.offsets:
+            if (t, p) == (topic, partition):
+                return offset
+    return low
+
+
+class KafkaOffsetIndex:
+    """The UnboundedSource (sources.py) of an unbounded KafkaSource: a batch's input is its
+    recorded offset ranges."""
+
+    def __init__(self, spec: sources.KafkaSourceSpec, store: SnapshotStore, source_id: str,
+                 parallelism: int) -> None:
+        self.store = store
+        self.spec = spec
+        self.parallelism = parallelism
+        self.dir = store.path("sources", source_id)
+        self._client = None
+
+    def _record_path(self, batch_id: int) -> str:
+        return "%s/%d" % (self.dir, batch_id)
+
+    def _previous_ends(self, batch_id: int) -> Dict[Tuple[str, int], int]:
+        names = [int(n) for n in self.store.list_names(self.dir) if n.isdigit()]
+        earlier = [n for n in names if n < batch_id]
+        if not earlier:
+            return {}
+        ranges = json.loads(self.store.read_bytes(self._record_path(max(earlier))))
+        return {(t, p): end for t, p, end in ranges["ends"]}
+
+    def plan(self, batch_id: int) -> List[Range]:
+        """The non-empty ranges batch ``batch_id`` reads: recorded, or planned now."""
+        record = self._record_path(batch_id)
+        if self.store.exists(record):
+            return [tuple(r) for r in json.loads(self.store.read_bytes(record))["ranges"]]
+        if self._client is None:
+            self._client = _metadata_client(self.spec)
+        from confluent_kafka import TopicPartition
+        before = self._previous_ends(batch_id)
+        first = not self.store.list_names(self.dir)
+        ends, ranges = [], []
+        for topic, partition in _partitions(self._client, self.spec):
+            low, high = self._client.get_watermark_offsets(TopicPartition(topic, partition),
+                                                           timeout=30)
+            if (topic, partition) in before:
+                start = before[(topic, partition)]
+            elif first:
+                start = _starting_offset(self._client, self.spec, topic, partition, low, high)
+            else:
+                start = low          # discovered after the job started: from its beginning
+            start = max(start, low)
+            ends.append((topic, partition, high))
+            if high > start:
+                ranges.append((topic, partition, start, high))
+        self.store.write_bytes(record, json.dumps({"ranges": ranges, "ends": ends}).encode())
+        return ranges
+
+    def frame(self, ranges: List[Range], session):
+        """Split rows of the records in ``ranges`` (Spark's batch Kafka reader)."""
+        from pyflink_on_spark.spark.batch_schema import SPARK_SCHEMA
+        from pyflink_on_spark.spark.kafka import kafka_scan_frame
+        if not ranges:
+            return session.createDataFrame([], SPARK_SCHEMA)
+        bounded = replace(
+            self.spec, topics=(), topic_pattern=None,
+            partitions=tuple((t, p) for t, p, _, _ in ranges),
+            starting=sources.SpecificOffsets(tuple((t, p, s) for t, p, s, _ in ranges)),
+            stopping=sources.SpecificOffsets(tuple((t, p, e) for t, p, _, e in ranges)),
+            bounded=True)
+        return kafka_scan_frame(bounded, self.parallelism, session)
+
+    def compact(self, before: int) -> None:
+        """Drops the records of batches before ``before`` except the newest of them (the
+        next plan starts where it ended)."""
+        old = sorted(n for n in (int(m) for m in self.store.list_names(self.dir)
+                                 if m.isdigit()) if n < before)
+        for n in old[:-1]:
+            self.store.delete_file(self._record_path(n))
+
+    def close(self) -> None:
+        if self._client is not None:
+            self._client.close()
+            self._client = None
