@@ -11,7 +11,7 @@ import os
 from typing import Any, List, Optional
 
 from pyflink_on_spark.common._collection_values import collection_element
-from pyflink_on_spark.datastream._configuration_keys import apply_configuration
+from pyflink_on_spark.datastream._configuration_keys import apply_configuration, parse_millis
 from pyflink_on_spark.datastream._job_files import check_uploads, check_urls
 from pyflink_on_spark.datastream._unsunk_operators import OPERATOR_NODES, discard_sinks
 from pyflink_on_spark.datastream.data_stream import DataStream
@@ -364,7 +364,7 @@ class StreamExecutionEnvironment(object):
         interval = config.get_checkpoint_interval()
         if interval is None or interval <= 0:
             text = self._configuration.get_string("execution.checkpointing.interval", None)
-            interval = _parse_millis(text) if text else -1
+            interval = parse_millis("execution.checkpointing.interval", text) if text else -1
         storage = config._storage
         directory = storage.get_checkpoint_path() if storage is not None else None
         if not directory:

@@ -68,3 +68,12 @@ def test_python_dependencies_reach_the_job_settings_from_calls_and_keys():
     assert python.requirements == ("/deps/requirements.txt", "/deps/cache")
     assert python.executable == "/usr/bin/python3"
     assert not StreamExecutionEnvironment.get_execution_environment()._job_settings().python
+
+
+def test_checkpoint_interval_from_the_configuration_reaches_the_job_settings():
+    # set as a key in the job's Configuration (not through enable_checkpointing): the key's
+    # duration text becomes the job's checkpoint interval
+    config = Configuration()
+    config.set_string("execution.checkpointing.interval", "2 s")
+    env = StreamExecutionEnvironment.get_execution_environment(config)
+    assert env._checkpoint_settings().interval_ms == 2000
