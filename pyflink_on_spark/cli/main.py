@@ -1,4 +1,5 @@
-"""`pyflink-on-spark`: run a PyFlink job on Spark, check compatibility, plan a migration."""
+"""`pyflink-on-spark`: run a PyFlink job on Spark, draw its plan, check compatibility, plan a
+migration."""
 from __future__ import annotations
 
 import argparse
@@ -67,6 +68,12 @@ def build_parser() -> argparse.ArgumentParser:
                      help="the job script (its imports may say pyflink...)")
     run.add_argument("args", nargs=argparse.REMAINDER, help="arguments for the script")
     run.set_defaults(handler=_run)
+    plan = sub.add_parser("plan", help="draw a job's DataStream graph and its Spark stages "
+                                       "(without running it)")
+    from pyflink_on_spark.cli.plan.command import add_arguments as add_plan_arguments
+    from pyflink_on_spark.cli.plan.command import run_plan
+    add_plan_arguments(plan)
+    plan.set_defaults(handler=run_plan)
     migrate = sub.add_parser("migrate", help="analyse PyFlink code: what runs on Spark, what to change")
     from pyflink_on_spark.migrate.cli import add_arguments, run_migrate
     add_arguments(migrate)

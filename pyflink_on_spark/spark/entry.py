@@ -8,7 +8,9 @@ RunOptions, set before the script runs; nothing here reads the tool's globals.
 """
 from __future__ import annotations
 
-from typing import Iterator, List
+import contextlib
+from dataclasses import dataclass
+from typing import Iterator, List, Optional
 
 from pyflink_on_spark.runtime.errors import JobExecutionError
 from pyflink_on_spark.spark.run_options import (RunOptions, add_script_dir, run_options,
@@ -19,7 +21,46 @@ from pyflink_on_spark.specs.stage import CompiledJob, JobSettings
 # what a tool needs besides the entry functions: its options, and the errors a run raises
 __all__ = ["RunOptions", "set_run_options", "run_options", "add_script_dir",
            "JobExecutionError", "JavaNotFoundError", "compile_job", "execution_plan",
-           "execute", "execute_async", "execute_and_collect"]
+           "execute", "execute_async", "execute_and_collect", "CapturedJob", "capture_jobs"]
+
+
+@dataclass(frozen=True)
+class CapturedJob:
+    """A job that execute() / execute_async() / execute_and_collect() would have run, as
+    compiled (what `pyflink-on-spark plan` draws)."""
+    name: str
+    job: CompiledJob
+    settings: JobSettings
+    unbounded: bool          # runs on Structured Streaming (an unbounded source)
+
+
+_captured: Optional[List[CapturedJob]] = None
+
+
+@contextlib.contextmanager
+def capture_jobs() -> Iterator[List[CapturedJob]]:
+    """While active, jobs are compiled and recorded in the yielded list instead of run (no
+    SparkSession starts): execute() returns an empty result, execute_and_collect() no
+    values. So a script can be run for its graphs alone."""
+    global _captured
+    saved, _captured = _captured, []
+    try:
+        yield _captured
+    finally:
+        _captured = saved
+
+
+def _capture(job: CompiledJob, settings: JobSettings) -> bool:
+    if _captured is None:
+        return False
+    _captured.append(CapturedJob(settings.config.job_name, job, settings, _unbounded(job)))
+    return True
+
+
+def _captured_result():
+    from pyflink_on_spark.common.job_execution_result import JobExecutionResult
+    from pyflink_on_spark.common.job_id import JobID
+    return JobExecutionResult._of(JobID._generate(), 0)
 
 
 def compile_job(sinks: List, settings: JobSettings) -> CompiledJob:
@@ -40,6 +81,8 @@ def execute(sinks: List, settings: JobSettings):
     """Runs the job to completion (an unbounded job: until it is cancelled): a
     JobExecutionResult."""
     job = compile_job(sinks, settings)
+    if _capture(job, settings):
+        return _captured_result()
     if _unbounded(job):
         from pyflink_on_spark.spark.streaming.executor import execute_streaming
         from pyflink_on_spark.spark.streaming.settings import streaming_settings
@@ -54,6 +97,9 @@ def execute_async(sinks: List, settings: JobSettings):
     unbounded ones run in the background until cancelled)."""
     from pyflink_on_spark.common.job_client import JobClient
     job = compile_job(sinks, settings)
+    if _capture(job, settings):
+        from pyflink_on_spark.spark.executor import FinishedJobHandle
+        return JobClient(FinishedJobHandle(_captured_result()))
     if _unbounded(job):
         from pyflink_on_spark.spark.streaming.job_handle import StreamingJobHandle
         from pyflink_on_spark.spark.streaming.settings import streaming_settings
@@ -71,6 +117,8 @@ def _unbounded(job: CompiledJob) -> bool:
 
 def execute_and_collect(sinks: List, collect_sink_id: int, settings: JobSettings) -> Iterator:
     """Starts the job; the values reaching the collect sink node `collect_sink_id`."""
+    job = compile_job(sinks, settings)
+    if _capture(job, settings):
+        return iter(())
     from pyflink_on_spark.spark.executor import execute_collect
-    return execute_collect(compile_job(sinks, settings), settings.config.job_name,
-                           collect_sink_id, run_options())
+    return execute_collect(job, settings.config.job_name, collect_sink_id, run_options())
