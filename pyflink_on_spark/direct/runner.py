@@ -14,6 +14,7 @@ import cloudpickle
 from pyflink_on_spark.codecs.files.commit import FileCommitter
 from pyflink_on_spark.direct.exchange import (
     EDGE, KIND, PAYLOAD, SEQ, SRC, Row, route, source_split_rows, upstream_rows)
+from pyflink_on_spark.runtime.collected_results import deliver as deliver_results
 from pyflink_on_spark.runtime.errors import (
     JobExecutionError, UserFunctionError, extract_user_error)
 from pyflink_on_spark.runtime.task import StreamTask
@@ -104,6 +105,8 @@ def _run(job: CompiledJob, collect_sink_id: Optional[int] = None) -> Iterator:
                 committables[sink.edge_id].extend(values)
             elif isinstance(sink.sink, CollectSinkSpec) and sink.node_id == collect_sink_id:
                 yield from values
+            elif isinstance(sink.sink, CollectSinkSpec) and sink.sink.results_id is not None:
+                deliver_results(sink.sink.results_id, values)
         out.flush()
         for edge, committer in committers.items():
             committer.commit(committables[edge])

@@ -21,7 +21,7 @@ from pyflink_on_spark.specs.stage import CompiledJob, JobSettings
 # what a tool needs besides the entry functions: its options, and the errors a run raises
 __all__ = ["RunOptions", "set_run_options", "run_options", "add_script_dir",
            "JobExecutionError", "JavaNotFoundError", "compile_job", "execution_plan",
-           "execute", "execute_async", "execute_and_collect", "CapturedJob", "capture_jobs"]
+           "execute", "execute_async", "execute_and_collect", "CapturedJob", "capture_jobs", "bounded_jobs_run_by"]
 
 
 @dataclass(frozen=True)
@@ -35,6 +35,28 @@ class CapturedJob:
 
 
 _captured: Optional[List[CapturedJob]] = None
+# a runner used instead of Spark for bounded jobs (the direct runner, set by
+# pyflink_on_spark.testing): a module with execute_job and execute_collect
+_bounded_runner = None
+
+
+@contextlib.contextmanager
+def bounded_jobs_run_by(runner) -> Iterator[None]:
+    """While active, bounded jobs run on `runner` (execute_job(job, name, options),
+    execute_collect(job, name, collect_sink_id, options)) instead of on Spark."""
+    global _bounded_runner
+    saved, _bounded_runner = _bounded_runner, runner
+    try:
+        yield
+    finally:
+        _bounded_runner = saved
+
+
+def _bounded_executor():
+    if _bounded_runner is not None:
+        return _bounded_runner
+    from pyflink_on_spark.spark import executor
+    return executor
 
 
 @contextlib.contextmanager
@@ -88,8 +110,7 @@ def execute(sinks: List, settings: JobSettings):
         from pyflink_on_spark.spark.streaming.settings import streaming_settings
         return execute_streaming(job, settings.config.job_name, run_options(),
                                  streaming_settings(settings.checkpoints))
-    from pyflink_on_spark.spark.executor import execute_job
-    return execute_job(job, settings.config.job_name, run_options())
+    return _bounded_executor().execute_job(job, settings.config.job_name, run_options())
 
 
 def execute_async(sinks: List, settings: JobSettings):
@@ -105,9 +126,9 @@ def execute_async(sinks: List, settings: JobSettings):
         from pyflink_on_spark.spark.streaming.settings import streaming_settings
         return JobClient(StreamingJobHandle(job, settings.config.job_name, run_options(),
                                             streaming_settings(settings.checkpoints)))
-    from pyflink_on_spark.spark.executor import FinishedJobHandle, execute_job
-    return JobClient(FinishedJobHandle(execute_job(job, settings.config.job_name,
-                                                   run_options())))
+    from pyflink_on_spark.spark.executor import FinishedJobHandle
+    return JobClient(FinishedJobHandle(_bounded_executor().execute_job(
+        job, settings.config.job_name, run_options())))
 
 
 def _unbounded(job: CompiledJob) -> bool:
@@ -120,5 +141,5 @@ def execute_and_collect(sinks: List, collect_sink_id: int, settings: JobSettings
     job = compile_job(sinks, settings)
     if _capture(job, settings):
         return iter(())
-    from pyflink_on_spark.spark.executor import execute_collect
-    return execute_collect(job, settings.config.job_name, collect_sink_id, run_options())
+    return _bounded_executor().execute_collect(job, settings.config.job_name, collect_sink_id,
+                                               run_options())

@@ -15,6 +15,7 @@ from typing import Dict, Iterator, List, Tuple
 import cloudpickle
 
 from pyflink_on_spark.codecs.files.commit import FileCommitter
+from pyflink_on_spark.runtime.collected_results import deliver as deliver_results
 from pyflink_on_spark.runtime.errors import JobExecutionError, extract_user_error
 from pyflink_on_spark.direct.exchange import EXCHANGE_ORDER, ROUTE_BY, source_split_rows
 from pyflink_on_spark.spark.batch_schema import SPARK_SCHEMA
@@ -144,6 +145,8 @@ def _run(job: CompiledJob, collect_sink_id=None, script_dirs: Tuple[str, ...] = 
                 committables[edge].extend(values)
             elif isinstance(sink, CollectSinkSpec) and sink_exit.node_id == collect_sink_id:
                 yield from values
+            elif isinstance(sink, CollectSinkSpec) and sink.results_id is not None:
+                deliver_results(sink.results_id, values)
         out.flush()
         for edge, committer in committers.items():
             committer.commit(committables[edge])
