@@ -6,7 +6,16 @@ a fraction of one). Jobs of `flink_direct_env` run in this process on the direct
 """
 from __future__ import annotations
 
+import importlib.util
+
 import pytest
+
+
+def pytest_configure(config) -> None:
+    # Users' jobs import `pyflink`: without real PyFlink installed, that is the shim.
+    if importlib.util.find_spec("pyflink") is None:
+        from pyflink_on_spark.aliasing import install_pyflink_alias
+        install_pyflink_alias()
 
 
 def _new_env():
