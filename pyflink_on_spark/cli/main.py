@@ -30,9 +30,13 @@ def _run(args) -> int:
     from pyflink_on_spark.spark import entry
     from pyflink_on_spark.spark.entry import JavaNotFoundError, JobExecutionError
     options = entry.run_options()
+    if args.quiet and args.verbose:
+        print("pyflink-on-spark run: --quiet and --verbose exclude each other", file=sys.stderr)
+        return 2
     entry.set_run_options(dataclasses.replace(
         options, master=args.master or options.master, conf=options.conf + tuple(conf),
-        verbose=args.verbose or options.verbose))
+        verbose=args.verbose or options.verbose,
+        progress=options.progress and not args.quiet, ui=args.ui or options.ui))
     try:
         run_script(args.script, args.args)
     except SystemExit as e:
@@ -64,6 +68,10 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--conf", action="append", metavar="KEY=VALUE",
                      help="a Spark configuration property (repeatable)")
     run.add_argument("--verbose", action="store_true", help="show Spark's own logs")
+    run.add_argument("--quiet", action="store_true",
+                     help="no progress line (shown on a terminal for jobs running over 3 s)")
+    run.add_argument("--ui", action="store_true",
+                     help="turn the Spark UI on (off by default: faster) and print its address")
     run.add_argument("script", nargs="?",
                      help="the job script (its imports may say pyflink...)")
     run.add_argument("args", nargs=argparse.REMAINDER, help="arguments for the script")

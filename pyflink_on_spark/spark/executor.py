@@ -21,6 +21,8 @@ from pyflink_on_spark.direct.exchange import EXCHANGE_ORDER, ROUTE_BY, source_sp
 from pyflink_on_spark.spark.batch_schema import SPARK_SCHEMA
 from pyflink_on_spark.spark.frame_sinks import frame_sink_count, write_frame_sinks
 from pyflink_on_spark.spark.frame_sources import source_frame
+from pyflink_on_spark.spark.progress import (
+    ProgressLine, job_description, job_group, new_group_id, progress_wanted, stage_description)
 from pyflink_on_spark.spark.session import get_session
 from pyflink_on_spark.spark.stage_task import make_stage_function
 from pyflink_on_spark.specs.sinks import CollectSinkSpec, FileSinkSpec, PrintSinkSpec
@@ -32,8 +34,8 @@ def _alias_active() -> bool:
     return module is not None and getattr(module, "__name__", "") == "pyflink_on_spark"
 
 
-def build_frames(job: CompiledJob, session, script_dirs: Tuple[str, ...] = ()) \
-        -> Dict[int, object]:
+def build_frames(job: CompiledJob, session, script_dirs: Tuple[str, ...] = (),
+                 job_name: str = "Flink Streaming Job") -> Dict[int, object]:
     """stage id -> the DataFrame of the stage's output rows. `script_dirs`: directories the
     tasks add to sys.path (the job script's, see spark/entry.py RunOptions)."""
     from pyspark.sql import functions as F
@@ -64,7 +66,13 @@ def build_frames(job: CompiledJob, session, script_dirs: Tuple[str, ...] = ()) \
         if consumers[spec.stage_id] + (1 if has_driver_sink else 0) \
                 + frame_sink_count(stage) > 1:
             # Read by several consumers: compute once, so user functions run once per record.
-            output = output.localCheckpoint(eager=True)
+            context = session.sparkContext
+            described = context.getLocalProperty("spark.job.description")
+            context.setJobDescription(stage_description(job_name, spec))
+            try:
+                output = output.localCheckpoint(eager=True)
+            finally:
+                context.setJobDescription(described)
         frames[spec.stage_id] = output
     return frames
 
@@ -118,11 +126,29 @@ def _slice(start: int, size: int):
     return rows
 
 
-def _run(job: CompiledJob, collect_sink_id=None, script_dirs: Tuple[str, ...] = ()) \
-        -> Iterator:
-    """Runs the job; prints print-sink lines as they arrive; yields collected values; commits
-    what file sinks wrote only once everything succeeded (codecs/files/commit.py)."""
+def _run(job: CompiledJob, collect_sink_id=None, options=None,
+         job_name: str = "Flink Streaming Job") -> Iterator:
+    """Runs the job as one Spark job group named after it (progress on a terminal's stderr,
+    spark/progress.py)."""
     session = get_session()
+    context = session.sparkContext
+    group = new_group_id(job_name)
+    progress = None
+    if progress_wanted(sys.stderr, options is None or options.progress):
+        progress = ProgressLine(context, group).start()
+    try:
+        with job_group(context, group, job_description(job_name, job)):
+            yield from _run_frames(job, session, collect_sink_id, _script_dirs(options),
+                                   job_name, progress)
+    finally:
+        if progress is not None:
+            progress.stop()
+
+
+def _run_frames(job: CompiledJob, session, collect_sink_id, script_dirs: Tuple[str, ...],
+                job_name: str, progress) -> Iterator:
+    """Prints print-sink lines as they arrive; yields collected values; commits what file
+    sinks wrote only once everything succeeded (codecs/files/commit.py)."""
     sink_of_edge = {s.edge_id: s for stage in job.stages for s in stage.sinks}
     committers = {edge: FileCommitter(s.sink) for edge, s in sink_of_edge.items()
                   if isinstance(s.sink, FileSinkSpec)}
@@ -131,13 +157,15 @@ def _run(job: CompiledJob, collect_sink_id=None, script_dirs: Tuple[str, ...] = 
         for committer in committers.values():
             if hasattr(committer, "prepare"):   # file sinks: clear what crashed runs left
                 committer.prepare()
-        frames = build_frames(job, session, script_dirs)
+        frames = build_frames(job, session, script_dirs, job_name)
         write_frame_sinks(job, frames)
         out = sys.stdout
         for edge, payload in _driver_rows(job, frames):
             sink_exit = sink_of_edge[edge]
             sink = sink_exit.sink
             values, _ = pickle.loads(payload)
+            if progress is not None:
+                progress.records += len(values)
             if isinstance(sink, PrintSinkSpec):
                 out.write("\n".join(values))
                 out.write("\n")
@@ -178,7 +206,7 @@ def execute_job(job: CompiledJob, job_name: str, options=None):
     from pyflink_on_spark.common.job_execution_result import JobExecutionResult
     from pyflink_on_spark.common.job_id import JobID
     start = time.time()
-    for _ in _run(job, None, _script_dirs(options)):
+    for _ in _run(job, None, options, job_name):
         pass
     runtime_ms = int((time.time() - start) * 1000)
     return JobExecutionResult._of(JobID._generate(), runtime_ms)
@@ -227,7 +255,7 @@ def _script_dirs(options) -> Tuple[str, ...]:
 
 def execute_collect(job: CompiledJob, job_name: str, collect_sink_id: int,
                     options=None) -> Iterator:
-    iterator = _run(job, collect_sink_id, _script_dirs(options))
+    iterator = _run(job, collect_sink_id, options, job_name)
     # Start the job now (PyFlink submits it at once), keeping the first value.
     try:
         first = next(iterator)

@@ -16,6 +16,8 @@ class RunOptions:
     master: Optional[str] = None                 # --master (default: local[*])
     conf: Tuple[Tuple[str, str], ...] = ()       # --conf key=value, in order
     verbose: bool = False                        # --verbose: Spark's own logs
+    progress: bool = True                        # a progress line on a terminal (--quiet: off)
+    ui: bool = False                             # --ui: the Spark UI on, its address printed
 
 
 _run_options = RunOptions()

@@ -153,7 +153,7 @@ def get_session():
             # ignored in local mode)
             builder = builder.master(DEFAULT_MASTER)
         defaults = {
-            "spark.ui.enabled": "false",
+            "spark.ui.enabled": "true" if options.ui else "false",   # off: faster start
             "spark.ui.showConsoleProgress": "false",
             "spark.sql.adaptive.enabled": "false",
             "spark.sql.shuffle.partitions": str(os.cpu_count() or 2),
@@ -169,6 +169,8 @@ def get_session():
         finally:
             _forget_conf_dir(conf_dir)
         session.sparkContext.setLogLevel("WARN" if verbose else "ERROR")
+        if options.ui and session.sparkContext.uiWebUrl:
+            print("Spark UI: %s" % session.sparkContext.uiWebUrl, file=sys.stderr, flush=True)
         _session = _configure(session)
         return _session
 
