@@ -87,21 +87,26 @@ def main() -> None:
     parser.add_argument("--reference", help="real PyFlink's python (with pytest installed)")
     args = parser.parse_args()
     shim_env = {"PYTHONPATH": ROOT + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    print("%d tiny jobs in one pytest run (whole process, one run each)" % args.jobs,
+          flush=True)
     rows = []
-    for label, fixture in (("shim, flink_env (Spark)", "flink_env"),
-                           ("shim, flink_direct_env (no Spark)", "flink_direct_env")):
-        rows.append((label, _run(sys.executable, SHIM_CONFTEST.format(fixture=fixture),
-                                 args.jobs, shim_env)))
+
+    def report(label: str, seconds: float) -> None:
+        rows.append((label, seconds))
+        print("  %-36s %7.1f s  %6.2f s/job" % (label, seconds, seconds / args.jobs),
+              flush=True)
     if args.reference:
         reference_bin = os.path.dirname(args.reference)
-        rows.append(("real PyFlink 1.20", _run(
+        report("real PyFlink 1.20", _run(
             args.reference, PYFLINK_CONFTEST, args.jobs,
-            {"PATH": reference_bin + os.pathsep + os.environ["PATH"]})))
-    baseline = rows[-1][1]
-    print("%d tiny jobs in one pytest run (whole process, one run each)" % args.jobs)
-    for label, seconds in rows:
-        print("  %-36s %7.1f s  %6.2f s/job  %5.2fx of the last row"
-              % (label, seconds, seconds / args.jobs, seconds / baseline))
+            {"PATH": reference_bin + os.pathsep + os.environ["PATH"]}))
+    for label, fixture in (("shim, flink_direct_env (no Spark)", "flink_direct_env"),
+                           ("shim, flink_env (Spark)", "flink_env")):
+        report(label, _run(sys.executable, SHIM_CONFTEST.format(fixture=fixture),
+                           args.jobs, shim_env))
+    if args.reference:
+        for label, seconds in rows[1:]:
+            print("  %s / real PyFlink: %.3f" % (label, seconds / rows[0][1]))
 
 
 if __name__ == "__main__":

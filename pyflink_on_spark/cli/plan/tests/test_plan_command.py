@@ -1,11 +1,18 @@
 """`pyflink-on-spark plan`: the script's jobs are captured at execute() (compiled, never run:
 no SparkSession starts) and drawn as text, Mermaid and dot; svg/png need Graphviz."""
+import os
+import subprocess
+import sys
+
 import pytest
 
 from pyflink_on_spark.cli.main import main
 from pyflink_on_spark.cli.plan import graphviz
 from pyflink_on_spark.cli.plan.command import capture_pictures
 from pyflink_on_spark.cli.plan.tests import plan_jobs
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))))))
 
 
 @pytest.fixture
@@ -42,11 +49,18 @@ def test_the_picture_holds_chains_partitioning_side_outputs_and_keyed_state(scri
 
 
 def test_capturing_starts_no_spark(script):
-    from pyspark import SparkContext
-    if SparkContext._active_spark_context is not None:
-        pytest.skip("another test of this session started Spark already")
-    capture_pictures(script(plan_jobs.SIDE_OUTPUT_AND_WINDOW), [])
-    assert SparkContext._active_spark_context is None
+    # in a fresh process: this pytest session may have started Spark for other tests
+    check = ("import sys\n"
+             "from pyflink_on_spark.cli.plan.command import capture_pictures\n"
+             "capture_pictures(sys.argv[1], [])\n"
+             "from pyspark import SparkContext\n"
+             "print('active context:', SparkContext._active_spark_context)\n")
+    done = subprocess.run([sys.executable, "-c", check,
+                           script(plan_jobs.SIDE_OUTPUT_AND_WINDOW)],
+                          capture_output=True, text=True, timeout=300,
+                          env=dict(os.environ, PYTHONPATH=ROOT))
+    assert done.returncode == 0, done.stderr
+    assert "active context: None" in done.stdout
 
 
 def test_text_picture_on_stdout_and_the_scripts_prints_on_stderr(script, capsys):
