@@ -1,6 +1,11 @@
 """Test-session wide set-up: one SparkSession for every Spark test (a cold start costs ~5 s),
-and one Kafka broker for the tests that need one."""
+and one Kafka broker and one PostgreSQL server for the tests that need them; and the project's
+own pytest plugin for users' jobs (pyflink_on_spark.testing), named here too so that it loads
+from a checkout that is not installed (its entry point has the same name, so it is never
+registered twice)."""
 import pytest
+
+pytest_plugins = ["pyflink_on_spark.testing.plugin"]
 
 
 def _uses_kafka(session) -> bool:

@@ -1,4 +1,5 @@
-"""`pyflink-on-spark`: run a PyFlink job on Spark, check compatibility, plan a migration."""
+"""`pyflink-on-spark`: run a PyFlink job on Spark, draw its plan, check compatibility, plan a
+migration."""
 from __future__ import annotations
 
 import argparse
@@ -38,6 +39,9 @@ def _run(args) -> int:
     from pyflink_on_spark.spark.entry import (ConnectDependencyError, JavaNotFoundError,
                                               JobExecutionError)
     options = entry.run_options()
+    if args.quiet and args.verbose:
+        print("pyflink-on-spark run: --quiet and --verbose exclude each other", file=sys.stderr)
+        return 2
     remote = args.remote or options.remote
     if not (remote or args.master or os.environ.get("SPARK_REMOTE")
             or any(key == "spark.master" for key, _ in conf)):
@@ -47,7 +51,8 @@ def _run(args) -> int:
                   "`pyflink-on-spark serve` (%s)" % remote, file=sys.stderr)
     entry.set_run_options(dataclasses.replace(
         options, master=args.master or options.master, conf=options.conf + tuple(conf),
-        verbose=args.verbose or options.verbose, remote=remote))
+        verbose=args.verbose or options.verbose, remote=remote,
+        progress=options.progress and not args.quiet, ui=args.ui or options.ui))
     try:
         run_script(args.script, args.args)
     except SystemExit as e:
@@ -108,6 +113,10 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--remote", metavar="sc://HOST:PORT",
                      help="run on this Spark Connect server (default: $SPARK_REMOTE, else a "
                           "Spark started in this process)")
+    run.add_argument("--quiet", action="store_true",
+                     help="no progress line (shown on a terminal for jobs running over 3 s)")
+    run.add_argument("--ui", action="store_true",
+                     help="turn the Spark UI on (off by default: faster) and print its address")
     run.add_argument("script", nargs="?",
                      help="the job script (its imports may say pyflink...)")
     run.add_argument("args", nargs=argparse.REMAINDER, help="arguments for the script")
@@ -123,6 +132,12 @@ def build_parser() -> argparse.ArgumentParser:
                        help="a Spark configuration property of the server (repeatable)")
     serve.add_argument("--verbose", action="store_true", help="Spark's warnings in its log")
     serve.set_defaults(handler=_serve)
+    plan = sub.add_parser("plan", help="draw a job's DataStream graph and its Spark stages "
+                                       "(without running it)")
+    from pyflink_on_spark.cli.plan.command import add_arguments as add_plan_arguments
+    from pyflink_on_spark.cli.plan.command import run_plan
+    add_plan_arguments(plan)
+    plan.set_defaults(handler=run_plan)
     migrate = sub.add_parser("migrate", help="analyse PyFlink code: what runs on Spark, what to change")
     from pyflink_on_spark.migrate.cli import add_arguments, run_migrate
     add_arguments(migrate)

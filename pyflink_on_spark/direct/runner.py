@@ -14,6 +14,7 @@ import cloudpickle
 from pyflink_on_spark.codecs.files.commit import FileCommitter
 from pyflink_on_spark.direct.exchange import (
     EDGE, KIND, PAYLOAD, SEQ, SRC, Row, route, source_split_rows, upstream_rows)
+from pyflink_on_spark.runtime.collected_results import deliver as deliver_results
 from pyflink_on_spark.runtime.errors import (
     JobExecutionError, UserFunctionError, extract_user_error)
 from pyflink_on_spark.runtime.task import StreamTask
@@ -104,6 +105,8 @@ def _run(job: CompiledJob, collect_sink_id: Optional[int] = None) -> Iterator:
                 committables[sink.edge_id].extend(values)
             elif isinstance(sink.sink, CollectSinkSpec) and sink.node_id == collect_sink_id:
                 yield from values
+            elif isinstance(sink.sink, CollectSinkSpec) and sink.sink.results_id is not None:
+                deliver_results(sink.sink.results_id, values)
         out.flush()
         for edge, committer in committers.items():
             committer.commit(committables[edge])
@@ -116,9 +119,10 @@ def _run(job: CompiledJob, collect_sink_id: Optional[int] = None) -> Iterator:
         raise
 
 
-def execute_job(job: CompiledJob, job_name: str, options=None):
-    """env.execute() on the direct runner. `options` (spark.run_options.RunOptions, the
-    signature the Spark executor has) matter only to runners in other processes."""
+def execute_job(job: CompiledJob, job_name: str, options=None, python=None):
+    """env.execute() on the direct runner. `options` (spark.run_options.RunOptions) and
+    `python` (the job's Python dependencies), the signature the Spark executor has, matter
+    only to runners in other processes: here the job's modules are this process's."""
     from pyflink_on_spark.common.job_execution_result import JobExecutionResult
     from pyflink_on_spark.common.job_id import JobID
     start = time.time()
@@ -128,7 +132,7 @@ def execute_job(job: CompiledJob, job_name: str, options=None):
 
 
 def execute_collect(job: CompiledJob, job_name: str, collect_sink_id: int,
-                    options=None) -> Iterator:
+                    options=None, python=None) -> Iterator:
     """execute_and_collect() on the direct runner: the job starts at once (as PyFlink submits
     it), keeping its first value."""
     iterator = _run(job, collect_sink_id)

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any, Dict, List, Optional
 
 from pyflink_on_spark.graph.sources import (
-    estimated_bytes, is_split_here, source_splits, split_reader)
+    estimated_bytes, is_split_here, source_reader_spec, source_splits)
 from pyflink_on_spark.graph.transformations import (
     CHAIN_ALWAYS, CHAIN_NEVER, OneInputTransformation, PartitionTransformation,
     SideOutputTransformation, SinkTransformation, SourceTransformation, Transformation,
@@ -19,7 +19,6 @@ from pyflink_on_spark.specs.operators import BROADCAST_SPECS, TimestampsSpec
 from pyflink_on_spark.specs.partitioning import (
     ForwardPartitioning, Partitioning, RebalancePartitioning)
 from pyflink_on_spark.specs.sinks import CollectSinkSpec
-from pyflink_on_spark.specs.sources import SourceReaderSpec
 from pyflink_on_spark.specs.stage import (
     ChainLink, CompiledJob, CompiledStage, ExitSpec, InputSpec, JobConfig, OperatorSpec,
     PlanNode, SinkExit, StageSource, StageSpec, UpstreamEdge)
@@ -203,7 +202,7 @@ def compile_job(sinks: List[Transformation], *, default_parallelism: int,
 
 def _operator_spec(node: Transformation):
     if isinstance(node, SourceTransformation):
-        return SourceReaderSpec(split_reader(node.source), node.watermark_strategy)
+        return source_reader_spec(node.source, node.watermark_strategy)
     if node.spec is None:
         raise NotImplementedError("operator %r (%s) is not supported yet"
                                   % (node.name, type(node).__name__))

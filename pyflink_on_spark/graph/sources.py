@@ -9,7 +9,9 @@ from __future__ import annotations
 import pickle
 from typing import Any, List, Sequence, Tuple
 
-from pyflink_on_spark.specs.sources import CollectionSourceSpec, NumberSequenceSourceSpec
+from pyflink_on_spark.specs.sources import (
+    CollectionSourceSpec, EventScriptReaderSpec, EventScriptSourceSpec, NumberSequenceSourceSpec,
+    SourceReaderSpec)
 
 COLLECTION_CHUNK = 4096
 
@@ -54,7 +56,8 @@ def split_number_range(start: int, end: int, num_splits: int) -> List[Tuple[int,
 
 def is_split_here(source) -> bool:
     """True for sources the compiler splits; False for those an executor reads itself."""
-    return isinstance(source, (CollectionSourceSpec, NumberSequenceSourceSpec))
+    return isinstance(source, (CollectionSourceSpec, NumberSequenceSourceSpec,
+                               EventScriptSourceSpec))
 
 
 def source_splits(source, parallelism: int) -> List[Tuple[int, Any]]:
@@ -66,6 +69,8 @@ def source_splits(source, parallelism: int) -> List[Tuple[int, Any]]:
                 for i in range(0, len(values), COLLECTION_CHUNK)]
     if isinstance(source, NumberSequenceSourceSpec):
         return list(enumerate(split_number_range(source.start, source.end, parallelism)))
+    if isinstance(source, EventScriptSourceSpec):
+        return [(0, list(source.events))]          # one subtask, the script's order
     return []
 
 
@@ -74,6 +79,13 @@ def split_reader(source):
     if isinstance(source, NumberSequenceSourceSpec):
         return _read_number_range
     return _read_values
+
+
+def source_reader_spec(source, watermark_strategy):
+    """What a subtask of the source node runs (specs.sources)."""
+    if isinstance(source, EventScriptSourceSpec):
+        return EventScriptReaderSpec()
+    return SourceReaderSpec(split_reader(source), watermark_strategy)
 
 
 def estimated_bytes(source) -> int:

@@ -28,7 +28,7 @@ from pyflink_on_spark.runtime.operators.process import (
     FilterOperator, FlatMapOperator, MapOperator, ProcessOperator)
 from pyflink_on_spark.runtime.operators.record_encoder import (
     RecordEncoderOperator, kafka_record_encoder)
-from pyflink_on_spark.runtime.operators.source import SourceOperator
+from pyflink_on_spark.runtime.operators.source import EventScriptSourceOperator, SourceOperator
 from pyflink_on_spark.runtime.operators.timestamps import TimestampsAndWatermarksOperator
 from pyflink_on_spark.runtime.window.operator import WindowOperator
 from pyflink_on_spark.specs import operators as op
@@ -64,6 +64,7 @@ def _print_renderer(type_info) -> Callable[[Any], str]:
 BUILDERS: Dict[type, Builder] = {
     # sources and sinks
     sources.SourceReaderSpec: lambda s, c: SourceOperator(s.reader, s.watermark_strategy),
+    sources.EventScriptReaderSpec: lambda s, c: EventScriptSourceOperator(),
     sinks.PrintSinkSpec: lambda s, c: PrintSinkOperator(s.identifier,
                                                         _print_renderer(s.input_type)),
     sinks.CollectSinkSpec: lambda s, c: CollectSinkOperator(),

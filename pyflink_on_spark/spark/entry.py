@@ -8,8 +8,10 @@ RunOptions, set before the script runs; nothing here reads the tool's globals.
 """
 from __future__ import annotations
 
+import contextlib
 import os
-from typing import Iterator, List
+from dataclasses import dataclass
+from typing import Iterator, List, Optional
 
 from pyflink_on_spark.runtime.errors import JobExecutionError
 from pyflink_on_spark.spark.run_options import (RunOptions, add_script_dir, run_options,
@@ -23,7 +25,69 @@ __all__ = ["RunOptions", "set_run_options", "run_options", "add_script_dir",
            "JobExecutionError", "JavaNotFoundError", "ConnectDependencyError", "ConnectServerError",
            "compile_job", "execution_plan",
            "execute", "execute_async", "execute_and_collect", "served_url", "start_served",
-           "stop_served"]
+           "stop_served",
+           "CapturedJob", "capture_jobs", "bounded_jobs_run_by"]
+
+
+@dataclass(frozen=True)
+class CapturedJob:
+    """A job that execute() / execute_async() / execute_and_collect() would have run, as
+    compiled (what `pyflink-on-spark plan` draws)."""
+    name: str
+    job: CompiledJob
+    settings: JobSettings
+    unbounded: bool          # runs on Structured Streaming (an unbounded source)
+
+
+_captured: Optional[List[CapturedJob]] = None
+# a runner used instead of Spark for bounded jobs (the direct runner, set by
+# pyflink_on_spark.testing): a module with execute_job and execute_collect
+_bounded_runner = None
+
+
+@contextlib.contextmanager
+def bounded_jobs_run_by(runner) -> Iterator[None]:
+    """While active, bounded jobs run on `runner` (execute_job(job, name, options),
+    execute_collect(job, name, collect_sink_id, options)) instead of on Spark."""
+    global _bounded_runner
+    saved, _bounded_runner = _bounded_runner, runner
+    try:
+        yield
+    finally:
+        _bounded_runner = saved
+
+
+def _bounded_executor():
+    if _bounded_runner is not None:
+        return _bounded_runner
+    from pyflink_on_spark.spark import executor
+    return executor
+
+
+@contextlib.contextmanager
+def capture_jobs() -> Iterator[List[CapturedJob]]:
+    """While active, jobs are compiled and recorded in the yielded list instead of run (no
+    SparkSession starts): execute() returns an empty result, execute_and_collect() no
+    values. So a script can be run for its graphs alone."""
+    global _captured
+    saved, _captured = _captured, []
+    try:
+        yield _captured
+    finally:
+        _captured = saved
+
+
+def _capture(job: CompiledJob, settings: JobSettings) -> bool:
+    if _captured is None:
+        return False
+    _captured.append(CapturedJob(settings.config.job_name, job, settings, _unbounded(job)))
+    return True
+
+
+def _captured_result():
+    from pyflink_on_spark.common.job_execution_result import JobExecutionResult
+    from pyflink_on_spark.common.job_id import JobID
+    return JobExecutionResult._of(JobID._generate(), 0)
 
 
 def compile_job(sinks: List, settings: JobSettings) -> CompiledJob:
@@ -44,14 +108,16 @@ def execute(sinks: List, settings: JobSettings):
     """Runs the job to completion (an unbounded job: until it is cancelled): a
     JobExecutionResult."""
     job = compile_job(sinks, settings)
+    if _capture(job, settings):
+        return _captured_result()
     if _unbounded(job):
         _no_streaming_dependencies(settings)
         from pyflink_on_spark.spark.streaming.executor import execute_streaming
         from pyflink_on_spark.spark.streaming.settings import streaming_settings
         return execute_streaming(job, settings.config.job_name, run_options(),
                                  streaming_settings(settings.checkpoints))
-    from pyflink_on_spark.spark.executor import execute_job
-    return execute_job(job, settings.config.job_name, run_options(), settings.python)
+    return _bounded_executor().execute_job(job, settings.config.job_name, run_options(),
+                                           settings.python)
 
 
 def execute_async(sinks: List, settings: JobSettings):
@@ -59,17 +125,18 @@ def execute_async(sinks: List, settings: JobSettings):
     unbounded ones run in the background until cancelled)."""
     from pyflink_on_spark.common.job_client import JobClient
     job = compile_job(sinks, settings)
+    if _capture(job, settings):
+        from pyflink_on_spark.spark.executor import FinishedJobHandle
+        return JobClient(FinishedJobHandle(_captured_result()))
     if _unbounded(job):
         _no_streaming_dependencies(settings)
         from pyflink_on_spark.spark.streaming.job_handle import StreamingJobHandle
         from pyflink_on_spark.spark.streaming.settings import streaming_settings
         return JobClient(StreamingJobHandle(job, settings.config.job_name, run_options(),
                                             streaming_settings(settings.checkpoints)))
-    from pyflink_on_spark.spark.executor import FinishedJobHandle, execute_job
-    return JobClient(FinishedJobHandle(execute_job(job, settings.config.job_name,
-                                                   run_options(), settings.python)))
-
-
+    from pyflink_on_spark.spark.executor import FinishedJobHandle
+    return JobClient(FinishedJobHandle(_bounded_executor().execute_job(
+        job, settings.config.job_name, run_options(), settings.python)))
 def _no_streaming_dependencies(settings: JobSettings) -> None:
     if settings.python:
         raise NotImplementedError(
@@ -86,14 +153,15 @@ def _unbounded(job: CompiledJob) -> bool:
 def execute_and_collect(sinks: List, collect_sink_id: int, settings: JobSettings) -> Iterator:
     """Starts the job; the values reaching the collect sink node `collect_sink_id`."""
     job = compile_job(sinks, settings)
+    if _capture(job, settings):
+        return iter(())
     if _unbounded(job):
         from pyflink_on_spark.spark.streaming.job_handle import collect_unbounded
         from pyflink_on_spark.spark.streaming.settings import streaming_settings
         return collect_unbounded(job, settings.config.job_name, run_options(),
                                  streaming_settings(settings.checkpoints), collect_sink_id)
-    from pyflink_on_spark.spark.executor import execute_collect
-    return execute_collect(job, settings.config.job_name, collect_sink_id, run_options(),
-                           settings.python)
+    return _bounded_executor().execute_collect(job, settings.config.job_name, collect_sink_id,
+                                               run_options(), settings.python)
 
 
 # `pyflink-on-spark serve`: a local Spark Connect server kept running between jobs

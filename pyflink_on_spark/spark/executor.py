@@ -15,12 +15,15 @@ from typing import Dict, Iterator, List, Tuple
 import cloudpickle
 
 from pyflink_on_spark.codecs.files.commit import FileCommitter
+from pyflink_on_spark.runtime.collected_results import deliver as deliver_results
 from pyflink_on_spark.runtime.errors import JobExecutionError, extract_user_error
 from pyflink_on_spark.direct.exchange import EXCHANGE_ORDER, ROUTE_BY, source_split_rows
 from pyflink_on_spark.spark.batch_schema import SPARK_SCHEMA
 from pyflink_on_spark.spark.frame_sinks import frame_sink_count, write_frame_sinks
 from pyflink_on_spark.spark.frame_sources import source_frame
-from pyflink_on_spark.spark.session import job_session
+from pyflink_on_spark.spark.progress import (
+    ProgressLine, job_description, job_group, new_group_id, progress_wanted, stage_description)
+from pyflink_on_spark.spark.session import is_connect, job_session
 from pyflink_on_spark.spark.python_dependencies import (WorkerSetup, ship_dependencies,
                                                          worker_python)
 from pyflink_on_spark.spark.stage_task import make_stage_function
@@ -34,7 +37,8 @@ def _alias_active() -> bool:
 
 
 def build_frames(job: CompiledJob, session, script_dirs: Tuple[str, ...] = (),
-                 worker_setup: WorkerSetup = WorkerSetup()) -> Dict[int, object]:
+                 worker_setup: WorkerSetup = WorkerSetup(),
+                 job_name: str = "Flink Streaming Job") -> Dict[int, object]:
     """stage id -> the DataFrame of the stage's output rows. `script_dirs`: directories the
     tasks add to sys.path (the job script's, see spark/entry.py RunOptions); `worker_setup`:
     the job's Python dependencies on the workers (spark/python_dependencies.py)."""
@@ -67,7 +71,13 @@ def build_frames(job: CompiledJob, session, script_dirs: Tuple[str, ...] = (),
         if consumers[spec.stage_id] + (1 if has_driver_sink else 0) \
                 + frame_sink_count(stage) > 1:
             # Read by several consumers: compute once, so user functions run once per record.
-            output = output.localCheckpoint(eager=True)
+            context = session.sparkContext
+            described = context.getLocalProperty("spark.job.description")
+            context.setJobDescription(stage_description(job_name, spec))
+            try:
+                output = output.localCheckpoint(eager=True)
+            finally:
+                context.setJobDescription(described)
         frames[spec.stage_id] = output
     return frames
 
@@ -128,11 +138,35 @@ def _slice(start: int, size: int):
     return rows
 
 
-def _run(job: CompiledJob, collect_sink_id=None, script_dirs: Tuple[str, ...] = (),
+def _run(job: CompiledJob, collect_sink_id=None, options=None,
+         job_name: str = "Flink Streaming Job",
          python: PythonDependencies = PythonDependencies()) -> Iterator:
-    """Runs the job; prints print-sink lines as they arrive; yields collected values; commits
-    what file sinks wrote only once everything succeeded (codecs/files/commit.py)."""
+    """Runs the job as one Spark job group named after it (progress on a terminal's stderr,
+    spark/progress.py)."""
     session = job_session(job)
+    if is_connect(session):     # no SparkContext here: no job group, no status tracker
+        yield from _run_frames(job, session, collect_sink_id, _script_dirs(options),
+                               job_name, None, python)
+        return
+    context = session.sparkContext
+    group = new_group_id(job_name)
+    progress = None
+    if progress_wanted(sys.stderr, options is None or options.progress):
+        progress = ProgressLine(context, group).start()
+    try:
+        with job_group(context, group, job_description(job_name, job)):
+            yield from _run_frames(job, session, collect_sink_id, _script_dirs(options),
+                                   job_name, progress, python)
+    finally:
+        if progress is not None:
+            progress.stop()
+
+
+def _run_frames(job: CompiledJob, session, collect_sink_id, script_dirs: Tuple[str, ...],
+                job_name: str, progress,
+                python: PythonDependencies = PythonDependencies()) -> Iterator:
+    """Prints print-sink lines as they arrive; yields collected values; commits what file
+    sinks wrote only once everything succeeded (codecs/files/commit.py)."""
     sink_of_edge = {s.edge_id: s for stage in job.stages for s in stage.sinks}
     committers = {edge: FileCommitter(s.sink) for edge, s in sink_of_edge.items()
                   if isinstance(s.sink, FileSinkSpec)}
@@ -143,13 +177,15 @@ def _run(job: CompiledJob, collect_sink_id=None, script_dirs: Tuple[str, ...] = 
                 committer.prepare()
         worker_setup, executable = ship_dependencies(session, python)
         with worker_python(session, executable):
-            frames = build_frames(job, session, script_dirs, worker_setup)
+            frames = build_frames(job, session, script_dirs, worker_setup, job_name)
         write_frame_sinks(job, frames)
         out = sys.stdout
         for edge, payload in _driver_rows(job, frames):
             sink_exit = sink_of_edge[edge]
             sink = sink_exit.sink
             values, _ = pickle.loads(payload)
+            if progress is not None:
+                progress.records += len(values)
             if isinstance(sink, PrintSinkSpec):
                 out.write("\n".join(values))
                 out.write("\n")
@@ -157,6 +193,8 @@ def _run(job: CompiledJob, collect_sink_id=None, script_dirs: Tuple[str, ...] = 
                 committables[edge].extend(values)
             elif isinstance(sink, CollectSinkSpec) and sink_exit.node_id == collect_sink_id:
                 yield from values
+            elif isinstance(sink, CollectSinkSpec) and sink.results_id is not None:
+                deliver_results(sink.results_id, values)
         out.flush()
         for edge, committer in committers.items():
             committer.commit(committables[edge])
@@ -190,7 +228,7 @@ def execute_job(job: CompiledJob, job_name: str, options=None,
     from pyflink_on_spark.common.job_execution_result import JobExecutionResult
     from pyflink_on_spark.common.job_id import JobID
     start = time.time()
-    for _ in _run(job, None, _script_dirs(options), python):
+    for _ in _run(job, None, options, job_name, python):
         pass
     runtime_ms = int((time.time() - start) * 1000)
     return JobExecutionResult._of(JobID._generate(), runtime_ms)
@@ -240,7 +278,7 @@ def _script_dirs(options) -> Tuple[str, ...]:
 def execute_collect(job: CompiledJob, job_name: str, collect_sink_id: int,
                     options=None, python: PythonDependencies = PythonDependencies()) \
         -> Iterator:
-    iterator = _run(job, collect_sink_id, _script_dirs(options), python)
+    iterator = _run(job, collect_sink_id, options, job_name, python)
     # Start the job now (PyFlink submits it at once), keeping the first value.
     try:
         first = next(iterator)

@@ -17,6 +17,8 @@ class RunOptions:
     conf: Tuple[Tuple[str, str], ...] = ()       # --conf key=value, in order
     verbose: bool = False                        # --verbose: Spark's own logs
     remote: Optional[str] = None                 # --remote sc://host:port: Spark Connect
+    progress: bool = True                        # a progress line on a terminal (--quiet: off)
+    ui: bool = False                             # --ui: the Spark UI on, its address printed
 
 
 _run_options = RunOptions()

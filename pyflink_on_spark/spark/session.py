@@ -258,6 +258,8 @@ def get_session():
         defaults = {**local_defaults(), **conf}
         _merge_list(defaults, "spark.jars.packages", _packages)
         _merge_list(defaults, "spark.jars.excludes", _excludes)
+        if options.ui:
+            defaults["spark.ui.enabled"] = "true"   # off by default: faster start
         for key, value in defaults.items():
             builder = builder.config(key, value)
         try:
@@ -266,6 +268,8 @@ def get_session():
             _forget_conf_dir(conf_dir)
         if not is_connect(session):
             session.sparkContext.setLogLevel("WARN" if verbose else "ERROR")
+            if options.ui and session.sparkContext.uiWebUrl:
+                print("Spark UI: %s" % session.sparkContext.uiWebUrl, file=sys.stderr, flush=True)
         _session = _configure(session)
         _owned = True
         return _session

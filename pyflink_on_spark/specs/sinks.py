@@ -30,7 +30,10 @@ class DiscardSinkSpec:
 
 @dataclass(frozen=True)
 class CollectSinkSpec:
-    """execute_and_collect(): values handed to the driver's iterator."""
+    """execute_and_collect(): values handed to the driver's iterator. With `results_id` (a
+    test's collecting sink, pyflink_on_spark.testing): values appended, in driver order, to
+    the driver's list registered under that id (runtime/collected_results.py)."""
+    results_id: Optional[str] = None
     reaches_driver: ClassVar[bool] = True
 
 

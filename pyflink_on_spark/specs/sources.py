@@ -22,6 +22,33 @@ class SourceReaderSpec:
 
 # -- split by the compiler -------------------------------------------------------------------
 @dataclass(frozen=True)
+class TimedValue:
+    """An event of an EventScriptSourceSpec: a record with its event timestamp."""
+    value: Any
+    timestamp: int
+
+
+@dataclass(frozen=True)
+class WatermarkMark:
+    """An event of an EventScriptSourceSpec: the source emits this watermark here."""
+    timestamp: int
+
+
+@dataclass(frozen=True)
+class EventScriptSourceSpec:
+    """A test source (pyflink_on_spark.testing): TimedValue records and WatermarkMark
+    watermarks, emitted by one subtask exactly in the given order."""
+    events: Tuple[Any, ...]
+    estimated_bytes: int = 0
+    name = "Event Script"
+
+
+@dataclass(frozen=True)
+class EventScriptReaderSpec:
+    """The subtask of an EventScriptSourceSpec (its split holds the events)."""
+
+
+@dataclass(frozen=True)
 class CollectionSourceSpec:
     """from_collection: a non-parallel source of the given values, in order."""
     values: Tuple[Any, ...]

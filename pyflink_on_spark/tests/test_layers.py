@@ -38,11 +38,13 @@ LAYERS: Dict[str, FrozenSet[str]] = {
     "spark": frozenset({"specs", "runtime", "codecs", "common", "graph", "aliasing"}),
     **{api: API | {"specs", "graph", "codecs", "aliasing"} for api in API},
     **{tool: API | TOOLS | {"specs", "aliasing"} for tool in TOOLS},
+    # the pytest plugin for users' jobs: the engine's operator harness, the direct runner
+    "testing": API | {"specs", "aliasing", "runtime", "direct"},
 }
 # the named interfaces: importer packages -> modules they may import beyond LAYERS
 INTERFACES: Dict[str, tuple] = {
     **{api: ("spark.entry",) for api in API},                 # lazily only, see LAZY_ONLY
-    **{tool: ("spark.entry",) for tool in TOOLS},
+    **{tool: ("spark.entry",) for tool in TOOLS | {"testing"}},
     "runtime": ENGINE_READS_FROM_API,
     "direct": ENGINE_READS_FROM_API,
     "spark": ("direct.exchange",),            # the exchange contract both runners implement

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pyflink_on_spark.runtime.operators.timestamps import TimestampsAndWatermarksOperator
+from pyflink_on_spark.specs.sources import WatermarkMark
 
 
 class SourceOperator(TimestampsAndWatermarksOperator):
@@ -18,3 +19,19 @@ class SourceOperator(TimestampsAndWatermarksOperator):
         records = self.call_user(self.reader, split)
         for value in records:
             process(value, None)
+
+
+class EventScriptSourceOperator(SourceOperator):
+    """A test's scripted source (specs.sources.EventScriptSourceSpec): each record with its
+    own timestamp, each watermark where the script puts it."""
+
+    def __init__(self) -> None:
+        super().__init__(reader=None, watermark_strategy=None)
+
+    def process_split(self, split) -> None:
+        collect = self.output.collect
+        for event in split:
+            if isinstance(event, WatermarkMark):
+                self._emit(event.timestamp)
+            else:
+                collect(event.value, event.timestamp)
