@@ -1,6 +1,8 @@
 """Runs a compiled job on Spark: every stage is one mapInArrow over its input, exchanges are
-exact repartitions (a Spark partition is a Flink subtask), driver sinks are read at the very
-end in bounded slices (_sliced_rows: the only place records reach the driver). What moves between
+exact repartitions (a Spark partition is a Flink subtask). Records reach the driver (print,
+collect, file committables) only through the driver channel while the job runs
+(spark/driver_channel.py; _sliced_rows reads a finished micro-batch's for the streaming
+executor). What moves between
 stages, and in which order, is the exchange contract of direct/exchange.py (the direct runner
 implements the same contract in plain Python)."""
 from __future__ import annotations
@@ -9,7 +11,9 @@ import functools
 import itertools
 import pickle
 import sys
+import threading
 import time
+import uuid
 from typing import Dict, Iterator, List, Tuple
 
 import cloudpickle
@@ -17,11 +21,14 @@ import cloudpickle
 from pyflink_on_spark.codecs.files.commit import FileCommitter
 from pyflink_on_spark.runtime.errors import JobExecutionError, extract_user_error
 from pyflink_on_spark.direct.exchange import EXCHANGE_ORDER, ROUTE_BY, source_split_rows
+from pyflink_on_spark.runtime.boundary import KIND_RECORDS
 from pyflink_on_spark.spark.batch_schema import SPARK_SCHEMA
+from pyflink_on_spark.spark.driver_channel import (OUT, DriverChannel, channel_host,
+                                                   ordered_streams)
 from pyflink_on_spark.spark.frame_sinks import frame_sink_count, write_frame_sinks
 from pyflink_on_spark.spark.frame_sources import source_frame
 from pyflink_on_spark.spark.session import get_session
-from pyflink_on_spark.spark.stage_task import make_stage_function
+from pyflink_on_spark.spark.stage_task import PRESENCE_EDGE, make_stage_function
 from pyflink_on_spark.specs.sinks import CollectSinkSpec, FileSinkSpec, PrintSinkSpec
 from pyflink_on_spark.specs.stage import CompiledJob
 
@@ -31,15 +38,15 @@ def _alias_active() -> bool:
     return module is not None and getattr(module, "__name__", "") == "pyflink_on_spark"
 
 
-def build_frames(job: CompiledJob, session, script_dirs: Tuple[str, ...] = ()) \
-        -> Dict[int, object]:
+def build_frames(job: CompiledJob, session, script_dirs: Tuple[str, ...] = (),
+                 channel=None) -> Dict[int, object]:
     """stage id -> the DataFrame of the stage's output rows. `script_dirs`: directories the
-    tasks add to sys.path (the job script's, see spark/entry.py RunOptions)."""
+    tasks add to sys.path (the job script's, see spark/entry.py RunOptions). `channel`: the
+    driver channel's address (spark/driver_channel.py): the tasks send their driver rows
+    there as they go, and every subtask runs (a presence row each) to report its end; None:
+    driver rows stay in the output (read by _driver_rows)."""
     from pyspark.sql import functions as F
-    consumers: Dict[int, int] = {s.spec.stage_id: 0 for s in job.stages}
-    for stage in job.stages:
-        for up in {u.stage_id for u in stage.upstream}:
-            consumers[up] += 1
+    consumers = _consumer_counts(job)
     alias = _alias_active()
     frames: Dict[int, object] = {}
     for stage in job.stages:
@@ -54,18 +61,33 @@ def build_frames(job: CompiledJob, session, script_dirs: Tuple[str, ...] = ()) \
             parts = [frames[up.stage_id].where(F.col("edge") == up.edge_id)
                      for up in stage.upstream]
             frame = functools.reduce(lambda a, b: a.union(b), parts)
+        if channel is not None:
+            frame = frame.union(session.createDataFrame(
+                [(PRESENCE_EDGE, subtask, 0, 0, KIND_RECORDS, b"")
+                 for subtask in range(spec.parallelism)], SPARK_SCHEMA))
         # the exchange contract (direct/exchange.py): route by dest, order by (edge, src, seq)
         frame = frame.repartitionById(spec.parallelism, F.col(ROUTE_BY)) \
                      .sortWithinPartitions(*EXCHANGE_ORDER)
         output = frame.mapInArrow(
-            make_stage_function(cloudpickle.dumps(spec), alias, script_dirs), SPARK_SCHEMA)
-        has_driver_sink = any(s.sink.reaches_driver for s in stage.sinks)
+            make_stage_function(cloudpickle.dumps(spec), alias, script_dirs, spec.stage_id,
+                                channel), SPARK_SCHEMA)
+        # with the channel the driver does not read the frame (it only runs it)
+        has_driver_sink = channel is None and any(s.sink.reaches_driver for s in stage.sinks)
         if consumers[spec.stage_id] + (1 if has_driver_sink else 0) \
                 + frame_sink_count(stage) > 1:
             # Read by several consumers: compute once, so user functions run once per record.
             output = output.localCheckpoint(eager=True)
         frames[spec.stage_id] = output
     return frames
+
+
+def _consumer_counts(job: CompiledJob) -> Dict[int, int]:
+    """stage id -> how many later stages read its output."""
+    consumers: Dict[int, int] = {s.spec.stage_id: 0 for s in job.stages}
+    for stage in job.stages:
+        for up in {u.stage_id for u in stage.upstream}:
+            consumers[up] += 1
+    return consumers
 
 
 def _driver_rows(job: CompiledJob, frames):
@@ -119,40 +141,98 @@ def _slice(start: int, size: int):
 
 def _run(job: CompiledJob, collect_sink_id=None, script_dirs: Tuple[str, ...] = ()) \
         -> Iterator:
-    """Runs the job; prints print-sink lines as they arrive; yields collected values; commits
-    what file sinks wrote only once everything succeeded (codecs/files/commit.py)."""
+    """Runs the job; prints print-sink lines and what user functions print as the tasks
+    send them (spark/driver_channel.py); yields collected values; commits what file sinks
+    wrote only once everything succeeded (codecs/files/commit.py)."""
     session = get_session()
     sink_of_edge = {s.edge_id: s for stage in job.stages for s in stage.sinks}
     committers = {edge: FileCommitter(s.sink) for edge, s in sink_of_edge.items()
                   if isinstance(s.sink, FileSinkSpec)}
     committables: Dict[int, list] = {edge: [] for edge in committers}
+    context = session.sparkContext
+    group = "pyflink-on-spark-" + uuid.uuid4().hex
+    channel = DriverChannel(ordered_streams(job), channel_host(session),
+                            on_error=lambda text: context.cancelJobGroup(group))
+    runner = None
+    out = sys.stdout
     try:
         for committer in committers.values():
             if hasattr(committer, "prepare"):   # file sinks: clear what crashed runs left
                 committer.prepare()
-        frames = build_frames(job, session, script_dirs)
-        write_frame_sinks(job, frames)
-        out = sys.stdout
-        for edge, payload in _driver_rows(job, frames):
+        address = channel.address + (channel.token,)
+        runner = threading.Thread(target=_run_stages, name="pyflink-on-spark-job",
+                                  args=(job, session, script_dirs, address, group, channel),
+                                  daemon=True)
+        runner.start()
+        for message in channel.messages():
+            if message[0] == OUT:
+                out.write(message[2])
+                out.flush()   # a message holds up to 2048 lines: flushing each is cheap
+                continue
+            edge, payload = message[2], message[3]
             sink_exit = sink_of_edge[edge]
             sink = sink_exit.sink
             values, _ = pickle.loads(payload)
             if isinstance(sink, PrintSinkSpec):
                 out.write("\n".join(values))
                 out.write("\n")
+                out.flush()
             elif isinstance(sink, FileSinkSpec):
                 committables[edge].extend(values)
             elif isinstance(sink, CollectSinkSpec) and sink_exit.node_id == collect_sink_id:
                 yield from values
+        if channel.user_error is not None or channel.job_error is not None:
+            _print_what_arrived(channel, sink_of_edge, out)
+            runner.join()
+            if channel.user_error is not None:
+                raise _job_error(RuntimeError(channel.user_error))
+            raise channel.job_error
         out.flush()
         for edge, committer in committers.items():
             committer.commit(committables[edge])
     except BaseException as e:
+        if runner is not None and runner.is_alive():
+            context.cancelJobGroup(group)   # e.g. a collect iterator closed early
+            runner.join()
         for committer in committers.values():
             committer.abort()
         if isinstance(e, Exception):
             raise _job_error(e) from None
         raise
+    finally:
+        channel.close()
+
+
+def _run_stages(job: CompiledJob, session, script_dirs, address, group: str,
+                channel: DriverChannel) -> None:
+    """The Spark side of a run (in its own thread, while the driver reads the channel):
+    every stage is run; what nothing else reads is run by a count."""
+    context = session.sparkContext
+    context.setJobGroup(group, "pyflink-on-spark job", interruptOnCancel=True)
+    error = None
+    try:
+        frames = build_frames(job, session, script_dirs, address)
+        write_frame_sinks(job, frames)
+        consumers = _consumer_counts(job)
+        for stage in job.stages:
+            if consumers[stage.spec.stage_id] == 0 and frame_sink_count(stage) == 0:
+                frames[stage.spec.stage_id].count()
+    except BaseException as e:   # handed to the driver's thread
+        error = e
+    finally:
+        channel.job_finished(error)
+
+
+def _print_what_arrived(channel: DriverChannel, sink_of_edge, out) -> None:
+    """A failed job: what reached print sinks and what user code printed before the failure
+    (PyFlink prints it as it goes)."""
+    for message in channel.remaining():
+        if message[0] == OUT:
+            out.write(message[2])
+        elif isinstance(sink_of_edge[message[2]].sink, PrintSinkSpec):
+            values, _ = pickle.loads(message[3])
+            out.write("".join(v + "\n" for v in values))
+    out.flush()
 
 
 def _job_error(e: Exception) -> Exception:
