@@ -13,6 +13,10 @@ def wall_clock_ms() -> int:
     return int(time.time() * 1000)
 
 
+def _no_progress() -> None:
+    pass
+
+
 @dataclass
 class TaskContext:
     """What every operator of one running task shares."""
@@ -28,6 +32,9 @@ class TaskContext:
     work_dir: Optional[str] = None
     clock: Callable[[], int] = wall_clock_ms
     metrics: MetricGroup = field(default_factory=MetricGroup)
+    # called by an operator that runs long inside one call (a source reading its split)
+    # every so many records: lets the task end a bundle on time (runtime/task.py)
+    progress: Callable[[], None] = _no_progress
 
 
 class StreamingRuntimeContext(RuntimeContext):

@@ -6,6 +6,7 @@ sequence) and takes the boundary rows it produces; nothing here knows about Spar
 from __future__ import annotations
 
 import pickle
+import time
 from typing import Callable, Dict, Iterable, List, Optional
 
 from pyflink_on_spark.runtime.context import TaskContext, wall_clock_ms
@@ -20,6 +21,9 @@ from pyflink_on_spark.runtime.watermarks import InputWatermarkValve
 
 _loads = pickle.loads
 
+# PyFlink's python.fn-execution.bundle.time default: a bundle ends at least once a second
+BUNDLE_SECONDS = 1.0
+
 
 class StreamTask:
     def __init__(self, spec: StageSpec, subtask_index: int, attempt_number: int = 0,
@@ -33,8 +37,12 @@ class StreamTask:
             attempt_number=attempt_number, job_parameters=dict(config.job_parameters),
             runtime_mode=config.runtime_mode,
             auto_watermark_interval=config.auto_watermark_interval,
-            state_backend=config.state_backend, work_dir=work_dir, clock=clock)
+            state_backend=config.state_backend, work_dir=work_dir, clock=clock,
+            progress=self._progress)
         self.rows: List[tuple] = []
+        # called when a bundle ends inside a call (the executor sends driver rows on)
+        self.on_bundle: Optional[Callable[[], None]] = None
+        self._bundle_started = time.monotonic()
         self.operators = []
         by_id: Dict[int, object] = {}
         outputs: Dict[int, Output] = {}
@@ -139,6 +147,23 @@ class StreamTask:
             now = self.context.clock()
             for operator in self._has_timers:
                 operator.advance_processing_time(now)
+        self._progress()
+
+    def _progress(self) -> None:
+        """Ends the bundle when it is older than BUNDLE_SECONDS: the records the exits hold
+        leave, so a selective job's few results do not wait for thousands more."""
+        if self.on_bundle is not None and \
+                time.monotonic() - self._bundle_started >= BUNDLE_SECONDS:
+            self.end_bundle()
+            self.on_bundle()
+
+    def end_bundle(self) -> None:
+        """The records the exits hold leave the task now (as a PyFlink bundle ends when its
+        input ends, before the final watermark fires the timers): what user code prints
+        after this point comes after these records."""
+        for collector in self.exits:
+            collector.flush()
+        self._bundle_started = time.monotonic()
 
     def finish(self) -> None:
         """End of all input: the final watermark fires every event-time timer, then each

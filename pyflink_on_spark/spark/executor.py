@@ -1,6 +1,8 @@
 """Runs a compiled job on Spark: every stage is one mapInArrow over its input, exchanges are
-exact repartitions (a Spark partition is a Flink subtask), driver sinks are read at the very
-end in bounded slices (_sliced_rows: the only place records reach the driver). What moves between
+exact repartitions (a Spark partition is a Flink subtask). Records reach the driver (print,
+collect, file committables) through the driver channel while the job runs
+(spark/driver_channel.py); on Spark Connect, and for the streaming executor's finished
+micro-batches, they are read back from the stages' output in bounded slices (_sliced_rows). What moves between
 stages, and in which order, is the exchange contract of direct/exchange.py (the direct runner
 implements the same contract in plain Python)."""
 from __future__ import annotations
@@ -9,8 +11,9 @@ import functools
 import itertools
 import pickle
 import sys
+import threading
 import time
-from typing import Dict, Iterator, List, Tuple
+from typing import Dict, Iterator, Tuple
 
 import cloudpickle
 
@@ -18,15 +21,18 @@ from pyflink_on_spark.codecs.files.commit import FileCommitter
 from pyflink_on_spark.runtime.collected_results import deliver as deliver_results
 from pyflink_on_spark.runtime.errors import JobExecutionError, extract_user_error
 from pyflink_on_spark.direct.exchange import EXCHANGE_ORDER, ROUTE_BY, source_split_rows
+from pyflink_on_spark.runtime.boundary import KIND_RECORDS
 from pyflink_on_spark.spark.batch_schema import SPARK_SCHEMA
+from pyflink_on_spark.spark.driver_channel import (OUT, DriverChannel, channel_host,
+                                                   ordered_streams)
 from pyflink_on_spark.spark.frame_sinks import frame_sink_count, write_frame_sinks
 from pyflink_on_spark.spark.frame_sources import source_frame
 from pyflink_on_spark.spark.progress import (
     ProgressLine, job_description, job_group, new_group_id, progress_wanted, stage_description)
-from pyflink_on_spark.spark.session import is_connect, job_session
 from pyflink_on_spark.spark.python_dependencies import (WorkerSetup, ship_dependencies,
                                                          worker_python)
-from pyflink_on_spark.spark.stage_task import make_stage_function
+from pyflink_on_spark.spark.session import is_connect, job_session
+from pyflink_on_spark.spark.stage_task import PRESENCE_EDGE, make_stage_function
 from pyflink_on_spark.specs.sinks import CollectSinkSpec, FileSinkSpec, PrintSinkSpec
 from pyflink_on_spark.specs.stage import CompiledJob, PythonDependencies
 
@@ -38,15 +44,15 @@ def _alias_active() -> bool:
 
 def build_frames(job: CompiledJob, session, script_dirs: Tuple[str, ...] = (),
                  worker_setup: WorkerSetup = WorkerSetup(),
-                 job_name: str = "Flink Streaming Job") -> Dict[int, object]:
+                 job_name: str = "Flink Streaming Job", channel=None) -> Dict[int, object]:
     """stage id -> the DataFrame of the stage's output rows. `script_dirs`: directories the
     tasks add to sys.path (the job script's, see spark/entry.py RunOptions); `worker_setup`:
-    the job's Python dependencies on the workers (spark/python_dependencies.py)."""
+    the job's Python dependencies on the workers (spark/python_dependencies.py). `channel`:
+    the driver channel's address (spark/driver_channel.py): the tasks send their driver rows
+    there as they go, and every subtask runs (a presence row each) to report its end; None:
+    driver rows stay in the output (read by _driver_rows)."""
     from pyspark.sql import functions as F
-    consumers: Dict[int, int] = {s.spec.stage_id: 0 for s in job.stages}
-    for stage in job.stages:
-        for up in {u.stage_id for u in stage.upstream}:
-            consumers[up] += 1
+    consumers = _consumer_counts(job)
     alias = _alias_active()
     frames: Dict[int, object] = {}
     for stage in job.stages:
@@ -61,25 +67,42 @@ def build_frames(job: CompiledJob, session, script_dirs: Tuple[str, ...] = (),
             parts = [frames[up.stage_id].where(F.col("edge") == up.edge_id)
                      for up in stage.upstream]
             frame = functools.reduce(lambda a, b: a.union(b), parts)
+        if channel is not None:
+            frame = frame.union(session.createDataFrame(
+                [(PRESENCE_EDGE, subtask, 0, 0, KIND_RECORDS, b"")
+                 for subtask in range(spec.parallelism)], SPARK_SCHEMA))
         # the exchange contract (direct/exchange.py): route by dest, order by (edge, src, seq)
         frame = frame.repartitionById(spec.parallelism, F.col(ROUTE_BY)) \
                      .sortWithinPartitions(*EXCHANGE_ORDER)
         output = frame.mapInArrow(
-            make_stage_function(cloudpickle.dumps(spec), alias, script_dirs, worker_setup),
-            SPARK_SCHEMA)
-        has_driver_sink = any(s.sink.reaches_driver for s in stage.sinks)
+            make_stage_function(cloudpickle.dumps(spec), alias, script_dirs, spec.stage_id,
+                                channel, worker_setup), SPARK_SCHEMA)
+        # with the channel the driver does not read the frame (it only runs it)
+        has_driver_sink = channel is None and any(s.sink.reaches_driver for s in stage.sinks)
         if consumers[spec.stage_id] + (1 if has_driver_sink else 0) \
                 + frame_sink_count(stage) > 1:
             # Read by several consumers: compute once, so user functions run once per record.
-            context = session.sparkContext
-            described = context.getLocalProperty("spark.job.description")
-            context.setJobDescription(stage_description(job_name, spec))
-            try:
+            if is_connect(session):     # no SparkContext to describe the job with
                 output = output.localCheckpoint(eager=True)
-            finally:
-                context.setJobDescription(described)
+            else:
+                context = session.sparkContext
+                described = context.getLocalProperty("spark.job.description")
+                context.setJobDescription(stage_description(job_name, spec))
+                try:
+                    output = output.localCheckpoint(eager=True)
+                finally:
+                    context.setJobDescription(described)
         frames[spec.stage_id] = output
     return frames
+
+
+def _consumer_counts(job: CompiledJob) -> Dict[int, int]:
+    """stage id -> how many later stages read its output."""
+    consumers: Dict[int, int] = {s.spec.stage_id: 0 for s in job.stages}
+    for stage in job.stages:
+        for up in {u.stage_id for u in stage.upstream}:
+            consumers[up] += 1
+    return consumers
 
 
 def _driver_rows(job: CompiledJob, frames):
@@ -141,36 +164,131 @@ def _slice(start: int, size: int):
 def _run(job: CompiledJob, collect_sink_id=None, options=None,
          job_name: str = "Flink Streaming Job",
          python: PythonDependencies = PythonDependencies()) -> Iterator:
-    """Runs the job as one Spark job group named after it (progress on a terminal's stderr,
-    spark/progress.py)."""
+    """Runs the job: prints print-sink lines (and what user functions print) as the tasks
+    produce them; yields collected values; commits what file sinks wrote only once
+    everything succeeded (codecs/files/commit.py)."""
     session = job_session(job)
-    if is_connect(session):     # no SparkContext here: no job group, no status tracker
-        yield from _run_frames(job, session, collect_sink_id, _script_dirs(options),
-                               job_name, None, python)
+    script_dirs = _script_dirs(options)
+    if is_connect(session):
+        # tasks cannot reach this client, nor is there a SparkContext for job groups and
+        # progress: the driver rows are read back from the stages' output
+        yield from _run_read_back(job, session, collect_sink_id, script_dirs, job_name, python)
         return
-    context = session.sparkContext
-    group = new_group_id(job_name)
-    progress = None
-    if progress_wanted(sys.stderr, options is None or options.progress):
-        progress = ProgressLine(context, group).start()
-    try:
-        with job_group(context, group, job_description(job_name, job)):
-            yield from _run_frames(job, session, collect_sink_id, _script_dirs(options),
-                                   job_name, progress, python)
-    finally:
-        if progress is not None:
-            progress.stop()
+    yield from _run_with_channel(job, session, collect_sink_id, script_dirs, job_name,
+                                 options, python)
 
 
-def _run_frames(job: CompiledJob, session, collect_sink_id, script_dirs: Tuple[str, ...],
-                job_name: str, progress,
-                python: PythonDependencies = PythonDependencies()) -> Iterator:
-    """Prints print-sink lines as they arrive; yields collected values; commits what file
-    sinks wrote only once everything succeeded (codecs/files/commit.py)."""
+def _deliver(sink_exit, values, out, committables, edge, collect_sink_id) -> Iterator:
+    """One message of driver rows to where its sink wants it; yields collected values."""
+    sink = sink_exit.sink
+    if isinstance(sink, PrintSinkSpec):
+        out.write("\n".join(values))
+        out.write("\n")
+        out.flush()
+    elif isinstance(sink, FileSinkSpec):
+        committables[edge].extend(values)
+    elif isinstance(sink, CollectSinkSpec) and sink_exit.node_id == collect_sink_id:
+        yield from values
+    elif isinstance(sink, CollectSinkSpec) and sink.results_id is not None:
+        deliver_results(sink.results_id, values)
+
+
+def _run_with_channel(job: CompiledJob, session, collect_sink_id, script_dirs, job_name: str,
+                      options, python: PythonDependencies) -> Iterator:
+    """A classic session: the stages run in a thread as one Spark job group named after the
+    job (progress on a terminal's stderr, spark/progress.py), their driver rows arrive over
+    the driver channel (spark/driver_channel.py) while they run."""
     sink_of_edge = {s.edge_id: s for stage in job.stages for s in stage.sinks}
     committers = {edge: FileCommitter(s.sink) for edge, s in sink_of_edge.items()
                   if isinstance(s.sink, FileSinkSpec)}
     committables: Dict[int, list] = {edge: [] for edge in committers}
+    context = session.sparkContext
+    group = new_group_id(job_name)
+    channel = DriverChannel(ordered_streams(job), channel_host(session),
+                            on_error=lambda text: context.cancelJobGroup(group))
+    progress = None
+    if progress_wanted(sys.stderr, options is None or options.progress):
+        progress = ProgressLine(context, group).start()
+    runner = None
+    out = sys.stdout
+    try:
+        for committer in committers.values():
+            if hasattr(committer, "prepare"):   # file sinks: clear what crashed runs left
+                committer.prepare()
+        address = channel.address + (channel.token,)
+        runner = threading.Thread(target=_run_stages, name="pyflink-on-spark-job",
+                                  args=(job, session, script_dirs, address, group, channel,
+                                        job_name, python),
+                                  daemon=True)
+        runner.start()
+        for message in channel.messages():
+            if message[0] == OUT:
+                out.write(message[2])
+                out.flush()   # a message holds up to 2048 lines: flushing each is cheap
+                continue
+            edge, payload = message[2], message[3]
+            values, _ = pickle.loads(payload)
+            if progress is not None:
+                progress.records += len(values)
+            yield from _deliver(sink_of_edge[edge], values, out, committables, edge,
+                                collect_sink_id)
+        if channel.user_error is not None or channel.job_error is not None:
+            _print_what_arrived(channel, sink_of_edge, out)
+            runner.join()
+            if channel.user_error is not None:
+                raise _job_error(RuntimeError(channel.user_error))
+            raise channel.job_error
+        out.flush()
+        for edge, committer in committers.items():
+            committer.commit(committables[edge])
+    except BaseException as e:
+        if runner is not None and runner.is_alive():
+            context.cancelJobGroup(group)   # e.g. a collect iterator closed early
+            runner.join()
+        for committer in committers.values():
+            committer.abort()
+        if isinstance(e, Exception):
+            raise _job_error(e) from None
+        raise
+    finally:
+        channel.close()
+        if progress is not None:
+            progress.stop()
+
+
+def _run_stages(job: CompiledJob, session, script_dirs, address, group: str,
+                channel: DriverChannel, job_name: str, python: PythonDependencies) -> None:
+    """The Spark side of a run (in its own thread, while the driver reads the channel):
+    every stage is run; what nothing else reads is run by a count."""
+    context = session.sparkContext
+    error = None
+    try:
+        with job_group(context, group, job_description(job_name, job)):
+            context.setInterruptOnCancel(True)
+            worker_setup, executable = ship_dependencies(session, python)
+            with worker_python(session, executable):
+                frames = build_frames(job, session, script_dirs, worker_setup, job_name,
+                                      address)
+            write_frame_sinks(job, frames)
+            consumers = _consumer_counts(job)
+            for stage in job.stages:
+                if consumers[stage.spec.stage_id] == 0 and frame_sink_count(stage) == 0:
+                    frames[stage.spec.stage_id].count()
+    except BaseException as e:   # handed to the driver's thread
+        error = e
+    finally:
+        channel.job_finished(error)
+
+
+def _run_read_back(job: CompiledJob, session, collect_sink_id, script_dirs, job_name: str,
+                   python: PythonDependencies) -> Iterator:
+    """Spark Connect: the stages run, then their driver rows are read back in bounded
+    slices (_driver_rows)."""
+    sink_of_edge = {s.edge_id: s for stage in job.stages for s in stage.sinks}
+    committers = {edge: FileCommitter(s.sink) for edge, s in sink_of_edge.items()
+                  if isinstance(s.sink, FileSinkSpec)}
+    committables: Dict[int, list] = {edge: [] for edge in committers}
+    out = sys.stdout
     try:
         for committer in committers.values():
             if hasattr(committer, "prepare"):   # file sinks: clear what crashed runs left
@@ -179,22 +297,10 @@ def _run_frames(job: CompiledJob, session, collect_sink_id, script_dirs: Tuple[s
         with worker_python(session, executable):
             frames = build_frames(job, session, script_dirs, worker_setup, job_name)
         write_frame_sinks(job, frames)
-        out = sys.stdout
         for edge, payload in _driver_rows(job, frames):
-            sink_exit = sink_of_edge[edge]
-            sink = sink_exit.sink
             values, _ = pickle.loads(payload)
-            if progress is not None:
-                progress.records += len(values)
-            if isinstance(sink, PrintSinkSpec):
-                out.write("\n".join(values))
-                out.write("\n")
-            elif isinstance(sink, FileSinkSpec):
-                committables[edge].extend(values)
-            elif isinstance(sink, CollectSinkSpec) and sink_exit.node_id == collect_sink_id:
-                yield from values
-            elif isinstance(sink, CollectSinkSpec) and sink.results_id is not None:
-                deliver_results(sink.results_id, values)
+            yield from _deliver(sink_of_edge[edge], values, out, committables, edge,
+                                collect_sink_id)
         out.flush()
         for edge, committer in committers.items():
             committer.commit(committables[edge])
@@ -204,6 +310,18 @@ def _run_frames(job: CompiledJob, session, collect_sink_id, script_dirs: Tuple[s
         if isinstance(e, Exception):
             raise _job_error(e) from None
         raise
+
+
+def _print_what_arrived(channel: DriverChannel, sink_of_edge, out) -> None:
+    """A failed job: what reached print sinks and what user code printed before the failure
+    (PyFlink prints it as it goes)."""
+    for message in channel.remaining():
+        if message[0] == OUT:
+            out.write(message[2])
+        elif isinstance(sink_of_edge[message[2]].sink, PrintSinkSpec):
+            values, _ = pickle.loads(message[3])
+            out.write("".join(v + "\n" for v in values))
+    out.flush()
 
 
 def _job_error(e: Exception) -> Exception:

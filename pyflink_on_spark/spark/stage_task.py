@@ -3,14 +3,18 @@ from __future__ import annotations
 
 import itertools
 import shutil
+import sys
 import tempfile
-from typing import Iterator
+from typing import Iterator, Optional
 
 import cloudpickle
 import pyarrow as pa
 
+from pyflink_on_spark.runtime.boundary import KIND_DRIVER
 from pyflink_on_spark.spark.batch_schema import rows_to_batch
 from pyflink_on_spark.spark.python_dependencies import WorkerSetup
+from pyflink_on_spark.spark.task_channel import (CapturedStdout, ChannelAddress, TaskChannel,
+                                                 connect)
 
 
 def prepare_worker(script_dirs, alias_pyflink: bool) -> None:
@@ -25,66 +29,142 @@ def prepare_worker(script_dirs, alias_pyflink: bool) -> None:
         install_pyflink_alias()
 
 
+# The edge of the one row every subtask of a stage gets (build_frames): so that every
+# subtask runs and reports its end to the driver, even one without input. Sorted first.
+PRESENCE_EDGE = -2
+
+
 def subtask_input(batches: Iterator[pa.RecordBatch]):
     """(subtask index, the batches) or None when this task has no rows. The subtask index
     comes from the rows (their `dest`), not from Spark's partition id: when a stage's output
     is unioned into the next exchange, Spark runs it inside the union's tasks and reports the
-    union's partition index."""
+    union's partition index. The presence row (PRESENCE_EDGE) is not part of the input."""
     batches = iter(batches)
     first = next((b for b in batches if b.num_rows), None)
     if first is None:
         return None
-    return first.column(1)[0].as_py(), itertools.chain((first,), batches)
+    subtask = first.column(1)[0].as_py()
+    if first.column(0)[0].as_py() == PRESENCE_EDGE:
+        first = first.slice(1)
+    return subtask, itertools.chain((first,), batches)
+
+
+def _has_rows(batches: Iterator[pa.RecordBatch]):
+    """The batches without empty ones, or None when there is none."""
+    batches = (b for b in batches if b.num_rows)
+    first = next(batches, None)
+    return None if first is None else itertools.chain((first,), batches)
 
 
 def make_stage_function(spec_bytes: bytes, alias_pyflink: bool, script_dirs=(),
+                        stage_id: int = -1, channel: Optional[ChannelAddress] = None,
                         worker_setup: WorkerSetup = WorkerSetup()):
     """spec_bytes: the cloudpickled StageSpec, unpickled in the task after the `pyflink`
     alias is installed (so user classes that subclass pyflink.* resolve in the worker) and
     the job script's directories are importable (modules beside the script).
+
+    channel: the driver channel's address. With it, rows for the driver (print lines,
+    collected values, file committables) and what user code prints go to the driver as the
+    task produces them (spark/driver_channel.py), and an exception is reported before the
+    task fails; without it, driver rows stay in the stage's output.
     worker_setup: the job's Python requirements and archives (spark/python_dependencies.py)."""
     script_dirs = tuple(script_dirs)
 
     def run_stage(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
         prepare_worker(script_dirs, alias_pyflink)
         with worker_setup.applied():
-            yield from _run_subtask(spec_bytes, batches)
+            yield from _run_stage_in(batches)
+
+    def _run_stage_in(batches):
+        from pyspark import TaskContext
+        found = subtask_input(batches)
+        if found is None:
+            return  # not a subtask (a partition without rows)
+        subtask, batches = found
+        context = TaskContext.get()
+        attempt = context.attemptNumber() if context is not None else 0
+        to_driver = connect(channel, stage_id, subtask, attempt)
+        try:
+            batches = _has_rows(batches)
+            if batches is not None:  # a subtask without input has nothing to do
+                yield from _run_subtask(spec_bytes, subtask, attempt, batches, to_driver)
+            if to_driver is not None:
+                to_driver.end()
+        finally:
+            if to_driver is not None:
+                to_driver.close()
 
     return run_stage
 
 
-def _run_subtask(spec_bytes: bytes, batches: Iterator[pa.RecordBatch]) \
+def _run_subtask(spec_bytes: bytes, subtask: int, attempt: int,
+                 batches: Iterator[pa.RecordBatch], to_driver: Optional[TaskChannel]) \
         -> Iterator[pa.RecordBatch]:
-    from pyspark import TaskContext
     from pyflink_on_spark.runtime.task import StreamTask
-    found = subtask_input(batches)
-    if found is None:
-        return  # a subtask without input has nothing to do
-    subtask, batches = found
+    stdout = CapturedStdout()
+
+    def send_to_driver() -> None:
+        """What user code printed, then the driver's rows the task holds, to the driver."""
+        to_driver.send_output(stdout.take())
+        rows = task.rows
+        driver_rows = [r for r in rows if r[4] == KIND_DRIVER]
+        if driver_rows:
+            rows[:] = [r for r in rows if r[4] != KIND_DRIVER]
+            for row in driver_rows:
+                to_driver.send_row(row[0], row[5])
+        to_driver.flush()
+
+    def take_batch():
+        """The rows for the next stage as a batch, once the driver's rows have left."""
+        if to_driver is not None:
+            send_to_driver()
+        rows = task.take_rows()
+        return rows_to_batch(rows) if rows else None
+
     spec = cloudpickle.loads(spec_bytes)
-    context = TaskContext.get()
-    attempt = context.attemptNumber() if context is not None else 0
-    work_dir = tempfile.mkdtemp(prefix="pyflink-on-spark-s%d-%d-" % (spec.stage_id,
-                                                                     subtask))
+    work_dir = tempfile.mkdtemp(prefix="pyflink-on-spark-s%d-%d-" % (spec.stage_id, subtask))
     try:
-        task = StreamTask(spec, subtask, attempt, work_dir=work_dir)
-        task.open()
+        with stdout.active():
+            task = StreamTask(spec, subtask, attempt, work_dir=work_dir)
+            if to_driver is not None:
+                task.on_bundle = send_to_driver
+            task.open()
         try:
             for batch in batches:
                 if batch.num_rows == 0:
                     continue
-                task.process_rows(batch.column(0).to_pylist(),
-                                  batch.column(2).to_pylist(),
-                                  batch.column(4).to_pylist(),
-                                  batch.column(5).to_pylist())
-                rows = task.take_rows()
-                if rows:
-                    yield rows_to_batch(rows)
-            task.finish()
+                with stdout.active():
+                    task.process_rows(batch.column(0).to_pylist(),
+                                      batch.column(2).to_pylist(),
+                                      batch.column(4).to_pylist(),
+                                      batch.column(5).to_pylist())
+                produced = take_batch()
+                if produced is not None:
+                    yield produced
+            task.end_bundle()
+            produced = take_batch()
+            if produced is not None:
+                yield produced
+            with stdout.active():
+                task.finish()
+            # the last records leave before close() runs (its prints come after them)
+            produced = take_batch()
+            if produced is not None:
+                yield produced
         finally:
-            task.close()
-        rows = task.take_rows()
-        if rows:
-            yield rows_to_batch(rows)
+            with stdout.active():
+                task.close()
+        produced = take_batch()
+        if produced is not None:
+            yield produced
+    except Exception as error:
+        if to_driver is not None:
+            to_driver.send_output(stdout.take())
+            to_driver.report_error(error)
+        raise
     finally:
+        if to_driver is None:
+            text = stdout.take()
+            if text:
+                sys.stderr.write(text)
         shutil.rmtree(work_dir, ignore_errors=True)

@@ -6,6 +6,10 @@ from pyflink_on_spark.runtime.operators.timestamps import TimestampsAndWatermark
 from pyflink_on_spark.specs.sources import WatermarkMark
 
 
+# records between two progress reports of a split being read (a split may be endless)
+PROGRESS_RECORDS = 1024
+
+
 class SourceOperator(TimestampsAndWatermarksOperator):
     """`reader(split)` yields the split's records. The watermark strategy may be None
     (from_collection: records carry no timestamp)."""
@@ -16,9 +20,15 @@ class SourceOperator(TimestampsAndWatermarksOperator):
 
     def process_split(self, split) -> None:
         process = self.process_element
+        progress = self.task.progress if self.task is not None else None
         records = self.call_user(self.reader, split)
+        count = 0
         for value in records:
             process(value, None)
+            count += 1
+            if count == PROGRESS_RECORDS and progress is not None:
+                progress()
+                count = 0
 
 
 class EventScriptSourceOperator(SourceOperator):

@@ -1,0 +1,297 @@
+"""The driver's side of the task channel (spark/task_channel.py is the tasks' side): what
+the tasks send to the driver while the job runs, in one deterministic order, in bounded
+driver memory.
+
+Why a channel and not the stage's output rows: Spark returns a task's rows only once the
+task has finished (a job over a huge source printed nothing for minutes where PyFlink prints
+at once), and what user functions print in the workers never reached the job's stdout.
+
+Each task attempt connects, says which stream it is (stage, subtask) and sends numbered
+messages: text the user code printed, driver-sink rows (print lines, collected values, file
+sink committables), then "end". The driver hands them on in stream order: stage by stage
+(the job's topological order), subtask by subtask, each stream's messages in their order.
+The stream at the front is handed on live; the others are spilled to disk until their turn,
+so the driver's memory does not grow with the output.
+
+A retried attempt (a killed worker) sends its stream again from message 0: messages the
+driver already has are dropped, so the output is that of an undisturbed run. A task whose
+code raised reports the error before failing: the driver cancels the job at once, and an
+attempt that starts afterwards is told to stop before it runs user code (Flink without a
+restart strategy fails the job at the first exception; Spark would retry the task).
+"""
+from __future__ import annotations
+
+import os
+import pickle
+import queue
+import secrets
+import socket
+import struct
+import tempfile
+import threading
+from typing import Callable, Dict, Iterator, List, Optional, Sequence, Tuple
+
+Stream = Tuple[int, int]          # (stage id, subtask)
+
+# message kinds (the first element of each message tuple)
+HELLO, OUT, ROW, END, ERROR = "hello", "out", "row", "end", "error"
+GO, STOP, ACK = b"G", b"S", b"A"
+
+_LENGTH = struct.Struct("!I")
+QUEUE_MESSAGES = 64               # messages in flight between receivers and the consumer
+
+
+def send_message(stream, message: tuple) -> None:
+    data = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
+    stream.write(_LENGTH.pack(len(data)))
+    stream.write(data)
+
+
+def read_message(stream) -> Optional[tuple]:
+    head = stream.read(_LENGTH.size)
+    if len(head) < _LENGTH.size:
+        return None
+    (size,) = _LENGTH.unpack(head)
+    data = stream.read(size)
+    if len(data) < size:
+        return None
+    return pickle.loads(data)
+
+
+class _Spill:
+    """One stream's messages waiting for their turn, in a temporary file."""
+
+    def __init__(self, directory: str) -> None:
+        fd, self.path = tempfile.mkstemp(dir=directory, suffix=".spill")
+        self._file = os.fdopen(fd, "wb")
+
+    def append(self, message: tuple) -> None:
+        send_message(self._file, message)
+
+    def drain(self) -> Iterator[tuple]:
+        self._file.close()
+        try:
+            with open(self.path, "rb") as f:
+                while True:
+                    message = read_message(f)
+                    if message is None:
+                        return
+                    yield message
+        finally:
+            os.unlink(self.path)
+
+    def discard(self) -> None:
+        self._file.close()
+        if os.path.exists(self.path):
+            os.unlink(self.path)
+
+
+class StreamOrder:
+    """Puts the messages of many streams into stream order (pure logic, no sockets).
+    `deliver` takes a message as it arrives and returns those that can be handed on now."""
+
+    def __init__(self, streams: Sequence[Stream], spill_dir: str) -> None:
+        self._order = list(streams)
+        self._cursor = 0
+        self._next_seq: Dict[Stream, int] = {s: 0 for s in self._order}
+        self._ended: Dict[Stream, bool] = {s: False for s in self._order}
+        self._spills: Dict[Stream, _Spill] = {}
+        self._spill_dir = spill_dir
+
+    def deliver(self, stream: Stream, seq: int, message: tuple) -> Iterator[tuple]:
+        if stream not in self._next_seq or seq != self._next_seq[stream]:
+            return  # sent before by an earlier attempt of this task (or not ours)
+        self._next_seq[stream] = seq + 1
+        if message[0] == END:
+            self._ended[stream] = True
+        elif self._current() == stream:
+            yield message
+        else:
+            spill = self._spills.get(stream)
+            if spill is None:
+                spill = self._spills[stream] = _Spill(self._spill_dir)
+            spill.append(message)
+        yield from self._advance()
+
+    def _current(self) -> Optional[Stream]:
+        return self._order[self._cursor] if self._cursor < len(self._order) else None
+
+    def _advance(self) -> Iterator[tuple]:
+        while self._current() is not None and self._ended[self._current()]:
+            self._cursor += 1
+            current = self._current()
+            if current is not None and current in self._spills:
+                yield from self._spills.pop(current).drain()
+
+    def flush(self) -> Iterator[tuple]:
+        """Everything received, in stream order (the job has ended: streams that never
+        reported their end, e.g. of tasks that did not run, are skipped over)."""
+        while self._current() is not None:
+            self._ended[self._current()] = True
+            yield from self._advance()
+
+    def discard(self) -> None:
+        for spill in self._spills.values():
+            spill.discard()
+        self._spills.clear()
+
+
+_DONE = object()
+
+
+class DriverChannel:
+    """A socket server on the driver for one job run. `address` and `token` go to the
+    tasks (in the stage function); `messages()` yields the tasks' messages in stream order
+    until `job_finished` is called and every connection has closed."""
+
+    def __init__(self, streams: Sequence[Stream], host: str = "127.0.0.1",
+                 on_error: Callable[[str], None] = lambda text: None) -> None:
+        self.token = secrets.token_hex(16)
+        self._spill_dir = tempfile.mkdtemp(prefix="pyflink-on-spark-driver-")
+        self._order = StreamOrder(streams, self._spill_dir)
+        self._queue: "queue.Queue" = queue.Queue(QUEUE_MESSAGES)
+        self._lock = threading.Lock()
+        self._open_connections = 0
+        self._closed = threading.Event()
+        self._on_error = on_error
+        self.user_error: Optional[str] = None
+        self.job_error: Optional[BaseException] = None
+        self._server = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self._server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self._server.bind((host if host == "127.0.0.1" else "", 0))
+        self._server.listen(128)
+        self.address = (host, self._server.getsockname()[1])
+        threading.Thread(target=self._accept, name="pyflink-on-spark-channel",
+                         daemon=True).start()
+
+    # ---- the tasks' side of the server (threads) ----
+
+    def _accept(self) -> None:
+        while not self._closed.is_set():
+            try:
+                conn, _ = self._server.accept()
+            except OSError:
+                return
+            threading.Thread(target=self._receive, args=(conn,), daemon=True,
+                             name="pyflink-on-spark-channel-task").start()
+
+    def _receive(self, conn: socket.socket) -> None:
+        registered = False
+        try:
+            reader = conn.makefile("rb")
+            hello = read_message(reader)
+            if hello is None or hello[0] != HELLO or hello[1] != self.token:
+                return
+            stream = (hello[2], hello[3])
+            with self._lock:
+                stopped = self.user_error is not None or self._closed.is_set()
+                if not stopped:
+                    self._open_connections += 1
+                    registered = True
+            conn.sendall(STOP if stopped else GO)
+            if stopped:
+                return
+            while True:
+                message = read_message(reader)
+                if message is None:
+                    return
+                if message[0] == ERROR:
+                    self._user_failed(message[1])
+                    conn.sendall(ACK)
+                    continue
+                self._put((stream, message))
+        except OSError:
+            return
+        finally:
+            conn.close()
+            if registered:
+                with self._lock:
+                    self._open_connections -= 1
+                self._put(None)   # wakes the consumer to see whether all have closed
+
+    def _user_failed(self, text: str) -> None:
+        with self._lock:
+            first = self.user_error is None
+            if first:
+                self.user_error = text
+        if first:
+            self._on_error(text)   # cancels the job before the task's failure is reported
+        self._put(None)
+
+    def _put(self, item) -> None:
+        while not self._closed.is_set():
+            try:
+                self._queue.put(item, timeout=0.5)
+                return
+            except queue.Full:
+                continue
+
+    # ---- the driver's side ----
+
+    def job_finished(self, error: Optional[BaseException] = None) -> None:
+        """Called by the thread running the Spark job when it has ended."""
+        self.job_error = error
+        self._put(_DONE)
+
+    def messages(self) -> Iterator[tuple]:
+        """The tasks' messages, in stream order, as they can be handed on. Stops at the
+        first user error (the caller raises it; `remaining()` gives what arrived)."""
+        done = False
+        while True:
+            if self.user_error is not None:
+                return
+            if done:
+                with self._lock:
+                    idle = self._open_connections == 0
+                if idle and self._queue.empty():
+                    yield from self._order.flush()
+                    return
+            try:
+                item = self._queue.get(timeout=0.5 if done else None)
+            except queue.Empty:
+                continue
+            if item is _DONE:
+                done = True
+                if self.job_error is not None:
+                    return
+            elif item is not None:
+                stream, message = item
+                yield from self._order.deliver(stream, message[1], message)
+
+    def remaining(self) -> Iterator[tuple]:
+        """After a failure: what the tasks had sent, in stream order."""
+        while True:
+            try:
+                item = self._queue.get_nowait()
+            except queue.Empty:
+                break
+            if item is not None and item is not _DONE:
+                stream, message = item
+                yield from self._order.deliver(stream, message[1], message)
+        yield from self._order.flush()
+
+    def close(self) -> None:
+        self._closed.set()
+        try:
+            self._server.close()
+        except OSError:
+            pass
+        self._order.discard()
+        import shutil
+        shutil.rmtree(self._spill_dir, ignore_errors=True)
+
+
+def channel_host(session) -> str:
+    """Where the tasks reach the driver: the loopback in local mode, else the driver's host
+    as Spark knows it."""
+    master = session.sparkContext.master
+    if master.startswith("local"):
+        return "127.0.0.1"
+    return session.sparkContext.getConf().get("spark.driver.host", socket.gethostname())
+
+
+def ordered_streams(job) -> List[Stream]:
+    """The order the driver hands the streams on: stages in the job's (topological) order,
+    subtasks ascending."""
+    return [(stage.spec.stage_id, subtask) for stage in job.stages
+            for subtask in range(stage.spec.parallelism)]

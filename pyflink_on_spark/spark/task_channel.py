@@ -1,0 +1,113 @@
+"""The tasks' side of the driver channel (spark/driver_channel.py): one connection per task
+attempt, numbered messages in the order the task produces them, and the text user code
+prints while the task runs (PyFlink shows it on the client's stdout; a Spark worker's stdout
+goes to its stderr)."""
+from __future__ import annotations
+
+import io
+import socket
+import sys
+import traceback
+from contextlib import contextmanager
+from typing import Iterator, List, Optional, Tuple
+
+from pyflink_on_spark.spark.driver_channel import (ACK, END, ERROR, GO, HELLO, OUT, ROW,
+                                                   send_message)
+
+ChannelAddress = Tuple[str, int, str]      # host, port, token
+
+
+class JobAlreadyFailed(RuntimeError):
+    """A task attempt started after the job failed (Spark retrying a failed task)."""
+
+
+class CapturedStdout(io.TextIOBase):
+    """sys.stdout while user code runs in the task: keeps what it prints."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._parts: List[str] = []
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        self._parts.append(text)
+        return len(text)
+
+    def take(self) -> str:
+        text = "".join(self._parts)
+        self._parts = []
+        return text
+
+    @contextmanager
+    def active(self) -> Iterator[None]:
+        previous = sys.stdout
+        sys.stdout = self
+        try:
+            yield
+        finally:
+            sys.stdout = previous
+
+
+class TaskChannel:
+    def __init__(self, address: ChannelAddress, stage_id: int, subtask: int,
+                 attempt: int) -> None:
+        host, port, token = address
+        self._socket = socket.create_connection((host, port))
+        self._out = self._socket.makefile("wb", buffering=1 << 16)
+        self._seq = 0
+        send_message(self._out, (HELLO, token, stage_id, subtask, attempt))
+        self._out.flush()
+        verdict = self._socket.recv(1)
+        if verdict != GO:
+            self.close()
+            raise JobAlreadyFailed("the job has already failed; this attempt of stage %d, "
+                                   "subtask %d does not run" % (stage_id, subtask))
+
+    def _send(self, kind: str, *fields) -> None:
+        send_message(self._out, (kind, self._seq) + fields)
+        self._seq += 1
+
+    def send_output(self, text: str) -> None:
+        if text:
+            self._send(OUT, text)
+
+    def send_row(self, edge: int, payload: bytes) -> None:
+        self._send(ROW, edge, payload)
+
+    def flush(self) -> None:
+        self._out.flush()
+
+    def end(self) -> None:
+        self._send(END)
+        self._out.flush()
+
+    def report_error(self, error: BaseException) -> None:
+        """Tell the driver before the task fails, and wait until it has cancelled the job
+        (so that Spark does not start a retry of user code first)."""
+        from pyflink_on_spark.runtime.errors import UserFunctionError
+        if isinstance(error, UserFunctionError):
+            text = str(error)
+        else:
+            text = "".join(traceback.format_exception(type(error), error,
+                                                      error.__traceback__))
+        try:
+            send_message(self._out, (ERROR, text))
+            self._out.flush()
+            self._socket.settimeout(60)
+            self._socket.recv(1)          # ACK (or the driver is gone)
+        except OSError:
+            pass
+
+    def close(self) -> None:
+        try:
+            self._out.close()
+        except OSError:
+            pass
+        self._socket.close()
+
+
+def connect(address: Optional[ChannelAddress], stage_id: int, subtask: int,
+            attempt: int) -> Optional[TaskChannel]:
+    return TaskChannel(address, stage_id, subtask, attempt) if address is not None else None
