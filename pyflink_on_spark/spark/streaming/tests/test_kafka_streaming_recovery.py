@@ -8,7 +8,7 @@ import subprocess
 import sys
 import time
 
-from pyflink_on_spark.spark.streaming.executor import FAULT_ENV
+from pyflink_on_spark.spark.streaming.faults import FAULT_ENV
 from pyflink_on_spark.spark.tests.test_kafka_broker_bounded import (consume_all, new_topics,
                                                                     produce)
 
