@@ -76,7 +76,9 @@ def build_frames(job: CompiledJob, session, script_dirs: Tuple[str, ...] = (),
                      .sortWithinPartitions(*EXCHANGE_ORDER)
         output = frame.mapInArrow(
             make_stage_function(cloudpickle.dumps(spec), alias, script_dirs, spec.stage_id,
-                                channel, worker_setup), SPARK_SCHEMA)
+                                channel, worker_setup,
+                                frozenset(s.edge_id for s in stage.sinks
+                                          if s.sink.reaches_driver)), SPARK_SCHEMA)
         # with the channel the driver does not read the frame (it only runs it)
         has_driver_sink = channel is None and any(s.sink.reaches_driver for s in stage.sinks)
         if consumers[spec.stage_id] + (1 if has_driver_sink else 0) \

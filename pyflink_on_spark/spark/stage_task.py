@@ -58,7 +58,8 @@ def _has_rows(batches: Iterator[pa.RecordBatch]):
 
 def make_stage_function(spec_bytes: bytes, alias_pyflink: bool, script_dirs=(),
                         stage_id: int = -1, channel: Optional[ChannelAddress] = None,
-                        worker_setup: WorkerSetup = WorkerSetup()):
+                        worker_setup: WorkerSetup = WorkerSetup(),
+                        driver_edges: frozenset = frozenset()):
     """spec_bytes: the cloudpickled StageSpec, unpickled in the task after the `pyflink`
     alias is installed (so user classes that subclass pyflink.* resolve in the worker) and
     the job script's directories are importable (modules beside the script).
@@ -67,7 +68,9 @@ def make_stage_function(spec_bytes: bytes, alias_pyflink: bool, script_dirs=(),
     collected values, file committables) and what user code prints go to the driver as the
     task produces them (spark/driver_channel.py), and an exception is reported before the
     task fails; without it, driver rows stay in the stage's output.
-    worker_setup: the job's Python requirements and archives (spark/python_dependencies.py)."""
+    worker_setup: the job's Python requirements and archives (spark/python_dependencies.py).
+    driver_edges: the sink edges whose rows the driver reads (print, collect, file
+    committables); other sink rows (Kafka) stay in the output for Spark's writers."""
     script_dirs = tuple(script_dirs)
 
     def run_stage(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
@@ -87,7 +90,8 @@ def make_stage_function(spec_bytes: bytes, alias_pyflink: bool, script_dirs=(),
         try:
             batches = _has_rows(batches)
             if batches is not None:  # a subtask without input has nothing to do
-                yield from _run_subtask(spec_bytes, subtask, attempt, batches, to_driver)
+                yield from _run_subtask(spec_bytes, subtask, attempt, batches, to_driver,
+                                        driver_edges)
             if to_driver is not None:
                 to_driver.end()
         finally:
@@ -98,8 +102,8 @@ def make_stage_function(spec_bytes: bytes, alias_pyflink: bool, script_dirs=(),
 
 
 def _run_subtask(spec_bytes: bytes, subtask: int, attempt: int,
-                 batches: Iterator[pa.RecordBatch], to_driver: Optional[TaskChannel]) \
-        -> Iterator[pa.RecordBatch]:
+                 batches: Iterator[pa.RecordBatch], to_driver: Optional[TaskChannel],
+                 driver_edges: frozenset = frozenset()) -> Iterator[pa.RecordBatch]:
     from pyflink_on_spark.runtime.task import StreamTask
     stdout = CapturedStdout()
 
@@ -107,9 +111,9 @@ def _run_subtask(spec_bytes: bytes, subtask: int, attempt: int,
         """What user code printed, then the driver's rows the task holds, to the driver."""
         to_driver.send_output(stdout.take())
         rows = task.rows
-        driver_rows = [r for r in rows if r[4] == KIND_DRIVER]
+        driver_rows = [r for r in rows if r[4] == KIND_DRIVER and r[0] in driver_edges]
         if driver_rows:
-            rows[:] = [r for r in rows if r[4] != KIND_DRIVER]
+            rows[:] = [r for r in rows if not (r[4] == KIND_DRIVER and r[0] in driver_edges)]
             for row in driver_rows:
                 to_driver.send_row(row[0], row[5])
         to_driver.flush()

@@ -47,8 +47,13 @@ def _spark_jobs(spark):
     found = []
     for index in range(jobs.size()):
         job = jobs.apply(index)
-        found.append((job.jobGroup().getOrElse(None), job.description().getOrElse(None)))
+        found.append((_option(job.jobGroup()), _option(job.description())))
     return found
+
+
+def _option(value):
+    """A Scala Option's value, None when empty (getOrElse(null) fails through Py4J)."""
+    return value.get() if value.isDefined() else None
 
 
 def test_spark_jobs_are_named_after_the_flink_job_and_its_operators(spark):
@@ -56,14 +61,16 @@ def test_spark_jobs_are_named_after_the_flink_job_and_its_operators(spark):
     env.set_parallelism(2)
     doubled = env.from_collection([1, 2, 3], type_info=Types.INT()) \
         .map(lambda v: v * 2).name("Double it")
-    doubled.print()       # read by the driver and by the next stage: checkpointed first
+    # read by two later stages: checkpointed first (computed once)
     doubled.key_by(lambda v: v % 2).reduce(lambda a, b: a + b).name("Sum them").print()
+    doubled.key_by(lambda v: v % 3).reduce(lambda a, b: a + b).name("Sum again").print()
     job = env._compile(env._job_sinks(env._sinks), "described job")
     execute_job(job, "described job", RunOptions(progress=False))
     ours = {d for g, d in _spark_jobs(spark) if g and g.endswith(": described job")}
     # the checkpoint of the shared stage, then the rest of the job
     assert "described job: stage 1: Double it" in ours, ours
-    assert "described job: Source: Collection Source -> Double it -> Sum them" in ours, ours
+    assert "described job: Source: Collection Source -> Double it -> Sum them -> Sum again" \
+        in ours, ours
 
 
 JOB = """

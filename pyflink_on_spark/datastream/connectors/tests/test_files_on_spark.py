@@ -13,11 +13,10 @@ import pyarrow.parquet as pq
 import pytest
 
 from pyflink_on_spark.common import Row, Types, WatermarkStrategy
-from pyflink_on_spark.common.serialization import Encoder, SimpleStringSchema
+from pyflink_on_spark.common.serialization import Encoder
 from pyflink_on_spark.datastream import MapFunction, StreamExecutionEnvironment
 from pyflink_on_spark.datastream.connectors.file_system import (
     BucketAssigner, FileSink, FileSource, OutputFileConfig, RollingPolicy, StreamFormat)
-from pyflink_on_spark.datastream.connectors.kafka import KafkaOffsetsInitializer, KafkaSource
 from pyflink_on_spark.datastream.formats.avro import AvroBulkWriters, AvroInputFormat, AvroSchema
 from pyflink_on_spark.datastream.formats.csv import CsvBulkWriters, CsvReaderFormat, CsvSchema
 from pyflink_on_spark.datastream.formats.orc import OrcBulkWriters
@@ -235,6 +234,7 @@ def test_bulk_writers(spark, tmp_path):
 
 
 def test_spark_packages_that_are_missing_are_named(spark, tmp_path):
+    # (Kafka's package the shim adds itself: spark/kafka_package.py and its tests)
     env = _env(1)
     schema = AvroSchema.parse_string('{"type": "record", "name": "R", "fields": '
                                      '[{"name": "a", "type": "int"}]}')
@@ -242,13 +242,6 @@ def test_spark_packages_that_are_missing_are_named(spark, tmp_path):
     with pytest.raises(MissingSparkPackageError, match="spark-avro_2.13"):
         list(env.create_input(AvroInputFormat(str(tmp_path / "x.avro"), schema))
              .execute_and_collect())
-    source = KafkaSource.builder().set_bootstrap_servers("localhost:1").set_topics("t") \
-        .set_value_only_deserializer(SimpleStringSchema()) \
-        .set_bounded(KafkaOffsetsInitializer.latest()).build()
-    ds = env.from_source(source, WatermarkStrategy.no_watermarks(), "kafka")
-    with pytest.raises(MissingSparkPackageError,
-                       match="--packages org.apache.spark:spark-sql-kafka-0-10_2.13:"):
-        list(ds.execute_and_collect())
 
 
 def test_read_text_file_spreads_a_large_files_blocks_over_subtasks(spark, tmp_path):
