@@ -19,6 +19,8 @@ import time
 from dataclasses import asdict, dataclass
 from typing import Dict, Optional
 
+from pyflink_on_spark.codecs.files.staging import process_alive
+
 SERVER_CLASS = "org.apache.spark.sql.connect.service.SparkConnectServer"
 START_TIMEOUT_S = 180.0     # a cold JVM on a busy 2-core machine
 STATE_ENV = "PYFLINK_ON_SPARK_STATE_DIR"
@@ -70,16 +72,6 @@ def _accepting(port: int) -> bool:
             return True
     except OSError:
         return False
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 def _spark_home() -> str:
@@ -153,7 +145,7 @@ def stop_server(info: ServerInfo, timeout_s: float = 30.0) -> None:
                 if os.waitpid(info.pid, os.WNOHANG)[0] == info.pid:
                     return
             except ChildProcessError:   # not our child (serve --stop): poll its pid
-                if not _alive(info.pid):
+                if not process_alive(info.pid):
                     return
             time.sleep(0.1)
 
@@ -173,7 +165,7 @@ def served() -> Optional[ServerInfo]:
             info = ServerInfo(**json.load(f))
     except (OSError, ValueError, TypeError):
         return None
-    if not _alive(info.pid) or not _accepting(info.port):
+    if not process_alive(info.pid) or not _accepting(info.port):
         return None
     return info
 

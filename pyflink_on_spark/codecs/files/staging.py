@@ -36,7 +36,8 @@ def _start_time(pid: int) -> Optional[str]:
         return None
 
 
-def _alive(pid: int) -> bool:
+def process_alive(pid: int) -> bool:
+    """Whether a process with this pid exists (ours or another user's)."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
@@ -77,7 +78,7 @@ def is_abandoned(path: str, now: Optional[float] = None) -> bool:
     if owner.get("host") != socket.gethostname():
         return False
     pid = int(owner.get("pid", -1))
-    if pid <= 0 or not _alive(pid):
+    if pid <= 0 or not process_alive(pid):
         return True
     started = owner.get("start")
     return started is not None and _start_time(pid) not in (None, started)

@@ -4,28 +4,17 @@ directory: with AT_LEAST_ONCE every input record reaches the output topic (the r
 reads the offset ranges recorded for it, so nothing is skipped; duplicates are allowed)."""
 import os
 import signal
-import subprocess
-import sys
 import time
 
-from pyflink_on_spark.spark.streaming.faults import FAULT_ENV
+from pyflink_on_spark.spark.streaming.tests.test_streaming_recovery import start_driver
 from pyflink_on_spark.spark.tests.test_kafka_broker_bounded import (consume_all, new_topics,
                                                                     produce)
 
 JOB = os.path.join(os.path.dirname(__file__), "jobs", "kafka_upper_job.py")
-REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
-    os.path.abspath(__file__)))))
 
 
 def _start(tmp, args, fault=None):
-    env = dict(os.environ)
-    env["PYTHONPATH"] = REPO + os.pathsep + env.get("PYTHONPATH", "")
-    env.pop(FAULT_ENV, None)
-    if fault is not None:
-        env[FAULT_ENV] = fault
-    log = open(os.path.join(tmp, "driver-%d.log" % time.monotonic_ns()), "w")
-    return subprocess.Popen([sys.executable, "-m", "pyflink_on_spark.cli.main", "run", JOB]
-                            + args, env=env, stdout=log, stderr=subprocess.STDOUT, cwd=tmp)
+    return start_driver(tmp, JOB, args, fault)
 
 
 def test_kill_9_after_the_kafka_write_and_restart_loses_nothing(kafka_broker, tmp_path):

@@ -32,16 +32,22 @@ def _file_lines(f: int):
             for i in range(11)]
 
 
-def _start(tmp, in_dir, out_dir, ckpt, mode="stream", fault=None):
+def start_driver(tmp, job: str, args, fault=None):
+    """`pyflink-on-spark run job args` in its own process (its log in tmp), armed with the
+    driver kill point `fault` (spark/streaming/faults.py) if given."""
     env = dict(os.environ)
     env["PYTHONPATH"] = REPO + os.pathsep + env.get("PYTHONPATH", "")
     env.pop(FAULT_ENV, None)
     if fault is not None:
         env[FAULT_ENV] = fault
     log = open(os.path.join(tmp, "driver-%d.log" % time.monotonic_ns()), "w")
-    return subprocess.Popen(
-        [sys.executable, "-m", "pyflink_on_spark.cli.main", "run", JOB, in_dir, out_dir, ckpt,
-         mode], env=env, stdout=log, stderr=subprocess.STDOUT, cwd=tmp)
+    return subprocess.Popen([sys.executable, "-m", "pyflink_on_spark.cli.main", "run", job]
+                            + list(args), env=env, stdout=log, stderr=subprocess.STDOUT,
+                            cwd=tmp)
+
+
+def _start(tmp, in_dir, out_dir, ckpt, mode="stream", fault=None):
+    return start_driver(tmp, JOB, [in_dir, out_dir, ckpt, mode], fault)
 
 
 def _records(ckpt):
