@@ -1003,6 +1003,13 @@ class TupleTypeInfo(TypeInformation):
         converters = [t._python_converter() for t in self._field_types]
 
         def convert(value):
+            if value.__class__ is tuple and len(value) == arity:
+                # the per-record case in one comprehension; a None field falls through to
+                # the loop below, which names it
+                out = [v if c is None else c(v) for c, v in zip(converters, value)
+                       if v is not None]
+                if len(out) == arity:
+                    return tuple(out)
             if not isinstance(value, tuple):
                 raise TypeError("Expected tuple, got %s (a record declared %r must be a tuple;"
                                 " PyFlink fails here too)" % (type(value).__name__, self))

@@ -243,6 +243,16 @@ def wrap_map(func) -> MapFunction:
     return _wrap(func, MapFunction, _MapFunctionWrapper, "MapFunction")
 
 
+def per_record_callable(function: Function, method_name: str):
+    """What the engine calls per record for `function.<method_name>`: the user's own callable
+    when the API wrapped a plain lambda or function (one Python call less per record), else
+    the bound method. Subclasses of the wrappers (a user may override ReduceFunctionWrapper's
+    reduce) keep their method."""
+    if type(function) in _PASS_THROUGH_WRAPPERS:
+        return function._func
+    return getattr(function, method_name)
+
+
 def wrap_flat_map(func) -> FlatMapFunction:
     return _wrap(func, FlatMapFunction, _FlatMapFunctionWrapper, "FlatMapFunction")
 
@@ -267,6 +277,12 @@ def wrap_partitioner(func) -> Partitioner:
 
 class _ReduceWrapper(ReduceFunctionWrapper, ReduceFunction):
     pass
+
+
+# The API's wrappers of plain callables whose method only passes its arguments on.
+_PASS_THROUGH_WRAPPERS = (_MapFunctionWrapper, _FlatMapFunctionWrapper, _FilterFunctionWrapper,
+                          _KeySelectorFunctionWrapper, _PartitionerFunctionWrapper,
+                          ReduceFunctionWrapper, _ReduceWrapper)
 
 
 class JavaFunctionWrapper(object):

@@ -6,7 +6,7 @@ final value per key at the end of input (Flink's batch semantics).
 """
 from __future__ import annotations
 
-from pyflink_on_spark.datastream.functions import KeyedProcessFunction
+from pyflink_on_spark.datastream.functions import KeyedProcessFunction, per_record_callable
 from pyflink_on_spark.datastream.state import ValueStateDescriptor
 from pyflink_on_spark.specs.operators import Aggregation
 
@@ -98,13 +98,11 @@ class ReduceAdapter(_RollingAdapter):
     def open(self, runtime_context):
         super().open(runtime_context)
         self._fn.open(runtime_context)
-        self._reduce = self._fn.reduce
+        # the per-record combine is the user's reduce itself: no adapter frame between
+        self._combine = per_record_callable(self._fn, "reduce")
 
     def close(self):
         self._fn.close()
-
-    def _combine(self, current, value):
-        return self._reduce(current, value)
 
 
 class AggregationAdapter(_RollingAdapter):

@@ -10,6 +10,7 @@ from typing import Callable, List
 
 import cloudpickle
 
+from pyflink_on_spark.datastream.functions import per_record_callable
 from pyflink_on_spark.runtime.key_groups import KeyToSubtask
 from pyflink_on_spark.runtime.boundary import KIND_DRIVER, KIND_RECORDS, KIND_WATERMARK
 from pyflink_on_spark.runtime.watermarks import MAX_WATERMARK
@@ -75,7 +76,7 @@ def _shuffle(partitioning, subtask: int, parallelism: int, spec: ExitSpec) -> Ca
 
 def _keyed(partitioning: KeyedPartitioning, subtask: int, parallelism: int,
            spec: ExitSpec) -> Callable:
-    get_key = partitioning.key_selector.get_key
+    get_key = per_record_callable(partitioning.key_selector, "get_key")
     to_subtask = KeyToSubtask(spec.target_max_parallelism, spec.target_parallelism,
                               partitioning.key_type)
     return lambda value: to_subtask(get_key(value))
@@ -84,8 +85,8 @@ def _keyed(partitioning: KeyedPartitioning, subtask: int, parallelism: int,
 def _custom(partitioning: CustomPartitioning, subtask: int, parallelism: int,
             spec: ExitSpec) -> Callable:
     n = spec.target_parallelism
-    get_key = partitioning.key_selector.get_key
-    partition = partitioning.partitioner.partition
+    get_key = per_record_callable(partitioning.key_selector, "get_key")
+    partition = per_record_callable(partitioning.partitioner, "partition")
 
     def custom(value):
         dest = partition(get_key(value), n)
@@ -141,6 +142,12 @@ class ExitCollector:
         self._kind = KIND_DRIVER if spec.to_driver else KIND_RECORDS
         self._select = (lambda value: 0) if self._broadcast else channel_selector(
             spec, subtask, parallelism)
+        # The per-record path, specialised once: a keyed exit calls the key function and the
+        # key -> subtask map inline (no selector frame), an exit without a converter skips it.
+        if isinstance(spec.partitioning, KeyedPartitioning):
+            self.process_element = self._keyed_path(spec)
+        elif self._convert is None:
+            self.process_element = self._unconverted_path(spec)
 
     def process_element(self, value, timestamp) -> None:
         try:
@@ -157,6 +164,46 @@ class ExitCollector:
         self._stamps[dest].append(timestamp)
         if len(values) >= CHUNK_RECORDS:
             self._flush(dest)
+
+    def _keyed_path(self, spec: ExitSpec) -> Callable:
+        values_by, stamps_by, flush = self._values, self._stamps, self._flush
+        user_error, partitioning, convert = self._user_error, spec.partitioning, self._convert
+        get_key = per_record_callable(partitioning.key_selector, "get_key")
+        to_subtask = KeyToSubtask(spec.target_max_parallelism, spec.target_parallelism,
+                                  partitioning.key_type)
+
+        def process_keyed(value, timestamp) -> None:
+            if convert is not None:
+                try:
+                    value = convert(value)
+                except Exception as e:
+                    raise user_error(e) from None
+            try:
+                dest = to_subtask(get_key(value))
+            except Exception as e:
+                raise _blame_selector(user_error(e), partitioning, e) from None
+            values = values_by[dest]
+            values.append(value)
+            stamps_by[dest].append(timestamp)
+            if len(values) >= CHUNK_RECORDS:
+                flush(dest)
+        return process_keyed
+
+    def _unconverted_path(self, spec: ExitSpec) -> Callable:
+        values_by, stamps_by, flush = self._values, self._stamps, self._flush
+        user_error, partitioning, select = self._user_error, spec.partitioning, self._select
+
+        def process_selected(value, timestamp) -> None:
+            try:
+                dest = select(value)
+            except Exception as e:
+                raise _blame_selector(user_error(e), partitioning, e) from None
+            values = values_by[dest]
+            values.append(value)
+            stamps_by[dest].append(timestamp)
+            if len(values) >= CHUNK_RECORDS:
+                flush(dest)
+        return process_selected
 
     def process_watermark(self, watermark: int) -> None:
         # The end of input is implied by the end of the channel; only real progress is sent.

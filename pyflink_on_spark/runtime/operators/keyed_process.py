@@ -5,8 +5,7 @@ KeyedStream.map / flat_map / filter / reduce / sum / ... are KeyedProcessFunctio
 """
 from __future__ import annotations
 
-from pyflink_on_spark.datastream.functions import (
-    KeyedProcessFunction, _KeySelectorFunctionWrapper)
+from pyflink_on_spark.datastream.functions import KeyedProcessFunction, per_record_callable
 from pyflink_on_spark.datastream.time_domain import TimeDomain
 from pyflink_on_spark.datastream.timerservice import TimerService
 from pyflink_on_spark.runtime.context import StreamingRuntimeContext
@@ -69,14 +68,6 @@ class KeyedContext(KeyedProcessFunction.OnTimerContext):
         return self._time_domain
 
 
-def _unwrapped_key_function(key_selector):
-    """The key function to call per record: a plain callable given to key_by is called
-    directly, not through its KeySelector wrapper (one Python call less per record)."""
-    if isinstance(key_selector, _KeySelectorFunctionWrapper):
-        return key_selector._func
-    return key_selector.get_key
-
-
 def _batch_timestamp(record) -> int:
     timestamp = record[2]
     return MIN_WATERMARK if timestamp is None else timestamp
@@ -108,7 +99,7 @@ class KeyedProcessOperator(Operator):
         self.backend = create_backend(self.task)
         self.timers = InternalTimerService(self.task.clock)
         self.runtime_context = StreamingRuntimeContext(self.task, self.backend)
-        self._get_key = _unwrapped_key_function(self.key_selector)
+        self._get_key = per_record_callable(self.key_selector, "get_key")
         self._set_key = self.backend.set_current_key
         self._open_contexts()
         self.open_function(self.runtime_context)
@@ -135,10 +126,14 @@ class KeyedProcessOperator(Operator):
         self._buffer_input(self._get_key, 1, value, timestamp)
 
     def _buffer_input(self, get_key, side: int, value, timestamp) -> None:
-        key = self.call_user(get_key, value)
-        entry = self._batch_input.get(hashable_key(key))
+        try:  # inline rather than call_user: the per-record path
+            key = get_key(value)
+        except Exception as e:
+            raise self.user_error(e) from None
+        grouping = hashable_key(key)
+        entry = self._batch_input.get(grouping)
         if entry is None:
-            entry = self._batch_input[hashable_key(key)] = (key, [])
+            entry = self._batch_input[grouping] = (key, [])
         entry[1].append((side, value, timestamp))
 
     def _batch_records(self, records):

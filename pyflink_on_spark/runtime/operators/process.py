@@ -2,7 +2,7 @@
 runs them as process functions too, so their results go through the same emission rules."""
 from __future__ import annotations
 
-from pyflink_on_spark.datastream.functions import ProcessFunction
+from pyflink_on_spark.datastream.functions import ProcessFunction, per_record_callable
 from pyflink_on_spark.datastream.timerservice import TimerService
 from pyflink_on_spark.runtime.watermarks import MIN_WATERMARK
 from pyflink_on_spark.runtime.operators.base import Operator, emit_results
@@ -87,7 +87,7 @@ class MapOperator(ProcessOperator):
     output when one is consumed, as PyFlink's process-function wrapping does)."""
 
     def _bind_process_element(self, output):
-        user_map = self.function.map
+        user_map = per_record_callable(self.function, "map")
         collect = output.collect
         user_error = self.user_error
 
@@ -108,7 +108,7 @@ class FlatMapOperator(ProcessOperator):
     """DataStream.flat_map: the function's iterable goes through the process emission rules."""
 
     def _bind_process_element(self, output):
-        user_flat_map = self.function.flat_map
+        user_flat_map = per_record_callable(self.function, "flat_map")
         user_error = self.user_error
 
         def process_element(value, timestamp):
@@ -123,7 +123,7 @@ class FilterOperator(ProcessOperator):
     """DataStream.filter: the record itself when the function says so."""
 
     def _bind_process_element(self, output):
-        user_filter = self.function.filter
+        user_filter = per_record_callable(self.function, "filter")
         collect = output.collect
         user_error = self.user_error
 

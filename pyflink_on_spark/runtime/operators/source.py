@@ -20,6 +20,9 @@ class SourceOperator(TimestampsAndWatermarksOperator):
 
     def process_split(self, split) -> None:
         process = self.process_element
+        if self._extract is None and not self._every:
+            # nothing to stamp and no watermark to generate: records go straight on
+            process = self.output.collect
         progress = self.task.progress if self.task is not None else None
         records = self.call_user(self.reader, split)
         count = 0
