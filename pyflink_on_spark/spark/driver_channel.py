@@ -11,7 +11,11 @@ messages: text the user code printed, driver-sink rows (print lines, collected v
 sink committables), then "end". The driver hands them on in stream order: stage by stage
 (the job's topological order), subtask by subtask, each stream's messages in their order.
 The stream at the front is handed on live; the others are spilled to disk until their turn,
-so the driver's memory does not grow with the output.
+so the driver's memory does not grow with the output. The order gives way when a stream has
+waited HOLD_SECONDS or the spill has grown past HOLD_BYTES (a job over an endless source,
+whose front stream never ends): what waited is handed on, stream by stream, and from then on
+every message as it arrives, each stream still in its own order (PyFlink interleaves the
+subtasks' output too; a short job keeps the deterministic order).
 
 A retried attempt (a killed worker) sends its stream again from message 0: messages the
 driver already has are dropped, so the output is that of an undisturbed run. A task whose
@@ -29,6 +33,7 @@ import socket
 import struct
 import tempfile
 import threading
+import time
 from typing import Callable, Dict, Iterator, List, Optional, Sequence, Tuple
 
 Stream = Tuple[int, int]          # (stage id, subtask)
@@ -39,6 +44,8 @@ GO, STOP, ACK = b"G", b"S", b"A"
 
 _LENGTH = struct.Struct("!I")
 QUEUE_MESSAGES = 64               # messages in flight between receivers and the consumer
+HOLD_SECONDS = 30.0               # longest a stream's messages wait for their turn
+HOLD_BYTES = 64 << 20             # most spilled bytes before the order gives way
 
 
 def send_message(stream, message: tuple) -> None:
@@ -65,8 +72,11 @@ class _Spill:
         fd, self.path = tempfile.mkstemp(dir=directory, suffix=".spill")
         self._file = os.fdopen(fd, "wb")
 
-    def append(self, message: tuple) -> None:
+    def append(self, message: tuple) -> int:
+        """Spills the message; returns the bytes it took."""
+        before = self._file.tell()
         send_message(self._file, message)
+        return self._file.tell() - before
 
     def drain(self) -> Iterator[tuple]:
         self._file.close()
@@ -90,13 +100,21 @@ class StreamOrder:
     """Puts the messages of many streams into stream order (pure logic, no sockets).
     `deliver` takes a message as it arrives and returns those that can be handed on now."""
 
-    def __init__(self, streams: Sequence[Stream], spill_dir: str) -> None:
+    def __init__(self, streams: Sequence[Stream], spill_dir: str,
+                 hold_seconds: float = HOLD_SECONDS, hold_bytes: int = HOLD_BYTES,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self._order = list(streams)
         self._cursor = 0
         self._next_seq: Dict[Stream, int] = {s: 0 for s in self._order}
         self._ended: Dict[Stream, bool] = {s: False for s in self._order}
         self._spills: Dict[Stream, _Spill] = {}
         self._spill_dir = spill_dir
+        self._hold_seconds = hold_seconds
+        self._hold_bytes = hold_bytes
+        self._clock = clock
+        self._held_since: Optional[float] = None
+        self._held_bytes = 0
+        self.live = False   # the order has given way: messages go on as they arrive
 
     def deliver(self, stream: Stream, seq: int, message: tuple) -> Iterator[tuple]:
         if stream not in self._next_seq or seq != self._next_seq[stream]:
@@ -104,14 +122,30 @@ class StreamOrder:
         self._next_seq[stream] = seq + 1
         if message[0] == END:
             self._ended[stream] = True
-        elif self._current() == stream:
+        elif self.live or self._current() == stream:
             yield message
         else:
             spill = self._spills.get(stream)
             if spill is None:
                 spill = self._spills[stream] = _Spill(self._spill_dir)
-            spill.append(message)
+            self._held_bytes += spill.append(message)
+            if self._held_since is None:
+                self._held_since = self._clock()
         yield from self._advance()
+        yield from self.release_if_held_too_long()
+
+    def release_if_held_too_long(self) -> Iterator[tuple]:
+        """Gives the order up once a stream has waited too long or the spill is too big:
+        everything waiting goes on (stream by stream) and later messages go on at once."""
+        if self.live or self._held_since is None:
+            return
+        if self._held_bytes < self._hold_bytes and \
+                self._clock() - self._held_since < self._hold_seconds:
+            return
+        self.live = True
+        for stream in self._order:
+            if stream in self._spills:
+                yield from self._spills.pop(stream).drain()
 
     def _current(self) -> Optional[Stream]:
         return self._order[self._cursor] if self._cursor < len(self._order) else None
@@ -122,6 +156,8 @@ class StreamOrder:
             current = self._current()
             if current is not None and current in self._spills:
                 yield from self._spills.pop(current).drain()
+        if not self._spills:
+            self._held_since, self._held_bytes = None, 0
 
     def flush(self) -> Iterator[tuple]:
         """Everything received, in stream order (the job has ended: streams that never
@@ -247,8 +283,9 @@ class DriverChannel:
                     yield from self._order.flush()
                     return
             try:
-                item = self._queue.get(timeout=0.5 if done else None)
+                item = self._queue.get(timeout=0.5)
             except queue.Empty:
+                yield from self._order.release_if_held_too_long()
                 continue
             if item is _DONE:
                 done = True

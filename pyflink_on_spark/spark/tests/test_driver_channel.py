@@ -46,6 +46,40 @@ def test_flush_hands_on_streams_that_never_ended_in_order(tmp_path):
     assert _texts(order.flush()) == ["a1", "b"]
 
 
+def test_the_order_gives_way_when_a_stream_waited_too_long(tmp_path):
+    # an endless front stream (a source that never ends) must not hold the others forever
+    now = [0.0]
+    order = StreamOrder([A0, A1], str(tmp_path), hold_seconds=30, clock=lambda: now[0])
+    assert _texts(order.deliver(A1, 0, (OUT, 0, "a1-first"))) == []
+    assert _texts(order.deliver(A0, 0, (OUT, 0, "a0-first"))) == ["a0-first"]
+    now[0] = 29.0
+    assert _texts(order.release_if_held_too_long()) == []
+    now[0] = 30.0
+    assert _texts(order.release_if_held_too_long()) == ["a1-first"]
+    assert order.live and os.listdir(tmp_path) == []
+    # from now on each message goes on as it arrives, each stream in its own order
+    assert _texts(order.deliver(A1, 1, (OUT, 1, "a1-live"))) == ["a1-live"]
+    assert _texts(order.deliver(A1, 1, (OUT, 1, "a1-live"))) == []    # a retry's resend
+    assert _texts(order.deliver(A0, 1, (OUT, 1, "a0-live"))) == ["a0-live"]
+    assert _texts(order.flush()) == []
+
+
+def test_the_order_gives_way_when_the_spill_grows_too_big(tmp_path):
+    order = StreamOrder([A0, A1, B0], str(tmp_path), hold_bytes=1000, clock=lambda: 0.0)
+    assert _texts(order.deliver(B0, 0, (OUT, 0, "b0"))) == []
+    assert _texts(order.deliver(A1, 0, (OUT, 0, "x" * 500))) == []
+    # the spill passes 1000 bytes: what waited goes on in stream order (A1 before B0)
+    assert _texts(order.deliver(A1, 1, (OUT, 1, "y" * 500))) == ["x" * 500, "y" * 500, "b0"]
+
+
+def test_a_short_job_keeps_the_deterministic_order(tmp_path):
+    order = StreamOrder([A0, A1], str(tmp_path), hold_seconds=30, clock=lambda: 5.0)
+    assert _texts(order.deliver(A1, 0, (OUT, 0, "a1"))) == []
+    assert _texts(order.deliver(A0, 0, (OUT, 0, "a0"))) == ["a0"]
+    assert _texts(order.deliver(A0, 1, (END, 1))) == ["a1"]
+    assert not order.live
+
+
 def _task(channel, stream, messages):
     task = TaskChannel(channel.address + (channel.token,), stream[0], stream[1], 0)
     for kind, text in messages:
