@@ -88,3 +88,17 @@ def test_split_line_undoes_quotes():
     assert split_line('"q""uote",b', CsvDialect()) == ['q"uote', "b"]
     assert split_line("a|'b|c'", CsvDialect(column_separator="|", quote_char="'")) == \
         ["a", "b|c"]
+
+
+def test_line_numbers_counted_on_match_counting_from_the_start():
+    # line_at counts on from its last answer (counting from the start made reading
+    # quadratic); every order of positions must give the plain count's line
+    import random
+    import re
+    from pyflink_on_spark.codecs.formats.csv import CsvDialect, _JacksonCsvDecoder
+    text = "a\r\nb\rc\n\r\nd\n\ne\r\n\rf"
+    positions = list(range(len(text) + 1))
+    for order in (positions, positions[::-1], random.Random(7).sample(positions, len(positions))):
+        decoder = _JacksonCsvDecoder(text, CsvDialect())
+        for pos in order:
+            assert decoder.line_at(pos) == len(re.findall(r"\r\n|\r|\n", text[:pos])) + 1, pos

@@ -114,6 +114,26 @@ def test_a_file_read_as_several_spark_blocks_keeps_its_order(spark, tmp_path):
     assert {s for s, _ in out} == {0}
 
 
+def test_a_big_csv_file_is_read_once_by_one_subtask(spark, tmp_path):
+    # Flink's CsvReaderFormat does not split files: one subtask reads the whole file once,
+    # even where Spark would cut it into several blocks for several tasks
+    path = str(tmp_path / "big.csv")
+    _write(path, "".join("%d,name-%d\n" % (i, i) for i in range(5000)).encode())
+    schema = CsvSchema.builder().add_number_column("id", number_type=DataTypes.INT()) \
+        .add_string_column("name").build()
+    source = FileSource.for_record_stream_format(CsvReaderFormat.for_schema(schema),
+                                                 path).build()
+    previous = spark.conf.get("spark.sql.files.maxPartitionBytes")
+    spark.conf.set("spark.sql.files.maxPartitionBytes", "16384")  # ~5 blocks
+    try:
+        out = list(_env(2).from_source(source, WatermarkStrategy.no_watermarks(), "csv")
+                   .map(Tag()).execute_and_collect())
+    finally:
+        spark.conf.set("spark.sql.files.maxPartitionBytes", previous)
+    assert [row[0] for _, row in out] == list(range(5000))
+    assert {s for s, _ in out} == {0}
+
+
 def test_a_missing_path_fails_clearly(spark, tmp_path):
     missing = str(tmp_path / "nope")
     with pytest.raises(FileNotFoundError, match="nope"):
