@@ -3,6 +3,7 @@ staging directory and reporting each finished part (its staged and its final pat
 committable. Nothing becomes visible here: the driver publishes after the job succeeded."""
 from __future__ import annotations
 
+import errno
 import uuid
 from typing import Dict, List, Tuple
 
@@ -23,6 +24,24 @@ class _OpenPart:
 
 
 IN_PROGRESS = ".inprogress."
+
+# errors of the file system under the sink, not of the user's code or data
+_STORAGE_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EROFS, errno.EIO}
+
+
+class FileSinkStorageError(OSError):
+    """The sink's file system refused a write (full disk, quota, read-only, I/O error)."""
+
+
+def storage_error(error: OSError, path: str, base_path: str) -> OSError:
+    """`error` with the part file and the sink's directory named, when it is the file
+    system's; other errors unchanged."""
+    if not isinstance(error, OSError) or error.errno not in _STORAGE_ERRNOS:
+        return error
+    return FileSinkStorageError(
+        error.errno, "%s while writing the part file %s of the FileSink into %s: free space "
+        "there (or give the sink another base path) and run the job again; nothing of this "
+        "run was published" % (error.strerror or error, path, base_path))
 
 
 def in_progress_name(final_name: str) -> str:
@@ -77,7 +96,7 @@ class FileSinkOperator(Operator):
         try:
             part.writer.write(value)
         except Exception as e:
-            raise self.user_error(e) from None
+            raise self.user_error(storage_error(e, part.staged, self.spec.base_path)) from None
         part.updated = now
         if now >= self._next_check:
             self._roll_on_time(now)
@@ -90,13 +109,20 @@ class FileSinkOperator(Operator):
         final = fs.join(spec.base_path, bucket, name)
         staged = fs.join(spec.base_path, bucket, in_progress_name(name)) \
             if self.in_progress_in_place else fs.join(self._staging, bucket, name)
-        part = _OpenPart(spec.writer.open(fs.open_write(staged)), staged, final, now)
+        try:
+            part = _OpenPart(spec.writer.open(fs.open_write(staged)), staged, final, now)
+        except OSError as e:
+            raise self.user_error(storage_error(e, staged, spec.base_path)) from None
         self._open[bucket] = part
         return part
 
     def _finish(self, bucket: str) -> None:
         part = self._open.pop(bucket)
-        part.writer.finish()
+        try:
+            part.writer.finish()
+        except OSError as e:
+            part.writer.discard()
+            raise self.user_error(storage_error(e, part.staged, self.spec.base_path)) from None
         self._committables.append((part.staged, part.final))
 
     def _roll_on_time(self, now: int) -> None:
