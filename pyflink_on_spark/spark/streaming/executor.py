@@ -281,9 +281,11 @@ def _commit_parts(sink: FileSinkSpec, committables, has_input: bool) -> None:
     from pyflink_on_spark.codecs.files import fs
     committables = sorted(set(committables), key=lambda c: c[1])
     for n, (staged, final) in enumerate(committables):
-        if n == 1:
-            _fault_point("mid_commit", has_input)
         fs.rename(staged, final)
+        if n == 0:
+            # after the first part is published, before the rest and the batch's completion
+            # (a batch with a single part never reached a point placed before the second)
+            _fault_point("mid_commit", has_input)
     for bucket_dir in sorted({final.rsplit("/", 1)[0] for _, final in committables}):
         remove_in_progress(bucket_dir, sink.part_prefix)
 
