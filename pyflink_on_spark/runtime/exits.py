@@ -142,44 +142,29 @@ class ExitCollector:
         self._kind = KIND_DRIVER if spec.to_driver else KIND_RECORDS
         self._select = (lambda value: 0) if self._broadcast else channel_selector(
             spec, subtask, parallelism)
-        # The per-record path, specialised once: a keyed exit calls the key function and the
-        # key -> subtask map inline (no selector frame), an exit without a converter skips it.
-        if isinstance(spec.partitioning, KeyedPartitioning):
-            self.process_element = self._keyed_path(spec)
-        elif self._convert is None:
-            self.process_element = self._unconverted_path(spec)
+        self.process_element = self._record_path(spec)
 
-    def process_element(self, value, timestamp) -> None:
-        try:
-            if self._convert is not None:
-                value = self._convert(value)
-        except Exception as e:
-            raise self._user_error(e) from None
-        try:
-            dest = self._select(value)
-        except Exception as e:
-            raise _blame_selector(self._user_error(e), self.spec.partitioning, e) from None
-        values = self._values[dest]
-        values.append(value)
-        self._stamps[dest].append(timestamp)
-        if len(values) >= CHUNK_RECORDS:
-            self._flush(dest)
-
-    def _keyed_path(self, spec: ExitSpec) -> Callable:
+    def _record_path(self, spec: ExitSpec) -> Callable:
+        """process_element(value, timestamp), built once per exit: a keyed exit calls the key
+        function and the key -> subtask map inline (no selector frame), the converter is
+        skipped when there is none (the per-record path of every stage)."""
         values_by, stamps_by, flush = self._values, self._stamps, self._flush
         user_error, partitioning, convert = self._user_error, spec.partitioning, self._convert
-        get_key = per_record_callable(partitioning.key_selector, "get_key")
-        to_subtask = KeyToSubtask(spec.target_max_parallelism, spec.target_parallelism,
-                                  partitioning.key_type)
+        select = self._select
+        keyed = isinstance(partitioning, KeyedPartitioning)
+        if keyed:
+            get_key = per_record_callable(partitioning.key_selector, "get_key")
+            to_subtask = KeyToSubtask(spec.target_max_parallelism, spec.target_parallelism,
+                                      partitioning.key_type)
 
-        def process_keyed(value, timestamp) -> None:
+        def process_element(value, timestamp) -> None:
             if convert is not None:
                 try:
                     value = convert(value)
                 except Exception as e:
                     raise user_error(e) from None
             try:
-                dest = to_subtask(get_key(value))
+                dest = to_subtask(get_key(value)) if keyed else select(value)
             except Exception as e:
                 raise _blame_selector(user_error(e), partitioning, e) from None
             values = values_by[dest]
@@ -187,23 +172,7 @@ class ExitCollector:
             stamps_by[dest].append(timestamp)
             if len(values) >= CHUNK_RECORDS:
                 flush(dest)
-        return process_keyed
-
-    def _unconverted_path(self, spec: ExitSpec) -> Callable:
-        values_by, stamps_by, flush = self._values, self._stamps, self._flush
-        user_error, partitioning, select = self._user_error, spec.partitioning, self._select
-
-        def process_selected(value, timestamp) -> None:
-            try:
-                dest = select(value)
-            except Exception as e:
-                raise _blame_selector(user_error(e), partitioning, e) from None
-            values = values_by[dest]
-            values.append(value)
-            stamps_by[dest].append(timestamp)
-            if len(values) >= CHUNK_RECORDS:
-                flush(dest)
-        return process_selected
+        return process_element
 
     def process_watermark(self, watermark: int) -> None:
         # The end of input is implied by the end of the channel; only real progress is sent.

@@ -145,3 +145,26 @@ def test_a_user_error_fails_the_job_naming_the_cause_and_the_users_code(spark, k
         assert name in message
     assert "Py4J" not in message and "\tat org.apache" not in message
     assert "Source: Collection Source" not in message.splitlines()[0] or kind == "map"
+
+
+def test_a_failing_function_s_side_effects_happen_once(spark, tmp_path):
+    # Spark would retry the failed task (the default master tries a task up to 4 times), so
+    # what the function did before raising would happen again; the driver stops the job at
+    # the first user error instead, as PyFlink fails the job (no restart strategy): every
+    # record's side effect happened exactly once
+    log = str(tmp_path / "side_effects.txt")
+
+    def record_then_fail_on_5(x):
+        with open(log, "a") as f:
+            f.write("%d\n" % x)
+        if x == 5:
+            raise Boom("five")
+        return x
+
+    env = StreamExecutionEnvironment.get_execution_environment()
+    env.set_parallelism(1)
+    env.from_collection(list(range(10)), type_info=Types.INT()) \
+        .map(record_then_fail_on_5, output_type=Types.INT()).print()
+    with pytest.raises(JobExecutionError, match="five"):
+        env.execute()
+    assert open(log).read().split() == ["0", "1", "2", "3", "4", "5"]
