@@ -5,3 +5,7 @@
 """
 
 __version__ = "0.1.0"
+
+from pyflink_on_spark import code_pickling as _code_pickling
+
+_code_pickling.install()   # user tracebacks name the user's file (see the module)

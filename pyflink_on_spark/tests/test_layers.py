@@ -31,6 +31,8 @@ ENGINE_READS_FROM_API = ("datastream.functions", "datastream.state", "datastream
 LAYERS: Dict[str, FrozenSet[str]] = {
     "specs": frozenset(),                          # leaf: standard library only
     "aliasing": frozenset(),                       # leaf: the `pyflink` import alias
+    "code_pickling": frozenset(),                  # leaf: cloudpickle keeps file names
+    "<root>": frozenset({"code_pickling"}),        # the package's __init__ installs it
     "codecs": frozenset({"common", "table"}),      # pure codecs: value and type classes only
     "graph": frozenset({"specs", "common"}),
     "runtime": frozenset({"specs", "codecs", "common", "table"}),
