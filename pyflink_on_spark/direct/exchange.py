@@ -13,10 +13,16 @@ watermark alignment); a runner only moves rows, and must move them exactly so:
 3. **Routing by destination.** Subtask ``d`` of a stage receives exactly the input rows with
    ``dest == d`` (the task chose ``dest``; broadcast exits already wrote one row per
    destination).
-4. **Order.** A subtask reads its rows sorted by ``(edge, src, seq)`` (``EXCHANGE_ORDER``): per
-   channel (edge, src) in the order the upstream task wrote them, channels one after another.
-   This is what makes a run deterministic: Flink's arrival order between channels is open,
-   the shim's is this one (its watermark valve and two-input reader rely on it).
+4. **Order.** A subtask reads its rows sorted by ``(order, edge, src, seq)``
+   (``EXCHANGE_ORDER``). ``order`` is b"" except on key-sorted exchanges, so normally this
+   is: per channel (edge, src) in the order the upstream task wrote them, channels one after
+   another. This is what makes a run deterministic: Flink's arrival order between channels is
+   open, the shim's is this one (its watermark valve and two-input reader rely on it).
+   A key-sorted exchange (BATCH mode into a keyed operator: ``ExitSpec.sort_by_key``) is
+   Flink's sort-based batch input: its record rows carry the key's bytes and the timestamp
+   (runtime/batch_order.py), so the subtask reads them key by key, each key's records by
+   timestamp, and the runner sorts with spilling as it would any shuffle (Spark does); the
+   task then holds one key at a time, whatever the input's size.
 5. **Watermarks** travel in the same rows (KIND_WATERMARK, per channel, in order): the runner
    does not interpret them; the task aligns them across channels.
 6. **End of input.** After its last row, a task is finished (``StreamTask.finish``: the final
@@ -38,19 +44,19 @@ from typing import Any, Dict, Iterable, List, Sequence, Tuple
 
 import cloudpickle
 
-from pyflink_on_spark.runtime.boundary import KIND_SPLIT
+from pyflink_on_spark.runtime.boundary import KIND_SPLIT, row_order
 
-# The boundary row's fields, by position.
-EDGE, DEST, SRC, SEQ, KIND, PAYLOAD = range(6)
+# The boundary row's fields, by position (ORDER may be left out: b"").
+EDGE, DEST, SRC, SEQ, KIND, PAYLOAD, ORDER = range(7)
 ROUTE_BY = "dest"                       # 3. the column a runner routes by
-EXCHANGE_ORDER = ("edge", "src", "seq")  # 4. the columns a subtask's input is sorted by
+EXCHANGE_ORDER = ("order", "edge", "src", "seq")  # 4. what a subtask's input is sorted by
 
-Row = Tuple[int, int, int, int, int, bytes]
+Row = Tuple
 
 
 def source_split_rows(splits: Iterable[Tuple[int, Any]]) -> List[Row]:
     """1. The input rows of a source stage: its (subtask, split) pairs in read order."""
-    return [(-1, subtask, 0, seq, KIND_SPLIT, cloudpickle.dumps(split))
+    return [(-1, subtask, 0, seq, KIND_SPLIT, cloudpickle.dumps(split), b"")
             for seq, (subtask, split) in enumerate(splits)]
 
 
@@ -77,5 +83,5 @@ def route(rows: Iterable[Row], parallelism: int) -> List[List[Row]]:
     return per_subtask
 
 
-def _exchange_order(row: Row) -> Tuple[int, int, int]:
-    return row[EDGE], row[SRC], row[SEQ]
+def _exchange_order(row: Row) -> Tuple[bytes, int, int, int]:
+    return row_order(row), row[EDGE], row[SRC], row[SEQ]

@@ -14,6 +14,7 @@ import cloudpickle
 from pyflink_on_spark.codecs.files.commit import FileCommitter
 from pyflink_on_spark.direct.exchange import (
     EDGE, KIND, PAYLOAD, SEQ, SRC, Row, route, source_split_rows, upstream_rows)
+from pyflink_on_spark.runtime.boundary import row_order
 from pyflink_on_spark.runtime.collected_results import deliver as deliver_results
 from pyflink_on_spark.runtime.errors import (
     JobExecutionError, UserFunctionError, extract_user_error)
@@ -58,7 +59,8 @@ def _run_task(spec, subtask: int, rows: List[Row], work_dir: Optional[str]) -> L
         task.open()
         try:
             task.process_rows([r[EDGE] for r in rows], [r[SRC] for r in rows],
-                              [r[KIND] for r in rows], [r[PAYLOAD] for r in rows])
+                              [r[KIND] for r in rows], [r[PAYLOAD] for r in rows],
+                              [row_order(r) for r in rows])
             task.finish()
         finally:
             task.close()

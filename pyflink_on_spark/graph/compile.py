@@ -15,9 +15,10 @@ from pyflink_on_spark.graph.transformations import (
     CHAIN_ALWAYS, CHAIN_NEVER, OneInputTransformation, PartitionTransformation,
     SideOutputTransformation, SinkTransformation, SourceTransformation, Transformation,
     TwoInputTransformation, UnionTransformation)
-from pyflink_on_spark.specs.operators import BROADCAST_SPECS, TimestampsSpec
+from pyflink_on_spark.specs.operators import (
+    BROADCAST_SPECS, KEY_SORTED_INPUT_SPECS, TimestampsSpec)
 from pyflink_on_spark.specs.partitioning import (
-    ForwardPartitioning, Partitioning, RebalancePartitioning)
+    ForwardPartitioning, KeyedPartitioning, Partitioning, RebalancePartitioning)
 from pyflink_on_spark.specs.sinks import CollectSinkSpec
 from pyflink_on_spark.specs.stage import (
     ChainLink, CompiledJob, CompiledStage, ExitSpec, InputSpec, JobConfig, OperatorSpec,
@@ -160,11 +161,13 @@ def compile_job(sinks: List[Transformation], *, default_parallelism: int,
                 _converter(edge.side_type) if edge.side_tag is not None else None))
             continue
         source_type = edge.side_type if edge.side_tag is not None else edge.source.output_type
+        sort_by_key = _sorts_by_key(edge, config)
         exits[s_src].append(ExitSpec(edge.edge_id, edge.source.id, edge.side_tag,
                                      edge.partitioning, parallelism[edge.target.id],
-                                     max_par(edge.target), _converter(source_type)))
+                                     max_par(edge.target), _converter(source_type),
+                                     sort_by_key=sort_by_key))
         inputs[s_dst].append(InputSpec(edge.edge_id, edge.input_index,
-                                       parallelism[edge.source.id]))
+                                       parallelism[edge.source.id], sort_by_key))
         upstream[s_dst].append(UpstreamEdge(s_src, edge.edge_id))
 
     sink_exits: Dict[int, List[SinkExit]] = {s: [] for s in heads}
@@ -198,6 +201,14 @@ def compile_job(sinks: List[Transformation], *, default_parallelism: int,
         stages.append(CompiledStage(spec, tuple(upstream[stage]), source,
                                     tuple(sink_exits[stage])))
     return CompiledJob(tuple(stages), _plan(nodes, edges, parallelism))
+
+
+def _sorts_by_key(edge: Edge, config: JobConfig) -> bool:
+    """BATCH mode: a keyed exchange into a keyed operator's keyed input is sorted by key, as
+    Flink's sort-based batch runtime sorts it (direct/exchange.py, 4.)."""
+    return (config.runtime_mode == "BATCH" and edge.input_index == 1
+            and isinstance(edge.partitioning, KeyedPartitioning)
+            and isinstance(getattr(edge.target, "spec", None), KEY_SORTED_INPUT_SPECS))
 
 
 def _operator_spec(node: Transformation):

@@ -77,9 +77,17 @@ class _RollingAdapter(KeyedProcessFunction):
             return (result,)
         return None
 
-    def _end_input(self, operator):
-        """BATCH mode: the final value of every key, keys in the order they were first seen."""
+    def _end_key(self, operator):
+        """BATCH mode, input sorted by key: the key's final value when the key ends."""
         if not self._batch_mode:
+            return None
+        value = self._state.value()
+        return None if value is None else (value,)
+
+    def _end_input(self, operator):
+        """BATCH mode: the final value of every key, keys in the order they were first seen
+        (with the input sorted by key each key's value left at its end: _end_key)."""
+        if not self._batch_mode or operator.sorted_input:
             return None
         results = []
         for key in operator.backend.keys_for_state(self._DESCRIPTOR):

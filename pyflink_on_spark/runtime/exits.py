@@ -5,12 +5,15 @@ stage-boundary schema, so the shuffle moves few large rows instead of one row pe
 """
 from __future__ import annotations
 
+import pickle
 import random
 from typing import Callable, List
 
 import cloudpickle
 
 from pyflink_on_spark.datastream.functions import per_record_callable
+from pyflink_on_spark.runtime.batch_order import (
+    ORDER_AFTER_RECORDS, batch_key_order, sorted_record_order)
 from pyflink_on_spark.runtime.key_groups import KeyToSubtask
 from pyflink_on_spark.runtime.boundary import KIND_DRIVER, KIND_RECORDS, KIND_WATERMARK
 from pyflink_on_spark.runtime.watermarks import MAX_WATERMARK
@@ -22,6 +25,7 @@ from pyflink_on_spark.specs.stage import ExitSpec
 CHUNK_RECORDS = 2048
 
 _dumps = cloudpickle.dumps
+_pickle_dumps = pickle.dumps
 
 
 def channel_selector(spec: ExitSpec, subtask: int, parallelism: int) -> Callable:
@@ -205,6 +209,122 @@ class ExitCollector:
     def _emit(self, dest: int, kind: int, payload: bytes) -> None:
         self._rows.append((self._edge, dest, self._src, self._seq, kind, payload))
         self._seq += 1
+
+
+# key types whose equal values have equal serialized forms (memoised per exact type)
+_MEMO_TYPES = frozenset((str, int, bool, bytes, type(None)))
+
+
+class KeySortedExitCollector(ExitCollector):
+    """The exit of a key-sorted exchange (BATCH mode into a keyed operator, ExitSpec.
+    sort_by_key): a chunk's records are grouped by (key, timestamp), each group one row whose
+    `order` is the key's bytes in Flink's batch order and the timestamp, so that the runner's
+    sort hands the consumer its input key by key (direct/exchange.py, 4.). Memory stays at
+    one chunk per destination, as for every exit."""
+
+    _MEMO_LIMIT = 1 << 16
+
+    def __init__(self, spec: ExitSpec, subtask: int, parallelism: int, rows: List[tuple],
+                 user_error: Callable[[BaseException], BaseException]) -> None:
+        self._groups: List[dict] = [{} for _ in range(spec.target_parallelism)]
+        self._counts: List[int] = [0] * spec.target_parallelism
+        super().__init__(spec, subtask, parallelism, rows, user_error)
+
+    def _record_path(self, spec: ExitSpec) -> Callable:
+        groups_by, counts, flush = self._groups, self._counts, self._flush
+        user_error, partitioning, convert = self._user_error, spec.partitioning, self._convert
+        get_key = per_record_callable(partitioning.key_selector, "get_key")
+        to_subtask = KeyToSubtask(spec.target_max_parallelism, spec.target_parallelism,
+                                  partitioning.key_type)
+        key_order = batch_key_order(partitioning.key_type)
+        # key -> (subtask, the order of its rows without a timestamp, its key bytes)
+        memo: dict = {}
+        memo_types, memo_limit = _MEMO_TYPES, self._MEMO_LIMIT
+
+        def process_element(value, timestamp) -> None:
+            if convert is not None:
+                try:
+                    value = convert(value)
+                except Exception as e:
+                    raise user_error(e) from None
+            try:
+                key = get_key(value)
+                kind = type(key)
+                found = memo.get((kind, key)) if kind in memo_types else None
+                if found is None:
+                    key_bytes = key_order(key)
+                    found = (to_subtask(key), sorted_record_order(key_bytes, None), key_bytes)
+                    if kind in memo_types:
+                        if len(memo) >= memo_limit:
+                            memo.clear()
+                        memo[(kind, key)] = found
+            except Exception as e:
+                raise _blame_selector(user_error(e), partitioning, e) from None
+            dest = found[0]
+            order = found[1] if timestamp is None else \
+                sorted_record_order(found[2], timestamp)
+            group = groups_by[dest]
+            entry = group.get(order)
+            if entry is None:
+                group[order] = ([value], timestamp)
+            else:
+                entry[0].append(value)
+            counts[dest] += 1
+            if counts[dest] >= SORTED_CHUNK_RECORDS:
+                flush(dest)
+        return process_element
+
+    def process_watermark(self, watermark: int) -> None:
+        if watermark == MAX_WATERMARK:
+            return
+        self.flush()
+        payload = _dumps(watermark)
+        for dest in range(self.spec.target_parallelism):
+            self._emit_ordered(dest, KIND_WATERMARK, payload, ORDER_AFTER_RECORDS)
+
+    def flush(self) -> None:
+        for dest in range(len(self._groups)):
+            if self._counts[dest]:
+                self._flush(dest)
+
+    def _flush(self, dest: int) -> None:
+        group = self._groups[dest]
+        self._groups[dest] = {}
+        self._counts[dest] = 0
+        rows, edge, src, seq = self._rows, self._edge, self._src, self._seq
+        for order, (values, timestamp) in group.items():
+            stamps = None if timestamp is None else [timestamp] * len(values)
+            rows.append((edge, dest, src, seq, KIND_RECORDS, _dumps_group((values, stamps)),
+                         order))
+            seq += 1
+        self._seq = seq
+
+    def _emit_ordered(self, dest: int, kind: int, payload: bytes, order: bytes) -> None:
+        self._rows.append((self._edge, dest, self._src, self._seq, kind, payload, order))
+        self._seq += 1
+
+
+# A key-sorted exit groups more records per destination than CHUNK_RECORDS: more of a key's
+# records share a row (fewer rows to sort) for the same bounded memory.
+SORTED_CHUNK_RECORDS = 8 * CHUNK_RECORDS
+
+
+def _dumps_group(group) -> bytes:
+    """One row's records: the C pickler (a key-sorted exit writes a row per key and chunk, so
+    cloudpickle's per-call cost would dominate), unless the records need cloudpickle
+    (classes or functions of the job script, `__main__`, which workers cannot import)."""
+    try:
+        data = _pickle_dumps(group, 5)
+    except Exception:
+        return _dumps(group)
+    return _dumps(group) if b"__main__" in data else data
+
+
+def exit_collector(spec: ExitSpec, subtask: int, parallelism: int, rows: List[tuple],
+                   user_error: Callable[[BaseException], BaseException]) -> ExitCollector:
+    """The collector of one exit of a subtask."""
+    kind = KeySortedExitCollector if spec.sort_by_key else ExitCollector
+    return kind(spec, subtask, parallelism, rows, user_error)
 
 
 def _blame_selector(error: BaseException, partitioning, exc: BaseException) -> BaseException:

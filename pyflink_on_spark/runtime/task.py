@@ -10,7 +10,8 @@ import time
 from typing import Callable, Dict, Iterable, List, Optional
 
 from pyflink_on_spark.runtime.context import TaskContext, wall_clock_ms
-from pyflink_on_spark.runtime.exits import ExitCollector
+from pyflink_on_spark.runtime.batch_order import key_of_order
+from pyflink_on_spark.runtime.exits import ExitCollector, exit_collector
 from pyflink_on_spark.runtime.output import Output
 from pyflink_on_spark.runtime.registry import build_operator
 from pyflink_on_spark.runtime.boundary import KIND_RECORDS, KIND_SPLIT, KIND_WATERMARK
@@ -60,8 +61,8 @@ class StreamTask:
         self.exits: List[ExitCollector] = []
         exits_of: Dict[int, list] = {}
         for exit_spec in spec.exits:
-            collector = ExitCollector(exit_spec, subtask_index, spec.parallelism, self.rows,
-                                      by_id[exit_spec.source].user_error)
+            collector = exit_collector(exit_spec, subtask_index, spec.parallelism, self.rows,
+                                       by_id[exit_spec.source].user_error)
             self.exits.append(collector)
             exits_of.setdefault(exit_spec.source, []).append((exit_spec.side_tag, collector))
         links_of: Dict[int, list] = {}
@@ -83,6 +84,13 @@ class StreamTask:
                               collector.process_watermark)
             by_id[node].prepare()
         self.head = by_id[spec.head]
+        # BATCH into a keyed head: its keyed input arrives sorted by key (ExitSpec.
+        # sort_by_key); the head processes it as it comes, ending each key when the next
+        # begins, instead of grouping the whole input in memory.
+        self._sorted_edges = frozenset(i.edge_id for i in spec.inputs if i.sorted_by_key)
+        self._last_key = None
+        if self._sorted_edges:
+            self.head.use_sorted_input()
         self._input_methods = {
             i.edge_id: (self.head.process_element if i.input_index == 1
                         else self.head.process_element2) for i in spec.inputs}
@@ -115,7 +123,22 @@ class StreamTask:
             operator.open()
 
     def process_rows(self, edges: Iterable[int], srcs: Iterable[int], kinds: Iterable[int],
-                     payloads: Iterable[bytes]) -> None:
+                     payloads: Iterable[bytes], orders: Optional[Iterable[bytes]] = None) \
+            -> None:
+        """One batch of input rows (runtime/boundary.py), in the exchange's order.
+        `orders`: the rows' order column (needed when an input is key-sorted)."""
+        if self._sorted_edges:
+            self._process_sorted_rows(edges, srcs, kinds, payloads, orders)
+        else:
+            self._process_rows_in_order(edges, srcs, kinds, payloads)
+        if self._has_timers:
+            now = self.context.clock()
+            for operator in self._has_timers:
+                operator.advance_processing_time(now)
+        self._progress()
+
+    def _process_rows_in_order(self, edges, srcs, kinds, payloads) -> None:
+        """Rows in the exchange's (edge, src, seq) order: channels one after another."""
         head = self.head
         if self._two_inputs is not None:
             self._two_inputs.add_rows(edges, srcs, kinds, payloads)
@@ -143,11 +166,36 @@ class StreamTask:
                 advanced = self._valve.on_watermark(edge, src, _loads(payload))
                 if advanced is not None:
                     head.process_watermark(advanced)
-        if self._has_timers:
-            now = self.context.clock()
-            for operator in self._has_timers:
-                operator.advance_processing_time(now)
-        self._progress()
+
+    def _process_sorted_rows(self, edges, srcs, kinds, payloads, orders) -> None:
+        """Rows of a key-sorted input: each row is records of one key (the order's key part),
+        keys one after another; the head ends a key when the next one starts. Watermarks of
+        sorted channels are dropped (BATCH mode: only the end of input counts). Rows of other
+        inputs (a broadcast input, sorted first) go the usual way."""
+        if orders is None:
+            raise ValueError("a key-sorted input needs the rows' order column")
+        head = self.head
+        sorted_edges = self._sorted_edges
+        process = self._input_methods
+        for edge, src, kind, payload, order in zip(edges, srcs, kinds, payloads, orders):
+            if edge not in sorted_edges:
+                self._process_rows_in_order((edge,), (src,), (kind,), (payload,))
+                continue
+            if kind != KIND_RECORDS:
+                continue
+            key = key_of_order(order)
+            if key != self._last_key:
+                if self._last_key is not None:
+                    head.end_sorted_key()
+                self._last_key = key
+            values, stamps = _loads(payload)
+            element = process[edge]
+            if stamps is None:
+                for value in values:
+                    element(value, None)
+            else:
+                for value, stamp in zip(values, stamps):
+                    element(value, stamp)
 
     def _progress(self) -> None:
         """Ends the bundle when it is older than BUNDLE_SECONDS: the records the exits hold
@@ -171,6 +219,9 @@ class StreamTask:
         Pending processing-time timers do not fire, as in PyFlink."""
         if self._two_inputs is not None:
             self._two_inputs.finish()
+        if self._last_key is not None:
+            self.head.end_sorted_key()
+            self._last_key = None
         self.head.process_watermark(MAX_WATERMARK)
         for operator in self.operators:
             operator.end_input()

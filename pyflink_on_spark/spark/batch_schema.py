@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import List
 
 import pyarrow as pa
+from pyflink_on_spark.runtime.boundary import row_order
 from pyspark.sql.types import (BinaryType, IntegerType, LongType, StructField, StructType)
 
 SPARK_SCHEMA = StructType([
@@ -13,6 +14,7 @@ SPARK_SCHEMA = StructType([
     StructField("seq", LongType(), False),
     StructField("kind", IntegerType(), False),
     StructField("payload", BinaryType(), False),
+    StructField("order", BinaryType(), False),
 ])
 
 ARROW_SCHEMA = pa.schema([
@@ -22,11 +24,13 @@ ARROW_SCHEMA = pa.schema([
     pa.field("seq", pa.int64(), False),
     pa.field("kind", pa.int32(), False),
     pa.field("payload", pa.binary(), False),
+    pa.field("order", pa.binary(), False),
 ])
 
 
 def rows_to_batch(rows: List[tuple]) -> pa.RecordBatch:
-    columns = list(zip(*rows))
-    return pa.RecordBatch.from_arrays(
-        [pa.array(columns[i], type=ARROW_SCHEMA.field(i).type) for i in range(6)],
-        schema=ARROW_SCHEMA)
+    """Boundary rows (runtime/boundary.py; `order` may be left out) as one Arrow batch."""
+    columns = list(zip(*(row[:6] for row in rows)))
+    arrays = [pa.array(columns[i], type=ARROW_SCHEMA.field(i).type) for i in range(6)]
+    arrays.append(pa.array([row_order(row) for row in rows], type=pa.binary()))
+    return pa.RecordBatch.from_arrays(arrays, schema=ARROW_SCHEMA)

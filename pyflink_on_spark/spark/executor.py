@@ -69,7 +69,7 @@ def build_frames(job: CompiledJob, session, script_dirs: Tuple[str, ...] = (),
             frame = functools.reduce(lambda a, b: a.union(b), parts)
         if channel is not None:
             frame = frame.union(session.createDataFrame(
-                [(PRESENCE_EDGE, subtask, 0, 0, KIND_RECORDS, b"")
+                [(PRESENCE_EDGE, subtask, 0, 0, KIND_RECORDS, b"", b"")
                  for subtask in range(spec.parallelism)], SPARK_SCHEMA))
         # the exchange contract (direct/exchange.py): route by dest, order by (edge, src, seq)
         frame = frame.repartitionById(spec.parallelism, F.col(ROUTE_BY)) \

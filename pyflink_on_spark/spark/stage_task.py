@@ -49,6 +49,23 @@ def subtask_input(batches: Iterator[pa.RecordBatch]):
     return subtask, itertools.chain((first,), batches)
 
 
+# input payload bytes processed before the rows produced leave the task (a row of source
+# splits may expand a thousandfold: the output must not wait for a whole Arrow batch)
+SLICE_BYTES = 1 << 20
+
+
+def input_slices(payloads, limit: int = SLICE_BYTES):
+    """(start, end) ranges of rows whose payloads hold about `limit` bytes each."""
+    start = size = 0
+    for index, payload in enumerate(payloads):
+        size += len(payload)
+        if size >= limit:
+            yield start, index + 1
+            start, size = index + 1, 0
+    if start < len(payloads):
+        yield start, len(payloads)
+
+
 def _has_rows(batches: Iterator[pa.RecordBatch]):
     """The batches without empty ones, or None when there is none."""
     batches = (b for b in batches if b.num_rows)
@@ -137,14 +154,15 @@ def _run_subtask(spec_bytes: bytes, subtask: int, attempt: int,
             for batch in batches:
                 if batch.num_rows == 0:
                     continue
-                with stdout.active():
-                    task.process_rows(batch.column(0).to_pylist(),
-                                      batch.column(2).to_pylist(),
-                                      batch.column(4).to_pylist(),
-                                      batch.column(5).to_pylist())
-                produced = take_batch()
-                if produced is not None:
-                    yield produced
+                columns = (batch.column(0).to_pylist(), batch.column(2).to_pylist(),
+                           batch.column(4).to_pylist(), batch.column(5).to_pylist(),
+                           batch.column(6).to_pylist())
+                for start, end in input_slices(columns[3]):
+                    with stdout.active():
+                        task.process_rows(*(column[start:end] for column in columns))
+                    produced = take_batch()
+                    if produced is not None:
+                        yield produced
             task.end_bundle()
             produced = take_batch()
             if produced is not None:

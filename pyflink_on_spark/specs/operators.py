@@ -168,3 +168,10 @@ class KeyedBroadcastProcessSpec:
 
 # Two-input operators whose broadcast input (input 2) is read completely before input 1.
 BROADCAST_SPECS = (BroadcastProcessSpec, KeyedBroadcastProcessSpec)
+
+# Keyed operators whose keyed input (input 1) is sorted by key in BATCH mode, as Flink's
+# sort-based batch runtime feeds them: they hold one key at a time (runtime/batch_order.py).
+# Keyed two-input operators are left out: Flink interleaves their two sorted inputs by rules
+# that need both inputs' sizes (runtime/operators/co_process.py), so they group in memory.
+KEY_SORTED_INPUT_SPECS = (KeyedProcessSpec, KeyedMapSpec, KeyedFlatMapSpec, KeyedFilterSpec,
+                          ReduceSpec, AggregationSpec, WindowSpec, KeyedBroadcastProcessSpec)

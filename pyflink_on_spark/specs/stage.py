@@ -54,6 +54,8 @@ class ExitSpec:
     converter: Any = None      # value -> value as PyFlink's serializer of the declared type
                                # turns it at an unchained boundary (None: unchanged)
     to_driver: bool = False    # a sink's exit: its rows go to the executor, not a stage
+    sort_by_key: bool = False  # BATCH into a keyed operator: rows of one key and timestamp,
+                               # ordered by them (runtime/batch_order.py)
 
 
 @dataclass(frozen=True)
@@ -61,6 +63,7 @@ class InputSpec:
     edge_id: int
     input_index: int          # 1 or 2: which input of the head operator
     upstream_parallelism: int
+    sorted_by_key: bool = False   # its rows arrive in key order (ExitSpec.sort_by_key)
 
 
 @dataclass(frozen=True)

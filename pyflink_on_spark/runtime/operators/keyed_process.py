@@ -94,6 +94,7 @@ class KeyedProcessOperator(Operator):
         # in serialized-key order, each key's event-time timers fire at the end of the key.
         self._batch_key_order = batch_key_order
         self._batch_input = None
+        self.sorted_input = False
 
     def open(self) -> None:
         self.backend = create_backend(self.task)
@@ -121,6 +122,38 @@ class KeyedProcessOperator(Operator):
         if self._batch_key_order is not None:
             self._batch_input = {}
             self.process_element = self._buffer_element
+
+    def use_sorted_input(self) -> None:
+        """BATCH mode with the keyed input sorted by key (the task's exchange did it, as
+        Flink's sort-based batch runtime does): records are processed as they come and a key
+        ends when the task says the next begins (end_sorted_key), so only one key is held."""
+        if self._batch_key_order is None:
+            raise ValueError("%s: a key-sorted input is for BATCH mode only" % self.name)
+        self._batch_input = None
+        self.sorted_input = True
+        self.process_element = type(self).process_element.__get__(self)
+
+    def end_sorted_key(self) -> None:
+        """The current key's input has ended (sorted BATCH input): what the function emits
+        at a key's end, then every timer of the key, as _run_batch does per key; then the
+        state of the keys so far is dropped (none of them comes back)."""
+        finish = getattr(self.function, "_end_key", None)
+        if finish is not None:
+            self.call_user(self._emit_end_input, finish)
+        self.current_watermark = MAX_WATERMARK
+        self._fire_all_timers()
+        self.current_watermark = MIN_WATERMARK
+        self.backend.discard_ended_keys()
+
+    def _fire_all_timers(self) -> None:
+        # Flink's batch timer service fires all of the key's event-time timers, then all
+        # of its processing-time timers (time is "infinite" at the end of a key).
+        fired = True
+        while fired:
+            fired = self._fire_rounds(self.timers.event_time, MAX_WATERMARK,
+                                      TimeDomain.EVENT_TIME)
+            fired = self._fire_rounds(self.timers.processing_time, MAX_WATERMARK,
+                                      TimeDomain.PROCESSING_TIME) or fired
 
     def _buffer_element(self, value, timestamp) -> None:
         self._buffer_input(self._get_key, 1, value, timestamp)
@@ -154,14 +187,7 @@ class KeyedProcessOperator(Operator):
             for side, value, timestamp in self._batch_records(records):
                 inputs[side](self, value, timestamp)
             self.current_watermark = MAX_WATERMARK
-            # Flink's batch timer service fires all of the key's event-time timers, then all
-            # of its processing-time timers (time is "infinite" at the end of a key).
-            fired = True
-            while fired:
-                fired = self._fire_rounds(self.timers.event_time, MAX_WATERMARK,
-                                          TimeDomain.EVENT_TIME)
-                fired = self._fire_rounds(self.timers.processing_time, MAX_WATERMARK,
-                                          TimeDomain.PROCESSING_TIME) or fired
+            self._fire_all_timers()
 
     def set_current_key(self, key) -> None:
         self.current_key = key
@@ -185,6 +211,12 @@ class KeyedProcessOperator(Operator):
             raise self.user_error(e) from None
 
     def process_watermark(self, watermark: int) -> None:
+        if self.sorted_input:
+            if watermark == MAX_WATERMARK:   # the task has ended the last key
+                self.current_watermark = MAX_WATERMARK
+                self._fire_all_timers()
+                self.output.emit_watermark(watermark)
+            return
         if self._batch_input is not None:
             if watermark == MAX_WATERMARK:
                 self._run_batch()
@@ -197,6 +229,8 @@ class KeyedProcessOperator(Operator):
         self.output.emit_watermark(watermark)
 
     def advance_processing_time(self, now: int) -> None:
+        if self.sorted_input:   # BATCH: processing-time timers fire at the end of their key
+            return
         self._fire_rounds(self.timers.processing_time, now, TimeDomain.PROCESSING_TIME)
 
     def _fire_rounds(self, queue, up_to: int, domain: TimeDomain) -> bool:

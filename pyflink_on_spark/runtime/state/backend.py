@@ -232,6 +232,11 @@ class KeyedStateBackend(ABC):
         for state in self._states.values():
             state.clear()
 
+    def discard_ended_keys(self) -> None:
+        """BATCH mode with key-sorted input: every key so far has ended and none comes back,
+        so their state may go (Flink's batch state backend keeps only the current key's).
+        A backend holding state in memory drops it; one on disk may keep it."""
+
     # -- TTL / lifecycle ------------------------------------------------------------------------
 
     @abstractmethod

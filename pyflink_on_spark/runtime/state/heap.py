@@ -320,6 +320,16 @@ class HeapKeyedStateBackend(KeyedStateBackend):
         self._raw = {}  # name -> raw heap state (below TTL decorators)
         self._restored = None  # state read by restore(), installed when a state is created
 
+    def discard_ended_keys(self) -> None:
+        for raw in self._raw.values():
+            tables = raw._tables
+            if len(tables) == 1 and not tables[VOID_NAMESPACE]:
+                continue
+            void = tables[VOID_NAMESPACE]
+            void.clear()
+            raw._tables = {VOID_NAMESPACE: void}
+            raw._ns_reset()
+
     # The hot path: a plain attribute store for the usual key types.
     def set_current_key(self, key) -> None:
         if type(key) not in _PLAIN_KEY_TYPES:

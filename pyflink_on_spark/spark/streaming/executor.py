@@ -32,6 +32,7 @@ from typing import Callable, Dict, Optional
 
 import cloudpickle
 
+from pyflink_on_spark.direct.exchange import EXCHANGE_ORDER
 from pyflink_on_spark.runtime.checkpoint.micro_batch import KIND_TICK, state_ids_of
 from pyflink_on_spark.runtime.checkpoint.store import SnapshotStore
 from pyflink_on_spark.spark.batch_schema import SPARK_SCHEMA
@@ -208,7 +209,7 @@ class MicroBatchRunner:
             if compiled.source is not None:
                 entries = new_input[stage.stage_id]
                 frame = self.sources[stage.stage_id].frame(entries, session)
-                ticks = [(-1, sub, _TICK_SRC, 0, KIND_TICK, b"")
+                ticks = [(-1, sub, _TICK_SRC, 0, KIND_TICK, b"", b"")
                          for sub in range(stage.parallelism)]
                 frame = frame.union(session.createDataFrame(ticks, SPARK_SCHEMA))
             else:
@@ -216,7 +217,7 @@ class MicroBatchRunner:
                          for up in compiled.upstream]
                 frame = functools.reduce(lambda a, b: a.union(b), parts)
             frame = frame.repartitionById(stage.parallelism, F.col("dest")) \
-                         .sortWithinPartitions("edge", "src", "seq")
+                         .sortWithinPartitions(*EXCHANGE_ORDER)
             function = make_streaming_stage_function(
                 self._spec_bytes(stage), self.alias, self.script_dirs,
                 store_root=self.store_root, version=batch_id, restore_version=restore,

@@ -1,0 +1,143 @@
+"""BATCH mode, key-sorted exchanges (Flink's sort-based batch input): the exit groups records
+by (key, timestamp) into rows ordered by the key's batch order, the runner sorts by it, and
+the keyed head processes one key at a time, dropping a key's state when the next begins.
+Results equal the grouped-in-memory path's (test_batch_keyed_order.py and the BATCH compat
+cases run the same semantics)."""
+import pickle
+
+from pyflink_on_spark.common.typeinfo import Types
+from pyflink_on_spark.datastream.functions import (
+    KeyedProcessFunction, wrap_key_selector, wrap_reduce)
+from pyflink_on_spark.datastream.state import ValueStateDescriptor
+from pyflink_on_spark.direct.exchange import route
+from pyflink_on_spark.graph.sources import collection_source
+from pyflink_on_spark.graph.transformations import (
+    OneInputTransformation, PartitionTransformation, SinkTransformation, SourceTransformation)
+from pyflink_on_spark.runtime.batch_order import batch_key_order, key_of_order
+from pyflink_on_spark.runtime.boundary import KIND_RECORDS, row_order
+from pyflink_on_spark.runtime.exits import KeySortedExitCollector
+from pyflink_on_spark.runtime.tests.engine_harness import compile_sinks, run_job
+from pyflink_on_spark.specs.operators import KeyedProcessSpec, ReduceSpec
+from pyflink_on_spark.specs.partitioning import KeyedPartitioning
+from pyflink_on_spark.specs.sinks import CollectSinkSpec
+from pyflink_on_spark.specs.stage import ExitSpec
+
+
+def _keyed_job(values, spec_of, mode="BATCH", parallelism=1, key_type=None):
+    src = SourceTransformation(name="Source", source=collection_source(values))
+    src.parallelism = 1
+    selector = wrap_key_selector(lambda x: x[0])
+    keyed = PartitionTransformation(name="Keyed", input=src, partitioning=KeyedPartitioning(
+        selector, key_type))
+    op = OneInputTransformation(name="op", input=keyed, spec=spec_of(selector))
+    op.parallelism = parallelism
+    sink = SinkTransformation(name="Collect", input=op, spec=CollectSinkSpec())
+    sink.parallelism = parallelism
+    return compile_sinks([sink], parallelism=parallelism, mode=mode), sink
+
+
+class CountAndTime(KeyedProcessFunction):
+    """Counts per key in ValueState, fires an event-time timer per key, and reports how many
+    keys the state backend holds while it runs."""
+
+    def open(self, ctx):
+        self.count = ctx.get_state(ValueStateDescriptor("count", Types.INT()))
+
+    def process_element(self, value, ctx):
+        self.count.update((self.count.value() or 0) + 1)
+        ctx.timer_service().register_event_time_timer(10)
+        yield "%s:%d" % (value[0], self.count.value())
+
+    def on_timer(self, timestamp, ctx):
+        yield "timer %s count=%d" % (ctx.get_current_key(), self.count.value())
+
+
+def test_batch_keyed_exchanges_are_key_sorted_and_streaming_ones_are_not():
+    values = [("b", 1), ("a", 2)]
+    batch, _ = _keyed_job(values, lambda s: KeyedProcessSpec(CountAndTime(), s))
+    streaming, _ = _keyed_job(values, lambda s: KeyedProcessSpec(CountAndTime(), s),
+                              mode="STREAMING")
+    assert [e.sort_by_key for st in batch.stages for e in st.spec.exits if not e.to_driver] \
+        == [True]
+    assert [i.sorted_by_key for st in batch.stages for i in st.spec.inputs] == [True]
+    assert not any(e.sort_by_key for st in streaming.stages for e in st.spec.exits)
+
+
+def test_keys_are_processed_one_after_another_in_batch_order_with_their_timers():
+    job, sink = _keyed_job([("b", 1), ("a", 2), ("b", 3), ("cc", 4), ("a", 5)],
+                           lambda s: KeyedProcessSpec(CountAndTime(), s))
+    # untyped keys sort by their pickled bytes, length first: "a", "b", then "cc"
+    assert run_job(job)[sink.id] == [
+        "a:1", "a:2", "timer a count=2", "b:1", "b:2", "timer b count=2",
+        "cc:1", "timer cc count=1"]
+
+
+def test_batch_reduce_emits_each_keys_final_value_in_key_order():
+    job, sink = _keyed_job([("b", 1), ("a", 2), ("b", 3), ("a", 4)],
+                           lambda s: ReduceSpec(wrap_reduce(lambda x, y: (x[0], x[1] + y[1])),
+                                                s), key_type=Types.STRING())
+    assert run_job(job)[sink.id] == [("a", 6), ("b", 4)]
+
+
+def _collector(key_type=None, parallelism=1):
+    spec = ExitSpec(edge_id=3, source=1, side_tag=None,
+                    partitioning=KeyedPartitioning(wrap_key_selector(lambda x: x[0]), key_type),
+                    target_parallelism=parallelism, target_max_parallelism=128,
+                    sort_by_key=True)
+    rows = []
+    return KeySortedExitCollector(spec, 0, 1, rows, lambda e: e), rows
+
+
+def test_the_exit_writes_one_row_per_key_and_timestamp_ordered_by_them():
+    collector, rows = _collector(Types.STRING())
+    for value, ts in [(("b", 1), 5), (("a", 2), 7), (("b", 3), 5), (("a", 4), 6)]:
+        collector.process_element(value, ts)
+    collector.flush()
+    assert len(rows) == 3 and all(r[4] == KIND_RECORDS for r in rows)
+    ordered = route(rows, 1)[0]
+    assert [pickle.loads(r[5]) for r in ordered] == [
+        ([("a", 4)], [6]), ([("a", 2)], [7]), ([("b", 1), ("b", 3)], [5, 5])]
+    key = batch_key_order(Types.STRING())
+    assert [key_of_order(row_order(r)) for r in ordered] == [key("a"), key("a"), key("b")]
+
+
+def test_rows_without_timestamps_come_before_timestamped_ones_of_the_key():
+    collector, rows = _collector()
+    collector.process_element(("k", 1), 3)
+    collector.process_element(("k", 2), None)
+    collector.flush()
+    assert [pickle.loads(r[5])[0] for r in route(rows, 1)[0]] == [[("k", 2)], [("k", 1)]]
+
+
+def test_state_of_ended_keys_is_dropped_so_one_key_is_held_at_a_time():
+    held = []
+
+    class Holds(KeyedProcessFunction):
+        def open(self, ctx):
+            self.state = ctx.get_state(ValueStateDescriptor("v", Types.INT()))
+
+        def process_element(self, value, ctx):
+            self.state.update(value[1])
+            yield value
+
+    from pyflink_on_spark.runtime.task import StreamTask
+    job, _ = _keyed_job([(k, i) for i, k in enumerate("abcdefabc")],
+                        lambda s: KeyedProcessSpec(Holds(), s))
+    source_stage, keyed_stage = job.stages
+    task = StreamTask(source_stage.spec, 0)
+    task.open()
+    from pyflink_on_spark.direct.exchange import source_split_rows
+    splits = source_split_rows(source_stage.source.splits)
+    task.process_rows([r[0] for r in splits], [r[2] for r in splits], [r[4] for r in splits],
+                      [r[5] for r in splits], [row_order(r) for r in splits])
+    task.finish()
+    rows = route(task.take_rows(), 1)[0]
+    consumer = StreamTask(keyed_stage.spec, 0)
+    consumer.open()
+    backend = consumer.head.backend
+    for row in rows:
+        consumer.process_rows([row[0]], [row[2]], [row[4]], [row[5]], [row_order(row)])
+        held.append(len(set(backend.keys_for_state("v"))))
+    consumer.finish()
+    assert max(held) == 1
+    assert len(rows) == 6      # one row per key: the source chunk held all nine records
