@@ -23,6 +23,8 @@ from pyflink_on_spark.runtime.operators.discard_sink import DiscardSinkOperator
 from pyflink_on_spark.runtime.operators.driver_sink import CollectSinkOperator, PrintSinkOperator
 from pyflink_on_spark.runtime.operators.file_sink import FileSinkOperator
 from pyflink_on_spark.runtime.operators.jdbc_sink import JdbcSinkOperator
+from pyflink_on_spark.runtime.operators.kafka_transactional_sink import (
+    KafkaTransactionalSinkOperator)
 from pyflink_on_spark.runtime.operators.keyed_process import KeyedProcessOperator
 from pyflink_on_spark.runtime.operators.process import (
     FilterOperator, FlatMapOperator, MapOperator, ProcessOperator)
@@ -73,6 +75,7 @@ BUILDERS: Dict[type, Builder] = {
     sinks.JdbcSinkSpec: lambda s, c: JdbcSinkOperator(s),
     sinks.KafkaSinkSpec: lambda s, c: RecordEncoderOperator(kafka_record_encoder(s),
                                                             s.converter),
+    sinks.KafkaTransactionalSinkSpec: lambda s, c: KafkaTransactionalSinkOperator(s),
     # one input
     op.MapSpec: lambda s, c: MapOperator(s.function),
     op.FlatMapSpec: lambda s, c: FlatMapOperator(s.function),

@@ -78,6 +78,18 @@ class KafkaSinkSpec:
 
 
 @dataclass(frozen=True)
+class KafkaTransactionalSinkSpec:
+    """KafkaSink / FlinkKafkaProducer with EXACTLY_ONCE: the sink's tasks encode the records
+    as `records` says and produce them in Kafka transactions of their own, one
+    transactional.id per subtask (<transactional_id_prefix>-<subtask>), committed at the end
+    of input or of each micro-batch (codecs/kafka/transactions.py); nothing leaves the task."""
+    records: KafkaSinkSpec                    # topic, serializers, producer properties
+    transactional_id_prefix: str = "kafka-sink"
+    sink_name: str = "KafkaSink"
+    reaches_driver: ClassVar[bool] = True     # its (empty) exit is read on the driver: that runs it
+
+
+@dataclass(frozen=True)
 class JdbcSinkSpec:
     """JdbcSink.sink: the program's own statement, run in the sink's tasks in batches through
     the DB-API driver the URL names (codecs/jdbc); nothing leaves the task."""

@@ -111,6 +111,8 @@ def _sink_output(sink) -> str:
         return "driver: commit FileSink parts"
     if isinstance(sink, sink_specs.KafkaSinkSpec):
         return "Spark Kafka writer"
+    if isinstance(sink, sink_specs.KafkaTransactionalSinkSpec):
+        return "tasks: Kafka transactions (exactly once)"
     if isinstance(sink, sink_specs.DiscardSinkSpec):
         return "discarded"
     return type(sink).__name__

@@ -3,8 +3,9 @@ sink (the spark-sql-kafka-0-10 package, added with --packages / spark.jars.packa
 
 What runs: a *bounded* KafkaSource (set_bounded(...)) is a Spark batch read between starting
 and ending offsets; KafkaSink / FlinkKafkaProducer write with Spark's Kafka writer (at least
-once). Unbounded reading (KafkaSource without set_bounded, FlinkKafkaConsumer) needs
-streaming execution, which pyflink_on_spark does not have yet: it raises a clear error.
+once), or, with EXACTLY_ONCE, in Kafka transactions of their own in the sink's tasks
+(codecs/kafka/transactions.py). An unbounded KafkaSource / FlinkKafkaConsumer runs on the
+streaming executor (docs/streaming.md).
 
 The builders collect Flink's settings and check them; a source or sink becomes a declarative
 spec (specs.sources.KafkaSourceSpec, specs.sinks.KafkaSinkSpec) that the Spark layer maps onto
@@ -347,13 +348,6 @@ class Semantic(Enum):
     NONE = 2
 
 
-def _check_guarantee(name: str) -> None:
-    if name == "EXACTLY_ONCE":
-        raise NotImplementedError(
-            "EXACTLY_ONCE delivery to Kafka is not supported by pyflink_on_spark: Spark's Kafka "
-            "writer delivers at least once (no Kafka transactions). Use AT_LEAST_ONCE or NONE.")
-
-
 def _kafka_sink_spec(properties: Dict[str, str], topic: Optional[str], topic_selector,
                      key_schema, value_schema, input_type):
     """A specs.sinks.KafkaSinkSpec; the schemas must serialize in Python."""
@@ -373,8 +367,21 @@ def _kafka_sink_spec(properties: Dict[str, str], topic: Optional[str], topic_sel
                          converter=converter)
 
 
+def _with_guarantee(records, exactly_once: bool, transactional_id_prefix: str, sink_name: str):
+    """AT_LEAST_ONCE / NONE: Spark's Kafka writer writes the encoded records. EXACTLY_ONCE:
+    the sink's tasks write them in Kafka transactions of their own
+    (specs.sinks.KafkaTransactionalSinkSpec)."""
+    if not exactly_once:
+        return records
+    from pyflink_on_spark.specs.sinks import KafkaTransactionalSinkSpec
+    return KafkaTransactionalSinkSpec(records=records,
+                                      transactional_id_prefix=transactional_id_prefix,
+                                      sink_name=sink_name)
+
+
 class FlinkKafkaProducerBase(SinkFunction, ABC):
-    """Deprecated Kafka producer (a SinkFunction), written with Spark's Kafka writer."""
+    """Deprecated Kafka producer (a SinkFunction), written with Spark's Kafka writer
+    (Semantic.EXACTLY_ONCE: in Kafka transactions, as KafkaSink)."""
 
     def __init__(self, j_flink_kafka_producer):
         self._j_function = j_flink_kafka_producer   # the producer's settings (dict)
@@ -396,11 +403,15 @@ class FlinkKafkaProducerBase(SinkFunction, ABC):
 
     def _sink_definition(self, input_type):
         c = self._j_function
-        _check_guarantee(c["semantic"].name)
         if "bootstrap.servers" not in c["properties"]:
             raise ValueError("The producer config needs 'bootstrap.servers'.")
-        return _kafka_sink_spec(c["properties"], c["topic"], None, None, c["serializer"],
-                                input_type)
+        records = _kafka_sink_spec(c["properties"], c["topic"], None, None, c["serializer"],
+                                   input_type)
+        # Flink names the legacy producer's transactions after its task and operator; here
+        # a 'transactional.id' property is the prefix, else the topic
+        prefix = c["properties"].get("transactional.id") or "FlinkKafkaProducer-" + c["topic"]
+        return _with_guarantee(records, c["semantic"] == Semantic.EXACTLY_ONCE, str(prefix),
+                               self._sink_name)
 
 
 class FlinkKafkaProducer(FlinkKafkaProducerBase):
@@ -419,7 +430,8 @@ class FlinkKafkaProducer(FlinkKafkaProducerBase):
 # ---- KafkaSink ----
 
 class KafkaSink(Sink, SupportsPreprocessing):
-    """Writes to Kafka with Spark's Kafka writer (at least once)."""
+    """Writes to Kafka with Spark's Kafka writer (at least once), or in Kafka transactions
+    of the sink's tasks (EXACTLY_ONCE)."""
 
     def __init__(self, j_kafka_sink, transformer: Optional[StreamTransformer] = None):
         super().__init__(j_kafka_sink)
@@ -438,19 +450,23 @@ class KafkaSink(Sink, SupportsPreprocessing):
         c = self._j_sink
         if not c.get("bootstrap_servers"):
             raise ValueError("bootstrapServers")
-        _check_guarantee(c["delivery_guarantee"].name)
         serializer = c.get("record_serializer")
         if serializer is None:
             raise ValueError("recordSerializer")
         settings = serializer._j_serialization_schema
         properties = dict(c["properties"], **{"bootstrap.servers": c["bootstrap_servers"]})
-        return _kafka_sink_spec(properties, settings["topic"], serializer._topic_selector,
-                                settings["key"], settings["value"], input_type)
+        records = _kafka_sink_spec(properties, settings["topic"], serializer._topic_selector,
+                                   settings["key"], settings["value"], input_type)
+        return _with_guarantee(records, c["delivery_guarantee"] == DeliveryGuarantee.EXACTLY_ONCE,
+                               c["transactional_id_prefix"], self._sink_name)
 
 
 class KafkaSinkBuilder(object):
     def __init__(self):
-        self._j_builder = {"properties": {}, "delivery_guarantee": DeliveryGuarantee.NONE}
+        # Flink's KafkaSinkBuilder starts with the prefix "kafka-sink" (flink-connector-kafka
+        # 3.2.0-1.19: an EXACTLY_ONCE sink without set_transactional_id_prefix builds)
+        self._j_builder = {"properties": {}, "delivery_guarantee": DeliveryGuarantee.NONE,
+                           "transactional_id_prefix": "kafka-sink"}
         self._preprocessing = None
 
     def build(self) -> 'KafkaSink':

@@ -218,8 +218,14 @@ class MicroBatchTask:
 
     # -- one batch -----------------------------------------------------------------------------
 
-    def begin_batch(self) -> None:
+    def begin_batch(self, version: Optional[int] = None) -> None:
+        from pyflink_on_spark.runtime.checkpoint.operators import _kind
         task = self.task
+        if version is not None:
+            for op in task.operators:
+                if _kind(op) == "kafka_transactions":
+                    # skips the batch if its Kafka transaction is already committed
+                    op.begin_batch(self.naming_seed, version)
         if task._two_inputs is not None:
             from pyflink_on_spark.runtime.two_input import AlternatingInputs
             head = task.head
@@ -260,6 +266,8 @@ class MicroBatchTask:
                 op.end_input()   # roll every part; report them for this batch's commit
             elif _kind(op) == "jdbc_sink":
                 op.flush()       # Flink flushes the JDBC sink's batch at each checkpoint
+            elif _kind(op) == "kafka_transactions":
+                op.commit_batch()   # the batch's transaction, with the batch id in it
         for collector in task.exits:
             source = self._by_node[collector.spec.source]
             collector.process_watermark(IDLE if idle else source.current_watermark)
@@ -385,7 +393,7 @@ def run_micro_batch(spec, subtask: int, batches: Iterable[Tuple[list, list, list
             task.restore(restore_version, parallelism_then)
         if batch_time_ms is not None and isinstance(task.clock, BatchClock):
             task.clock.now = batch_time_ms
-        task.begin_batch()
+        task.begin_batch(version)
         for edges, srcs, kinds, payloads in batches:
             rows = task.process_rows(edges, srcs, kinds, payloads)
             if rows:

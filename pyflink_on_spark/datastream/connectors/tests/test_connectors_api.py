@@ -186,18 +186,26 @@ def test_kafka_sinks_are_declarative_specs():
         FlinkKafkaProducer("p", SimpleStringSchema(), {})._sink_definition(None)
 
 
-def test_kafka_exactly_once_is_refused():
+def test_kafka_exactly_once_becomes_a_transactional_sink():
+    from pyflink_on_spark.specs.sinks import KafkaSinkSpec, KafkaTransactionalSinkSpec
     serializer = KafkaRecordSerializationSchema.builder() \
         .set_topic_selector(lambda v: "t-" + v) \
         .set_value_serialization_schema(SimpleStringSchema()).build()
-    exactly = KafkaSink.builder().set_bootstrap_servers("b:1").set_record_serializer(serializer) \
-        .set_delivery_guarantee(DeliveryGuarantee.EXACTLY_ONCE).build()
-    with pytest.raises(NotImplementedError, match="at least once"):
-        exactly._sink_definition(None)
+    builder = KafkaSink.builder().set_bootstrap_servers("b:1").set_record_serializer(serializer) \
+        .set_delivery_guarantee(DeliveryGuarantee.EXACTLY_ONCE)
+    default = builder.build()._sink_definition(None)
+    assert isinstance(default, KafkaTransactionalSinkSpec)
+    assert default.transactional_id_prefix == "kafka-sink"   # Flink's builder default
+    assert default.records.topic_selector.apply("x") == "t-x"
+    named = builder.set_transactional_id_prefix("orders").build()._sink_definition(None)
+    assert named.transactional_id_prefix == "orders"
+    at_least = builder.set_delivery_guarantee(DeliveryGuarantee.AT_LEAST_ONCE).build()
+    assert isinstance(at_least._sink_definition(None), KafkaSinkSpec)
     producer = FlinkKafkaProducer("p", SimpleStringSchema(), {"bootstrap.servers": "b"},
                                   semantic=Semantic.EXACTLY_ONCE)
-    with pytest.raises(NotImplementedError, match="EXACTLY_ONCE"):
-        producer._sink_definition(None)
+    legacy = producer._sink_definition(None)
+    assert (legacy.sink_name, legacy.transactional_id_prefix, legacy.records.topic) == \
+        ("FlinkKafkaProducer", "FlinkKafkaProducer-p", "p")
 
 
 def test_kafka_split_owner_follows_flinks_enumerator():

@@ -2,28 +2,14 @@
 test: python -m pyflink_on_spark.cli.main run kafka_upper_job.py SERVERS IN OUT CHECKPOINTS"""
 import sys
 
-from pyflink.common import WatermarkStrategy
-from pyflink.common.serialization import SimpleStringSchema
 from pyflink.common.typeinfo import Types
-from pyflink.datastream import StreamExecutionEnvironment
 from pyflink.datastream.connectors.base import DeliveryGuarantee
-from pyflink.datastream.connectors.kafka import (KafkaOffsetsInitializer,
-                                                 KafkaRecordSerializationSchema, KafkaSink,
-                                                 KafkaSource)
+
+from kafka_jobs import kafka_input, string_sink
 
 servers, in_topic, out_topic, checkpoints = sys.argv[1:5]
-env = StreamExecutionEnvironment.get_execution_environment()
-env.set_parallelism(2)
-env.enable_checkpointing(300)
-env.get_checkpoint_config().set_checkpoint_storage_dir("file://" + checkpoints)
-source = KafkaSource.builder().set_bootstrap_servers(servers).set_topics(in_topic) \
-    .set_group_id("upper-job").set_starting_offsets(KafkaOffsetsInitializer.earliest()) \
-    .set_value_only_deserializer(SimpleStringSchema()).build()
-sink = KafkaSink.builder().set_bootstrap_servers(servers) \
-    .set_record_serializer(KafkaRecordSerializationSchema.builder().set_topic(out_topic)
-                           .set_value_serialization_schema(SimpleStringSchema()).build()) \
+env, stream = kafka_input(servers, in_topic, checkpoints, "upper-job")
+sink = string_sink(servers, out_topic) \
     .set_delivery_guarantee(DeliveryGuarantee.AT_LEAST_ONCE).build()
-env.from_source(source, WatermarkStrategy.no_watermarks(), "in") \
-    .map(lambda s: s.upper(), output_type=Types.STRING()) \
-    .sink_to(sink)
+stream.map(lambda s: s.upper(), output_type=Types.STRING()).sink_to(sink)
 env.execute("kafka upper")

@@ -1,0 +1,79 @@
+"""The writer task of KafkaSink / FlinkKafkaProducer with EXACTLY_ONCE: each record is
+encoded (topic, key, value) and produced into this subtask's Kafka transaction
+(codecs/kafka/transactions.py). Nothing leaves the task.
+
+Bounded jobs commit the transaction at the end of input. Unbounded jobs commit one per
+micro-batch (runtime/checkpoint/micro_batch.py calls begin_batch / commit_batch) with the
+batch id recorded in it; a re-run of a batch whose transaction is already committed (the
+driver died after the tasks committed, before the batch completed) writes nothing.
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+from pyflink_on_spark.codecs.kafka.transactions import TransactionalKafkaWriter
+from pyflink_on_spark.runtime.operators.base import Operator
+from pyflink_on_spark.runtime.operators.record_encoder import kafka_record_encoder
+from pyflink_on_spark.specs.sinks import KafkaTransactionalSinkSpec
+
+
+class KafkaTransactionalSinkOperator(Operator):
+
+    def __init__(self, spec: KafkaTransactionalSinkSpec) -> None:
+        super().__init__()
+        self.spec = spec
+        self.writer: Optional[TransactionalKafkaWriter] = None
+        self._encode = kafka_record_encoder(spec.records)
+        self._convert = spec.records.converter
+        self._skip = False               # this batch's records are already in Kafka
+        self._checkpoint: Optional[str] = None
+        self._batch: Optional[int] = None
+        self._last_committed: Optional[int] = None
+        self._read_committed = False
+
+    def open(self) -> None:
+        spec = self.spec
+        writer = TransactionalKafkaWriter(
+            dict(spec.records.properties),
+            "%s-%d" % (spec.transactional_id_prefix, self.task.subtask_index), spec.sink_name)
+        writer.open()
+        self.writer = writer
+
+    def begin_batch(self, checkpoint: str, batch_id: int) -> None:
+        """A micro-batch starts: skip it if this subtask already committed it (or a later
+        one) for this checkpoint."""
+        if not self._read_committed or checkpoint != self._checkpoint:
+            self._last_committed = self.writer.last_committed_batch(checkpoint)
+            self._read_committed = True
+        self._checkpoint = checkpoint
+        self._batch = batch_id
+        self._skip = self._last_committed is not None and batch_id <= self._last_committed
+
+    def process_element(self, value, timestamp) -> None:
+        if self._skip:
+            return
+        try:
+            if self._convert is not None:
+                value = self._convert(value)
+            topic, key, encoded = self._encode(value)
+        except Exception as e:
+            raise self.user_error(e) from None
+        self.writer.write(topic, key, encoded)
+
+    def process_watermark(self, watermark: int) -> None:
+        self.current_watermark = watermark
+
+    def commit_batch(self) -> None:
+        """The micro-batch ends (its checkpoint): commit its records with its id."""
+        if self._skip:
+            return
+        if self.writer.commit(self._checkpoint, self._batch):
+            self._last_committed = self._batch
+
+    def end_input(self) -> None:
+        self.writer.commit()
+
+    def close(self) -> None:
+        if self.writer is not None:
+            writer, self.writer = self.writer, None
+            writer.close()
