@@ -50,9 +50,11 @@ class SplitWatermarks:
 
     `now` is the task's processing time (TaskContext.clock: a manual clock in tests, the
     micro-batch's time in unbounded jobs). A split is registered when the subtask is given
-    it (SplitStarted) or with its first records, and stays until the end of input."""
+    it (SplitStarted) or with its first records, and stays until it finishes (a bounded
+    read's split, which is never idle before: Flink reads it until its stopping offset) or
+    the input ends."""
 
-    __slots__ = ("_strategy", "idle_timeout_ms", "generators", "last_active")
+    __slots__ = ("_strategy", "idle_timeout_ms", "generators", "last_active", "_ending")
 
     def __init__(self, strategy) -> None:
         self._strategy = strategy
@@ -61,14 +63,24 @@ class SplitWatermarks:
             else None
         self.generators: Dict[Any, WatermarkGenerator] = {}
         self.last_active: Dict[Any, int] = {}
+        self._ending: set = set()
 
-    def add(self, split, now: int) -> WatermarkGenerator:
-        """Registers `split` (its idleness counts from `now`); returns its generator."""
+    def add(self, split, now: int, ends: bool = False) -> WatermarkGenerator:
+        """Registers `split` (its idleness counts from `now`; `ends`: a bounded read's split,
+        never idle); returns its generator."""
         generator = self.generators.get(split)
         if generator is None:
             generator = self.generators[split] = generator_for(self._strategy)
             self.last_active[split] = now
+        if ends:
+            self._ending.add(split)
         return generator
+
+    def finish(self, split) -> None:
+        """`split` was read to its end: its watermark no longer counts."""
+        self.generators.pop(split, None)
+        self.last_active.pop(split, None)
+        self._ending.discard(split)
 
     def on_records(self, split, now: int) -> WatermarkGenerator:
         """Records of `split` arrive at processing time `now`: the split is active."""
@@ -77,7 +89,7 @@ class SplitWatermarks:
         return generator
 
     def is_idle(self, split, now: int) -> bool:
-        return self.idle_timeout_ms is not None and \
+        return self.idle_timeout_ms is not None and split not in self._ending and \
             now - self.last_active[split] > self.idle_timeout_ms
 
     def all_idle(self, now: int) -> bool:

@@ -94,7 +94,11 @@ def _missing(error: Exception, what: str) -> Exception:
     return error
 
 
-def kafka_scan_frame(spec: sources.KafkaSourceSpec, parallelism: int, session):
+def kafka_scan_frame(spec: sources.KafkaSourceSpec, parallelism: int, session,
+                     splits_end: bool = True):
+    """Split rows of the records the spec's offsets delimit. splits_end: a bounded job's
+    read, after which each partition is finished (False: a micro-batch's offset ranges of
+    an unbounded source, whose partitions go on)."""
     reader = session.read.format("kafka")
     for key, value in sorted(kafka_source_options(spec).items()):
         reader = reader.option(key, value)
@@ -103,12 +107,13 @@ def kafka_scan_frame(spec: sources.KafkaSourceSpec, parallelism: int, session):
     except Exception as e:
         raise _missing(e, "KafkaSource") from None
     df = df.select("value", "topic", "partition", "timestamp")
-    return df.mapInArrow(_chunker(spec.value_decoder, parallelism), SPARK_SCHEMA)
+    return df.mapInArrow(_chunker(spec.value_decoder, parallelism, splits_end), SPARK_SCHEMA)
 
 
-def _split_started_row(topic: str, partition: int, parallelism: int) -> tuple:
+def _split_started_row(topic: str, partition: int, parallelism: int,
+                       ends: bool = False) -> tuple:
     return (-1, split_owner(topic, partition, parallelism), -1, partition, KIND_SPLIT,
-            pickle.dumps(sources.SplitStarted((topic, partition)), protocol=5))
+            pickle.dumps(sources.SplitStarted((topic, partition), ends), protocol=5))
 
 
 def split_started_rows(partitions, parallelism: int) -> List[tuple]:
@@ -130,14 +135,15 @@ def _epoch_millis(column: pa.Array) -> list:
     return [None if t is None else t // per_ms for t in raw]
 
 
-def _chunker(decode, parallelism: int):
+def _chunker(decode, parallelism: int, splits_end: bool = True):
     """Split rows of one Spark task's Kafka records (Spark reads each partition's offset
     range in one task): first a SplitStarted row per partition (src -1), so its subtask
     counts the partition's watermark before reading any partition's records (Flink assigns
     all splits up front), then chunks of up to CHUNK_RECORDS records with their Kafka
     timestamps (SplitRecords), src = the chunk's number within its partition and seq = the
     partition: a subtask reads its partitions' chunks in turn, as Flink's reader polls its
-    partitions, each partition in offset order."""
+    partitions, each partition in offset order. With splits_end, a SplitFinished row after
+    each partition's last chunk."""
     def run(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
         chunks_of: Dict[tuple, int] = {}
         for batch in batches:
@@ -161,7 +167,8 @@ def _chunker(decode, parallelism: int):
                 number = chunks_of.get(split)
                 if number is None:
                     number = 0
-                    rows.append(_split_started_row(topic, partition, parallelism))
+                    rows.append(_split_started_row(topic, partition, parallelism,
+                                                   splits_end))
                 chunks_of[split] = number + 1
                 kept, kept_stamps = [], []
                 for value, stamp in zip(values[begin:end], stamps[begin:end]):
@@ -173,6 +180,11 @@ def _chunker(decode, parallelism: int):
                     sources.SplitRecords(split, kept, kept_stamps), protocol=5)))
                 begin = end
             yield rows_to_batch(rows)
+        if splits_end and chunks_of:
+            yield rows_to_batch([
+                (-1, split_owner(topic, partition, parallelism), number, partition,
+                 KIND_SPLIT, pickle.dumps(sources.SplitFinished((topic, partition)), protocol=5))
+                for (topic, partition), number in chunks_of.items()])
     return run
 
 

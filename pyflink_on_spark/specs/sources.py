@@ -73,8 +73,17 @@ class NumberSequenceSourceSpec:
 class SplitStarted:
     """A split an executor-read source gives the subtask (a Kafka partition), announced before
     any of its records: from then on its watermark counts in the source's (Flink registers
-    every assigned split's watermark output when the split is assigned)."""
+    every assigned split's watermark output when the split is assigned). `ends`: a split of
+    a bounded read, which a SplitFinished ends; it is read until then, so it is never idle."""
     split: Tuple[Any, ...]                    # ("topic", partition)
+    ends: bool = False
+
+
+@dataclass(frozen=True)
+class SplitFinished:
+    """Every record of a bounded read's split was read: its watermark no longer counts
+    (Flink releases a finished split's watermark output)."""
+    split: Tuple[Any, ...]
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,7 @@
 (with the source's WatermarkStrategy applied, as from_source does in Flink).
 
 Splits an executor reads with their records' own timestamps (Kafka partitions:
-specs.sources.SplitStarted / SplitRecords) get Flink's per-split watermarks: each record
+specs.sources.SplitStarted / SplitRecords / SplitFinished) get Flink's per-split watermarks: each record
 carries its split's timestamp (the strategy's timestamp assigner, if any, gets it as the
 record timestamp), each split has its own generator, and the source emits the minimum over
 its splits that are not idle (runtime/watermarks.SplitWatermarks)."""
@@ -12,7 +12,8 @@ from typing import Optional
 
 from pyflink_on_spark.runtime.operators.timestamps import TimestampsAndWatermarksOperator
 from pyflink_on_spark.runtime.watermarks import MIN_WATERMARK, SplitWatermarks
-from pyflink_on_spark.specs.sources import SplitRecords, SplitStarted, WatermarkMark
+from pyflink_on_spark.specs.sources import (SplitFinished, SplitRecords, SplitStarted,
+                                            WatermarkMark)
 
 
 # records between two progress reports of a split being read (a split may be endless)
@@ -37,7 +38,10 @@ class SourceOperator(TimestampsAndWatermarksOperator):
             self._process_split_records(split)
             return
         if isinstance(split, SplitStarted):
-            self.splits.add(split.split, self._clock())
+            self.splits.add(split.split, self._clock(), split.ends)
+            return
+        if isinstance(split, SplitFinished):
+            self.splits.finish(split.split)
             return
         process = self.process_element
         if self._extract is None and not self._every:

@@ -7,7 +7,7 @@ from pyflink_on_spark.runtime.operators import timestamps
 from pyflink_on_spark.runtime.operators.source import SourceOperator
 from pyflink_on_spark.runtime.testing import ManualClock, OperatorHarness
 from pyflink_on_spark.runtime.watermarks import MAX_WATERMARK, MIN_WATERMARK, SplitWatermarks
-from pyflink_on_spark.specs.sources import SplitRecords, SplitStarted
+from pyflink_on_spark.specs.sources import SplitFinished, SplitRecords, SplitStarted
 
 A, B = ("t", 0), ("t", 1)
 
@@ -123,6 +123,25 @@ def test_all_splits_idle_means_no_watermark_and_an_idle_subtask(monkeypatch):
     assert source.all_splits_idle(11) is True
     source.emit_periodic(11)
     assert harness.watermarks == [999]           # nothing to emit while all are idle
+
+
+def test_a_finished_split_stops_counting_and_a_bounded_split_is_never_idle(monkeypatch):
+    clock = ManualClock(0)
+    strategy = WatermarkStrategy.for_monotonous_timestamps().with_idleness(
+        Duration.of_millis(10))
+    harness = _source(strategy, monkeypatch, clock=clock)
+    source = harness.operator
+    source.process_split(SplitStarted(A, ends=True))
+    source.process_split(SplitStarted(B, ends=True))
+    source.process_split(_chunk(A, ("a", 5000)))
+    clock.now = 1000      # B has waited long: a bounded read's split is read on, not idle
+    source.process_split(_chunk(A, ("a", 6000)))
+    assert harness.watermarks == []
+    source.process_split(_chunk(B, ("b", 1000)))
+    assert harness.watermarks == [999]
+    source.process_split(SplitFinished(B))
+    source.process_split(_chunk(A, ("a", 7000)))
+    assert harness.watermarks == [999, 6999]   # only A counts now
 
 
 def test_split_watermarks_export_and_restore():

@@ -147,7 +147,8 @@ class KafkaOffsetIndex:
             starting=sources.SpecificOffsets(tuple((t, p, s) for t, p, s, _ in ranges)),
             stopping=sources.SpecificOffsets(tuple((t, p, e) for t, p, _, e in ranges)),
             bounded=True)
-        return started.union(kafka_scan_frame(bounded, self.parallelism, session))
+        return started.union(kafka_scan_frame(bounded, self.parallelism, session,
+                                              splits_end=False))
 
     def compact(self, before: int) -> None:
         """Drops the records of batches before ``before`` except the newest of them (the
