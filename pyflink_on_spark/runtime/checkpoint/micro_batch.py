@@ -247,8 +247,8 @@ class MicroBatchTask:
         task = self.task
         if task._two_inputs is not None:
             task._two_inputs.finish()
-        idle = self._idle_after_batch(now=task.context.clock())
         now = task.context.clock()
+        idle = self._idle_after_batch(now=now)
         for op in task.operators:
             if _kind(op) == "timestamps" and op._generator.enabled and \
                     task.context.auto_watermark_interval > 0:

@@ -2,10 +2,10 @@
 (with the source's WatermarkStrategy applied, as from_source does in Flink).
 
 Splits an executor reads with their records' own timestamps (Kafka partitions:
-specs.sources.SplitStarted / SplitRecords / SplitFinished) get Flink's per-split watermarks: each record
-carries its split's timestamp (the strategy's timestamp assigner, if any, gets it as the
-record timestamp), each split has its own generator, and the source emits the minimum over
-its splits that are not idle (runtime/watermarks.SplitWatermarks)."""
+specs.sources.SplitStarted / SplitRecords / SplitFinished) get Flink's per-split watermarks:
+each record carries its split's timestamp (the strategy's timestamp assigner, if any, gets
+it as the record timestamp), each split has its own generator, and the source emits the
+minimum over its splits that are not idle (runtime/watermarks.SplitWatermarks)."""
 from __future__ import annotations
 
 from typing import Optional
@@ -56,7 +56,6 @@ class SourceOperator(TimestampsAndWatermarksOperator):
             if count == PROGRESS_RECORDS and progress is not None:
                 progress()
                 count = 0
-
 
     def _process_split_records(self, chunk: SplitRecords) -> None:
         now = self._clock()
