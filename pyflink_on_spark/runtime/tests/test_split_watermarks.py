@@ -19,6 +19,15 @@ def _source(strategy, monkeypatch, every=1, clock=None):
     return harness
 
 
+def _idle_after(timeout_ms, monkeypatch, every=1):
+    """A source whose splits go idle after timeout_ms, on a manual clock at 0."""
+    clock = ManualClock(0)
+    strategy = WatermarkStrategy.for_monotonous_timestamps().with_idleness(
+        Duration.of_millis(timeout_ms))
+    harness = _source(strategy, monkeypatch, every=every, clock=clock)
+    return harness, harness.operator, clock
+
+
 def _chunk(split, *records):
     return SplitRecords(split, [v for v, _ in records], [t for _, t in records])
 
@@ -72,11 +81,7 @@ def test_bounded_out_of_orderness_applies_per_split(monkeypatch):
 
 
 def test_an_idle_split_stops_holding_back_the_watermark(monkeypatch):
-    clock = ManualClock(0)
-    strategy = WatermarkStrategy.for_monotonous_timestamps().with_idleness(
-        Duration.of_millis(100))
-    harness = _source(strategy, monkeypatch, clock=clock)
-    source = harness.operator
+    harness, source, clock = _idle_after(100, monkeypatch)
     source.process_split(SplitStarted(A))
     source.process_split(SplitStarted(B))
     source.process_split(_chunk(A, ("a", 1000)))
@@ -110,11 +115,7 @@ def test_without_idleness_a_quiet_split_holds_the_watermark_forever(monkeypatch)
 
 
 def test_all_splits_idle_means_no_watermark_and_an_idle_subtask(monkeypatch):
-    clock = ManualClock(0)
-    strategy = WatermarkStrategy.for_monotonous_timestamps().with_idleness(
-        Duration.of_millis(10))
-    harness = _source(strategy, monkeypatch, every=0, clock=clock)
-    source = harness.operator
+    harness, source, clock = _idle_after(10, monkeypatch, every=0)
     assert source.all_splits_idle(0) is None    # no split: the caller decides
     source.process_split(_chunk(A, ("a", 1000)))
     source.process_split(_chunk(B, ("b", 2000)))
@@ -126,11 +127,7 @@ def test_all_splits_idle_means_no_watermark_and_an_idle_subtask(monkeypatch):
 
 
 def test_a_finished_split_stops_counting_and_a_bounded_split_is_never_idle(monkeypatch):
-    clock = ManualClock(0)
-    strategy = WatermarkStrategy.for_monotonous_timestamps().with_idleness(
-        Duration.of_millis(10))
-    harness = _source(strategy, monkeypatch, clock=clock)
-    source = harness.operator
+    harness, source, clock = _idle_after(10, monkeypatch)
     source.process_split(SplitStarted(A, ends=True))
     source.process_split(SplitStarted(B, ends=True))
     source.process_split(_chunk(A, ("a", 5000)))
