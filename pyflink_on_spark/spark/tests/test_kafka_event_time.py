@@ -1,7 +1,6 @@
 """Kafka record timestamps as event time, against a real broker (the kafka_broker fixture):
 a bounded KafkaSource without a timestamp assigner feeds event-time windows, and each record's
 ctx.timestamp() is its Kafka timestamp, as on real PyFlink 1.20."""
-import os
 import sys
 from pathlib import Path
 
