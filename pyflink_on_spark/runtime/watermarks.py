@@ -7,7 +7,7 @@ of input, which is what real PyFlink shows; the end of a bounded input sends MAX
 """
 from __future__ import annotations
 
-from typing import Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 # Flink's Long.MIN_VALUE / Long.MAX_VALUE watermarks: no progress yet / end of input.
 MIN_WATERMARK = -(2 ** 63)
@@ -39,6 +39,77 @@ def generator_for(strategy) -> WatermarkGenerator:
         return WatermarkGenerator("no_watermarks")
     return WatermarkGenerator(getattr(strategy, "_kind", "no_watermarks"),
                               getattr(strategy, "_max_out_of_orderness_ms", 0) or 0)
+
+
+class SplitWatermarks:
+    """The watermark of a source subtask reading several splits (Kafka partitions), as Flink's
+    SourceOperator makes it (WatermarkOutputMultiplexer): one generator per split; a split
+    is idle once more than the strategy's idle timeout (with_idleness) of processing time
+    passed since its last records (WatermarksWithIdleness); the source's watermark is the
+    minimum over the splits that are not idle, and there is none while every split is idle.
+
+    `now` is the task's processing time (TaskContext.clock: a manual clock in tests, the
+    micro-batch's time in unbounded jobs). A split is registered when the subtask is given
+    it (SplitStarted) or with its first records, and stays until it finishes (a bounded
+    read's split, which is never idle before: Flink reads it until its stopping offset) or
+    the input ends."""
+
+    __slots__ = ("_strategy", "idle_timeout_ms", "generators", "last_active", "_ending")
+
+    def __init__(self, strategy) -> None:
+        self._strategy = strategy
+        timeout = getattr(strategy, "_idle_timeout_ms", None)
+        self.idle_timeout_ms: Optional[int] = timeout if timeout is not None and timeout > 0 \
+            else None
+        self.generators: Dict[Any, WatermarkGenerator] = {}
+        self.last_active: Dict[Any, int] = {}
+        self._ending: set = set()
+
+    def add(self, split, now: int, ends: bool = False) -> WatermarkGenerator:
+        """Registers `split` (its idleness counts from `now`; `ends`: a bounded read's split,
+        never idle); returns its generator."""
+        generator = self.generators.get(split)
+        if generator is None:
+            generator = self.generators[split] = generator_for(self._strategy)
+            self.last_active[split] = now
+        if ends:
+            self._ending.add(split)
+        return generator
+
+    def finish(self, split) -> None:
+        """`split` was read to its end: its watermark no longer counts."""
+        self.generators.pop(split, None)
+        self.last_active.pop(split, None)
+        self._ending.discard(split)
+
+    def on_records(self, split, now: int) -> WatermarkGenerator:
+        """Records of `split` arrive at processing time `now`: the split is active."""
+        generator = self.add(split, now)
+        self.last_active[split] = now
+        return generator
+
+    def is_idle(self, split, now: int) -> bool:
+        return self.idle_timeout_ms is not None and split not in self._ending and \
+            now - self.last_active[split] > self.idle_timeout_ms
+
+    def all_idle(self, now: int) -> bool:
+        return all(self.is_idle(split, now) for split in self.generators)
+
+    def combined(self, now: int) -> Optional[int]:
+        """The minimum watermark over the splits that are not idle; None if all are idle
+        (or there is no split)."""
+        active = [generator.current() for split, generator in self.generators.items()
+                  if not self.is_idle(split, now)]
+        return min(active) if active else None
+
+    def export(self) -> dict:
+        return {split: (generator._max_timestamp, self.last_active[split])
+                for split, generator in self.generators.items()}
+
+    def restore(self, state: dict) -> None:
+        for split, (max_timestamp, last_active) in state.items():
+            self.add(split, last_active)._max_timestamp = max_timestamp
+            self.last_active[split] = last_active
 
 
 class InputWatermarkValve:

@@ -2,7 +2,8 @@
 
 Reading: a batch read between the mapped starting and ending offsets; each Kafka partition
 goes to the subtask Flink's KafkaSourceEnumerator would give it
-((hash(topic) * 31 & 0x7FFFFFFF) % p + partition) % p, its records in offset order.
+((hash(topic) * 31 & 0x7FFFFFFF) % p + partition) % p, its records in offset order, each
+with its Kafka timestamp (the source operator makes per-partition watermarks of them).
 Writing: the sink operator's encoded (topic, key, value) records are written with Spark's
 Kafka writer (at least once).
 """
@@ -93,7 +94,11 @@ def _missing(error: Exception, what: str) -> Exception:
     return error
 
 
-def kafka_scan_frame(spec: sources.KafkaSourceSpec, parallelism: int, session):
+def kafka_scan_frame(spec: sources.KafkaSourceSpec, parallelism: int, session,
+                     splits_end: bool = True):
+    """Split rows of the records the spec's offsets delimit. splits_end: a bounded job's
+    read, after which each partition is finished (False: a micro-batch's offset ranges of
+    an unbounded source, whose partitions go on)."""
     reader = session.read.format("kafka")
     for key, value in sorted(kafka_source_options(spec).items()):
         reader = reader.option(key, value)
@@ -101,19 +106,53 @@ def kafka_scan_frame(spec: sources.KafkaSourceSpec, parallelism: int, session):
         df = reader.load()
     except Exception as e:
         raise _missing(e, "KafkaSource") from None
-    df = df.select("value", "topic", "partition", "offset")
-    return df.mapInArrow(_chunker(spec.value_decoder, parallelism), SPARK_SCHEMA)
+    df = df.select("value", "topic", "partition", "timestamp")
+    return df.mapInArrow(_chunker(spec.value_decoder, parallelism, splits_end), SPARK_SCHEMA)
 
 
-def _chunker(decode, parallelism: int):
+def _split_started_row(topic: str, partition: int, parallelism: int,
+                       ends: bool = False) -> tuple:
+    return (-1, split_owner(topic, partition, parallelism), -1, partition, KIND_SPLIT,
+            pickle.dumps(sources.SplitStarted((topic, partition), ends), protocol=5))
+
+
+def split_started_rows(partitions, parallelism: int) -> List[tuple]:
+    """A SplitStarted row for each (topic, partition), to the subtask that reads it: it
+    sorts before every record row of the source (src -1)."""
+    return [_split_started_row(t, p, parallelism) for t, p in partitions]
+
+
+_PER_MS = {"ms": 1, "us": 1000, "ns": 1000000}
+
+
+def _epoch_millis(column: pa.Array) -> list:
+    """Spark's Kafka `timestamp` column (Kafka's record timestamp) as epoch milliseconds."""
+    unit = column.type.unit
+    raw = column.cast(pa.int64()).to_pylist()
+    if unit == "s":
+        return [None if t is None else t * 1000 for t in raw]
+    per_ms = _PER_MS[unit]
+    return [None if t is None else t // per_ms for t in raw]
+
+
+def _chunker(decode, parallelism: int, splits_end: bool = True):
+    """Split rows of one Spark task's Kafka records (Spark reads each partition's offset
+    range in one task): first a SplitStarted row per partition (src -1), so its subtask
+    counts the partition's watermark before reading any partition's records (Flink assigns
+    all splits up front), then chunks of up to CHUNK_RECORDS records with their Kafka
+    timestamps (SplitRecords), src = the chunk's number within its partition and seq = the
+    partition: a subtask reads its partitions' chunks in turn, as Flink's reader polls its
+    partitions, each partition in offset order. With splits_end, a SplitFinished row after
+    each partition's last chunk."""
     def run(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
+        chunks_of: Dict[tuple, int] = {}
         for batch in batches:
             if batch.num_rows == 0:
                 continue
             values = batch.column(0).to_pylist()
             topics = batch.column(1).to_pylist()
             partitions = batch.column(2).to_pylist()
-            offsets = batch.column(3).to_pylist()
+            stamps = _epoch_millis(batch.column(3))
             rows = []
             begin = 0
             n = len(values)
@@ -123,11 +162,29 @@ def _chunker(decode, parallelism: int):
                 while end < n and end - begin < CHUNK_RECORDS and topics[end] == topic \
                         and partitions[end] == partition:
                     end += 1
-                records = [r for r in (decode(v) for v in values[begin:end]) if r is not None]
-                rows.append((-1, split_owner(topic, partition, parallelism), partition,
-                             offsets[begin], KIND_SPLIT, pickle.dumps(records, protocol=5)))
+                split = (topic, partition)
+                owner = split_owner(topic, partition, parallelism)
+                number = chunks_of.get(split)
+                if number is None:
+                    number = 0
+                    rows.append(_split_started_row(topic, partition, parallelism,
+                                                   splits_end))
+                chunks_of[split] = number + 1
+                kept, kept_stamps = [], []
+                for value, stamp in zip(values[begin:end], stamps[begin:end]):
+                    record = decode(value)
+                    if record is not None:
+                        kept.append(record)
+                        kept_stamps.append(stamp)
+                rows.append((-1, owner, number, partition, KIND_SPLIT, pickle.dumps(
+                    sources.SplitRecords(split, kept, kept_stamps), protocol=5)))
                 begin = end
             yield rows_to_batch(rows)
+        if splits_end and chunks_of:
+            yield rows_to_batch([
+                (-1, split_owner(topic, partition, parallelism), number, partition,
+                 KIND_SPLIT, pickle.dumps(sources.SplitFinished((topic, partition)), protocol=5))
+                for (topic, partition), number in chunks_of.items()])
     return run
 
 

@@ -70,6 +70,33 @@ class NumberSequenceSourceSpec:
 
 # -- read by the executor ------------------------------------------------------------------
 @dataclass(frozen=True)
+class SplitStarted:
+    """A split an executor-read source gives the subtask (a Kafka partition), announced before
+    any of its records: from then on its watermark counts in the source's (Flink registers
+    every assigned split's watermark output when the split is assigned). `ends`: a split of
+    a bounded read, which a SplitFinished ends; it is read until then, so it is never idle."""
+    split: Tuple[Any, ...]                    # ("topic", partition)
+    ends: bool = False
+
+
+@dataclass(frozen=True)
+class SplitFinished:
+    """Every record of a bounded read's split was read: its watermark no longer counts
+    (Flink releases a finished split's watermark output)."""
+    split: Tuple[Any, ...]
+
+
+@dataclass(frozen=True)
+class SplitRecords:
+    """A chunk of one split's records (a Kafka partition's, in offset order), each with the
+    timestamp the source attaches to it (Kafka's record timestamp, epoch ms), as Flink's
+    KafkaRecordEmitter does. The source generates watermarks per split."""
+    split: Tuple[Any, ...]
+    values: list
+    timestamps: list
+
+
+@dataclass(frozen=True)
 class FileSourceSpec:
     """Files (or directories, read recursively; hidden files skipped as Flink does) decoded by
     `format`. Every file's records go to one subtask, in file order; with split_files

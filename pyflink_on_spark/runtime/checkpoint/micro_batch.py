@@ -253,12 +253,12 @@ class MicroBatchTask:
         task = self.task
         if task._two_inputs is not None:
             task._two_inputs.finish()
-        idle = self._idle_after_batch(now=task.context.clock())
+        now = task.context.clock()
+        idle = self._idle_after_batch(now=now)
         for op in task.operators:
             if _kind(op) == "timestamps" and op._generator.enabled and \
                     task.context.auto_watermark_interval > 0:
-                op._emit(op._generator.current())
-        now = task.context.clock()
+                op.emit_periodic(now)
         for op in task._has_timers:
             op.advance_processing_time(now)
         for op in task.operators:
@@ -278,8 +278,9 @@ class MicroBatchTask:
         """Whether this subtask's output is idle after the batch. A stage with a watermark
         generator (a source, assign_timestamps_and_watermarks) is idle while none of its
         generators has seen a record (a source subtask that has read nothing yet, e.g. fewer
-        files than subtasks), or when a with_idleness timeout passed since its last record;
-        any other stage is idle when all its inputs are."""
+        files than subtasks), or when a with_idleness timeout passed since its last record
+        (a source reading Kafka partitions: when each of its partitions is idle); any other
+        stage is idle when all its inputs are."""
         from pyflink_on_spark.runtime.checkpoint.operators import _kind
         generators = [op for op in self.task.operators
                       if _kind(op) == "timestamps" and op._generator.enabled]
@@ -289,6 +290,12 @@ class MicroBatchTask:
             self.last_input_time = now
         idle = True
         for op in generators:
+            splits_idle = getattr(op, "all_splits_idle", None)
+            splits_idle = splits_idle(now) if splits_idle is not None else None
+            if splits_idle is not None:      # a source reading splits (Kafka partitions)
+                if not splits_idle:
+                    idle = False
+                continue
             seen = op._generator._max_timestamp != MIN_WATERMARK + op._generator._delay + 1
             timeout = getattr(op.strategy, "_idle_timeout_ms", None)
             timed_out = timeout is not None and timeout >= 0 and \

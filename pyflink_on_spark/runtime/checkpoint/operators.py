@@ -79,6 +79,9 @@ def snapshot_operator(operator, store: SnapshotStore, version: int, node: str,
         generator = operator._generator
         snap["generator"] = {"max_timestamp": generator._max_timestamp,
                              "emitted": operator._emitted, "count": operator._count}
+        splits = getattr(operator, "splits", None)
+        if splits is not None and splits.generators:
+            snap["generator"]["splits"] = splits.export()
     elif kind == "file_sink":
         if operator._open:
             raise RuntimeError("file sink %s has open parts at a checkpoint" % operator.name)
@@ -140,6 +143,11 @@ def restore_operator(operator, store: SnapshotStore, version: int, node: str,
             operator._generator._max_timestamp = min(g["max_timestamp"] for g in generators)
             operator._emitted = min(g["emitted"] for g in generators)
             operator._count = generators[0]["count"] if len(generators) == 1 else 0
+            own = [s["generator"] for old, s in parts if old == subtask and "generator" in s]
+            if len(parts) == 1 and own and "splits" in own[0]:
+                # the same subtask reads the same Kafka partitions again; after rescaling
+                # the partitions move, and each registers anew with its next records
+                operator.splits.restore(own[0]["splits"])
     elif kind == "file_sink":
         own = [s for old, s in parts if old == subtask and "sink" in s]
         if own:

@@ -1,9 +1,19 @@
 """The source primitive: reads the splits assigned to this subtask and emits their records
-(with the source's WatermarkStrategy applied, as from_source does in Flink)."""
+(with the source's WatermarkStrategy applied, as from_source does in Flink).
+
+Splits an executor reads with their records' own timestamps (Kafka partitions:
+specs.sources.SplitStarted / SplitRecords / SplitFinished) get Flink's per-split watermarks:
+each record carries its split's timestamp (the strategy's timestamp assigner, if any, gets
+it as the record timestamp), each split has its own generator, and the source emits the
+minimum over its splits that are not idle (runtime/watermarks.SplitWatermarks)."""
 from __future__ import annotations
 
+from typing import Optional
+
 from pyflink_on_spark.runtime.operators.timestamps import TimestampsAndWatermarksOperator
-from pyflink_on_spark.specs.sources import WatermarkMark
+from pyflink_on_spark.runtime.watermarks import MIN_WATERMARK, SplitWatermarks
+from pyflink_on_spark.specs.sources import (SplitFinished, SplitRecords, SplitStarted,
+                                            WatermarkMark)
 
 
 # records between two progress reports of a split being read (a split may be endless)
@@ -18,7 +28,21 @@ class SourceOperator(TimestampsAndWatermarksOperator):
         super().__init__(watermark_strategy)
         self.reader = reader
 
+    def open(self) -> None:
+        super().open()
+        self.splits = SplitWatermarks(self.strategy)
+        self._clock = self.task.clock
+
     def process_split(self, split) -> None:
+        if isinstance(split, SplitRecords):
+            self._process_split_records(split)
+            return
+        if isinstance(split, SplitStarted):
+            self.splits.add(split.split, self._clock(), split.ends)
+            return
+        if isinstance(split, SplitFinished):
+            self.splits.finish(split.split)
+            return
         process = self.process_element
         if self._extract is None and not self._every:
             # nothing to stamp and no watermark to generate: records go straight on
@@ -32,6 +56,48 @@ class SourceOperator(TimestampsAndWatermarksOperator):
             if count == PROGRESS_RECORDS and progress is not None:
                 progress()
                 count = 0
+
+    def _process_split_records(self, chunk: SplitRecords) -> None:
+        now = self._clock()
+        generator = self.splits.on_records(chunk.split, now)
+        watermarks = generator.enabled
+        extract = self._extract
+        collect = self.output.collect
+        every = self._every
+        progress = self.task.progress if self.task is not None else None
+        count = 0
+        for value, timestamp in zip(chunk.values, chunk.timestamps):
+            if extract is not None:
+                try:
+                    timestamp = extract(value, MIN_WATERMARK if timestamp is None else timestamp)
+                except Exception as e:
+                    raise self.user_error(e) from None
+            if watermarks and timestamp is not None:
+                generator.on_event(timestamp)
+            collect(value, timestamp)
+            count += 1
+            if every:
+                self._count += 1
+                if self._count >= every:
+                    self._count = 0
+                    self.emit_periodic(now)
+            if count == PROGRESS_RECORDS and progress is not None:
+                progress()
+                count = 0
+
+    def emit_periodic(self, now: int) -> None:
+        if not self.splits.generators:
+            super().emit_periodic(now)
+            return
+        watermark = self.splits.combined(now)
+        if watermark is not None:
+            self._emit(watermark)
+
+    def all_splits_idle(self, now: int) -> Optional[bool]:
+        """Whether every split of the subtask is idle at `now`; None without splits."""
+        if not self.splits.generators:
+            return None
+        return self.splits.all_idle(now)
 
 
 class EventScriptSourceOperator(SourceOperator):

@@ -37,6 +37,11 @@ class TimestampsAndWatermarksOperator(Operator):
                 self._count = 0
                 self._emit(self._generator.current())
 
+    def emit_periodic(self, now: int) -> None:
+        """A periodic watermark emission (the end of a micro-batch): the current watermark.
+        `now` is the task's processing time (sources with splits judge idleness by it)."""
+        self._emit(self._generator.current())
+
     def _emit(self, watermark: int) -> None:
         if watermark > self._emitted:
             self._emitted = watermark

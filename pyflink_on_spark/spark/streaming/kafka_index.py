@@ -87,6 +87,7 @@ class KafkaOffsetIndex:
         self.parallelism = parallelism
         self.dir = store.path("sources", source_id)
         self._client = None
+        self._listed: List[Tuple[str, int]] = []     # the partitions of the last plan
 
     def _record_path(self, batch_id: int) -> str:
         return "%s/%d" % (self.dir, batch_id)
@@ -103,7 +104,9 @@ class KafkaOffsetIndex:
         """The non-empty ranges batch ``batch_id`` reads: recorded, or planned now."""
         record = self._record_path(batch_id)
         if self.store.exists(record):
-            return [tuple(r) for r in json.loads(self.store.read_bytes(record))["ranges"]]
+            recorded = json.loads(self.store.read_bytes(record))
+            self._listed = [(t, p) for t, p, _ in recorded["ends"]]
+            return [tuple(r) for r in recorded["ranges"]]
         if self._client is None:
             self._client = _metadata_client(self.spec)
         from confluent_kafka import TopicPartition
@@ -124,21 +127,28 @@ class KafkaOffsetIndex:
             if high > start:
                 ranges.append((topic, partition, start, high))
         self.store.write_bytes(record, json.dumps({"ranges": ranges, "ends": ends}).encode())
+        self._listed = [(t, p) for t, p, _ in ends]
         return ranges
 
     def frame(self, ranges: List[Range], session):
-        """Split rows of the records in ``ranges`` (Spark's batch Kafka reader)."""
+        """Split rows of the records in ``ranges`` (Spark's batch Kafka reader), after a
+        SplitStarted row for every partition listed when the batch was planned, also those
+        without new records: as in Flink, a partition assigned to a subtask holds back its
+        watermark until it has records, unless with_idleness lets it go idle."""
         from pyflink_on_spark.spark.batch_schema import SPARK_SCHEMA
-        from pyflink_on_spark.spark.kafka import kafka_scan_frame
+        from pyflink_on_spark.spark.kafka import kafka_scan_frame, split_started_rows
+        started = session.createDataFrame(
+            split_started_rows(self._listed, self.parallelism), SPARK_SCHEMA)
         if not ranges:
-            return session.createDataFrame([], SPARK_SCHEMA)
+            return started
         bounded = replace(
             self.spec, topics=(), topic_pattern=None,
             partitions=tuple((t, p) for t, p, _, _ in ranges),
             starting=sources.SpecificOffsets(tuple((t, p, s) for t, p, s, _ in ranges)),
             stopping=sources.SpecificOffsets(tuple((t, p, e) for t, p, _, e in ranges)),
             bounded=True)
-        return kafka_scan_frame(bounded, self.parallelism, session)
+        return started.union(kafka_scan_frame(bounded, self.parallelism, session,
+                                              splits_end=False))
 
     def compact(self, before: int) -> None:
         """Drops the records of batches before ``before`` except the newest of them (the

@@ -37,20 +37,31 @@ ORDERS = [("alice", 3, 1000), ("bob", 5, 1500), ("alice", 4, 2000), ("carol", 1,
           ("bob", 2, 4000), ("alice", 10, 9000)]
 
 
-def new_topics(servers: str, *names: str, partitions: int = 2):
-    """Unique topic names (the broker lives for the whole test session)."""
+def new_topics(servers: str, *names: str, partitions: int = 2, keep_forever: bool = False):
+    """Unique topic names (the broker lives for the whole test session). keep_forever: no
+    time-based retention, for records with old timestamps (the broker deletes records older
+    than its retention, 7 days, within its 5-minute retention check)."""
     suffix = uuid.uuid4().hex[:8]
     topics = [n + "-" + suffix for n in names]
     admin = AdminClient({"bootstrap.servers": servers})
-    for future in admin.create_topics([NewTopic(t, partitions, 1) for t in topics]).values():
+    config = {"retention.ms": "-1"} if keep_forever else {}
+    for future in admin.create_topics([NewTopic(t, partitions, 1, config=config)
+                                       for t in topics]).values():
         future.result()
     return topics
 
 
-def produce(servers: str, topic: str, values, keys=None) -> None:
+def produce(servers: str, topic: str, values, keys=None, partitions=None,
+            timestamps=None) -> None:
+    """Values with optional keys, partitions and record timestamps (epoch ms), in order."""
     producer = Producer({"bootstrap.servers": servers})
     for n, value in enumerate(values):
-        producer.produce(topic, value, key=keys[n] if keys else None)
+        extra = {}
+        if partitions is not None:
+            extra["partition"] = partitions[n]
+        if timestamps is not None:
+            extra["timestamp"] = timestamps[n]
+        producer.produce(topic, value, key=keys[n] if keys else None, **extra)
     assert producer.flush(30) == 0
 
 

@@ -43,9 +43,11 @@ class StreamRunner:
         self.tmp_path = tmp_path
 
     def run_batch(self, batch_id: int, splits: Sequence[Tuple[int, list]],
-                  fail_after_stage: int = None) -> Dict[int, List]:
+                  fail_after_stage: int = None,
+                  batch_time_ms: int = None) -> Dict[int, List]:
         """splits: [(source subtask, records)] read in this batch. Returns {driver sink node:
-        values}. fail_after_stage: raise after that many stages ran (a crash mid-batch)."""
+        values}. fail_after_stage: raise after that many stages ran (a crash mid-batch).
+        batch_time_ms: the batch's processing time (default: the wall clock)."""
         job = self.job
         restore = self.store.latest_completed_before(batch_id)
         then = self.store.read_meta(restore) if restore is not None else {}
@@ -75,7 +77,8 @@ class StreamRunner:
                 for out in run_micro_batch(
                         spec, subtask, batches, store_root=self.store_root, version=batch_id,
                         restore_version=restore, parallelism_then=then, job_token=self.token,
-                        key_types=key_types, state_ids=state_ids):
+                        key_types=key_types, state_ids=state_ids,
+                        batch_time_ms=batch_time_ms):
                     produced.extend(out)
             outputs[stage.stage_id] = produced
         parallelism = {state_ids[op.node_id]: stage.spec.parallelism for stage in job.stages
