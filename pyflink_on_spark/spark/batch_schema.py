@@ -34,3 +34,9 @@ def rows_to_batch(rows: List[tuple]) -> pa.RecordBatch:
     arrays = [pa.array(columns[i], type=ARROW_SCHEMA.field(i).type) for i in range(6)]
     arrays.append(pa.array([row_order(row) for row in rows], type=pa.binary()))
     return pa.RecordBatch.from_arrays(arrays, schema=ARROW_SCHEMA)
+
+
+def rows_frame(session, rows):
+    """A DataFrame of boundary rows made on the driver (`order` may be left out)."""
+    return session.createDataFrame([tuple(row) + (b"",) * (7 - len(row)) for row in rows],
+                                   SPARK_SCHEMA)

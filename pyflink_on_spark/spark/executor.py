@@ -22,7 +22,7 @@ from pyflink_on_spark.runtime.collected_results import deliver as deliver_result
 from pyflink_on_spark.runtime.errors import JobExecutionError, extract_user_error
 from pyflink_on_spark.direct.exchange import EXCHANGE_ORDER, ROUTE_BY, source_split_rows
 from pyflink_on_spark.runtime.boundary import KIND_RECORDS
-from pyflink_on_spark.spark.batch_schema import SPARK_SCHEMA
+from pyflink_on_spark.spark.batch_schema import SPARK_SCHEMA, rows_frame
 from pyflink_on_spark.spark.driver_channel import (OUT, DriverChannel, channel_host,
                                                    ordered_streams)
 from pyflink_on_spark.spark.frame_sinks import frame_sink_count, write_frame_sinks
@@ -61,16 +61,15 @@ def build_frames(job: CompiledJob, session, script_dirs: Tuple[str, ...] = (),
             # files, Kafka: read by Spark's own readers into split rows (spark/frame_sources.py)
             frame = source_frame(stage.source.frame, spec.parallelism, session)
         elif stage.source is not None:
-            frame = session.createDataFrame(source_split_rows(stage.source.splits),
-                                            SPARK_SCHEMA)
+            frame = rows_frame(session, source_split_rows(stage.source.splits))
         else:
             parts = [frames[up.stage_id].where(F.col("edge") == up.edge_id)
                      for up in stage.upstream]
             frame = functools.reduce(lambda a, b: a.union(b), parts)
         if channel is not None:
-            frame = frame.union(session.createDataFrame(
-                [(PRESENCE_EDGE, subtask, 0, 0, KIND_RECORDS, b"", b"")
-                 for subtask in range(spec.parallelism)], SPARK_SCHEMA))
+            frame = frame.union(rows_frame(
+                session, [(PRESENCE_EDGE, subtask, 0, 0, KIND_RECORDS, b"")
+                          for subtask in range(spec.parallelism)]))
         # the exchange contract (direct/exchange.py): route by dest, order by (edge, src, seq)
         frame = frame.repartitionById(spec.parallelism, F.col(ROUTE_BY)) \
                      .sortWithinPartitions(*EXCHANGE_ORDER)

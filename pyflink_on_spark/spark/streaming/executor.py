@@ -35,7 +35,7 @@ import cloudpickle
 from pyflink_on_spark.direct.exchange import EXCHANGE_ORDER
 from pyflink_on_spark.runtime.checkpoint.micro_batch import KIND_TICK, state_ids_of
 from pyflink_on_spark.runtime.checkpoint.store import SnapshotStore
-from pyflink_on_spark.spark.batch_schema import SPARK_SCHEMA
+from pyflink_on_spark.spark.batch_schema import SPARK_SCHEMA, rows_frame
 from pyflink_on_spark.spark.streaming.faults import driver_fault_point as _fault_point
 from pyflink_on_spark.spark.streaming.sources import (check_unbounded_source, is_unbounded_source,
                                                       unbounded_source)
@@ -209,9 +209,9 @@ class MicroBatchRunner:
             if compiled.source is not None:
                 entries = new_input[stage.stage_id]
                 frame = self.sources[stage.stage_id].frame(entries, session)
-                ticks = [(-1, sub, _TICK_SRC, 0, KIND_TICK, b"", b"")
+                ticks = [(-1, sub, _TICK_SRC, 0, KIND_TICK, b"")
                          for sub in range(stage.parallelism)]
-                frame = frame.union(session.createDataFrame(ticks, SPARK_SCHEMA))
+                frame = frame.union(rows_frame(session, ticks))
             else:
                 parts = [frames[up.stage_id].where(F.col("edge") == up.edge_id)
                          for up in compiled.upstream]

@@ -135,10 +135,9 @@ class KafkaOffsetIndex:
         SplitStarted row for every partition listed when the batch was planned, also those
         without new records: as in Flink, a partition assigned to a subtask holds back its
         watermark until it has records, unless with_idleness lets it go idle."""
-        from pyflink_on_spark.spark.batch_schema import SPARK_SCHEMA
+        from pyflink_on_spark.spark.batch_schema import rows_frame
         from pyflink_on_spark.spark.kafka import kafka_scan_frame, split_started_rows
-        started = session.createDataFrame(
-            split_started_rows(self._listed, self.parallelism), SPARK_SCHEMA)
+        started = rows_frame(session, split_started_rows(self._listed, self.parallelism))
         if not ranges:
             return started
         bounded = replace(
