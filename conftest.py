@@ -44,10 +44,14 @@ def postgres():
 @pytest.fixture(scope="session")
 def kafka_broker():
     """bootstrap.servers of a single-node Kafka broker (KRaft) on loopback, started once per
-    test session (its jars are fetched with Maven when missing) and stopped at the end."""
-    from pyflink_on_spark.spark.tests.kafka_broker import start_broker
+    test session (its jars are fetched with Maven when missing) and stopped at the end; also
+    in the environment for programs the tests run."""
+    import os
+    from pyflink_on_spark.spark.tests.kafka_broker import BOOTSTRAP_ENV, start_broker
     broker = start_broker()
+    os.environ[BOOTSTRAP_ENV] = broker.bootstrap_servers
     try:
         yield broker.bootstrap_servers
     finally:
+        os.environ.pop(BOOTSTRAP_ENV, None)
         broker.stop()

@@ -10,6 +10,7 @@ import pytest
 from pyflink_on_spark.compat.cases import discover_cases
 from pyflink_on_spark.compat.report import detail_lines
 from pyflink_on_spark.compat.shim import run_shim
+from pyflink_on_spark.spark.tests.kafka_broker import BOOTSTRAP_ENV as KAFKA_ENV
 
 CASES_ROOT = Path(__file__).parent / "cases"
 CASES = discover_cases(CASES_ROOT)
@@ -22,16 +23,36 @@ def test_every_case_has_an_expected_output_recorded_from_pyflink():
 
 # cases that read a test server's address from the environment: the fixture that starts it
 SERVER_FIXTURES = {"PYFLINK_ON_SPARK_TEST_POSTGRES_URL": "postgres"}
+# Kafka cases request the broker in their own test function: the shared `spark` fixture adds
+# Spark's Kafka connector when a collected test names `kafka_broker` (conftest.py), and
+# packages are read only when the session starts
 
 
-@pytest.mark.parametrize("case", [c for c in CASES if c.has_expected], ids=lambda c: c.name)
-def test_case_matches_pyflink(case, spark, request):
-    source = case.program.read_text()
-    for variable, fixture in SERVER_FIXTURES.items():
-        if variable in source:
-            request.getfixturevalue(fixture)
+def _reads(case, variable: str) -> bool:
+    return variable in case.program.read_text()
+
+
+RECORDED = [c for c in CASES if c.has_expected]
+KAFKA_CASES = [c for c in RECORDED if _reads(c, KAFKA_ENV)]
+
+
+def _check(case):
     result = run_shim(case)
     assert result.passed, "\n".join(detail_lines(result))
+
+
+@pytest.mark.parametrize("case", [c for c in RECORDED if c not in KAFKA_CASES],
+                         ids=lambda c: c.name)
+def test_case_matches_pyflink(case, spark, request):
+    for variable, fixture in SERVER_FIXTURES.items():
+        if _reads(case, variable):
+            request.getfixturevalue(fixture)
+    _check(case)
+
+
+@pytest.mark.parametrize("case", KAFKA_CASES, ids=lambda c: c.name)
+def test_kafka_case_matches_pyflink(case, kafka_broker, spark):
+    _check(case)
 
 
 def test_drop_in_runner_runs_an_unmodified_script_in_a_fresh_process(tmp_path):

@@ -22,6 +22,8 @@ from typing import List, Optional
 
 KAFKA_VERSION = "4.1.1"
 CACHE_ENV = "PYFLINK_ON_SPARK_KAFKA_HOME"      # where the broker's jars are kept
+# the test broker's bootstrap.servers, for programs the tests run (compat cases)
+BOOTSTRAP_ENV = "PYFLINK_ON_SPARK_TEST_KAFKA_BOOTSTRAP_SERVERS"
 START_TIMEOUT_S = 120.0
 
 _POM = """<project xmlns="http://maven.apache.org/POM/4.0.0">
