@@ -1,7 +1,9 @@
-"""An unbounded job run as a real process (`pyflink-on-spark run job.py`), fed by files that
-arrive over time, killed with SIGKILL at every stage of a micro-batch and restarted from the
-same checkpoint directory: its FileSink output equals an uninterrupted run's, and its
-per-key results equal the bounded run over the same files."""
+"""An unbounded job run as a real process (`pyflink-on-spark run job.py`: keyed state,
+event-time timers, broadcast state, session windows, a FileSink), fed by files that arrive
+over time, its driver killed with SIGKILL at every stage of a micro-batch and restarted from
+the same checkpoint directory, and a Python worker killed mid-batch: its FileSink output on
+the RocksDB backend equals an uninterrupted run's on the HashMap backend, byte for byte, and
+its per-key results equal the bounded run over the same files."""
 import glob
 import json
 import os
@@ -10,7 +12,7 @@ import subprocess
 import sys
 import time
 
-from pyflink_on_spark.spark.streaming.faults import FAULT_ENV
+from pyflink_on_spark.spark.streaming.faults import FAULT_ENV, WORKER_FAULT_ENV
 
 JOB = os.path.join(os.path.dirname(__file__), "jobs", "keyed_timers_job.py")
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
@@ -32,22 +34,27 @@ def _file_lines(f: int):
             for i in range(11)]
 
 
-def start_driver(tmp, job: str, args, fault=None):
+def start_driver(tmp, job: str, args, fault=None, worker_fault=None):
     """`pyflink-on-spark run job args` in its own process (its log in tmp), armed with the
-    driver kill point `fault` (spark/streaming/faults.py) if given."""
+    driver kill point `fault` and the worker kill trigger `worker_fault`
+    (spark/streaming/faults.py) if given."""
     env = dict(os.environ)
     env["PYTHONPATH"] = REPO + os.pathsep + env.get("PYTHONPATH", "")
     env.pop(FAULT_ENV, None)
+    env.pop(WORKER_FAULT_ENV, None)
     if fault is not None:
         env[FAULT_ENV] = fault
+    if worker_fault is not None:
+        env[WORKER_FAULT_ENV] = worker_fault
     log = open(os.path.join(tmp, "driver-%d.log" % time.monotonic_ns()), "w")
     return subprocess.Popen([sys.executable, "-m", "pyflink_on_spark.cli.main", "run", job]
                             + list(args), env=env, stdout=log, stderr=subprocess.STDOUT,
                             cwd=tmp)
 
 
-def _start(tmp, in_dir, out_dir, ckpt, mode="stream", fault=None):
-    return start_driver(tmp, JOB, [in_dir, out_dir, ckpt, mode], fault)
+def _start(tmp, in_dir, out_dir, ckpt, mode="stream", fault=None, backend="hashmap",
+           worker_fault=None):
+    return start_driver(tmp, JOB, [in_dir, out_dir, ckpt, mode, backend], fault, worker_fault)
 
 
 def _records(ckpt):
@@ -95,20 +102,23 @@ def _parts(out_dir):
     return sorted(open(p, "rb").read() for p in files)
 
 
-def _run_stream(tmp, name, kills=()):
+def _run_stream(tmp, name, kills=(), backend="hashmap", worker_kill=None):
     """Feeds N_FILES one per batch; kills = [(file number, kill point)]: the driver is
-    killed with SIGKILL at that point of the batch reading that file, then restarted."""
+    killed with SIGKILL at that point of the batch reading that file, then restarted;
+    worker_kill: the file whose batch loses a Python worker (Spark retries its task)."""
     base = os.path.join(str(tmp), name)
     in_dir, out_dir, ckpt = (os.path.join(base, d) for d in ("in", "out", "ckpt"))
     os.makedirs(in_dir)
     kills = dict(kills)
     trigger = os.path.join(base, "kill-now")
+    worker_trigger = os.path.join(base, "kill-a-worker-now")
 
     def start(after: int):
         """A driver armed with the next kill point (if any) after file `after`."""
         following = [f for f in sorted(kills) if f > after]
         fault = "%s:%s" % (kills[following[0]], trigger) if following else None
-        return _start(base, in_dir, out_dir, ckpt, fault=fault)
+        return _start(base, in_dir, out_dir, ckpt, fault=fault, backend=backend,
+                      worker_fault=worker_trigger if worker_kill is not None else None)
 
     proc = start(-1)
     restarts = 0
@@ -117,6 +127,8 @@ def _run_stream(tmp, name, kills=()):
         point = kills.get(f)
         if point is not None:
             open(trigger, "w").close()
+        if f == worker_kill:
+            open(worker_trigger, "w").close()
         _add_file(in_dir, f)
         done = _wait_read_and_completed(proc, ckpt, "f%02d.txt" % f, timeout)
         timeout = BATCH_TIMEOUT
@@ -128,6 +140,8 @@ def _run_stream(tmp, name, kills=()):
             restarts += 1
             proc = start(f)
             assert _wait_read_and_completed(proc, ckpt, "f%02d.txt" % f, START_TIMEOUT)
+        if f == worker_kill:   # a worker took the trigger and died; the batch completed
+            assert not os.path.exists(worker_trigger)
     _stop(proc)
     assert restarts == len(kills)
     return out_dir, in_dir
@@ -135,21 +149,27 @@ def _run_stream(tmp, name, kills=()):
 
 def _per_key(parts):
     """(kind, key) -> [(timestamp, total)] sorted by timestamp (a key's records are in
-    timestamp order at the source, so this is their processing order)."""
+    timestamp order at the source, so this is their processing order); sessions by start."""
     per = {}
     for content in parts:
         for line in content.decode().splitlines():
-            kind, key, ts, total = line.split(",")
+            kind, key, ts, total = line.split(",")[:4]
             per.setdefault((kind, key), []).append((int(ts), int(total)))
     return {k: sorted(v) for k, v in per.items()}
 
 
 def test_kill_9_at_every_batch_stage_then_restart_loses_and_duplicates_nothing(tmp_path):
     plain_out, in_dir = _run_stream(tmp_path, "plain")
-    killed_out, _ = _run_stream(tmp_path, "killed",
+    # RocksDB here, HashMap in the plain run: both backends give the same bytes
+    killed_out, _ = _run_stream(tmp_path, "killed", backend="rocksdb", worker_kill=N_FILES - 1,
                                 kills=[(1 + i, p) for i, p in enumerate(KILL_POINTS)])
     plain, killed = _parts(plain_out), _parts(killed_out)
-    assert sum(len(p.splitlines()) for p in plain) > N_FILES * 11   # sums and timers
+    lines = [line for p in plain for line in p.decode().splitlines()]
+    assert len(lines) > N_FILES * 11   # sums, timers and sessions
+    assert {line.split(",")[0] for line in lines} == {"sum", "timer", "session"}
+    # the broadcast state grew batch by batch (every record's key is broadcast)
+    assert {line.split(",")[4] for line in lines if line.startswith("sum,")} == \
+        {"3", "5"}
     assert killed == plain
     # the bounded run over the same files: per key, the same running sums in the same order
     # (timers differ by design: the bounded run fires them at the end of input)
