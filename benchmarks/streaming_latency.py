@@ -16,6 +16,7 @@ checkpoint completes.
 
     python benchmarks/streaming_latency.py [--rates 1000,10000] [--seconds 30] [--warmup 15]
         [--interval-ms 1000] [--runners shim,pyflink] [--reference /opt/venvs/flink/bin/python]
+        [--job-conf KEY=VALUE ...]
 
 (run it with the shim's Python, e.g. `/work/main/.venv/bin/python benchmarks/...`; the
 checkpoint interval is the shim's micro-batch interval, and the same setting for PyFlink.)
@@ -85,11 +86,11 @@ def _written_us(line: bytes):
 
 
 def run_one(runner: str, reference: str, rate: int, seconds: float, warmup: float,
-            interval_ms: int) -> dict:
+            interval_ms: int, job_conf=()) -> dict:
     work = tempfile.mkdtemp(prefix="stream-latency-")
     in_dir, ckpt = os.path.join(work, "in"), os.path.join(work, "ckpt")
     os.makedirs(in_dir)
-    command, env = _command(runner, reference, [in_dir, ckpt, str(interval_ms)])
+    command, env = _command(runner, reference, [in_dir, ckpt, str(interval_ms)] + list(job_conf))
     err = open(os.path.join(work, "stderr.txt"), "wb")
     started = time.time()
     proc = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=err,
@@ -156,6 +157,8 @@ def main() -> None:
     parser.add_argument("--interval-ms", type=int, default=1000)
     parser.add_argument("--runners", default="shim,pyflink")
     parser.add_argument("--reference", default="/opt/venvs/flink/bin/python")
+    parser.add_argument("--job-conf", action="append", default=[],
+                        help="KEY=VALUE configuration for the job's environment (repeatable)")
     args = parser.parse_args()
     print("| runner | records/s | checkpoint interval | p50 s | p99 s | max s | "
           "records seen / written | load (1 min) |")
@@ -163,7 +166,7 @@ def main() -> None:
     for rate in [int(r) for r in args.rates.split(",")]:
         for runner in args.runners.split(","):
             r = run_one(runner, args.reference, rate, args.seconds, args.warmup,
-                        args.interval_ms)
+                        args.interval_ms, args.job_conf)
             load = os.getloadavg()[0]
             if "p50" in r:
                 print("| %s | %d | %d ms | %.3f | %.3f | %.3f | %d / %d | %.1f |" % (

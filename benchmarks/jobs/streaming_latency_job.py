@@ -2,11 +2,14 @@
 a monitored directory of "key,written_ms" lines -> key_by -> keyed ValueState counter ->
 print "key,count,written_ms" (one line per record, so the harness can time every record).
 
-    python streaming_latency_job.py IN_DIR CHECKPOINT_DIR CHECKPOINT_INTERVAL_MS
+    python streaming_latency_job.py IN_DIR CHECKPOINT_DIR CHECKPOINT_INTERVAL_MS [KEY=VALUE...]
+
+(KEY=VALUE: configuration options given to the environment, e.g.
+python.fn-execution.bundle.time=100 for PyFlink.)
 """
 import sys
 
-from pyflink.common import Duration, Types, WatermarkStrategy
+from pyflink.common import Configuration, Duration, Types, WatermarkStrategy
 from pyflink.datastream import KeyedProcessFunction, StreamExecutionEnvironment
 from pyflink.datastream.connectors.file_system import FileSource, StreamFormat
 from pyflink.datastream.state import ValueStateDescriptor
@@ -24,7 +27,10 @@ class Count(KeyedProcessFunction):
 
 
 in_dir, checkpoints, interval_ms = sys.argv[1], sys.argv[2], int(sys.argv[3])
-env = StreamExecutionEnvironment.get_execution_environment()
+config = Configuration()
+for option in sys.argv[4:]:
+    config.set_string(*option.split("=", 1))
+env = StreamExecutionEnvironment.get_execution_environment(config)
 env.set_parallelism(2)
 env.enable_checkpointing(interval_ms)
 env.get_checkpoint_config().set_checkpoint_storage_dir("file://" + checkpoints)
