@@ -24,6 +24,19 @@ REPO = os.path.dirname(HERE)
 JOB = os.path.join(HERE, "jobs", "streaming_keyed_count.py")
 
 
+def write_files(directory: str, records: int, keys: int, files: int) -> list:
+    """`files` files "key,n" of records // files lines each under `directory`; returns
+    the lines."""
+    per_file = records // files
+    lines = []
+    for f in range(files):
+        rows = ["k%d,%d" % ((f * per_file + i) % keys, i) for i in range(per_file)]
+        lines.extend(rows)
+        with open(os.path.join(directory, "f%d.txt" % f), "w") as out:
+            out.write("\n".join(rows) + "\n")
+    return lines
+
+
 def _run(args, env):
     return subprocess.Popen([sys.executable, "-m", "pyflink_on_spark.cli.main", "run", JOB]
                             + args, env=env, stdout=subprocess.DEVNULL,
@@ -47,13 +60,7 @@ def main() -> None:
     staged, in_dir, ckpt = (os.path.join(work, d) for d in ("staged", "in", "ckpt"))
     os.makedirs(staged)
     os.makedirs(in_dir)
-    per_file = args.records // args.files
-    lines = []
-    for f in range(args.files):
-        rows = ["k%d,%d" % ((f * per_file + i) % args.keys, i) for i in range(per_file)]
-        lines.extend(rows)
-        with open(os.path.join(staged, "f%d.txt" % f), "w") as out:
-            out.write("\n".join(rows) + "\n")
+    lines = write_files(staged, args.records, args.keys, args.files)
     env = dict(os.environ, PYTHONPATH=REPO + os.pathsep + os.environ.get("PYTHONPATH", ""))
 
     # the floor: the same counting in a plain loop

@@ -112,6 +112,7 @@ class MicroBatchRunner:
         self.collect = collect
         self.collect_sink_id = collect_sink_id
         self.in_batch = False
+        self.stopping = threading.Event()   # set: the job stops, batches run nothing
         self.batches = 0
         self.files_in = 0
         self.last_batch_ms = 0
@@ -124,6 +125,10 @@ class MicroBatchRunner:
 
     def _spec_bytes(self, stage) -> bytes:
         return cloudpickle.dumps(stage)
+
+    def _planned(self, batch_id: int) -> bool:
+        """Whether batch ``batch_id`` was started before (its time is recorded first)."""
+        return self.store.exists(self.store.path("batches", str(batch_id)))
 
     def _batch_time(self, batch_id: int) -> int:
         """The batch's processing time: recorded when the batch is first planned, read back
@@ -173,6 +178,17 @@ class MicroBatchRunner:
 
     def run(self, _heartbeat, batch_id: int) -> None:
         self.in_batch = True
+        if self.stopping.is_set() and not self._planned(batch_id):
+            # the stop came between two batches and Spark started this one before
+            # query.stop(): run nothing (no input planned, no state version; a restart
+            # continues from the last completed batch). A batch running Spark jobs when
+            # query.stop() cancels them fails the query: Spark's check of the cancelled
+            # foreachBatch's long py4j error message overflows the JVM stack
+            # (StreamExecution's PROXY_ERROR regex) instead of seeing an interruption.
+            # A batch planned before (the re-run of an interrupted one) always runs: its
+            # recorded input must not be skipped.
+            self.in_batch = False
+            return
         if self.last_completed is not None and self.settings.min_pause_ms > 0:
             # CheckpointConfig's min pause: this batch (checkpoint) starts no sooner than
             # the pause after the previous one completed
@@ -341,6 +357,7 @@ def execute_streaming(job: CompiledJob, job_name: str, options, settings: Stream
                               options.script_dirs if options is not None else (),
                               collect=collect, collect_sink_id=collect_sink_id)
     stop = stop if stop is not None else threading.Event()
+    runner.stopping = stop
     previous = {}
 
     def request_stop(signum, frame):
