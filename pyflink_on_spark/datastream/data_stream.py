@@ -283,7 +283,8 @@ class DataStream(object):
             _unsupported("DataStream.add_sink(%s) (Java SinkFunction)"
                          % type(sink_func).__name__,
                          "Use sink_to(FileSink...), print() or execute_and_collect().")
-        return self._external_sink(sink_func)
+        # PyFlink names an add_sink() sink "Unnamed" (its plan shows "Sink: Unnamed")
+        return self._external_sink(sink_func, "Unnamed")
 
     def sink_to(self, sink) -> "DataStreamSink":
         if getattr(sink, "_sink_definition", None) is None:
@@ -292,7 +293,7 @@ class DataStream(object):
                          "execute_and_collect().")
         return self._external_sink(sink)
 
-    def _external_sink(self, sink) -> "DataStreamSink":
+    def _external_sink(self, sink, name: Optional[str] = None) -> "DataStreamSink":
         """Sinks that write outside the driver (files, Kafka: specs/sinks.py), after the
         sink's own preprocessing (SupportsPreprocessing.get_transformer, as PyFlink applies
         it)."""
@@ -304,7 +305,7 @@ class DataStream(object):
         spec = sink._sink_definition(ds._transformation.output_type)
         # sink_to(): a Sink (v2) Flink expands into writer and committer operators
         helpers = {"sink_v2": 1} if getattr(sink, "_sink_name", "") in SINK_V2_NAMES else {}
-        return ds._sink(spec, getattr(sink, "_sink_name", type(sink).__name__), helpers)
+        return ds._sink(spec, name or getattr(sink, "_sink_name", type(sink).__name__), helpers)
 
     def execute_and_collect(self, job_execution_name: str = None, limit: int = None):
         if limit is not None and (not isinstance(limit, int) or limit < 0):

@@ -79,3 +79,21 @@ def test_a_chained_node_keeps_its_id_in_a_second_plan():
     first = _nodes(env)
     assert first == _nodes(env)          # the chained node keeps its id
     assert first[1][1] == "Map, Filter"
+
+
+def test_add_sink_is_an_unnamed_data_sink_and_sink_to_a_writer_and_committer(tmp_path):
+    from pyflink_on_spark.common import Encoder
+    from pyflink_on_spark.datastream.connectors.file_system import FileSink, StreamingFileSink
+    env = _env(1)
+    source = env.from_collection(["a"], type_info=Types.STRING())
+    source.add_sink(StreamingFileSink.for_row_format(
+        str(tmp_path / "a"), Encoder.simple_string_encoder()).build())
+    source.sink_to(FileSink.for_row_format(
+        str(tmp_path / "b"), Encoder.simple_string_encoder()).build())
+    s = source._transformation.flink_id
+    # add_sink s+1; sink_to s+2, expanded at plan time: writer s+3, committer s+5
+    assert _nodes(env) == [
+        (s, "Source: Collection Source", 1, []),
+        (s + 3, "Sink: Writer", 1, [(s, "FORWARD")]),
+        (s + 5, "Sink: Committer", 1, [(s + 3, "FORWARD")]),
+        (s + 1, "Sink: Unnamed", 1, [(s, "FORWARD")])]
