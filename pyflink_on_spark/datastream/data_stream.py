@@ -408,7 +408,10 @@ class KeyedStream(DataStream):
         return self._origin_stream.key_by(key_selector, key_type)
 
     def union(self, *streams) -> DataStream:
-        return self._values().union(*streams)
+        values_map = reserve_flink_ids(1)[0]   # PyFlink unions the keyed stream's values map
+        union = self._values().union(*streams)
+        union._transformation.plan_helpers["values_map"] = values_map
+        return union
 
     def _values(self) -> DataStream:
         return DataStream(_env=self._env, _transformation=self._transformation)

@@ -145,7 +145,13 @@ class _Builder:
                     inputs=[self._forwards(upstream, key_by_map)], kind=PYTHON)
             return Virtual([upstream], PARTITION, t.partitioning.ship_strategy)
         if isinstance(t, UnionTransformation):
-            return Virtual([self.convert(i) for i in t.union_inputs], UNION)
+            members = [self.convert(i) for i in t.union_inputs]
+            if "values_map" in t.plan_helpers:   # a KeyedStream's union: its values first
+                members[0] = self._node(
+                    flink_id=t.plan_helpers["values_map"], pact="Operator",
+                    name="_keyed_stream_values_operator", parallelism=self.default,
+                    inputs=[members[0]], kind=PYTHON_HEAD)
+            return Virtual(members, UNION)
         if isinstance(t, SideOutputTransformation):
             side = Virtual([self.convert(t.input)], SIDE_OUTPUT)
             if "side_output_map" not in t.plan_helpers:

@@ -10,11 +10,12 @@ from pyflink_on_spark.graph.flink_plan import plan_nodes, predecessors
 from pyflink_on_spark.graph.transformations import Transformation
 
 
-def execution_plan_json(roots: List[Transformation], default_parallelism: int,
-                        batch: bool) -> str:
-    """The plan of the graph behind `roots` (the environment's sinks and operators)."""
+def execution_plan_json(roots: List[Transformation], default_parallelism: int) -> str:
+    """The plan of the graph behind `roots` (the environment's sinks and operators). In
+    BATCH mode too it shows the parallelism set or the default (PyFlink's adaptive batch
+    scheduler decides the actual one later, as the shim does when it runs the job)."""
     shim_nodes = [n for n in _reachable(roots) if not n.is_virtual]
-    parallelism = _parallelism(shim_nodes, default_parallelism, batch)
+    parallelism = _parallelism(shim_nodes, default_parallelism, batch=False)
     nodes = []
     for node in plan_nodes(roots, parallelism, default_parallelism):
         entry = {"id": node.flink_id, "type": node.name, "pact": node.pact,

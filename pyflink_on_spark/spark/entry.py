@@ -103,8 +103,7 @@ def execution_plan(sinks: List, operators: List, settings: JobSettings) -> str:
     JSON plan (the graph must compile, as it must on PyFlink)."""
     from pyflink_on_spark.graph.plan import execution_plan_json
     compile_job(sinks, settings)
-    return execution_plan_json(list(sinks) + list(operators), settings.default_parallelism,
-                               settings.config.runtime_mode == "BATCH")
+    return execution_plan_json(list(sinks) + list(operators), settings.default_parallelism)
 
 
 def new_program() -> None:
@@ -119,8 +118,7 @@ def _job_to_run(sinks: List, settings: JobSettings) -> CompiledJob:
     its Python operators into new transformations), the plan ids that takes."""
     job = compile_job(sinks, settings)
     from pyflink_on_spark.graph.plan import execution_plan_json
-    execution_plan_json(sinks, settings.default_parallelism,
-                        settings.config.runtime_mode == "BATCH")
+    execution_plan_json(sinks, settings.default_parallelism)
     return job
 
 
