@@ -208,8 +208,13 @@ class DataStream(object):
 
     def partition_custom(self, partitioner: Union[Callable, Partitioner],
                          key_selector: Union[Callable, KeySelector]) -> "DataStream":
-        return self._partitioned(CustomPartitioning(wrap_partitioner(partitioner),
-                                                    wrap_key_selector(key_selector)))
+        # PyFlink: a Python map computing the partition, the CUSTOM edge, a values map
+        custom_map = reserve_flink_ids(1)[0]
+        stream = self._partitioned(CustomPartitioning(wrap_partitioner(partitioner),
+                                                      wrap_key_selector(key_selector)))
+        stream._transformation.plan_helpers.update(
+            partition_custom_map=custom_map, values_map=reserve_flink_ids(1)[0])
+        return stream
 
     def project(self, *field_indexes: int) -> "DataStream":
         from pyflink_on_spark.common.typeinfo import Types, TupleTypeInfo

@@ -43,11 +43,11 @@ def chain_id(up: int, down: int) -> int:
 _wraps: dict = {}
 
 
-def forward_wraps(helper_id: int) -> tuple:
-    """(forward partitions in front of helper map `helper_id`, how many this plan adds):
-    PyFlink adds one at each plan or run until the map is chained into another operator
-    (its chained transformation has another name)."""
+def forward_wraps(edge: tuple, helper_id: int) -> tuple:
+    """(forward partitions on `edge` next to helper map `helper_id`, how many this plan
+    adds): PyFlink adds one at each plan or run until the map is chained into another
+    operator (its chained transformation has another name)."""
     chained = any(helper_id in pair for pair in _chains)
     added = 0 if chained else 1
-    _wraps[helper_id] = _wraps.get(helper_id, 0) + added
-    return _wraps[helper_id], added
+    _wraps[edge] = _wraps.get(edge, 0) + added
+    return _wraps[edge], added

@@ -3,11 +3,12 @@
 PyFlink's plan is not the program's graph as written: PyFlink adds Python helper operators
 (the key_by map "_stream_key_by_map_operator", the values map of a keyed print, the "Map"
 that turns pickled records into strings before a print, the "Map" after a side output,
-Extract-Timestamp and the Java Remove-Timestamp around a Python TimestampAssigner), and when the plan is generated (PythonConfigUtil and
+Extract-Timestamp and the Java Remove-Timestamp around a Python TimestampAssigner, the
+"_partition_custom_map_operator" and values map around a partition_custom edge), and when the plan is generated (PythonConfigUtil and
 PythonOperatorChainingOptimizer, seen on PyFlink 1.20.5):
 
-* a key_by map takes its input's parallelism behind a FORWARD edge, and so does the operator
-  after a keyed print's values map; each such edge is a new transformation (an id);
+* a key_by (or partition_custom) map takes its input's parallelism behind a FORWARD edge,
+  and so does the operator after a values map; each such edge is a new transformation;
 * consecutive Python operators (forward edge, same parallelism, max parallelism and slot
   sharing group, the upstream one with a single consumer, chaining allowed) become one node
   named "A, B" with a new id;
@@ -30,6 +31,7 @@ from pyflink_on_spark.graph.transformations import (
 from pyflink_on_spark.specs.operators import TimestampsSpec
 from pyflink_on_spark.specs.partitioning import KeyedPartitioning
 
+VALUES_MAP = "_keyed_stream_values_operator"   # PyFlink's map taking out a record's value
 PYTHON = "python"            # a Python operator that may chain to its input
 PYTHON_HEAD = "python-head"  # a Python operator that only starts chains (keyed, two inputs)
 JAVA = "java"
@@ -114,10 +116,11 @@ class _Builder:
     def _par(self, t: Transformation) -> int:
         return self.parallelism.get(t.id, t.parallelism or self.default)
 
-    def _forwards(self, handle: Handle, helper_id: int) -> Handle:
-        """PythonConfigUtil.configForwardPartitioner: a new forward partition in front of a
-        helper map at each plan or run, until the map is chained into another operator."""
-        wraps, added = forward_wraps(helper_id)
+    def _forwards(self, handle: Handle, helper_id: int, consumer_id: int) -> Handle:
+        """PythonConfigUtil.configForwardPartitioner: a new forward partition between a
+        helper map and `consumer_id` at each plan or run, until the map is chained into
+        another operator."""
+        wraps, added = forward_wraps((helper_id, consumer_id), helper_id)
         self.forward_edges_added += added
         for _ in range(wraps):
             handle = Virtual([handle], PARTITION, "FORWARD")
@@ -142,14 +145,16 @@ class _Builder:
                 upstream = self._node(
                     flink_id=key_by_map, name="_stream_key_by_map_operator",
                     pact="Operator", parallelism=_producer_parallelism(upstream, self.default),
-                    inputs=[self._forwards(upstream, key_by_map)], kind=PYTHON)
+                    inputs=[self._forwards(upstream, key_by_map, key_by_map)], kind=PYTHON)
+            if "partition_custom_map" in t.plan_helpers:
+                return self._partition_custom(t, upstream)
             return Virtual([upstream], PARTITION, t.partitioning.ship_strategy)
         if isinstance(t, UnionTransformation):
             members = [self.convert(i) for i in t.union_inputs]
             if "values_map" in t.plan_helpers:   # a KeyedStream's union: its values first
                 members[0] = self._node(
                     flink_id=t.plan_helpers["values_map"], pact="Operator",
-                    name="_keyed_stream_values_operator", parallelism=self.default,
+                    name=VALUES_MAP, parallelism=self.default,
                     inputs=[members[0]], kind=PYTHON_HEAD)
             return Virtual(members, UNION)
         if isinstance(t, SideOutputTransformation):
@@ -165,17 +170,40 @@ class _Builder:
         if isinstance(t, OneInputTransformation):
             keyed = isinstance(t.input, PartitionTransformation) and \
                 isinstance(t.input.partitioning, KeyedPartitioning)
+            upstream, parallelism = self._first_input(t, t.input)
             return self._node(flink_id=t.flink_id, name=t.name, pact="Operator",
-                              parallelism=self._par(t), inputs=[self.convert(t.input)],
+                              parallelism=parallelism, inputs=[upstream],
                               kind=PYTHON_HEAD if keyed else PYTHON, **common)
         if isinstance(t, TwoInputTransformation):
+            upstream, parallelism = self._first_input(t, t.input1)
             return self._node(flink_id=t.flink_id, name=t.name, pact="Operator",
-                              parallelism=self._par(t),
-                              inputs=[self.convert(t.input1), self.convert(t.input2)],
+                              parallelism=parallelism,
+                              inputs=[upstream, self.convert(t.input2)],
                               kind=PYTHON_HEAD, **common)
         if isinstance(t, SinkTransformation):
             return self._sink(t, common)
         raise NotImplementedError("get_execution_plan(): %s" % type(t).__name__)
+
+    def _first_input(self, t: Transformation, first: Transformation) -> tuple:
+        """(input handle, parallelism) of `t`: behind a values map PyFlink puts a forward
+        edge and gives the operator the map's parallelism (PythonConfigUtil)."""
+        upstream = self.convert(first)
+        if isinstance(upstream, PlanNode) and upstream.name == VALUES_MAP:
+            return self._forwards(upstream, upstream.flink_id, t.flink_id), upstream.parallelism
+        return upstream, self._par(t)
+
+    def _partition_custom(self, t: PartitionTransformation, upstream: Handle) -> PlanNode:
+        """partition_custom: a Python map computing each record's partition (at its input's
+        parallelism, behind a forward edge), the CUSTOM edge, a map taking the values."""
+        custom_map = t.plan_helpers["partition_custom_map"]
+        mapped = self._node(flink_id=custom_map, name="_partition_custom_map_operator",
+                            pact="Operator", inputs=[self._forwards(upstream, custom_map,
+                                                                    custom_map)],
+                            parallelism=_producer_parallelism(upstream, self.default),
+                            kind=PYTHON)
+        return self._node(flink_id=t.plan_helpers["values_map"], name=VALUES_MAP,
+                          pact="Operator", parallelism=self.default, kind=PYTHON,
+                          inputs=[Virtual([mapped], PARTITION, t.partitioning.ship_strategy)])
 
     def _timestamps(self, t: OneInputTransformation, common: dict) -> PlanNode:
         upstream = self.convert(t.input)
@@ -197,11 +225,14 @@ class _Builder:
         sink_parallelism = self._par(t)
         if "values_map" in t.plan_helpers:
             values = self._node(flink_id=t.plan_helpers["values_map"],
-                                name="_keyed_stream_values_operator", pact="Operator",
+                                name=VALUES_MAP, pact="Operator",
                                 parallelism=self.default, inputs=[upstream], kind=PYTHON_HEAD)
-            # the operator after the values map takes its parallelism, behind a forward edge
-            upstream = self._forwards(values, values.flink_id)
-            consumer_parallelism = values.parallelism
+            upstream = values
+        if isinstance(upstream, PlanNode) and upstream.name == VALUES_MAP:
+            # the operator after a values map takes its parallelism, behind a forward edge
+            consumer = t.plan_helpers.get("align_map", t.flink_id)
+            consumer_parallelism = upstream.parallelism
+            upstream = self._forwards(upstream, upstream.flink_id, consumer)
         else:
             consumer_parallelism = None
         if "align_map" in t.plan_helpers:
