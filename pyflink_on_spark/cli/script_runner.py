@@ -20,8 +20,9 @@ def run_script(path: str, argv: List[str]) -> None:
     sys.argv = [path] + list(argv)
     sys.path.insert(0, script_dir)
     # Spark tasks add it to sys.path too, so modules beside the script import in the workers
-    from pyflink_on_spark.spark.entry import add_script_dir
+    from pyflink_on_spark.spark.entry import add_script_dir, new_program
     add_script_dir(script_dir)
+    new_program()
     try:
         runpy.run_path(path, run_name="__main__")
     finally:

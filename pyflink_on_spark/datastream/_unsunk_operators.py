@@ -34,7 +34,7 @@ def discard_sinks(operators: List[Transformation],
             continue
         sink = SinkTransformation(
             name="Discarding Sink", input=node, input_type=node.output_type,
-            spec=DiscardSinkSpec())
+            spec=DiscardSinkSpec(), flink_id=0)   # not in PyFlink's graph: takes no plan id
         extra.append(sink)
         covered |= _upstream([sink])
     return extra

@@ -16,6 +16,7 @@ from pyflink_on_spark.datastream.functions import (
     wrap_partitioner, wrap_reduce)
 from pyflink_on_spark.datastream.output_tag import OutputTag
 from pyflink_on_spark.datastream.state import MapStateDescriptor
+from pyflink_on_spark.graph.flink_ids import reserve_flink_ids
 from pyflink_on_spark.graph.transformations import (
     CHAIN_HEAD, CHAIN_NEVER, OneInputTransformation, PartitionTransformation,
     SideOutputTransformation, SinkTransformation, Transformation, TwoInputTransformation,
@@ -29,6 +30,14 @@ from pyflink_on_spark.specs.sinks import CollectSinkSpec, PrintSinkSpec
 __all__ = ["CloseableIterator", "DataStream", "KeyedStream", "ConnectedStreams",
            "WindowedStream", "DataStreamSink", "BroadcastStream", "BroadcastConnectedStream",
            "AllWindowedStream", "CachedDataStream"]
+
+SINK_V2_NAMES = ("FileSink", "KafkaSink")    # sink_to() sinks Flink expands at graph time
+
+
+def is_pickled(type_info) -> bool:
+    """PyFlink's PICKLED_BYTE_ARRAY: no declared type (PyFlink's default for Python results)."""
+    from pyflink_on_spark.common.typeinfo import PickledBytesTypeInfo
+    return type_info is None or isinstance(type_info, PickledBytesTypeInfo)
 
 
 def _unsupported(api: str, alternative: str):
@@ -199,8 +208,13 @@ class DataStream(object):
 
     def partition_custom(self, partitioner: Union[Callable, Partitioner],
                          key_selector: Union[Callable, KeySelector]) -> "DataStream":
-        return self._partitioned(CustomPartitioning(wrap_partitioner(partitioner),
-                                                    wrap_key_selector(key_selector)))
+        # PyFlink: a Python map computing the partition, the CUSTOM edge, a values map
+        custom_map = reserve_flink_ids(1)[0]
+        stream = self._partitioned(CustomPartitioning(wrap_partitioner(partitioner),
+                                                      wrap_key_selector(key_selector)))
+        stream._transformation.plan_helpers.update(
+            partition_custom_map=custom_map, values_map=reserve_flink_ids(1)[0])
+        return stream
 
     def project(self, *field_indexes: int) -> "DataStream":
         from pyflink_on_spark.common.typeinfo import Types, TupleTypeInfo
@@ -214,13 +228,22 @@ class DataStream(object):
             "Projection")
 
     def assign_timestamps_and_watermarks(self, watermark_strategy) -> "DataStream":
-        return self._one_input(op.TimestampsSpec(watermark_strategy), "Timestamps/Watermarks",
-                               self._transformation.output_type)
+        # PyFlink wraps the Java operator in two Python ones when the timestamps come from a
+        # Python TimestampAssigner (their ids show in get_execution_plan())
+        python_assigner = getattr(watermark_strategy, "_timestamp_assigner", None) is not None
+        extract = reserve_flink_ids(1) if python_assigner else ()
+        stream = self._one_input(op.TimestampsSpec(watermark_strategy), "Timestamps/Watermarks",
+                                 self._transformation.output_type)
+        if python_assigner:
+            stream._transformation.plan_helpers.update(
+                extract_timestamp=extract[0], remove_timestamp=reserve_flink_ids(1)[0])
+        return stream
 
     def get_side_output(self, output_tag: OutputTag) -> "DataStream":
         node = SideOutputTransformation(name="SideOutput[%s]" % output_tag.tag_id,
                                         output_type=output_tag.type_info,
                                         input=self._transformation, tag_id=output_tag.tag_id)
+        node.plan_helpers["side_output_map"] = reserve_flink_ids(1)[0]   # PyFlink's map(i: i)
         return DataStream(_env=self._env, _transformation=node)
 
     def window_all(self, window_assigner) -> "AllWindowedStream":
@@ -243,22 +266,30 @@ class DataStream(object):
         return CachedDataStream._of(self)
 
     # -- sinks ------------------------------------------------------------------------------
-    def _sink(self, spec, name: str) -> "DataStreamSink":
+    def _sink(self, spec, name: str, plan_helpers: Optional[dict] = None) -> "DataStreamSink":
         node = SinkTransformation(name=name, input=self._transformation, spec=spec,
                                   input_type=self._transformation.output_type)
+        node.plan_helpers.update(plan_helpers or {})
         self._env._add_sink(node)
         return DataStreamSink(node)
 
     def print(self, sink_identifier: str = None) -> "DataStreamSink":
+        return self._print(sink_identifier, {})
+
+    def _print(self, sink_identifier, plan_helpers: dict) -> "DataStreamSink":
+        # PyFlink maps pickled records to strings in a Python "Map" before its Java print sink
+        if is_pickled(self._transformation.output_type):
+            plan_helpers["align_map"] = reserve_flink_ids(1)[0]
         return self._sink(PrintSinkSpec(sink_identifier, self._transformation.output_type),
-                          "Print to Std. Out")
+                          "Print to Std. Out", plan_helpers)
 
     def add_sink(self, sink_func: SinkFunction) -> "DataStreamSink":
         if getattr(sink_func, "_sink_definition", None) is None:  # Java-backed SinkFunction
             _unsupported("DataStream.add_sink(%s) (Java SinkFunction)"
                          % type(sink_func).__name__,
                          "Use sink_to(FileSink...), print() or execute_and_collect().")
-        return self._external_sink(sink_func)
+        # PyFlink names an add_sink() sink "Unnamed" (its plan shows "Sink: Unnamed")
+        return self._external_sink(sink_func, "Unnamed")
 
     def sink_to(self, sink) -> "DataStreamSink":
         if getattr(sink, "_sink_definition", None) is None:
@@ -267,7 +298,7 @@ class DataStream(object):
                          "execute_and_collect().")
         return self._external_sink(sink)
 
-    def _external_sink(self, sink) -> "DataStreamSink":
+    def _external_sink(self, sink, name: Optional[str] = None) -> "DataStreamSink":
         """Sinks that write outside the driver (files, Kafka: specs/sinks.py), after the
         sink's own preprocessing (SupportsPreprocessing.get_transformer, as PyFlink applies
         it)."""
@@ -277,7 +308,9 @@ class DataStream(object):
         if transformer is not None:
             ds = transformer.apply(self)
         spec = sink._sink_definition(ds._transformation.output_type)
-        return ds._sink(spec, getattr(sink, "_sink_name", type(sink).__name__))
+        # sink_to(): a Sink (v2) Flink expands into writer and committer operators
+        helpers = {"sink_v2": 1} if getattr(sink, "_sink_name", "") in SINK_V2_NAMES else {}
+        return ds._sink(spec, name or getattr(sink, "_sink_name", type(sink).__name__), helpers)
 
     def execute_and_collect(self, job_execution_name: str = None, limit: int = None):
         if limit is not None and (not isinstance(limit, int) or limit < 0):
@@ -316,10 +349,12 @@ class KeyedStream(DataStream):
     @classmethod
     def _create(cls, origin: DataStream, key_selector: KeySelector, key_type) -> "KeyedStream":
         stream = cls.__new__(cls)
+        key_by_map = reserve_flink_ids(1)[0]   # PyFlink's "_stream_key_by_map_operator"
         partition = PartitionTransformation(
             name="Keyed", output_type=origin._transformation.output_type,
             input=origin._transformation,
             partitioning=KeyedPartitioning(key_selector, key_type))
+        partition.plan_helpers["key_by_map"] = key_by_map
         DataStream.__init__(stream, _env=origin._env, _transformation=partition)
         stream._origin_stream = origin
         stream._key_selector = key_selector
@@ -378,7 +413,10 @@ class KeyedStream(DataStream):
         return self._origin_stream.key_by(key_selector, key_type)
 
     def union(self, *streams) -> DataStream:
-        return self._values().union(*streams)
+        values_map = reserve_flink_ids(1)[0]   # PyFlink unions the keyed stream's values map
+        union = self._values().union(*streams)
+        union._transformation.plan_helpers["values_map"] = values_map
+        return union
 
     def _values(self) -> DataStream:
         return DataStream(_env=self._env, _transformation=self._transformation)
@@ -406,7 +444,9 @@ class KeyedStream(DataStream):
         return self._origin_stream.project(*field_indexes)
 
     def print(self, sink_identifier=None):
-        return self._values().print(sink_identifier)
+        # PyFlink prints through a Python map taking the values out of its keyed records
+        values_map = reserve_flink_ids(1)[0]
+        return self._values()._print(sink_identifier, {"values_map": values_map})
 
     def execute_and_collect(self, job_execution_name: str = None, limit: int = None):
         """PyFlink collects a KeyedStream's internal records: Row(f0=key, f1=value), the key

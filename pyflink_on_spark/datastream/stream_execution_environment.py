@@ -399,7 +399,8 @@ class StreamExecutionEnvironment(object):
         return CloseableIterator(values, collect_sink.input_type)
 
     def get_execution_plan(self) -> str:
-        return _executor().execution_plan(list(self._sinks), self._job_settings())
+        return _executor().execution_plan(list(self._sinks), list(self._operators.values()),
+                                          self._job_settings())
 
     def close(self):
         self._sinks = []

@@ -22,7 +22,7 @@ from pyflink_on_spark.specs.partitioning import (
 from pyflink_on_spark.specs.sinks import CollectSinkSpec
 from pyflink_on_spark.specs.stage import (
     ChainLink, CompiledJob, CompiledStage, ExitSpec, InputSpec, JobConfig, OperatorSpec,
-    PlanNode, SinkExit, StageSource, StageSpec, UpstreamEdge)
+    SinkExit, StageSource, StageSpec, UpstreamEdge)
 
 
 class GraphError(ValueError):
@@ -200,7 +200,7 @@ def compile_job(sinks: List[Transformation], *, default_parallelism: int,
                 source = StageSource((), head.source)
         stages.append(CompiledStage(spec, tuple(upstream[stage]), source,
                                     tuple(sink_exits[stage])))
-    return CompiledJob(tuple(stages), _plan(nodes, edges, parallelism))
+    return CompiledJob(tuple(stages))
 
 
 def _sorts_by_key(edge: Edge, config: JobConfig) -> bool:
@@ -218,23 +218,6 @@ def _operator_spec(node: Transformation):
         raise NotImplementedError("operator %r (%s) is not supported yet"
                                   % (node.name, type(node).__name__))
     return node.spec
-
-
-def _plan(nodes: List[Transformation], edges: List[Edge], parallelism: Dict[int, int]):
-    plan = []
-    for node in nodes:
-        if isinstance(node, SourceTransformation):
-            pact = "Data Source"
-        elif isinstance(node, SinkTransformation):
-            pact = "Data Sink"
-        else:
-            pact = "Operator"
-        incoming = sorted((e for e in edges if e.target is node),
-                          key=lambda e: e.input_index)   # input 1 first, as Flink lists them
-        plan.append(PlanNode(node.id, node.name, pact, parallelism[node.id],
-                             tuple((e.source.id, e.partitioning.ship_strategy)
-                                   for e in incoming)))
-    return tuple(plan)
 
 
 ADAPTIVE_BYTES_PER_TASK = 16 * 1024 * 1024

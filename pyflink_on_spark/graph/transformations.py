@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, field
-from typing import Any, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple
+
+from pyflink_on_spark.graph.flink_ids import next_flink_id
 
 _ids = itertools.count(1)
 
@@ -35,6 +37,10 @@ class Transformation:
     # get_side_output was called on this operator: PyFlink then routes `yield tag, value`
     # to side outputs; otherwise the (tag, value) tuples stay on the main output
     routes_side_outputs: bool = False
+    # get_execution_plan(): the id PyFlink's counter gives this transformation, and those of
+    # the helper transformations PyFlink adds around it, by role (graph/flink_plan.py)
+    flink_id: int = field(default_factory=next_flink_id)
+    plan_helpers: Dict[str, int] = field(default_factory=dict)
 
     @property
     def inputs(self) -> Tuple["Transformation", ...]:

@@ -23,7 +23,7 @@ from pyflink_on_spark.specs.stage import CompiledJob, JobSettings
 # what a tool needs besides the entry functions: its options, and the errors a run raises
 __all__ = ["RunOptions", "set_run_options", "run_options", "add_script_dir",
            "JobExecutionError", "JavaNotFoundError", "ConnectDependencyError", "ConnectServerError",
-           "compile_job", "execution_plan",
+           "compile_job", "execution_plan", "new_program",
            "execute", "execute_async", "execute_and_collect", "served_url", "start_served",
            "stop_served",
            "CapturedJob", "capture_jobs", "bounded_jobs_run_by"]
@@ -98,16 +98,34 @@ def compile_job(sinks: List, settings: JobSettings) -> CompiledJob:
                          chaining_enabled=settings.chaining_enabled, config=settings.config)
 
 
-def execution_plan(sinks: List, settings: JobSettings) -> str:
-    """get_execution_plan(): the compiled graph as Flink's JSON plan."""
+def execution_plan(sinks: List, operators: List, settings: JobSettings) -> str:
+    """get_execution_plan(): the graph of the environment's sinks and operators as PyFlink's
+    JSON plan (the graph must compile, as it must on PyFlink)."""
     from pyflink_on_spark.graph.plan import execution_plan_json
-    return execution_plan_json(compile_job(sinks, settings))
+    compile_job(sinks, settings)
+    return execution_plan_json(list(sinks) + list(operators), settings.default_parallelism)
+
+
+def new_program() -> None:
+    """A program starts (the CLI runs one per script): plan ids count from 1 again, as in a
+    fresh PyFlink process."""
+    from pyflink_on_spark.graph.flink_ids import reset_flink_ids
+    reset_flink_ids()
+
+
+def _job_to_run(sinks: List, settings: JobSettings) -> CompiledJob:
+    """The compiled job; and, as PyFlink generates its plan when a job starts (chaining
+    its Python operators into new transformations), the plan ids that takes."""
+    job = compile_job(sinks, settings)
+    from pyflink_on_spark.graph.plan import execution_plan_json
+    execution_plan_json(sinks, settings.default_parallelism)
+    return job
 
 
 def execute(sinks: List, settings: JobSettings):
     """Runs the job to completion (an unbounded job: until it is cancelled): a
     JobExecutionResult."""
-    job = compile_job(sinks, settings)
+    job = _job_to_run(sinks, settings)
     if _capture(job, settings):
         return _captured_result()
     if _unbounded(job):
@@ -124,7 +142,7 @@ def execute_async(sinks: List, settings: JobSettings):
     """A JobClient of the job (bounded jobs have run to completion when it is returned;
     unbounded ones run in the background until cancelled)."""
     from pyflink_on_spark.common.job_client import JobClient
-    job = compile_job(sinks, settings)
+    job = _job_to_run(sinks, settings)
     if _capture(job, settings):
         from pyflink_on_spark.spark.executor import FinishedJobHandle
         return JobClient(FinishedJobHandle(_captured_result()))
@@ -152,7 +170,7 @@ def _unbounded(job: CompiledJob) -> bool:
 
 def execute_and_collect(sinks: List, collect_sink_id: int, settings: JobSettings) -> Iterator:
     """Starts the job; the values reaching the collect sink node `collect_sink_id`."""
-    job = compile_job(sinks, settings)
+    job = _job_to_run(sinks, settings)
     if _capture(job, settings):
         return iter(())
     if _unbounded(job):

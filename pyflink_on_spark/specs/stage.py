@@ -112,19 +112,8 @@ class CompiledStage:
 
 
 @dataclass(frozen=True)
-class PlanNode:
-    """One node of get_execution_plan()."""
-    node_id: int
-    name: str
-    pact: str                                # "Data Source" | "Operator" | "Data Sink"
-    parallelism: int
-    predecessors: Tuple[Tuple[int, str], ...]   # (node id, ship strategy), input 1 first
-
-
-@dataclass(frozen=True)
 class CompiledJob:
     stages: Tuple[CompiledStage, ...]        # topological order
-    plan: Tuple[PlanNode, ...]
 
     def stage_of(self, node_id: int) -> CompiledStage:
         for stage in self.stages:
