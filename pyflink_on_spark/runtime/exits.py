@@ -185,7 +185,10 @@ class ExitCollector:
         self.flush()
         payload = _dumps(watermark)
         for dest in range(self.spec.target_parallelism):
-            self._emit(dest, KIND_WATERMARK, payload)
+            self._emit_control(dest, KIND_WATERMARK, payload)
+
+    def _emit_control(self, dest: int, kind: int, payload: bytes) -> None:
+        self._emit(dest, kind, payload)
 
     def flush(self) -> None:
         for dest in range(len(self._values)):
@@ -274,14 +277,6 @@ class KeySortedExitCollector(ExitCollector):
                 flush(dest)
         return process_element
 
-    def process_watermark(self, watermark: int) -> None:
-        if watermark == MAX_WATERMARK:
-            return
-        self.flush()
-        payload = _dumps(watermark)
-        for dest in range(self.spec.target_parallelism):
-            self._emit_ordered(dest, KIND_WATERMARK, payload, ORDER_AFTER_RECORDS)
-
     def flush(self) -> None:
         for dest in range(len(self._groups)):
             if self._counts[dest]:
@@ -299,8 +294,10 @@ class KeySortedExitCollector(ExitCollector):
             seq += 1
         self._seq = seq
 
-    def _emit_ordered(self, dest: int, kind: int, payload: bytes, order: bytes) -> None:
-        self._rows.append((self._edge, dest, self._src, self._seq, kind, payload, order))
+    def _emit_control(self, dest: int, kind: int, payload: bytes) -> None:
+        # after every record row of the destination (BATCH: only the end of input counts)
+        self._rows.append((self._edge, dest, self._src, self._seq, kind, payload,
+                           ORDER_AFTER_RECORDS))
         self._seq += 1
 
 

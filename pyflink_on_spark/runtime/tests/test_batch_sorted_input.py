@@ -14,7 +14,7 @@ from pyflink_on_spark.graph.sources import collection_source
 from pyflink_on_spark.graph.transformations import (
     OneInputTransformation, PartitionTransformation, SinkTransformation, SourceTransformation)
 from pyflink_on_spark.runtime.batch_order import batch_key_order, key_of_order
-from pyflink_on_spark.runtime.boundary import KIND_RECORDS, row_order
+from pyflink_on_spark.runtime.boundary import KIND_RECORDS, KIND_WATERMARK, row_order
 from pyflink_on_spark.runtime.exits import KeySortedExitCollector
 from pyflink_on_spark.runtime.tests.engine_harness import compile_sinks, run_job
 from pyflink_on_spark.specs.operators import KeyedProcessSpec, ReduceSpec
@@ -141,3 +141,13 @@ def test_state_of_ended_keys_is_dropped_so_one_key_is_held_at_a_time():
     consumer.finish()
     assert max(held) == 1
     assert len(rows) == 6      # one row per key: the source chunk held all nine records
+
+
+def test_a_watermark_row_of_a_sorted_exit_comes_after_every_record_row():
+    collector, rows = _collector(Types.STRING())
+    collector.process_element(("b", 1), 5)
+    collector.process_watermark(7)      # flushes the records first
+    collector.process_element(("a", 2), 9)
+    collector.flush()
+    kinds = [r[4] for r in route(rows, 1)[0]]
+    assert kinds == [KIND_RECORDS, KIND_RECORDS, KIND_WATERMARK]
