@@ -53,8 +53,9 @@ def start_driver(tmp, job: str, args, fault=None, worker_fault=None):
 
 
 def _start(tmp, in_dir, out_dir, ckpt, mode="stream", fault=None, backend="hashmap",
-           worker_fault=None):
-    return start_driver(tmp, JOB, [in_dir, out_dir, ckpt, mode, backend], fault, worker_fault)
+           worker_fault=None, parallelism=2):
+    return start_driver(tmp, JOB, [in_dir, out_dir, ckpt, mode, backend, str(parallelism)],
+                        fault, worker_fault)
 
 
 def _records(ckpt):
@@ -185,3 +186,30 @@ def test_kill_9_at_every_batch_stage_then_restart_loses_and_duplicates_nothing(t
     fired = {(k, ts) for (kind, k), v in streamed.items() if kind == "timer" for ts, _ in v}
     assert fired and fired <= {(k, ts) for (kind, k), v in bounded.items() if kind == "timer"
                                for ts, _ in v}
+
+
+def test_a_restart_with_another_parallelism_redistributes_the_keyed_state(tmp_path):
+    """p=2, stopped, then p=3 on the same checkpoint directory (Flink's rescale from a
+    checkpoint): per-key running sums continue where they were, as in the bounded run."""
+    base = os.path.join(str(tmp_path), "rescaled")
+    in_dir, out_dir, ckpt = (os.path.join(base, d) for d in ("in", "out", "ckpt"))
+    os.makedirs(in_dir)
+    timeout = START_TIMEOUT
+    for parallelism, files in ((2, range(0, 3)), (3, range(3, 5))):
+        proc = _start(base, in_dir, out_dir, ckpt, parallelism=parallelism)
+        for f in files:
+            _add_file(in_dir, f)
+            assert _wait_read_and_completed(proc, ckpt, "f%02d.txt" % f, timeout)
+            timeout = BATCH_TIMEOUT
+        _stop(proc)
+        timeout = START_TIMEOUT
+    bounded_dir = os.path.join(str(tmp_path), "bounded")
+    os.makedirs(bounded_dir)
+    proc = _start(bounded_dir, in_dir, os.path.join(bounded_dir, "out"),
+                  os.path.join(bounded_dir, "ckpt"), mode="bounded")
+    assert proc.wait(timeout=START_TIMEOUT) == 0
+    sums = {k: v for k, v in _per_key(_parts(out_dir)).items() if k[0] == "sum"}
+    bounded = {k: v for k, v in _per_key(_parts(os.path.join(bounded_dir, "out"))).items()
+               if k[0] == "sum"}
+    assert sum(len(v) for v in sums.values()) == 5 * 11
+    assert sums == bounded

@@ -3,7 +3,7 @@ written by a FileSink: keyed running sums in ValueState with event-time timers a
 state (a KeyedBroadcastProcessFunction reading every record's key from the broadcast side),
 and event-time session windows.
 Arguments: input dir, output dir, checkpoint dir, "stream" | "bounded", and optionally the
-state backend, "hashmap" (default) | "rocksdb"."""
+state backend, "hashmap" (default) | "rocksdb", and the parallelism (default 2)."""
 import sys
 
 from pyflink.common import Duration, Encoder, Time, Types, WatermarkStrategy
@@ -58,8 +58,9 @@ def parse(line):
 
 in_dir, out_dir, checkpoints, mode = sys.argv[1:5]
 backend = sys.argv[5] if len(sys.argv) > 5 else "hashmap"
+parallelism = int(sys.argv[6]) if len(sys.argv) > 6 else 2
 env = StreamExecutionEnvironment.get_execution_environment()
-env.set_parallelism(2)
+env.set_parallelism(parallelism)
 env.set_state_backend(EmbeddedRocksDBStateBackend() if backend == "rocksdb"
                       else HashMapStateBackend())
 builder = FileSource.for_record_stream_format(StreamFormat.text_line_format(), in_dir)
