@@ -150,6 +150,8 @@ def _is_getter(function_node, attr):
 # A slot sharing group ends an operator chain (as in Flink): the one place a no-effect
 # setting is read, changing where Spark stages split but never a result.
 CHAIN_ONLY = {("slot_sharing_group", os.path.join("graph", "compile.py")),
+              # get_execution_plan() chains Python operators as PyFlink's plan does
+              ("slot_sharing_group", os.path.join("graph", "flink_plan.py")),
               # execute() reads the jars only to fail on a missing file as PyFlink's upload does
               ("_jars", os.path.join("datastream", "stream_execution_environment.py"))}
 
