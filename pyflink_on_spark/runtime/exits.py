@@ -229,20 +229,36 @@ class KeySortedExitCollector(ExitCollector):
 
     def __init__(self, spec: ExitSpec, subtask: int, parallelism: int, rows: List[tuple],
                  user_error: Callable[[BaseException], BaseException]) -> None:
-        self._groups: List[dict] = [{} for _ in range(spec.target_parallelism)]
-        self._counts: List[int] = [0] * spec.target_parallelism
+        # order -> [destination, timestamp, value, value, ...]: the records held, all
+        # destinations together (at most SORTED_RECORDS_HELD of them)
+        self._held: dict = {}
+        self._held_count = [0]
         super().__init__(spec, subtask, parallelism, rows, user_error)
 
     def _record_path(self, spec: ExitSpec) -> Callable:
-        groups_by, counts, flush = self._groups, self._counts, self._flush
+        held, held_count, flush = self._held, self._held_count, self.flush
         user_error, partitioning, convert = self._user_error, spec.partitioning, self._convert
         get_key = per_record_callable(partitioning.key_selector, "get_key")
         to_subtask = KeyToSubtask(spec.target_max_parallelism, spec.target_parallelism,
                                   partitioning.key_type)
         key_order = batch_key_order(partitioning.key_type)
-        # key -> (subtask, the order of its rows without a timestamp, its key bytes)
+        # key -> (subtask, the order of its rows without a timestamp, its key bytes); string
+        # keys by themselves, the other memoised types with their type (1 and True differ)
+        by_string: dict = {}
         memo: dict = {}
         memo_types, memo_limit = _MEMO_TYPES, self._MEMO_LIMIT
+
+        def locate(key):
+            kind = type(key)
+            found = memo.get((kind, key)) if kind in memo_types else None
+            if found is None:
+                key_bytes = key_order(key)
+                found = (to_subtask(key), sorted_record_order(key_bytes, None), key_bytes)
+                if kind in memo_types:
+                    if len(memo) >= memo_limit:
+                        memo.clear()
+                    memo[(kind, key)] = found
+            return found
 
         def process_element(value, timestamp) -> None:
             if convert is not None:
@@ -252,47 +268,43 @@ class KeySortedExitCollector(ExitCollector):
                     raise user_error(e) from None
             try:
                 key = get_key(value)
-                kind = type(key)
-                found = memo.get((kind, key)) if kind in memo_types else None
-                if found is None:
-                    key_bytes = key_order(key)
-                    found = (to_subtask(key), sorted_record_order(key_bytes, None), key_bytes)
-                    if kind in memo_types:
-                        if len(memo) >= memo_limit:
-                            memo.clear()
-                        memo[(kind, key)] = found
+                if type(key) is str:
+                    found = by_string.get(key)
+                    if found is None:
+                        if len(by_string) >= memo_limit:
+                            by_string.clear()
+                        found = by_string[key] = locate(key)
+                else:
+                    found = locate(key)
             except Exception as e:
                 raise _blame_selector(user_error(e), partitioning, e) from None
-            dest = found[0]
             order = found[1] if timestamp is None else \
                 sorted_record_order(found[2], timestamp)
-            group = groups_by[dest]
-            entry = group.get(order)
+            entry = held.get(order)
             if entry is None:
-                group[order] = ([value], timestamp)
+                held[order] = [found[0], timestamp, value]
             else:
-                entry[0].append(value)
-            counts[dest] += 1
-            if counts[dest] >= SORTED_CHUNK_RECORDS:
-                flush(dest)
+                entry.append(value)
+            held_count[0] += 1
+            if held_count[0] >= SORTED_RECORDS_HELD:
+                flush()
         return process_element
 
     def flush(self) -> None:
-        for dest in range(len(self._groups)):
-            if self._counts[dest]:
-                self._flush(dest)
-
-    def _flush(self, dest: int) -> None:
-        group = self._groups[dest]
-        self._groups[dest] = {}
-        self._counts[dest] = 0
+        held = self._held
+        if not held:
+            return
         rows, edge, src, seq = self._rows, self._edge, self._src, self._seq
-        for order, (values, timestamp) in group.items():
+        for order, entry in held.items():
+            dest, timestamp = entry[0], entry[1]
+            values = entry[2:]
             stamps = None if timestamp is None else [timestamp] * len(values)
             rows.append((edge, dest, src, seq, KIND_RECORDS, _dumps_group((values, stamps)),
                          order))
             seq += 1
         self._seq = seq
+        held.clear()
+        self._held_count[0] = 0
 
     def _emit_control(self, dest: int, kind: int, payload: bytes) -> None:
         # after every record row of the destination (BATCH: only the end of input counts)
@@ -301,9 +313,9 @@ class KeySortedExitCollector(ExitCollector):
         self._seq += 1
 
 
-# A key-sorted exit groups more records per destination than CHUNK_RECORDS: more of a key's
-# records share a row (fewer rows to sort) for the same bounded memory.
-SORTED_CHUNK_RECORDS = 8 * CHUNK_RECORDS
+# A key-sorted exit holds more records than a chunk (all destinations together): the more of
+# a key's records share a row, the fewer rows Spark sorts and the tasks cross.
+SORTED_RECORDS_HELD = 64 * CHUNK_RECORDS
 
 
 def _dumps_group(group) -> bytes:
