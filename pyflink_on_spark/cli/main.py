@@ -53,6 +53,8 @@ def _run(args) -> int:
         options, master=args.master or options.master, conf=options.conf + tuple(conf),
         verbose=args.verbose or options.verbose, remote=remote,
         progress=options.progress and not args.quiet, ui=args.ui or options.ui))
+    if not remote:
+        entry.prestart_session(args.script)
     try:
         run_script(args.script, args.args)
     except SystemExit as e:

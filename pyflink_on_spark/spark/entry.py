@@ -106,6 +106,19 @@ def execution_plan(sinks: List, operators: List, settings: JobSettings) -> str:
     return execution_plan_json(list(sinks) + list(operators), settings.default_parallelism)
 
 
+def prestart_session(script_path: str) -> None:
+    """The script about to run will need a SparkSession: start it while the script
+    loads (spark/prestart.py)."""
+    from pyflink_on_spark.spark import prestart
+    try:
+        with open(script_path, encoding="utf-8", errors="replace") as f:
+            text = f.read()
+    except OSError:
+        return
+    if prestart.wants_prestart(text):
+        prestart.prestart()
+
+
 def new_program() -> None:
     """A program starts (the CLI runs one per script): plan ids count from 1 again, as in a
     fresh PyFlink process."""

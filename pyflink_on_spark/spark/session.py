@@ -16,6 +16,8 @@ import threading
 import time
 from typing import Dict, Optional
 
+from pyflink_on_spark.spark.class_cache import class_cache_for, with_class_cache
+
 _lock = threading.Lock()
 _session = None
 _owned = False                  # True: this module started the session (it may restart it)
@@ -56,10 +58,15 @@ class ConnectDependencyError(RuntimeError):
     pass
 
 
+def java_binary() -> Optional[str]:
+    """The java Spark's scripts start: JAVA_HOME's, else the one on PATH."""
+    return os.path.join(os.environ["JAVA_HOME"], "bin", "java") \
+        if os.environ.get("JAVA_HOME") else shutil.which("java")
+
+
 def check_java() -> None:
     """One clear line when Java is missing or too old (Spark 4 needs Java 17)."""
-    java = os.path.join(os.environ["JAVA_HOME"], "bin", "java") \
-        if os.environ.get("JAVA_HOME") else shutil.which("java")
+    java = java_binary()
     if not java or not os.path.exists(java):
         raise JavaNotFoundError("Java 17 is needed to run pyflink_on_spark (Spark 4): no "
                                 "'java' found on PATH or in JAVA_HOME.")
@@ -128,14 +135,23 @@ _CONF_PREFIX = "pyflink-on-spark-conf-"
 
 def _quiet_logging(verbose: bool) -> Optional[str]:
     """A log4j2 configuration directory for the JVM about to start (None: the user's own
-    SPARK_CONF_DIR). The JVM reads it once at start-up: remove it then (_forget_conf_dir)."""
+    SPARK_CONF_DIR). The JVM reads it once at start-up: remove it then (_forget_conf_dir).
+    It is named by a system property (_log_config_option), not made SPARK_CONF_DIR: Spark
+    puts SPARK_CONF_DIR on the JVM's class path, and a class path that differs per run
+    makes the class-data-sharing archive (class_cache.py) unusable."""
     if os.environ.get("SPARK_CONF_DIR"):
         return None
     _remove_stale_conf_dirs()
     conf_dir = tempfile.mkdtemp(prefix=_CONF_PREFIX)
     write_log_config(conf_dir, verbose)
-    os.environ["SPARK_CONF_DIR"] = conf_dir
     return conf_dir
+
+
+def _log_config_option(java_options: str, conf_dir: Optional[str]) -> str:
+    if conf_dir is None or "log4j2.configurationFile" in java_options:
+        return java_options
+    return ("%s -Dlog4j2.configurationFile=%s" % (
+        java_options, os.path.join(conf_dir, "log4j2.properties"))).strip()
 
 
 def write_log_config(conf_dir: str, verbose: bool) -> None:
@@ -149,8 +165,6 @@ def _forget_conf_dir(conf_dir: Optional[str]) -> None:
     if conf_dir is None:
         return
     shutil.rmtree(conf_dir, ignore_errors=True)
-    if os.environ.get("SPARK_CONF_DIR") == conf_dir:
-        del os.environ["SPARK_CONF_DIR"]
 
 
 def _remove_stale_conf_dirs(max_age_s: float = 3600.0) -> None:
@@ -226,6 +240,7 @@ def get_session():
     quiet_py4j_logging()
     with _lock:
         if _session is not None and _alive(_session):
+            _cancel_on_ctrl_c(_session)
             return _session
         remote = remote_url()
         if remote:
@@ -260,19 +275,72 @@ def get_session():
         _merge_list(defaults, "spark.jars.excludes", _excludes)
         if options.ui:
             defaults["spark.ui.enabled"] = "true"   # off by default: faster start
+        cache = _class_cache(defaults)
+        java_options = _log_config_option(defaults.get("spark.driver.extraJavaOptions", ""),
+                                          conf_dir)
+        java_options = with_class_cache(java_options, cache)
+        if java_options:
+            defaults["spark.driver.extraJavaOptions"] = java_options
         for key, value in defaults.items():
             builder = builder.config(key, value)
         try:
             session = builder.getOrCreate()
         finally:
             _forget_conf_dir(conf_dir)
+        if cache is not None and not is_connect(session):
+            cache.started(session.sparkContext._jvm.java.lang.ProcessHandle.current().pid())
         if not is_connect(session):
             session.sparkContext.setLogLevel("WARN" if verbose else "ERROR")
             if options.ui and session.sparkContext.uiWebUrl:
                 print("Spark UI: %s" % session.sparkContext.uiWebUrl, file=sys.stderr, flush=True)
         _session = _configure(session)
         _owned = True
+        _cancel_on_ctrl_c(_session)
         return _session
+
+
+_ctrl_c_installed = False
+
+
+def _cancel_on_ctrl_c(session) -> None:
+    """Ctrl-C cancels the running Spark jobs, then interrupts the program: what pyspark's
+    SparkContext sets up, but only when it is made in the main thread; a session made by
+    spark/prestart.py's thread gets it at the main thread's first get_session(). A handler
+    of the program's own is left alone."""
+    global _ctrl_c_installed
+    if _ctrl_c_installed or is_connect(session) \
+            or threading.current_thread() is not threading.main_thread():
+        return
+    _ctrl_c_installed = True
+    import signal
+    if signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+        return
+
+    def cancel_and_interrupt(signum, frame):
+        try:
+            if _session is not None and not is_connect(_session):
+                _session.sparkContext.cancelAllJobs()
+        finally:
+            raise KeyboardInterrupt()
+
+    signal.signal(signal.SIGINT, cancel_and_interrupt)
+
+
+def _class_cache(conf: Dict[str, str]):
+    """The class-data-sharing archive for the driver JVM about to start here (None: a JVM
+    this process does not start, e.g. one already running under spark-submit)."""
+    if os.environ.get("SPARK_HOME_SUBMIT") or conf.get("spark.api.mode", "").lower() == "connect":
+        return None
+    from pyspark import SparkContext
+    if SparkContext._gateway is not None:   # this process's JVM runs already
+        return None
+    from pyspark.find_spark_home import _find_spark_home
+    try:
+        spark_home = _find_spark_home()
+    except SystemExit:   # pyspark's way of saying it found none
+        return None
+    return class_cache_for(java_binary(), spark_home,
+                           conf.get("spark.driver.extraClassPath", ""))
 
 
 def local_defaults() -> Dict[str, str]:

@@ -1,0 +1,118 @@
+"""The class-data-sharing archive of the driver JVM (spark/class_cache.py): its life cycle
+on files alone, then with real JVMs (one writes it at exit, the next maps it)."""
+import os
+import subprocess
+import sys
+import textwrap
+import time
+
+from pyflink_on_spark.spark.class_cache import (ClassCache, archive_key, class_cache_for,
+                                                with_class_cache)
+
+DEAD_PID = 2 ** 22 + 12345   # above Linux's pid_max default: never a live process
+
+
+def _archive_file(path, size=2 << 20):
+    with open(path, "wb") as f:
+        f.truncate(size)
+
+
+def test_first_run_writes_a_temporary_archive_and_names_its_jvm(tmp_path):
+    cache = ClassCache("k", str(tmp_path))
+    options = cache.java_options()
+    assert "-XX:ArchiveClassesAtExit=%s" % cache.writing in options
+    assert "-Xlog:cds=off" in options and "-Xshare:auto" in options
+    cache.started(os.getpid())
+    with open(cache.writing + ".jvm") as f:
+        assert f.read() == str(os.getpid())
+
+
+def test_while_a_jvm_writes_the_archive_others_run_without_one(tmp_path):
+    writer = ClassCache("k", str(tmp_path))
+    writer.java_options()
+    writer.started(os.getpid())            # a live process: still writing
+    assert ClassCache("k", str(tmp_path)).java_options() == ""
+
+
+def test_a_finished_archive_is_promoted_and_used(tmp_path):
+    writer = ClassCache("k", str(tmp_path))
+    writer.java_options()
+    writer.started(DEAD_PID)               # its JVM has ended: the dump is complete
+    _archive_file(writer.writing)
+    options = ClassCache("k", str(tmp_path)).java_options()
+    assert options.startswith("-XX:SharedArchiveFile=%s " % (tmp_path / "k.jsa"))
+    assert sorted(os.listdir(tmp_path)) == ["k.jsa"]
+
+
+def test_jvms_that_end_without_an_archive_stop_the_attempts_after_three(tmp_path):
+    for attempt in range(3):
+        cache = ClassCache("k", str(tmp_path))
+        assert "ArchiveClassesAtExit" in cache.java_options(), attempt
+        cache.started(DEAD_PID)            # ended, wrote nothing (killed, or cannot)
+    assert ClassCache("k", str(tmp_path)).java_options() == ""
+    assert not [n for n in os.listdir(tmp_path) if n.endswith(".tmp") or n.endswith(".jvm")]
+
+
+def test_a_run_that_died_before_its_jvm_started_leaves_nothing_behind(tmp_path):
+    _archive_file(tmp_path / ("k.%d.jsa.tmp" % DEAD_PID), 100)
+    assert "ArchiveClassesAtExit" in ClassCache("k", str(tmp_path)).java_options()
+    assert not (tmp_path / ("k.%d.jsa.tmp" % DEAD_PID)).exists()
+
+
+def test_the_users_own_cds_options_are_left_alone(tmp_path):
+    cache = ClassCache("k", str(tmp_path))
+    assert with_class_cache("-Xshare:off", cache) == "-Xshare:off"
+    assert with_class_cache("-XX:SharedArchiveFile=/x.jsa", cache) == "-XX:SharedArchiveFile=/x.jsa"
+    assert with_class_cache("-Dx=1", cache).startswith("-Dx=1 -XX:ArchiveClassesAtExit=")
+    assert with_class_cache("-Dx=1", None) == "-Dx=1"
+
+
+def test_the_key_follows_java_and_spark_jars(tmp_path):
+    java = tmp_path / "java"
+    java.write_text("")
+    (tmp_path / "jars").mkdir()
+    (tmp_path / "jars" / "a.jar").write_text("a")
+    key = archive_key(str(java), str(tmp_path))
+    assert archive_key(str(java), str(tmp_path)) == key
+    (tmp_path / "jars" / "b.jar").write_text("b")
+    assert archive_key(str(java), str(tmp_path)) != key
+    assert archive_key(str(java), str(tmp_path), "/extra") != archive_key(str(java), str(tmp_path))
+
+
+def test_turned_off_by_the_environment(monkeypatch, tmp_path):
+    monkeypatch.setenv("PYFLINK_ON_SPARK_CLASS_CACHE", "0")
+    assert class_cache_for("/usr/bin/java", str(tmp_path)) is None
+
+
+_SESSION = textwrap.dedent("""
+    import sys
+    from pyflink_on_spark.spark.session import get_session
+    spark = get_session()
+    assert spark.range(3).count() == 3
+    pid = spark.sparkContext._jvm.java.lang.ProcessHandle.current().pid()
+    with open("/proc/%d/maps" % pid) as f:
+        mapped = f.read()
+    print(pid, "archive-mapped" if "class-cache" in mapped else "no-archive")
+""")
+
+
+def _run_session(env):
+    out = subprocess.run([sys.executable, "-c", _SESSION], env=env, capture_output=True,
+                         text=True, timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    pid, mapped = out.stdout.split()
+    return int(pid), mapped
+
+
+def test_the_next_jvm_maps_the_archive_the_previous_one_wrote(tmp_path):
+    env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path), PYTHONPATH=os.pathsep.join(sys.path))
+    env.pop("PYFLINK_ON_SPARK_CLASS_CACHE", None)
+    pid, mapped = _run_session(env)
+    assert mapped == "no-archive"
+    deadline = time.time() + 240       # the JVM writes the archive as it exits
+    while os.path.exists("/proc/%d" % pid) and time.time() < deadline:
+        time.sleep(0.5)
+    _, mapped = _run_session(env)
+    assert mapped == "archive-mapped"
+    assert [n for n in os.listdir(tmp_path / "pyflink-on-spark" / "class-cache")
+            if n.endswith(".jsa")]
