@@ -57,19 +57,24 @@ def build_frames(job: CompiledJob, session, script_dirs: Tuple[str, ...] = (),
     frames: Dict[int, object] = {}
     for stage in job.stages:
         spec = stage.spec
+        presence = [(PRESENCE_EDGE, subtask, 0, 0, KIND_RECORDS, b"")
+                    for subtask in range(spec.parallelism)] if channel is not None else []
         if stage.source is not None and stage.source.frame is not None:
             # files, Kafka: read by Spark's own readers into split rows (spark/frame_sources.py)
             frame = source_frame(stage.source.frame, spec.parallelism, session)
         elif stage.source is not None:
-            frame = rows_frame(session, source_split_rows(stage.source.splits))
-        else:
+            # the splits and the presence rows in one local relation: one set of tasks
+            frame = rows_frame(session, list(source_split_rows(stage.source.splits))
+                               + presence)
+            presence = []
+        elif stage.source is None:
             parts = [frames[up.stage_id].where(F.col("edge") == up.edge_id)
                      for up in stage.upstream]
             frame = functools.reduce(lambda a, b: a.union(b), parts)
-        if channel is not None:
-            frame = frame.union(rows_frame(
-                session, [(PRESENCE_EDGE, subtask, 0, 0, KIND_RECORDS, b"")
-                          for subtask in range(spec.parallelism)]))
+        if presence:
+            # one partition: a local relation of N rows is up to N tasks (one per core),
+            # each a scheduling round trip before the stage's exchange can finish
+            frame = frame.union(rows_frame(session, presence).coalesce(1))
         # the exchange contract (direct/exchange.py): route by dest, order by (edge, src, seq)
         frame = frame.repartitionById(spec.parallelism, F.col(ROUTE_BY)) \
                      .sortWithinPartitions(*EXCHANGE_ORDER)
@@ -95,6 +100,12 @@ def build_frames(job: CompiledJob, session, script_dirs: Tuple[str, ...] = (),
                     context.setJobDescription(described)
         frames[spec.stage_id] = output
     return frames
+
+
+def run_frame(frame) -> None:
+    """Computes `frame` for its effects, keeping nothing: Spark's "noop" sink, which
+    (unlike count()) adds no final one-task stage to the job."""
+    frame.write.format("noop").mode("overwrite").save()
 
 
 def _consumer_counts(job: CompiledJob) -> Dict[int, int]:
@@ -283,7 +294,7 @@ def _run_stages(job: CompiledJob, session, script_dirs, address, group: str,
             consumers = _consumer_counts(job)
             for stage in job.stages:
                 if consumers[stage.spec.stage_id] == 0 and frame_sink_count(stage) == 0:
-                    frames[stage.spec.stage_id].count()
+                    run_frame(frames[stage.spec.stage_id])
     except BaseException as e:   # handed to the driver's thread
         error = e
     finally:
