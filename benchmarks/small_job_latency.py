@@ -4,7 +4,9 @@ from_collection, from command to exit, cold and warm, shim vs real PyFlink.
     python benchmarks/small_job_latency.py [--pairs 3] [--reference /opt/venvs/flink/bin/python]
 
 Prints a markdown table:
-- whole process, paired runs in turn (shim cold, shim warm on `serve`, PyFlink), median;
+- whole process, paired runs in turn (shim cold as before the cold-path work, i.e. with
+  the class-data-sharing archive and the early session start off; shim cold; shim warm on
+  `serve`; PyFlink), median;
 - phases inside the shim's process (imports, SparkSession, first job, a second job), cold
   (Spark started in the process) and warm (the `serve` Connect server).
 The `serve` server it uses is its own (a temporary state directory), stopped at the end.
@@ -66,10 +68,18 @@ sys.stderr.write("PHASES " + json.dumps({"imports": t1 - t0, "session": t2 - t1,
 '''
 
 
+# the cold path as it was before the class-data-sharing archive and the early session start
+# (spark/class_cache.py, spark/prestart.py): both turned off
+BEFORE = {"PYFLINK_ON_SPARK_CLASS_CACHE": "0", "PYFLINK_ON_SPARK_PRESTART": "0"}
+
+
 def _env(extra=None):
     env = dict(os.environ)
     env["PYTHONPATH"] = REPO + os.pathsep + env.get("PYTHONPATH", "")
     env.pop("SPARK_REMOTE", None)
+    # as after a pip install, the interpreters read compiled .pyc files (a machine that sets
+    # PYTHONDONTWRITEBYTECODE compiles every module of the package in every process)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     env.update(extra or {})
     return env
 
@@ -111,14 +121,18 @@ def main() -> int:
                              capture_output=True, text=True).stdout.strip()
         # the first run on a fresh server starts its Python workers: not "warm"
         _timed(cli + ["run", job], _env(state))
-        cold, warm, flink = [], [], []
+        # a first cold run writes the class-data-sharing archive as its JVM exits
+        _timed(cli + ["run", "--master", "local[*,4]", job], _env())
+        cold, before, warm, flink = [], [], [], []
         flink_env = _env()
         flink_env["PATH"] = os.path.dirname(args.reference) + os.pathsep + flink_env["PATH"]
         flink_env.pop("PYTHONPATH")
         for _ in range(args.pairs):
+            before.append(_timed(cli + ["run", "--master", "local[*,4]", job], _env(BEFORE)))
             cold.append(_timed(cli + ["run", "--master", "local[*,4]", job], _env()))
             warm.append(_timed(cli + ["run", job], _env(state)))
             flink.append(_timed([args.reference, job], flink_env))
+        before_phases = _phases([sys.executable, phases_script, job], _env(BEFORE))
         cold_phases = _phases([sys.executable, phases_script, job], _env())
         warm_phases = _phases([sys.executable, phases_script, job],
                               _env({"SPARK_REMOTE": url}))
@@ -132,6 +146,8 @@ def main() -> int:
     print("| command to exit (median) | seconds | / PyFlink |")
     print("|---|---|---|")
     print("| PyFlink 1.20.5 | %.1f | 1.00 |" % m(flink))
+    print("| shim, cold, before (no class cache, no early session) | %.1f | %.2f |"
+          % (m(before), m(b / f for b, f in zip(before, flink))))
     print("| shim, cold (Spark started in the process) | %.1f | %.2f |"
           % (m(cold), m(c / f for c, f in zip(cold, flink))))
     print("| shim, warm (`serve` running) | %.1f | %.2f |"
@@ -139,10 +155,11 @@ def main() -> int:
     print()
     print("`serve` itself started in %.1f s (once)." % serve_s)
     print()
-    print("| phase inside the shim's process | cold s | warm s |")
-    print("|---|---|---|")
+    print("| phase inside the shim's process | cold, before s | cold s | warm s |")
+    print("|---|---|---|---|")
     for name in ("imports", "session", "first job", "later job"):
-        print("| %s | %.2f | %.2f |" % (name, cold_phases[name], warm_phases[name]))
+        print("| %s | %.2f | %.2f | %.2f |" % (name, before_phases[name], cold_phases[name],
+                                             warm_phases[name]))
     return 0
 
 
