@@ -37,6 +37,12 @@ def rows_to_batch(rows: List[tuple]) -> pa.RecordBatch:
 
 
 def rows_frame(session, rows):
-    """A DataFrame of boundary rows made on the driver (`order` may be left out)."""
-    return session.createDataFrame([tuple(row) + (b"",) * (7 - len(row)) for row in rows],
-                                   SPARK_SCHEMA)
+    """A DataFrame of boundary rows made on the driver (`order` may be left out). Made from
+    an Arrow table, which Spark reads into a local relation itself: from a list of tuples,
+    pyspark makes a Python RDD, whose tasks need Python workers of their own (a second
+    pyspark daemon beside the stages' mapInArrow workers: ~1 s of a cold run's first job,
+    and Python tasks in every job's first stage)."""
+    rows = list(rows)
+    table = pa.Table.from_batches([rows_to_batch(rows)]) if rows \
+        else ARROW_SCHEMA.empty_table()
+    return session.createDataFrame(table, SPARK_SCHEMA)
