@@ -154,15 +154,17 @@ def _sliced_rows(frame, slice_rows: int) -> Iterator[Tuple[int, bytes]]:
         total = frame.count()
         if total == 0:
             return   # nothing to read: no read job (most micro-batches of a quiet stream)
-        rdd = frame.rdd
-        context = rdd.context
         if total <= slice_rows:
             # the whole output is one slice: one read job over every partition (their
             # rows in partition order) instead of one job per partition; each Spark job
-            # is a fixed cost of every micro-batch (benchmarks/RESULTS.md, "Streaming")
-            for row in context.runJob(rdd, _slice(0, slice_rows)):
+            # is a fixed cost of every micro-batch (benchmarks/RESULTS.md, "Streaming").
+            # collect() reads in the JVM: no Python RDD, whose tasks would need a Python
+            # worker pool of their own beside the stages' mapInArrow workers
+            for row in frame.collect():
                 yield row[0], row[1]
             return
+        rdd = frame.rdd
+        context = rdd.context
         for partition in range(rdd.getNumPartitions()):
             start = 0
             while True:
