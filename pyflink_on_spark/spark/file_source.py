@@ -22,7 +22,7 @@ import pyarrow.compute as pc
 
 from pyflink_on_spark.specs.sources import FileSourceSpec
 from pyflink_on_spark.runtime.boundary import KIND_SPLIT
-from pyflink_on_spark.spark.batch_schema import SPARK_SCHEMA, rows_to_batch
+from pyflink_on_spark.spark.batch_schema import SPARK_SCHEMA, rows_frame, rows_to_batch
 from pyflink_on_spark.spark.file_formats import reads_whole_file, spark_read
 from pyflink_on_spark.spark.frame_sources import is_missing_data_source, missing_package_error
 
@@ -107,7 +107,7 @@ def indexed_files_frame(scan: FileSourceSpec, entries: List[Tuple[str, int]],
         frames.append(df.mapInArrow(_whole_file_chunker(fmt, index, parallelism),
                                     SPARK_SCHEMA))
     if not frames:
-        return session.createDataFrame([], SPARK_SCHEMA)
+        return rows_frame(session, [])
     frame = frames[0]
     for other in frames[1:]:
         frame = frame.union(other)

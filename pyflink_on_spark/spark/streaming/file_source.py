@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import List, Tuple
 
-from pyflink_on_spark.spark.batch_schema import SPARK_SCHEMA
+from pyflink_on_spark.spark.batch_schema import rows_frame
 from pyflink_on_spark.spark.file_source import indexed_files_frame
 from pyflink_on_spark.spark.streaming.file_index import FileIndex
 
@@ -18,7 +18,7 @@ def spark_uri(path: str) -> str:
 def monitored_file_frame(scan, entries: List[Tuple[str, int]], parallelism: int, session):
     """DataFrame of split rows for the files ``entries`` [(path, global index)]."""
     if not entries:
-        return session.createDataFrame([], SPARK_SCHEMA)
+        return rows_frame(session, [])
     return indexed_files_frame(scan, [(spark_uri(f), i) for f, i in entries], parallelism,
                                session)
 
