@@ -381,9 +381,19 @@ def job_session(job):
     return get_session()
 
 
+# The Arrow batches a stage's task reads its input in: Spark cuts them at 10,000 rows by
+# default, and a source split row of a file holds 2048 lines, so a task's first batch was its
+# whole partition of the file (up to spark.sql.files.maxPartitionBytes, 128 MB), decoded at
+# once: the worker's memory grew with the input up to that. Cut by bytes too, so it does not.
+ARROW_BATCH_BYTES = 8 * 1024 * 1024
+_ARROW_BATCH_BYTES_KEY = "spark.sql.execution.arrow.maxBytesPerBatch"
+
+
 def _configure(session):
     # A partition is a Flink subtask: adaptive execution must never coalesce or split them.
     session.conf.set("spark.sql.adaptive.enabled", "false")
+    if session.conf.get(_ARROW_BATCH_BYTES_KEY, None) is None:   # not the user's own
+        session.conf.set(_ARROW_BATCH_BYTES_KEY, str(ARROW_BATCH_BYTES))
     return session
 
 
