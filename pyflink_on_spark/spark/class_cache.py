@@ -22,6 +22,8 @@ import hashlib
 import os
 from typing import Optional
 
+from pyflink_on_spark.codecs.files.staging import process_alive
+
 CLASS_CACHE_ENV = "PYFLINK_ON_SPARK_CLASS_CACHE"
 _QUIET = "-Xshare:auto -Xlog:cds=off -Xlog:cds+dynamic=off"
 _MIN_ARCHIVE_BYTES = 1 << 20        # an archive of Spark's classes is ~150 MB
@@ -45,16 +47,6 @@ def archive_key(java: str, spark_home: str, extra_class_path: str = "") -> str:
         digest.update(("%s %d %d\n" % (name, st.st_size, st.st_mtime_ns)).encode())
     digest.update(extra_class_path.encode())
     return digest.hexdigest()[:20]
-
-
-def _pid_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 def _read_pid(path: str) -> Optional[int]:
@@ -113,7 +105,7 @@ class ClassCache:
     def _someone_writing(self) -> bool:
         for marker in glob.glob(glob.escape(self._prefix) + "*.jsa.tmp.jvm"):
             pid = _read_pid(marker)
-            if pid is not None and _pid_alive(pid):
+            if pid is not None and process_alive(pid):
                 return True
         return False
 
@@ -123,7 +115,7 @@ class ClassCache:
         without a base archive): after _MAX_FAILURES of those, stop asking."""
         for marker in glob.glob(glob.escape(self._prefix) + "*.jsa.tmp.jvm"):
             pid = _read_pid(marker)
-            if pid is not None and _pid_alive(pid):
+            if pid is not None and process_alive(pid):
                 continue
             tmp = marker[:-len(".jvm")]
             try:
@@ -141,7 +133,7 @@ class ClassCache:
         for tmp in glob.glob(glob.escape(self._prefix) + "*.jsa.tmp"):
             if not os.path.exists(tmp + ".jvm"):
                 owner = _read_pid_from_name(tmp)
-                if owner is None or not _pid_alive(owner):
+                if owner is None or not process_alive(owner):
                     os.remove(tmp)
 
 
