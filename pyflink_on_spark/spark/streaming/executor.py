@@ -227,7 +227,9 @@ class MicroBatchRunner:
                 frame = self.sources[stage.stage_id].frame(entries, session)
                 ticks = [(-1, sub, _TICK_SRC, 0, KIND_TICK, b"")
                          for sub in range(stage.parallelism)]
-                frame = frame.union(rows_frame(session, ticks))
+                # one partition: one task, not one per core (as the bounded executor's
+                # presence rows)
+                frame = frame.union(rows_frame(session, ticks).coalesce(1))
             else:
                 parts = [frames[up.stage_id].where(F.col("edge") == up.edge_id)
                          for up in compiled.upstream]
