@@ -242,15 +242,16 @@ class KeySortedExitCollector(ExitCollector):
 
     def __init__(self, spec: ExitSpec, subtask: int, parallelism: int, rows: List[tuple],
                  user_error: Callable[[BaseException], BaseException]) -> None:
-        # memoisable key (a str itself, else (type, key): 1 and True differ) ->
-        # [(destination, order), value, value, ...]: the records waiting without timestamp
+        # memoisable key (a str itself, else (type, key): 1 and True differ) -> the values
+        # waiting without timestamp, and -> (destination, order) of their row
         self._slots: dict = {}
+        self._slot_places: dict = {}
         # order -> [destination, timestamp, value, value, ...]: the other records held
         self._held: dict = {}
         super().__init__(spec, subtask, parallelism, rows, user_error)
 
     def _record_path(self, spec: ExitSpec) -> Callable:
-        slots, held = self._slots, self._held
+        slots, places, held = self._slots, self._slot_places, self._held
         user_error, partitioning, convert = self._user_error, spec.partitioning, self._convert
         get_key = per_record_callable(partitioning.key_selector, "get_key")
         to_subtask = KeyToSubtask(spec.target_max_parallelism, spec.target_parallelism,
@@ -271,7 +272,8 @@ class KeySortedExitCollector(ExitCollector):
 
         def new_slot(key, slot_key) -> list:
             dest, key_bytes = locate(key, slot_key)
-            slot = slots[slot_key] = [(dest, sorted_record_order(key_bytes, None))]
+            places[slot_key] = (dest, sorted_record_order(key_bytes, None))
+            slot = slots[slot_key] = []
             return slot
 
         def hold_other(key, value, timestamp) -> None:
@@ -324,23 +326,22 @@ class KeySortedExitCollector(ExitCollector):
             least); returns how many records are still held."""
             rows, edge, src, seq = self._rows, self._edge, self._src, self._seq
             sizes = sorted(map(len, slots.values()), reverse=True)
-            waiting = sum(sizes) - len(sizes)
+            waiting = sum(sizes)
             smallest = 0
             if partly:
                 leaving = 0
                 for size in sizes:
-                    leaving += size - 1
+                    leaving += size
                     if leaving * 2 >= waiting:
                         smallest = size
                         break
             leave = [k for k, slot in slots.items() if len(slot) >= smallest]
             for slot_key in leave:
-                slot = slots.pop(slot_key)
-                dest, order = slot[0]
-                del slot[0]
-                waiting -= len(slot)
-                rows.append((edge, dest, src, seq, KIND_RECORDS, _dumps_group((slot, None)),
-                             order))
+                values = slots.pop(slot_key)
+                dest, order = places.pop(slot_key)
+                waiting -= len(values)
+                rows.append((edge, dest, src, seq, KIND_RECORDS,
+                             _dumps_group((values, None)), order))
                 seq += 1
             for order, entry in held.items():
                 dest, timestamp = entry[0], entry[1]
