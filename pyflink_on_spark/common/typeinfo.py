@@ -1001,7 +1001,24 @@ class TupleTypeInfo(TypeInformation):
     def _build_converter(self):
         arity = len(self._field_types)
         converters = [t._python_converter() for t in self._field_types]
+        convert = self._general_converter(arity, converters)
+        if arity != 2:
+            return convert
+        first, second = converters
 
+        def convert_pair(value):
+            # the per-record case of pairs, the commonest tuples, without a comprehension;
+            # a tuple whose fields come back unchanged is passed on as it is
+            if value.__class__ is tuple and len(value) == 2:
+                a, b = value
+                if a is not None and b is not None:
+                    x = a if first is None else first(a)
+                    y = b if second is None else second(b)
+                    return value if x is a and y is b else (x, y)
+            return convert(value)
+        return convert_pair
+
+    def _general_converter(self, arity: int, converters: list):
         def convert(value):
             if value.__class__ is tuple and len(value) == arity:
                 # the per-record case in one comprehension; a None field falls through to

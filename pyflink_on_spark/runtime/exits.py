@@ -190,6 +190,10 @@ class ExitCollector:
     def _emit_control(self, dest: int, kind: int, payload: bytes) -> None:
         self._emit(dest, kind, payload)
 
+    def end_bundle(self) -> None:
+        """A bundle ends (runtime/task.py StreamTask.end_bundle): the records held leave."""
+        self.flush()
+
     def flush(self) -> None:
         for dest in range(len(self._values)):
             if self._values[dest]:
@@ -220,47 +224,74 @@ _MEMO_TYPES = frozenset((str, int, bool, bytes, type(None)))
 
 class KeySortedExitCollector(ExitCollector):
     """The exit of a key-sorted exchange (BATCH mode into a keyed operator, ExitSpec.
-    sort_by_key): a chunk's records are grouped by (key, timestamp), each group one row whose
-    `order` is the key's bytes in Flink's batch order and the timestamp, so that the runner's
-    sort hands the consumer its input key by key (direct/exchange.py, 4.). Memory stays at
-    one chunk per destination, as for every exit."""
+    sort_by_key): records are grouped by (key, timestamp), each group one row whose `order`
+    is the key's bytes in Flink's batch order and the timestamp, so that the runner's sort
+    hands the consumer its input key by key (direct/exchange.py, 4.). At most
+    SORTED_RECORDS_HELD records are held, all destinations together.
+
+    The rows, not the records, are what the runner pays for (each is serialized, moved,
+    sorted and decoded), so the exit makes few: records without a timestamp whose key is a
+    str (or another _MEMO_TYPES type) wait in their key's slot, and when the exit is full
+    only the largest slots leave (half the records held, at least): a rare key's records
+    wait for more of its records instead of leaving one by one. A key's rows leave in the
+    order of its records, so the sort (order, edge, src, seq) keeps that order. Other records
+    (with a timestamp, or of other key types) are grouped by their order bytes and leave at
+    every flush."""
 
     _MEMO_LIMIT = 1 << 16
 
     def __init__(self, spec: ExitSpec, subtask: int, parallelism: int, rows: List[tuple],
                  user_error: Callable[[BaseException], BaseException]) -> None:
-        # order -> [destination, timestamp, value, value, ...]: the records held, all
-        # destinations together (at most SORTED_RECORDS_HELD of them)
+        # memoisable key (a str itself, else (type, key): 1 and True differ) -> the values
+        # waiting without timestamp, and -> (destination, order) of their row
+        self._slots: dict = {}
+        self._slot_places: dict = {}
+        # order -> [destination, timestamp, value, value, ...]: the other records held
         self._held: dict = {}
-        self._held_count = [0]
         super().__init__(spec, subtask, parallelism, rows, user_error)
 
     def _record_path(self, spec: ExitSpec) -> Callable:
-        held, held_count, flush = self._held, self._held_count, self.flush
+        slots, places, held = self._slots, self._slot_places, self._held
         user_error, partitioning, convert = self._user_error, spec.partitioning, self._convert
         get_key = per_record_callable(partitioning.key_selector, "get_key")
         to_subtask = KeyToSubtask(spec.target_max_parallelism, spec.target_parallelism,
                                   partitioning.key_type)
         key_order = batch_key_order(partitioning.key_type)
-        # key -> (subtask, the order of its rows without a timestamp, its key bytes); string
-        # keys by themselves, the other memoised types with their type (1 and True differ)
-        by_string: dict = {}
-        memo: dict = {}
-        memo_types, memo_limit = _MEMO_TYPES, self._MEMO_LIMIT
+        memo_types, limit, memo_limit = _MEMO_TYPES, SORTED_RECORDS_HELD, self._MEMO_LIMIT
+        count = 0
+        # memoisable key (as slots) -> (destination, key bytes): worked out once per key
+        located: dict = {}
 
-        def locate(key):
-            kind = type(key)
-            found = memo.get((kind, key)) if kind in memo_types else None
+        def locate(key, memo_key) -> tuple:
+            found = located.get(memo_key)
             if found is None:
-                key_bytes = key_order(key)
-                found = (to_subtask(key), sorted_record_order(key_bytes, None), key_bytes)
-                if kind in memo_types:
-                    if len(memo) >= memo_limit:
-                        memo.clear()
-                    memo[(kind, key)] = found
+                if len(located) >= memo_limit:
+                    located.clear()
+                found = located[memo_key] = (to_subtask(key), key_order(key))
             return found
 
+        def new_slot(key, slot_key) -> list:
+            dest, key_bytes = locate(key, slot_key)
+            places[slot_key] = (dest, sorted_record_order(key_bytes, None))
+            slot = slots[slot_key] = []
+            return slot
+
+        def hold_other(key, value, timestamp) -> None:
+            """A record with a timestamp, or of a key that is not memoised."""
+            kind = type(key)
+            if kind in memo_types:
+                dest, key_bytes = locate(key, key if kind is str else (kind, key))
+            else:
+                dest, key_bytes = to_subtask(key), key_order(key)
+            order = sorted_record_order(key_bytes, timestamp)
+            entry = held.get(order)
+            if entry is None:
+                held[order] = [dest, timestamp, value]
+            else:
+                entry.append(value)
+
         def process_element(value, timestamp) -> None:
+            nonlocal count
             if convert is not None:
                 try:
                     value = convert(value)
@@ -268,43 +299,75 @@ class KeySortedExitCollector(ExitCollector):
                     raise user_error(e) from None
             try:
                 key = get_key(value)
-                if type(key) is str:
-                    found = by_string.get(key)
-                    if found is None:
-                        if len(by_string) >= memo_limit:
-                            by_string.clear()
-                        found = by_string[key] = locate(key)
+                if timestamp is None:
+                    if type(key) is str:
+                        slot = slots.get(key)
+                        if slot is None:
+                            slot = new_slot(key, key)
+                        slot.append(value)
+                    elif type(key) in memo_types:
+                        slot_key = (type(key), key)
+                        slot = slots.get(slot_key)
+                        if slot is None:
+                            slot = new_slot(key, slot_key)
+                        slot.append(value)
+                    else:
+                        hold_other(key, value, None)
                 else:
-                    found = locate(key)
+                    hold_other(key, value, timestamp)
             except Exception as e:
                 raise _blame_selector(user_error(e), partitioning, e) from None
-            order = found[1] if timestamp is None else \
-                sorted_record_order(found[2], timestamp)
-            entry = held.get(order)
-            if entry is None:
-                held[order] = [found[0], timestamp, value]
-            else:
-                entry.append(value)
-            held_count[0] += 1
-            if held_count[0] >= SORTED_RECORDS_HELD:
-                flush()
+            count += 1
+            if count >= limit:
+                count = flush(partly=True)
+
+        def flush(partly: bool = False) -> int:
+            """Rows for the held records (partly: the largest slots, half the records at
+            least); returns how many records are still held."""
+            rows, edge, src, seq = self._rows, self._edge, self._src, self._seq
+            sizes = sorted(map(len, slots.values()), reverse=True)
+            waiting = sum(sizes)
+            smallest = 0
+            if partly:
+                leaving = 0
+                for size in sizes:
+                    leaving += size
+                    if leaving * 2 >= waiting:
+                        smallest = size
+                        break
+            leave = [k for k, slot in slots.items() if len(slot) >= smallest]
+            for slot_key in leave:
+                values = slots.pop(slot_key)
+                dest, order = places.pop(slot_key)
+                waiting -= len(values)
+                rows.append((edge, dest, src, seq, KIND_RECORDS,
+                             _dumps_group((values, None)), order))
+                seq += 1
+            for order, entry in held.items():
+                dest, timestamp = entry[0], entry[1]
+                values = entry[2:]
+                stamps = None if timestamp is None else [timestamp] * len(values)
+                rows.append((edge, dest, src, seq, KIND_RECORDS,
+                             _dumps_group((values, stamps)), order))
+                seq += 1
+            held.clear()
+            self._seq = seq
+            return waiting
+
+        def flush_all() -> None:
+            nonlocal count
+            count = flush()
+
+        self._flush_all = flush_all
         return process_element
 
     def flush(self) -> None:
-        held = self._held
-        if not held:
-            return
-        rows, edge, src, seq = self._rows, self._edge, self._src, self._seq
-        for order, entry in held.items():
-            dest, timestamp = entry[0], entry[1]
-            values = entry[2:]
-            stamps = None if timestamp is None else [timestamp] * len(values)
-            rows.append((edge, dest, src, seq, KIND_RECORDS, _dumps_group((values, stamps)),
-                         order))
-            seq += 1
-        self._seq = seq
-        held.clear()
-        self._held_count[0] = 0
+        self._flush_all()
+
+    def end_bundle(self) -> None:
+        """Nothing leaves at a bundle's end: the next stage cannot read a key-sorted input
+        before all of it is there (the sort needs it all), so rows leaving early would
+        only be smaller and more."""
 
     def _emit_control(self, dest: int, kind: int, payload: bytes) -> None:
         # after every record row of the destination (BATCH: only the end of input counts)

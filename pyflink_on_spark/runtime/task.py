@@ -210,7 +210,7 @@ class StreamTask:
         input ends, before the final watermark fires the timers): what user code prints
         after this point comes after these records."""
         for collector in self.exits:
-            collector.flush()
+            collector.end_bundle()
         self._bundle_started = time.monotonic()
 
     def finish(self) -> None:

@@ -30,9 +30,10 @@ ARROW_SCHEMA = pa.schema([
 
 def rows_to_batch(rows: List[tuple]) -> pa.RecordBatch:
     """Boundary rows (runtime/boundary.py; `order` may be left out) as one Arrow batch."""
-    columns = list(zip(*(row[:6] for row in rows)))
-    arrays = [pa.array(columns[i], type=ARROW_SCHEMA.field(i).type) for i in range(6)]
-    arrays.append(pa.array([row_order(row) for row in rows], type=pa.binary()))
+    columns = list(zip(*rows))   # as many columns as the shortest row has
+    if len(columns) < 7:
+        columns[6:] = [[row_order(row) for row in rows]]
+    arrays = [pa.array(columns[i], type=ARROW_SCHEMA.field(i).type) for i in range(7)]
     return pa.RecordBatch.from_arrays(arrays, schema=ARROW_SCHEMA)
 
 

@@ -153,3 +153,16 @@ def test_all_classes_exported_by_module():
     for cls in [BasicArrayTypeInfo, MapTypeInfo, ObjectArrayTypeInfo, PrimitiveArrayTypeInfo,
                 RowTypeInfo, TupleTypeInfo]:
         assert issubclass(cls, TypeInformation)
+
+
+def test_pair_conversion_passes_unchanged_pairs_on_and_converts_or_rejects_the_others():
+    pair = Types.TUPLE([Types.STRING(), Types.INT()])
+    value = ("a", 1)
+    assert pair._from_python(value) is value
+    converted = Types.TUPLE([Types.INT(), Types.DOUBLE()])._from_python((True, 2))
+    assert converted == (1, 2.0) and [type(v) for v in converted] == [int, float]
+    with pytest.raises(TypeError, match="does not accept None fields"):
+        pair._from_python(("a", None))
+    with pytest.raises(OverflowError):
+        pair._from_python(("a", 1 << 40))
+    assert pair._from_python(("a", 1, "extra")) == ("a", 1)

@@ -151,3 +151,38 @@ def test_a_watermark_row_of_a_sorted_exit_comes_after_every_record_row():
     collector.flush()
     kinds = [r[4] for r in route(rows, 1)[0]]
     assert kinds == [KIND_RECORDS, KIND_RECORDS, KIND_WATERMARK]
+
+
+def test_a_full_exit_sends_its_largest_keys_and_keeps_the_rare_ones_waiting(monkeypatch):
+    from pyflink_on_spark.runtime import exits
+    monkeypatch.setattr(exits, "SORTED_RECORDS_HELD", 8)
+    collector, rows = _collector(Types.STRING())
+    for value in [("a", 1), ("a", 2), ("a", 3), ("a", 4), ("a", 5), ("b", 1), ("a", 6)]:
+        collector.process_element(value, None)
+    assert rows == []
+    collector.process_element(("c", 1), None)       # the eighth record: the exit is full
+    assert [pickle.loads(r[5])[0] for r in rows] == [[("a", i) for i in range(1, 7)]]
+    for value in [("b", 2), ("a", 7), ("a", 8)]:
+        collector.process_element(value, None)
+    collector.flush()
+    assert [pickle.loads(r[5])[0] for r in route(rows, 1)[0]] == [
+        [("a", i) for i in range(1, 7)], [("a", 7), ("a", 8)], [("b", 1), ("b", 2)],
+        [("c", 1)]]
+
+
+def test_a_bundle_end_sends_chunk_rows_but_not_key_sorted_ones():
+    collector, rows = _collector(Types.STRING())
+    collector.process_element(("a", 1), None)
+    collector.end_bundle()          # the next stage cannot start before the input ends
+    assert rows == []
+    collector.flush()
+    assert len(rows) == 1
+    spec = ExitSpec(edge_id=3, source=1, side_tag=None,
+                    partitioning=KeyedPartitioning(wrap_key_selector(lambda x: x[0]), None),
+                    target_parallelism=1, target_max_parallelism=128)
+    from pyflink_on_spark.runtime.exits import ExitCollector
+    chunk_rows = []
+    chunked = ExitCollector(spec, 0, 1, chunk_rows, lambda e: e)
+    chunked.process_element(("a", 1), None)
+    chunked.end_bundle()
+    assert len(chunk_rows) == 1
