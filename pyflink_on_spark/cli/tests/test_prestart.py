@@ -43,11 +43,22 @@ def test_the_session_starts_while_the_script_loads(tmp_path):
     assert lines[4] == "ctrl-c handler: True"
 
 
+# Whether the CLI started the session's thread before the script (no job: nothing to wait for)
+NO_PRESTART_PROBE = '''
+from pyflink_on_spark.spark import prestart
+print("prestarted:", prestart._thread is not None)
+# Kafka
+'''
+
+
 def test_no_early_session_for_kafka_scripts_or_when_turned_off(tmp_path):
-    probe = PROBE.replace("deadline = time.monotonic() + 240", "deadline = time.monotonic() + 15")
-    out = _run(tmp_path, probe)                        # names Kafka (in a comment)
+    out = _run(tmp_path, NO_PRESTART_PROBE)            # names Kafka (in a comment)
     assert out.returncode == 0, out.stderr[-3000:]
-    assert out.stdout.splitlines()[0] == "session started before execute: False"
-    out = _run(tmp_path, probe.replace("# Kafka", ""), {"PYFLINK_ON_SPARK_PRESTART": "0"})
+    assert out.stdout.splitlines() == ["prestarted: False"]
+    out = _run(tmp_path, NO_PRESTART_PROBE.replace("# Kafka", ""),
+               {"PYFLINK_ON_SPARK_PRESTART": "0"})
     assert out.returncode == 0, out.stderr[-3000:]
-    assert out.stdout.splitlines()[0] == "session started before execute: False"
+    assert out.stdout.splitlines() == ["prestarted: False"]
+    out = _run(tmp_path, NO_PRESTART_PROBE.replace("# Kafka", ""))   # the control
+    assert out.returncode == 0, out.stderr[-3000:]
+    assert out.stdout.splitlines() == ["prestarted: True"]
