@@ -47,3 +47,10 @@ def rows_frame(session, rows):
     table = pa.Table.from_batches([rows_to_batch(rows)]) if rows \
         else ARROW_SCHEMA.empty_table()
     return session.createDataFrame(table, SPARK_SCHEMA)
+
+
+def control_rows_frame(session, rows):
+    """rows_frame of a few rows for every subtask (presence, ticks), in one partition: a
+    local relation of N rows is up to N tasks (one per core), each a scheduling round trip
+    before the stage's exchange can finish."""
+    return rows_frame(session, rows).coalesce(1)

@@ -22,7 +22,7 @@ from pyflink_on_spark.runtime.collected_results import deliver as deliver_result
 from pyflink_on_spark.runtime.errors import JobExecutionError, extract_user_error
 from pyflink_on_spark.direct.exchange import EXCHANGE_ORDER, ROUTE_BY, source_split_rows
 from pyflink_on_spark.runtime.boundary import KIND_RECORDS
-from pyflink_on_spark.spark.batch_schema import SPARK_SCHEMA, rows_frame
+from pyflink_on_spark.spark.batch_schema import SPARK_SCHEMA, control_rows_frame, rows_frame
 from pyflink_on_spark.spark.driver_channel import (OUT, DriverChannel, channel_host,
                                                    ordered_streams)
 from pyflink_on_spark.spark.frame_sinks import frame_sink_count, write_frame_sinks
@@ -67,14 +67,12 @@ def build_frames(job: CompiledJob, session, script_dirs: Tuple[str, ...] = (),
             frame = rows_frame(session, list(source_split_rows(stage.source.splits))
                                + presence)
             presence = []
-        elif stage.source is None:
+        else:
             parts = [frames[up.stage_id].where(F.col("edge") == up.edge_id)
                      for up in stage.upstream]
             frame = functools.reduce(lambda a, b: a.union(b), parts)
         if presence:
-            # one partition: a local relation of N rows is up to N tasks (one per core),
-            # each a scheduling round trip before the stage's exchange can finish
-            frame = frame.union(rows_frame(session, presence).coalesce(1))
+            frame = frame.union(control_rows_frame(session, presence))
         # the exchange contract (direct/exchange.py): route by dest, order by (edge, src, seq)
         frame = frame.repartitionById(spec.parallelism, F.col(ROUTE_BY)) \
                      .sortWithinPartitions(*EXCHANGE_ORDER)

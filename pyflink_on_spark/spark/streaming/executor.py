@@ -35,7 +35,7 @@ import cloudpickle
 from pyflink_on_spark.direct.exchange import EXCHANGE_ORDER
 from pyflink_on_spark.runtime.checkpoint.micro_batch import KIND_TICK, state_ids_of
 from pyflink_on_spark.runtime.checkpoint.store import SnapshotStore
-from pyflink_on_spark.spark.batch_schema import SPARK_SCHEMA, rows_frame
+from pyflink_on_spark.spark.batch_schema import SPARK_SCHEMA, control_rows_frame
 from pyflink_on_spark.spark.streaming.faults import driver_fault_point as _fault_point
 from pyflink_on_spark.spark.streaming.sources import (check_unbounded_source, is_unbounded_source,
                                                       unbounded_source)
@@ -227,9 +227,7 @@ class MicroBatchRunner:
                 frame = self.sources[stage.stage_id].frame(entries, session)
                 ticks = [(-1, sub, _TICK_SRC, 0, KIND_TICK, b"")
                          for sub in range(stage.parallelism)]
-                # one partition: one task, not one per core (as the bounded executor's
-                # presence rows)
-                frame = frame.union(rows_frame(session, ticks).coalesce(1))
+                frame = frame.union(control_rows_frame(session, ticks))
             else:
                 parts = [frames[up.stage_id].where(F.col("edge") == up.edge_id)
                          for up in compiled.upstream]
