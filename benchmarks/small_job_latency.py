@@ -5,8 +5,8 @@ from_collection, from command to exit, cold and warm, shim vs real PyFlink.
 
 Prints a markdown table:
 - whole process, paired runs in turn (shim cold as before the cold-path work, i.e. with
-  the class-data-sharing archive and the early session start off; shim cold; shim warm on
-  `serve`; PyFlink), median;
+  the class-data-sharing archive, the early session start and the quick JIT off; shim cold
+  with the full JIT; shim cold; shim warm on `serve`; PyFlink), median;
 - phases inside the shim's process (imports, SparkSession, first job, a second job), cold
   (Spark started in the process) and warm (the `serve` Connect server).
 The `serve` server it uses is its own (a temporary state directory), stopped at the end.
@@ -68,9 +68,13 @@ sys.stderr.write("PHASES " + json.dumps({"imports": t1 - t0, "session": t2 - t1,
 '''
 
 
-# the cold path as it was before the class-data-sharing archive and the early session start
-# (spark/class_cache.py, spark/prestart.py): both turned off
-BEFORE = {"PYFLINK_ON_SPARK_CLASS_CACHE": "0", "PYFLINK_ON_SPARK_PRESTART": "0"}
+# the cold path as it was before the class-data-sharing archive, the early session start and
+# the quick JIT (spark/class_cache.py, spark/prestart.py, spark/jit.py): all three turned off
+# (the start warm-up and the worker's pandas-free batches cannot be turned off)
+BEFORE = {"PYFLINK_ON_SPARK_CLASS_CACHE": "0", "PYFLINK_ON_SPARK_PRESTART": "0",
+          "PYFLINK_ON_SPARK_JIT": "full"}
+# the cold path with only the quick JIT turned off: what C1-only buys a cold run
+FULL_JIT = {"PYFLINK_ON_SPARK_JIT": "full"}
 
 
 def _env(extra=None):
@@ -123,12 +127,14 @@ def main() -> int:
         _timed(cli + ["run", job], _env(state))
         # a first cold run writes the class-data-sharing archive as its JVM exits
         _timed(cli + ["run", "--master", "local[*,4]", job], _env())
-        cold, before, warm, flink = [], [], [], []
+        cold, before, full_jit, warm, flink = [], [], [], [], []
         flink_env = _env()
         flink_env["PATH"] = os.path.dirname(args.reference) + os.pathsep + flink_env["PATH"]
         flink_env.pop("PYTHONPATH")
         for _ in range(args.pairs):
             before.append(_timed(cli + ["run", "--master", "local[*,4]", job], _env(BEFORE)))
+            full_jit.append(_timed(cli + ["run", "--master", "local[*,4]", job],
+                                   _env(FULL_JIT)))
             cold.append(_timed(cli + ["run", "--master", "local[*,4]", job], _env()))
             warm.append(_timed(cli + ["run", job], _env(state)))
             flink.append(_timed([args.reference, job], flink_env))
@@ -146,8 +152,10 @@ def main() -> int:
     print("| command to exit (median) | seconds | / PyFlink |")
     print("|---|---|---|")
     print("| PyFlink 1.20.5 | %.1f | 1.00 |" % m(flink))
-    print("| shim, cold, before (no class cache, no early session) | %.1f | %.2f |"
+    print("| shim, cold, before (no class cache, no early session, full JIT) | %.1f | %.2f |"
           % (m(before), m(b / f for b, f in zip(before, flink))))
+    print("| shim, cold, full JIT (PYFLINK_ON_SPARK_JIT=full) | %.1f | %.2f |"
+          % (m(full_jit), m(j / f for j, f in zip(full_jit, flink))))
     print("| shim, cold (Spark started in the process) | %.1f | %.2f |"
           % (m(cold), m(c / f for c, f in zip(cold, flink))))
     print("| shim, warm (`serve` running) | %.1f | %.2f |"

@@ -17,12 +17,15 @@ import time
 from typing import Dict, Optional
 
 from pyflink_on_spark.spark.class_cache import class_cache_for, with_class_cache
+from pyflink_on_spark.spark.jit import with_jit_mode
+from pyflink_on_spark.spark.start_warmup import start_warmup
 
 _lock = threading.Lock()
 _session = None
 _owned = False                  # True: this module started the session (it may restart it)
 _packages: Dict[str, None] = {}  # Maven coordinates connectors need (spark.jars.packages)
 _excludes: Dict[str, None] = {}  # group:artifact left out of their resolution
+_unbounded_job = False          # an unbounded job asked for the session (spark/jit.py)
 
 # Read when no run options say otherwise (the CLI passes --master, --conf, --verbose as
 # spark/run_options.py RunOptions).
@@ -269,7 +272,8 @@ def get_session():
             # local[*,4]: retry a failed task up to 4 times, as a cluster does (plain
             # local[N] fails the job at the first lost task; spark.task.maxFailures is
             # ignored in local mode)
-            builder = builder.master(DEFAULT_MASTER)
+            master = DEFAULT_MASTER
+            builder = builder.master(master)
         defaults = {**local_defaults(), **conf}
         _merge_list(defaults, "spark.jars.packages", _packages)
         _merge_list(defaults, "spark.jars.excludes", _excludes)
@@ -279,13 +283,19 @@ def get_session():
         java_options = _log_config_option(defaults.get("spark.driver.extraJavaOptions", ""),
                                           conf_dir)
         java_options = with_class_cache(java_options, cache)
+        java_options = with_jit_mode(java_options, master or conf.get("spark.master"),
+                                     long_running=_unbounded_job)
         if java_options:
             defaults["spark.driver.extraJavaOptions"] = java_options
         for key, value in defaults.items():
             builder = builder.config(key, value)
+        started = threading.Event()
+        if conf.get("spark.api.mode", "").lower() != "connect":
+            start_warmup(started)   # pandas and JVM singletons, while the JVM starts
         try:
             session = builder.getOrCreate()
         finally:
+            started.set()
             _forget_conf_dir(conf_dir)
         if cache is not None and not is_connect(session):
             cache.started(session.sparkContext._jvm.java.lang.ProcessHandle.current().pid())
@@ -373,9 +383,12 @@ def _connect(url: str):
     return _configure(builder.getOrCreate())
 
 
-def job_session(job):
-    """The session to run `job` on: with the connector packages its sources and sinks need."""
+def job_session(job, unbounded: bool = False):
+    """The session to run `job` on: with the connector packages its sources and sinks need.
+    `unbounded`: the job runs until stopped (a session it starts keeps the full JIT)."""
+    global _unbounded_job
     from pyflink_on_spark.spark.kafka_package import job_uses_kafka, kafka_session
+    _unbounded_job = _unbounded_job or unbounded
     if job_uses_kafka(job):
         return kafka_session()
     return get_session()

@@ -350,7 +350,7 @@ def execute_streaming(job: CompiledJob, job_name: str, options, settings: Stream
     from pyflink_on_spark.spark.session import is_connect, job_session
     _check_supported(job)
     start = time.time()
-    session = job_session(job)
+    session = job_session(job, unbounded=True)
     parallelism = max(stage.spec.parallelism for stage in job.stages)
     session.conf.set("spark.sql.shuffle.partitions", str(parallelism))
     runner = MicroBatchRunner(job, settings, session,
