@@ -77,6 +77,20 @@ class _RollingAdapter(KeyedProcessFunction):
             return (result,)
         return None
 
+    @property
+    def _process_run(self):
+        """BATCH mode: a run of one key's records (sorted input) folded into the state in
+        one call, the same fold process_element makes one record at a time (BATCH mode
+        emits nothing per record). None in STREAMING mode, which emits every result."""
+        return self._fold_run if self._batch_mode else None
+
+    def _fold_run(self, values) -> None:
+        state, combine = self._state, self._combine
+        current = state.value()
+        for value in values:
+            current = value if current is None else combine(current, value)
+        state.update(current)
+
     def _end_key(self, operator):
         """BATCH mode, input sorted by key: the key's final value when the key ends."""
         if not self._batch_mode:

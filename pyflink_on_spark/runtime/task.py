@@ -94,6 +94,9 @@ class StreamTask:
         self._input_methods = {
             i.edge_id: (self.head.process_element if i.input_index == 1
                         else self.head.process_element2) for i in spec.inputs}
+        # sorted edge -> the head's method for a row's records at once (None: one by one)
+        self._run_methods = {
+            edge: getattr(self.head, "process_key_run", None) for edge in self._sorted_edges}
         channels = [(i.edge_id, src) for i in spec.inputs for src in range(i.upstream_parallelism)]
         # Two-input heads that alternate their inputs (co-process) get their rows through
         # AlternatingInputs; the others (one input, broadcast first) read rows in order.
@@ -176,7 +179,7 @@ class StreamTask:
             raise ValueError("a key-sorted input needs the rows' order column")
         head = self.head
         sorted_edges = self._sorted_edges
-        process = self._input_methods
+        process, runs = self._input_methods, self._run_methods
         for edge, src, kind, payload, order in zip(edges, srcs, kinds, payloads, orders):
             if edge not in sorted_edges:
                 self._process_rows_in_order((edge,), (src,), (kind,), (payload,))
@@ -191,6 +194,10 @@ class StreamTask:
             values, stamps = _loads(payload)
             element = process[edge]
             if stamps is None:
+                run = runs[edge]
+                if run is not None:
+                    run(values)
+                    continue
                 for value in values:
                     element(value, None)
             else:

@@ -132,6 +132,42 @@ class KeyedProcessOperator(Operator):
         self._batch_input = None
         self.sorted_input = True
         self.process_element = type(self).process_element.__get__(self)
+        # a row of sorted input is records of one key: processed as a run (process_key_run)
+        # unless a variant (window, two-input) processes its records its own way
+        if type(self).process_element is KeyedProcessOperator.process_element:
+            self.process_key_run = self._process_key_run
+
+    # Sorted BATCH input only (use_sorted_input): the task's method for a row's records, all
+    # of one key and without timestamps; None where records go one by one.
+    process_key_run = None
+
+    def _process_key_run(self, values) -> None:
+        """The records of a row of sorted input: one key, no timestamps. The key is set once;
+        a function that folds a run itself (a rolling reduce or aggregation: adapters.py
+        _RollingAdapter._process_run) is handed the run in one call, else each record goes
+        to process_element's user call as it would one by one."""
+        if not values:
+            return
+        try:
+            key = self._get_key(values[0])
+        except Exception as e:
+            raise self.user_error(e) from None
+        self.current_key = key
+        self._set_key(key)
+        ctx = self.ctx
+        ctx._timestamp = None
+        fold = getattr(self.function, "_process_run", None)
+        try:
+            if fold is not None:
+                fold(values)
+                return
+            process, output = self._user_process, self.output
+            for value in values:
+                results = process(value, ctx)
+                if results is not None:
+                    emit_results(results, output, None)
+        except Exception as e:
+            raise self.user_error(e) from None
 
     def end_sorted_key(self) -> None:
         """The current key's input has ended (sorted BATCH input): what the function emits

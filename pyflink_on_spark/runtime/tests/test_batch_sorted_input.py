@@ -186,3 +186,65 @@ def test_a_bundle_end_sends_chunk_rows_but_not_key_sorted_ones():
     chunked.process_element(("a", 1), None)
     chunked.end_bundle()
     assert len(chunk_rows) == 1
+
+
+def _reduce_job(values, reduce):
+    return _keyed_job(values, lambda s: ReduceSpec(wrap_reduce(reduce), s),
+                      key_type=Types.STRING())
+
+
+def test_a_batch_reduce_folds_each_rows_run_in_one_call(monkeypatch):
+    from pyflink_on_spark.runtime.adapters import ReduceAdapter
+    calls = {"per record": 0, "runs": []}
+    one_by_one, fold = ReduceAdapter.process_element, ReduceAdapter._fold_run
+
+    def counted(self, value, ctx):
+        calls["per record"] += 1
+        return one_by_one(self, value, ctx)
+
+    def counted_fold(self, values):
+        calls["runs"].append(list(values))
+        return fold(self, values)
+
+    monkeypatch.setattr(ReduceAdapter, "process_element", counted)
+    monkeypatch.setattr(ReduceAdapter, "_fold_run", counted_fold)
+    job, sink = _reduce_job([("b", 1), ("a", 2), ("b", 3), ("a", 4), ("a", 5)],
+                            lambda x, y: (x[0], x[1] + y[1]))
+    assert run_job(job)[sink.id] == [("a", 11), ("b", 4)]
+    # one row per key (the source's chunk held every record), each folded in one call
+    assert calls == {"per record": 0, "runs": [[("a", 2), ("a", 4), ("a", 5)],
+                                               [("b", 1), ("b", 3)]]}
+
+
+def test_a_reduce_returning_none_starts_again_as_one_by_one_does():
+    # one record at a time, a None result leaves no value: the next record starts afresh
+    def add_unless_three(x, y):
+        total = x[1] + y[1]
+        return None if total == 3 else (x[0], total)
+
+    job, sink = _reduce_job([("a", 1), ("a", 2), ("a", 3), ("a", 4), ("b", 1), ("b", 2)],
+                            add_unless_three)
+    assert run_job(job)[sink.id] == [("a", 7)]
+
+
+def test_a_reduce_that_raises_in_a_run_names_the_users_error():
+    def fails(x, y):
+        raise ValueError("reduce broke")
+
+    job, _ = _reduce_job([("a", 1), ("a", 2)], fails)
+    try:
+        run_job(job)
+    except Exception as e:    # the engine's user-error wrapper, the user's error as cause
+        assert "reduce broke" in "%s %r" % (e, e.__cause__)
+    else:
+        raise AssertionError("the reduce's error was lost")
+
+
+def test_only_the_plain_keyed_operator_takes_rows_as_runs():
+    from pyflink_on_spark.runtime.operators.keyed_process import KeyedProcessOperator
+    from pyflink_on_spark.runtime.window.operator import WindowOperator
+    plain = KeyedProcessOperator(CountAndTime(), wrap_key_selector(lambda x: x[0]),
+                                 batch_key_order=batch_key_order(None))
+    plain.use_sorted_input()
+    assert plain.process_key_run is not None
+    assert WindowOperator.process_element is not KeyedProcessOperator.process_element
