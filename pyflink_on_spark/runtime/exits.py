@@ -242,8 +242,8 @@ class KeySortedExitCollector(ExitCollector):
 
     def __init__(self, spec: ExitSpec, subtask: int, parallelism: int, rows: List[tuple],
                  user_error: Callable[[BaseException], BaseException]) -> None:
-        # memoisable key (a str itself, else (type, key): 1 and True differ) -> the values
-        # waiting without timestamp, and -> (destination, order) of their row
+        # memoisable key (a str or an int itself, else (type, key): 1 and True differ) -> the
+        # values waiting without timestamp, and -> (destination, order) of their row
         self._slots: dict = {}
         self._slot_places: dict = {}
         # order -> [destination, timestamp, value, value, ...]: the other records held
@@ -280,7 +280,7 @@ class KeySortedExitCollector(ExitCollector):
             """A record with a timestamp, or of a key that is not memoised."""
             kind = type(key)
             if kind in memo_types:
-                dest, key_bytes = locate(key, key if kind is str else (kind, key))
+                dest, key_bytes = locate(key, key if kind is str or kind is int else (kind, key))
             else:
                 dest, key_bytes = to_subtask(key), key_order(key)
             order = sorted_record_order(key_bytes, timestamp)
@@ -300,13 +300,14 @@ class KeySortedExitCollector(ExitCollector):
             try:
                 key = get_key(value)
                 if timestamp is None:
-                    if type(key) is str:
+                    kind = type(key)
+                    if kind is str or kind is int:
                         slot = slots.get(key)
                         if slot is None:
                             slot = new_slot(key, key)
                         slot.append(value)
-                    elif type(key) in memo_types:
-                        slot_key = (type(key), key)
+                    elif kind in memo_types:
+                        slot_key = (kind, key)
                         slot = slots.get(slot_key)
                         if slot is None:
                             slot = new_slot(key, slot_key)

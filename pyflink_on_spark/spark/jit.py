@@ -4,17 +4,23 @@ A local Spark runs its executors inside the driver JVM, so that JVM's JIT compil
 pace of a job's JVM side: planning, code generation, exchanges, sorts, Arrow. Measured on the
 2-core development machine (benchmarks/RESULTS.md, "JIT mode of a local Spark"):
 
-- with the C1 compiler only (-XX:TieredStopAtLevel=1), a cold one-job run is ~1.4 s
+- with the C1 compiler only (-XX:TieredStopAtLevel=1), a cold one-job run is 1.3-1.4 s
   shorter, and 5M-record benchmark jobs (4-6 s) take 7-20% less time: the JVM's start-up
   and planning code runs compiled without profiling, and no C2 compiler thread competes
   with the Python workers for the two cores;
-- a 30 s JVM-heavy job (a 50 MB word count) takes ~7% more: C2's code would have paid back.
+- a 30 s job (a 50 MB word count) showed no consistent difference: from 10% faster to 11%
+  slower over seven pairs. A job that long is where C2's code starts to pay back.
 
 So a local Spark this tool starts runs C1 only ("quick"), as developer tools that start
 JVMs for short runs do (Leiningen's default), except for an unbounded job, which runs for
-as long as it is let run. PYFLINK_ON_SPARK_JIT=full keeps the JVM's own tiered JIT (a long
-local backfill); Java options of the user's own that choose a JIT mode always win. A Spark on
-a cluster is untouched: there the driver JVM does not run the tasks.
+as long as it is let run: there C2 has all the time it needs to pay back. (A session that
+`pyflink-on-spark run` starts while the script loads, spark/prestart.py, is started before
+the job is known: an unbounded job's script other than a Kafka one, which is not started
+ahead, gets C1 there unless PYFLINK_ON_SPARK_JIT=full.)
+
+PYFLINK_ON_SPARK_JIT=full keeps the JVM's own tiered JIT (a long local backfill); Java
+options of the user's own that choose a JIT mode always win. A Spark on a cluster is
+untouched: there the driver JVM does not run the tasks.
 """
 from __future__ import annotations
 

@@ -248,3 +248,14 @@ def test_only_the_plain_keyed_operator_takes_rows_as_runs():
     plain.use_sorted_input()
     assert plain.process_key_run is not None
     assert WindowOperator.process_element is not KeyedProcessOperator.process_element
+
+
+def test_equal_keys_of_different_types_wait_in_slots_of_their_own():
+    # 1, True and b"1"/"1" are different keys (1 == True in Python): each its own row
+    collector, rows = _collector()
+    for key in (1, True, "1", b"1", 1, True):
+        collector.process_element((key, 0), None)
+    collector.flush()
+    keyed_rows = [pickle.loads(r[5])[0] for r in rows]
+    assert sorted(map(len, keyed_rows)) == [1, 1, 2, 2]
+    assert all(len({type(v[0]) for v in row}) == 1 for row in keyed_rows)
