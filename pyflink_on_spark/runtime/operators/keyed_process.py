@@ -148,12 +148,7 @@ class KeyedProcessOperator(Operator):
         to process_element's user call as it would one by one."""
         if not values:
             return
-        try:
-            key = self._get_key(values[0])
-        except Exception as e:
-            raise self.user_error(e) from None
-        self.current_key = key
-        self._set_key(key)
+        self.set_current_key(self.call_user(self._get_key, values[0]))
         ctx = self.ctx
         ctx._timestamp = None
         fold = getattr(self.function, "_process_run", None)
