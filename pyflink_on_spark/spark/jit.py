@@ -19,8 +19,9 @@ the job is known: an unbounded job's script other than a Kafka one, which is not
 ahead, gets C1 there unless PYFLINK_ON_SPARK_JIT=full.)
 
 PYFLINK_ON_SPARK_JIT=full keeps the JVM's own tiered JIT (a long local backfill); Java
-options of the user's own that choose a JIT mode always win. A Spark on a cluster is
-untouched: there the driver JVM does not run the tasks.
+options of the user's own that choose a JIT mode always win (spark.driver.extraJavaOptions,
+JAVA_TOOL_OPTIONS, JDK_JAVA_OPTIONS). A Spark on a cluster is untouched: there the driver JVM
+does not run the tasks.
 """
 from __future__ import annotations
 
@@ -44,9 +45,14 @@ def wants_quick_jit(master: Optional[str], long_running: bool) -> bool:
     return bool(master) and master.strip().startswith("local")
 
 
+# options every JVM of the user's reads first (a JIT flag there is the user's choice too)
+_JVM_OPTION_ENVS = ("JAVA_TOOL_OPTIONS", "JDK_JAVA_OPTIONS")
+
+
 def with_jit_mode(java_options: str, master: Optional[str], long_running: bool) -> str:
     """`java_options` plus the quick JIT's flag where it applies."""
+    users = " ".join([java_options] + [os.environ.get(env, "") for env in _JVM_OPTION_ENVS])
     if not wants_quick_jit(master, long_running) or \
-            any(flag in java_options for flag in _JIT_FLAGS):
+            any(flag in users for flag in _JIT_FLAGS):
         return java_options
     return ("%s %s" % (java_options, QUICK_JIT_OPTION)).strip()

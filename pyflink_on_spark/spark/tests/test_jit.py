@@ -8,7 +8,8 @@ from pyflink_on_spark.spark.jit import JIT_ENV, QUICK_JIT_OPTION, wants_quick_ji
 
 @pytest.fixture(autouse=True)
 def _no_jit_env(monkeypatch):
-    monkeypatch.delenv(JIT_ENV, raising=False)
+    for env in (JIT_ENV, "JAVA_TOOL_OPTIONS", "JDK_JAVA_OPTIONS"):
+        monkeypatch.delenv(env, raising=False)
 
 
 @pytest.mark.parametrize("master, quick", [
@@ -48,6 +49,14 @@ def test_the_option_is_added_to_the_java_options():
                                    "-XX:CompilationMode=high-only", "-Xint"])
 def test_java_options_of_the_users_own_choose_the_jit(users):
     assert with_jit_mode(users, "local[*,4]", False) == users
+
+
+@pytest.mark.parametrize("env", ["JAVA_TOOL_OPTIONS", "JDK_JAVA_OPTIONS"])
+def test_a_jit_flag_in_the_users_jvm_environment_chooses_the_jit(monkeypatch, env):
+    monkeypatch.setenv(env, "-Xmx2g -XX:TieredStopAtLevel=4")
+    assert with_jit_mode("-Dx=1", "local[*,4]", False) == "-Dx=1"
+    monkeypatch.setenv(env, "-Xmx2g")
+    assert with_jit_mode("-Dx=1", "local[*,4]", False) == "-Dx=1 " + QUICK_JIT_OPTION
 
 
 def test_the_test_sessions_jvm_runs_c1_only(spark):
