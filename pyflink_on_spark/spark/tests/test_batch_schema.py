@@ -54,3 +54,10 @@ def test_rows_to_batch_does_not_import_pandas():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout
     assert out.strip() == "False"
+
+
+def test_more_bytes_than_a_binary_column_holds_is_a_clear_error(monkeypatch):
+    from pyflink_on_spark.spark import batch_schema
+    monkeypatch.setattr(batch_schema, "_MAX_BINARY_BYTES", 10)
+    with pytest.raises(ValueError, match=r"bytes of payload in one batch .*\(2 GiB\)"):
+        rows_to_batch([(0, 0, 0, 1, 0, b"x" * 11, b"o")])
