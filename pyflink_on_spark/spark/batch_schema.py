@@ -55,9 +55,27 @@ def rows_to_batch(rows: List[tuple]) -> pa.RecordBatch:
             # (pa.array() would make a ChunkedArray here, which no batch takes either)
             raise ValueError(
                 "%d bytes of %s in one batch of stage-boundary rows: more than an Arrow "
-                "binary column holds (2 GiB); a single record that large cannot cross a "
-                "stage boundary" % (len(data), ARROW_SCHEMA.field(i).name))
+                "binary column holds (2 GiB)" % (len(data), ARROW_SCHEMA.field(i).name))
         offsets = array("i", accumulate(map(len, columns[i]), initial=0))
         arrays.append(pa.Array.from_buffers(pa.binary(), n, [None, pa.py_buffer(offsets),
                                                              pa.py_buffer(data)]))
     return pa.RecordBatch.from_arrays(arrays, schema=ARROW_SCHEMA)
+
+
+def rows_frame(session, rows):
+    """A DataFrame of boundary rows made on the driver (`order` may be left out). Made from
+    an Arrow table, which Spark reads into a local relation itself: from a list of tuples,
+    pyspark makes a Python RDD, whose tasks need Python workers of their own (a second
+    pyspark daemon beside the stages' mapInArrow workers: ~1 s of a cold run's first job,
+    and Python tasks in every job's first stage)."""
+    rows = list(rows)
+    table = pa.Table.from_batches([rows_to_batch(rows)]) if rows \
+        else ARROW_SCHEMA.empty_table()
+    return session.createDataFrame(table, SPARK_SCHEMA)
+
+
+def control_rows_frame(session, rows):
+    """rows_frame of a few rows for every subtask (presence, ticks), in one partition: a
+    local relation of N rows is up to N tasks (one per core), each a scheduling round trip
+    before the stage's exchange can finish."""
+    return rows_frame(session, rows).coalesce(1)
