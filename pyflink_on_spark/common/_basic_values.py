@@ -25,6 +25,12 @@ class BasicBehaviour(NamedTuple):
     primitive_code: Optional[str]  # JVM descriptor of the primitive ("I" for int), if any
 
 
+# converter -> a Python expression, over a value named {v}, that is true only when the
+# converter would return the value itself: tuple converters compile these into their
+# per-record test (common/typeinfo.py), sparing a call per field of every record
+UNCHANGED_WHEN: dict = {}
+
+
 def _int_converter(type_name: str, bits: int) -> Callable[[Any], int]:
     low, high = -(1 << (bits - 1)), (1 << (bits - 1)) - 1
     c_name = "int%d_t" % bits
@@ -41,6 +47,7 @@ def _int_converter(type_name: str, bits: int) -> Callable[[Any], int]:
             raise OverflowError("value too large to convert to %s (Types.%s() holds %d..%d)"
                                 % (c_name, type_name, low, high))
         return value
+    UNCHANGED_WHEN[convert] = "({v}.__class__ is int and %d <= {v} <= %d)" % (low, high)
     return convert
 
 
@@ -128,6 +135,11 @@ def _int_str(value) -> str:
 
 def _instant_str(value) -> str:
     return java_instant_str(value.seconds, value.nanos)
+
+
+UNCHANGED_WHEN[_convert_string] = "{v}.__class__ is str"
+UNCHANGED_WHEN[_convert_boolean] = "{v}.__class__ is bool"
+UNCHANGED_WHEN[_convert_double] = "{v}.__class__ is float"
 
 
 # keyed by BasicType.value ("String", "Integer", ...) to avoid an import cycle with typeinfo

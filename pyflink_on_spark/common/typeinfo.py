@@ -953,6 +953,53 @@ class RowTypeInfo(TypeInformation):
         return _int32(31 * kind + h)
 
 
+def _pair_converter(converters: list, general: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """Pairs, the commonest tuples, converted without a comprehension; a tuple whose fields
+    come back unchanged is passed on as it is."""
+    first, second = converters
+
+    def convert_pair(value):
+        if value.__class__ is tuple and len(value) == 2:
+            a, b = value
+            if a is not None and b is not None:
+                x = a if first is None else first(a)
+                y = b if second is None else second(b)
+                return value if x is a and y is b else (x, y)
+        return general(value)
+    return convert_pair
+
+
+def _with_unchanged_test(arity: int, converters: list,
+                         convert: Callable[[Any], Any]) -> Optional[Callable[[Any], Any]]:
+    """`convert` behind a test, compiled for these field types, that passes a tuple whose
+    fields all hold the exact types the fields convert to (in range, for ints) on as it is,
+    without a call per field: the per-record case. None when a field's converter has no such
+    test (nested tuples, rows, ...)."""
+    if arity == 0:
+        return None
+    names = ["f%d" % i for i in range(arity)]
+    tests = []
+    for name, field_convert in zip(names, converters):
+        if field_convert is None:
+            tests.append("%s is not None" % name)  # None fields are the general path's
+            continue
+        test = bv.UNCHANGED_WHEN.get(field_convert)
+        if test is None:
+            return None
+        tests.append(test.format(v=name))
+    # compiled (as namedtuple and dataclasses compile theirs) so that the test is a single
+    # expression in one frame
+    source = ("def convert_unchanged(value):\n"
+              "    if value.__class__ is tuple and len(value) == %d:\n"
+              "        %s, = value\n"
+              "        if %s:\n"
+              "            return value\n"
+              "    return convert(value)\n" % (arity, ", ".join(names), " and ".join(tests)))
+    namespace = {"convert": convert}
+    exec(source, namespace)
+    return namespace["convert_unchanged"]
+
+
 class TupleTypeInfo(TypeInformation):
     """Type information for Python tuples (Flink's Tuple1..Tuple25 on the Java side)."""
 
@@ -1002,21 +1049,9 @@ class TupleTypeInfo(TypeInformation):
         arity = len(self._field_types)
         converters = [t._python_converter() for t in self._field_types]
         convert = self._general_converter(arity, converters)
-        if arity != 2:
-            return convert
-        first, second = converters
-
-        def convert_pair(value):
-            # the per-record case of pairs, the commonest tuples, without a comprehension;
-            # a tuple whose fields come back unchanged is passed on as it is
-            if value.__class__ is tuple and len(value) == 2:
-                a, b = value
-                if a is not None and b is not None:
-                    x = a if first is None else first(a)
-                    y = b if second is None else second(b)
-                    return value if x is a and y is b else (x, y)
-            return convert(value)
-        return convert_pair
+        if arity == 2:
+            convert = _pair_converter(converters, convert)
+        return _with_unchanged_test(arity, converters, convert) or convert
 
     def _general_converter(self, arity: int, converters: list):
         def convert(value):

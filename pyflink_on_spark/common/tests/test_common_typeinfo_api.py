@@ -166,3 +166,28 @@ def test_pair_conversion_passes_unchanged_pairs_on_and_converts_or_rejects_the_o
     with pytest.raises(OverflowError):
         pair._from_python(("a", 1 << 40))
     assert pair._from_python(("a", 1, "extra")) == ("a", 1)
+
+
+def test_a_tuple_of_exact_basic_values_passes_the_converter_as_it_is():
+    pair = Types.TUPLE([Types.LONG(), Types.STRING()])._python_converter()
+    value = (7, "a")
+    assert pair(value) is value
+    triple = Types.TUPLE([Types.INT(), Types.DOUBLE(), Types.BOOLEAN()])._python_converter()
+    value = (1, 2.5, True)
+    assert triple(value) is value
+    # what the compiled test does not pass goes the general way, with its conversions and
+    # errors: True is cast to 1 for an int field, 2 to 2.0 for a double, ints are range-checked
+    assert pair((True, "a")) == (1, "a") and type(pair((True, "a"))[0]) is int
+    assert triple((1, 2, False)) == (1, 2.0, False) and type(triple((1, 2, False))[1]) is float
+    with pytest.raises(OverflowError, match="int32_t"):
+        triple((2 ** 31, 1.0, True))
+    with pytest.raises(OverflowError, match="int64_t"):
+        pair((-2 ** 63 - 1, "a"))
+    with pytest.raises(TypeError, match="does not accept None fields"):
+        pair((None, "a"))
+    with pytest.raises(TypeError, match="Expected tuple"):
+        pair([1, "a"])
+    # a field without a converter passes anything but None
+    anything = Types.TUPLE([Types.BIG_INT(), Types.LONG()])._python_converter()
+    value = (10 ** 30, 5)
+    assert anything(value) is value
