@@ -2,7 +2,6 @@
 task of a stage run in turn in this process."""
 from __future__ import annotations
 
-import pickle
 import shutil
 import sys
 import tempfile
@@ -14,7 +13,7 @@ import cloudpickle
 from pyflink_on_spark.codecs.files.commit import FileCommitter
 from pyflink_on_spark.direct.exchange import (
     EDGE, KIND, PAYLOAD, SEQ, SRC, Row, route, source_split_rows, upstream_rows)
-from pyflink_on_spark.runtime.boundary import row_order
+from pyflink_on_spark.runtime.boundary import loads_records, row_order
 from pyflink_on_spark.runtime.collected_results import deliver as deliver_results
 from pyflink_on_spark.runtime.errors import (
     JobExecutionError, UserFunctionError, extract_user_error)
@@ -78,7 +77,7 @@ def sink_rows(job: CompiledJob, outputs: Dict[int, List[Row]]):
         for row in outputs[stage.spec.stage_id]:
             sink = sinks.get(row[EDGE])
             if sink is not None:
-                yield sink, pickle.loads(row[PAYLOAD])[0]
+                yield sink, loads_records(row[PAYLOAD])[0]
 
 
 def run_job(job: CompiledJob, work_dir: Optional[str] = None) -> Dict[int, list]:

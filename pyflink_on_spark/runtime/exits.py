@@ -5,9 +5,8 @@ stage-boundary schema, so the shuffle moves few large rows instead of one row pe
 """
 from __future__ import annotations
 
-import pickle
 import random
-from typing import Callable, List
+from typing import Callable, List, Optional
 
 import cloudpickle
 
@@ -15,7 +14,8 @@ from pyflink_on_spark.datastream.functions import per_record_callable
 from pyflink_on_spark.runtime.batch_order import (
     ORDER_AFTER_RECORDS, batch_key_order, sorted_record_order)
 from pyflink_on_spark.runtime.key_groups import KeyToSubtask
-from pyflink_on_spark.runtime.boundary import KIND_DRIVER, KIND_RECORDS, KIND_WATERMARK
+from pyflink_on_spark.runtime.boundary import (
+    KIND_DRIVER, KIND_RECORDS, KIND_WATERMARK, dumps_records)
 from pyflink_on_spark.runtime.watermarks import MAX_WATERMARK
 from pyflink_on_spark.specs.partitioning import (
     BroadcastPartitioning, CustomPartitioning, ForwardPartitioning, GlobalPartitioning,
@@ -25,7 +25,6 @@ from pyflink_on_spark.specs.stage import ExitSpec
 CHUNK_RECORDS = 2048
 
 _dumps = cloudpickle.dumps
-_pickle_dumps = pickle.dumps
 
 
 def channel_selector(spec: ExitSpec, subtask: int, parallelism: int) -> Callable:
@@ -148,7 +147,16 @@ class ExitCollector:
             spec, subtask, parallelism)
         self.process_element = self._record_path(spec)
 
-    def _record_path(self, spec: ExitSpec) -> Callable:
+    def fused_with_map(self, user_map: Callable,
+                       map_error: Callable[[BaseException], BaseException]) -> Callable:
+        """This exit's input method with a map function applied first (what the map's
+        operator calls per record when this exit is its only target: output.py fuse_map);
+        map_error wraps what the map raises. It replaces the unfused method."""
+        self.process_element = self._record_path(self.spec, user_map, map_error)
+        return self.process_element
+
+    def _record_path(self, spec: ExitSpec, user_map: Optional[Callable] = None,
+                     map_error: Optional[Callable] = None) -> Callable:
         """process_element(value, timestamp), built once per exit: a keyed exit calls the key
         function and the key -> subtask map inline (no selector frame), the converter is
         skipped when there is none (the per-record path of every stage)."""
@@ -162,6 +170,11 @@ class ExitCollector:
                                       partitioning.key_type)
 
         def process_element(value, timestamp) -> None:
+            if user_map is not None:
+                try:
+                    value = user_map(value)
+                except Exception as e:
+                    raise map_error(e) from None
             if convert is not None:
                 try:
                     value = convert(value)
@@ -204,7 +217,7 @@ class ExitCollector:
         stamps = self._stamps[dest]
         if all(ts is None for ts in stamps):
             stamps = None
-        payload = _dumps((values, stamps))
+        payload = dumps_records((values, stamps))
         self._values[dest] = []
         self._stamps[dest] = []
         if self._broadcast:
@@ -250,7 +263,8 @@ class KeySortedExitCollector(ExitCollector):
         self._held: dict = {}
         super().__init__(spec, subtask, parallelism, rows, user_error)
 
-    def _record_path(self, spec: ExitSpec) -> Callable:
+    def _record_path(self, spec: ExitSpec, user_map: Optional[Callable] = None,
+                     map_error: Optional[Callable] = None) -> Callable:
         slots, places, held = self._slots, self._slot_places, self._held
         user_error, partitioning, convert = self._user_error, spec.partitioning, self._convert
         get_key = per_record_callable(partitioning.key_selector, "get_key")
@@ -292,6 +306,11 @@ class KeySortedExitCollector(ExitCollector):
 
         def process_element(value, timestamp) -> None:
             nonlocal count
+            if user_map is not None:
+                try:
+                    value = user_map(value)
+                except Exception as e:
+                    raise map_error(e) from None
             if convert is not None:
                 try:
                     value = convert(value)
@@ -342,14 +361,14 @@ class KeySortedExitCollector(ExitCollector):
                 dest, order = places.pop(slot_key)
                 waiting -= len(values)
                 rows.append((edge, dest, src, seq, KIND_RECORDS,
-                             _dumps_group((values, None)), order))
+                             dumps_records((values, None)), order))
                 seq += 1
             for order, entry in held.items():
                 dest, timestamp = entry[0], entry[1]
                 values = entry[2:]
                 stamps = None if timestamp is None else [timestamp] * len(values)
                 rows.append((edge, dest, src, seq, KIND_RECORDS,
-                             _dumps_group((values, stamps)), order))
+                             dumps_records((values, stamps)), order))
                 seq += 1
             held.clear()
             self._seq = seq
@@ -380,17 +399,6 @@ class KeySortedExitCollector(ExitCollector):
 # A key-sorted exit holds more records than a chunk (all destinations together): the more of
 # a key's records share a row, the fewer rows Spark sorts and the tasks cross.
 SORTED_RECORDS_HELD = 64 * CHUNK_RECORDS
-
-
-def _dumps_group(group) -> bytes:
-    """One row's records: the C pickler (a key-sorted exit writes a row per key and chunk, so
-    cloudpickle's per-call cost would dominate), unless the records need cloudpickle
-    (classes or functions of the job script, `__main__`, which workers cannot import)."""
-    try:
-        data = _pickle_dumps(group, 5)
-    except Exception:
-        return _dumps(group)
-    return _dumps(group) if b"__main__" in data else data
 
 
 def exit_collector(spec: ExitSpec, subtask: int, parallelism: int, rows: List[tuple],

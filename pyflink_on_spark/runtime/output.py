@@ -2,13 +2,14 @@
 of the operators (or exits) it is connected to. Plain method calls: no queue, no copy."""
 from __future__ import annotations
 
-from typing import Callable, Dict, List
+from typing import Callable, Dict, List, Optional
 
 
 class Output:
     """Where one operator's records, side outputs and watermarks go."""
 
-    __slots__ = ("collect", "_main", "_side", "_watermark_targets", "routes_side_outputs")
+    __slots__ = ("collect", "_main", "_side", "_watermark_targets", "routes_side_outputs",
+                 "fuse_map", "_fuse_maps")
 
     def __init__(self) -> None:
         self._main: List[Callable] = []
@@ -19,9 +20,16 @@ class Output:
         # operator on which get_side_output was called (consumed or not: StreamTask sets it
         # from the graph); otherwise they are ordinary main-output records.
         self.routes_side_outputs = False
+        # With one main target that can take a map function into its own input method
+        # (an exit): fuse_map(user_map, user_error) -> that method with the map applied
+        # first, one Python call per record less (runtime/operators/process.py MapOperator).
+        self.fuse_map: Optional[Callable] = None
+        self._fuse_maps: List[Optional[Callable]] = []
 
-    def add_main_target(self, process_element: Callable, process_watermark: Callable) -> None:
+    def add_main_target(self, process_element: Callable, process_watermark: Callable,
+                        fuse_map: Optional[Callable] = None) -> None:
         self._main.append(process_element)
+        self._fuse_maps.append(fuse_map)
         self._add_watermark_target(process_watermark)
         self._rebind()
 
@@ -38,6 +46,7 @@ class Output:
     def _rebind(self) -> None:
         # One target (the common case): collect *is* the next operator's input method.
         targets = tuple(self._main)
+        self.fuse_map = self._fuse_maps[0] if len(targets) == 1 else None
         if len(targets) == 1:
             self.collect = targets[0]
         else:

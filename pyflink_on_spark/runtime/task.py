@@ -14,7 +14,8 @@ from pyflink_on_spark.runtime.batch_order import key_of_order
 from pyflink_on_spark.runtime.exits import ExitCollector, exit_collector
 from pyflink_on_spark.runtime.output import Output
 from pyflink_on_spark.runtime.registry import build_operator
-from pyflink_on_spark.runtime.boundary import KIND_RECORDS, KIND_SPLIT, KIND_WATERMARK
+from pyflink_on_spark.runtime.boundary import (
+    KIND_RECORDS, KIND_SPLIT, KIND_WATERMARK, loads_records)
 from pyflink_on_spark.runtime.watermarks import MAX_WATERMARK
 from pyflink_on_spark.specs.stage import StageSpec
 from pyflink_on_spark.runtime.two_input import AlternatingInputs
@@ -81,7 +82,7 @@ class StreamTask:
                 self._connect(outputs[node], link.side_tag, process, target.process_watermark)
             for side_tag, collector in exits_of.get(node, ()):
                 self._connect(outputs[node], side_tag, collector.process_element,
-                              collector.process_watermark)
+                              collector.process_watermark, collector.fused_with_map)
             by_id[node].prepare()
         self.head = by_id[spec.head]
         # BATCH into a keyed head: its keyed input arrives sorted by key (ExitSpec.
@@ -114,9 +115,10 @@ class StreamTask:
         self._has_timers = [op for op in self.operators if op.has_timers]
 
     @staticmethod
-    def _connect(output: Output, side_tag, process_element, process_watermark) -> None:
+    def _connect(output: Output, side_tag, process_element, process_watermark,
+                 fuse_map: Optional[Callable] = None) -> None:
         if side_tag is None:
-            output.add_main_target(process_element, process_watermark)
+            output.add_main_target(process_element, process_watermark, fuse_map)
         else:
             output.add_side_target(side_tag, process_element, process_watermark)
 
@@ -157,7 +159,7 @@ class StreamTask:
                 if advanced is not None:
                     head.process_watermark(advanced)
             if kind == KIND_RECORDS:
-                values, stamps = _loads(payload)
+                values, stamps = loads_records(payload)
                 process = self._input_methods[edge]
                 if stamps is None:
                     for value in values:
@@ -191,7 +193,7 @@ class StreamTask:
                 if self._last_key is not None:
                     head.end_sorted_key()
                 self._last_key = key
-            values, stamps = _loads(payload)
+            values, stamps = loads_records(payload)
             element = process[edge]
             if stamps is None:
                 run = runs[edge]

@@ -23,7 +23,7 @@ from collections import deque
 from itertools import repeat
 from typing import Callable, Deque, Dict, Iterable, List, Optional, Tuple
 
-from pyflink_on_spark.runtime.boundary import KIND_RECORDS, KIND_WATERMARK
+from pyflink_on_spark.runtime.boundary import KIND_RECORDS, KIND_WATERMARK, loads_records
 
 _loads = pickle.loads
 
@@ -164,7 +164,7 @@ class AlternatingInputs:
                 if advanced is not None:
                     self._on_watermark(advanced)
             if kind == KIND_RECORDS:
-                cursor.values, cursor.stamps = _loads(payload)
+                cursor.values, cursor.stamps = loads_records(payload)
                 cursor.pos = 0
             elif kind == KIND_WATERMARK:
                 advanced = self._valve.on_watermark(edge, src, _loads(payload))

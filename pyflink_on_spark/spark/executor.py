@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import functools
 import itertools
-import pickle
 import sys
 import threading
 import time
@@ -21,7 +20,7 @@ from pyflink_on_spark.codecs.files.commit import FileCommitter
 from pyflink_on_spark.runtime.collected_results import deliver as deliver_results
 from pyflink_on_spark.runtime.errors import JobExecutionError, extract_user_error
 from pyflink_on_spark.direct.exchange import EXCHANGE_ORDER, ROUTE_BY, source_split_rows
-from pyflink_on_spark.runtime.boundary import KIND_RECORDS
+from pyflink_on_spark.runtime.boundary import KIND_RECORDS, loads_records
 from pyflink_on_spark.spark.batch_schema import SPARK_SCHEMA, control_rows_frame, rows_frame
 from pyflink_on_spark.spark.driver_channel import (OUT, DriverChannel, channel_host,
                                                    ordered_streams)
@@ -248,7 +247,7 @@ def _run_with_channel(job: CompiledJob, session, collect_sink_id, script_dirs, j
                 out.flush()   # a message holds up to 2048 lines: flushing each is cheap
                 continue
             edge, payload = message[2], message[3]
-            values, _ = pickle.loads(payload)
+            values, _ = loads_records(payload)
             if progress is not None:
                 progress.records += len(values)
             yield from _deliver(sink_of_edge[edge], values, out, committables, edge,
@@ -319,7 +318,7 @@ def _run_read_back(job: CompiledJob, session, collect_sink_id, script_dirs, job_
             frames = build_frames(job, session, script_dirs, worker_setup, job_name)
         write_frame_sinks(job, frames)
         for edge, payload in _driver_rows(job, frames):
-            values, _ = pickle.loads(payload)
+            values, _ = loads_records(payload)
             yield from _deliver(sink_of_edge[edge], values, out, committables, edge,
                                 collect_sink_id)
         out.flush()
@@ -340,7 +339,7 @@ def _print_what_arrived(channel: DriverChannel, sink_of_edge, out) -> None:
         if message[0] == OUT:
             out.write(message[2])
         elif isinstance(sink_of_edge[message[2]].sink, PrintSinkSpec):
-            values, _ = pickle.loads(message[3])
+            values, _ = loads_records(message[3])
             out.write("".join(v + "\n" for v in values))
     out.flush()
 

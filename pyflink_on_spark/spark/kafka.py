@@ -16,7 +16,7 @@ from typing import Dict, Iterator, List
 import pyarrow as pa
 
 from pyflink_on_spark.common._java_text import java_string_hash
-from pyflink_on_spark.runtime.boundary import KIND_SPLIT
+from pyflink_on_spark.runtime.boundary import KIND_SPLIT, loads_records
 from pyflink_on_spark.spark.batch_schema import SPARK_SCHEMA, rows_to_batch
 from pyflink_on_spark.spark.frame_sources import is_missing_data_source, missing_package_error
 from pyflink_on_spark.specs import sources
@@ -196,7 +196,7 @@ def _decode_encoded(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatc
     for batch in batches:
         topics, keys, values = [], [], []
         for payload in batch.column(0).to_pylist():
-            records, _ = pickle.loads(payload)
+            records, _ = loads_records(payload)
             for topic, key, value in records:
                 topics.append(topic)
                 keys.append(key)

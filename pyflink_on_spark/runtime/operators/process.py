@@ -90,6 +90,9 @@ class MapOperator(ProcessOperator):
         user_map = per_record_callable(self.function, "map")
         collect = output.collect
         user_error = self.user_error
+        if output.fuse_map is not None and not output.routes_side_outputs:
+            # the map runs inside the exit's input method (no side output can take a result)
+            return output.fuse_map(user_map, user_error)
 
         def process_element(value, timestamp):
             try:

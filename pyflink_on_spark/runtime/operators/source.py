@@ -8,6 +8,7 @@ it as the record timestamp), each split has its own generator, and the source em
 minimum over its splits that are not idle (runtime/watermarks.SplitWatermarks)."""
 from __future__ import annotations
 
+from itertools import islice
 from typing import Optional
 
 from pyflink_on_spark.runtime.operators.timestamps import TimestampsAndWatermarksOperator
@@ -18,6 +19,7 @@ from pyflink_on_spark.specs.sources import (SplitFinished, SplitRecords, SplitSt
 
 # records between two progress reports of a split being read (a split may be endless)
 PROGRESS_RECORDS = 1024
+_NOTHING = object()
 
 
 class SourceOperator(TimestampsAndWatermarksOperator):
@@ -48,14 +50,19 @@ class SourceOperator(TimestampsAndWatermarksOperator):
             # nothing to stamp and no watermark to generate: records go straight on
             process = self.output.collect
         progress = self.task.progress if self.task is not None else None
-        records = self.call_user(self.reader, split)
-        count = 0
-        for value in records:
-            process(value, None)
-            count += 1
-            if count == PROGRESS_RECORDS and progress is not None:
-                progress()
-                count = 0
+        records = iter(self.call_user(self.reader, split))
+        if progress is None:
+            for value in records:
+                process(value, None)
+            return
+        # PROGRESS_RECORDS at a time, so that no count is kept per record
+        while True:
+            value = _NOTHING
+            for value in islice(records, PROGRESS_RECORDS):
+                process(value, None)
+            if value is _NOTHING:
+                return
+            progress()
 
     def _process_split_records(self, chunk: SplitRecords) -> None:
         now = self._clock()

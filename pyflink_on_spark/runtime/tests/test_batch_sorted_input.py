@@ -3,7 +3,6 @@ by (key, timestamp) into rows ordered by the key's batch order, the runner sorts
 the keyed head processes one key at a time, dropping a key's state when the next begins.
 Results equal the grouped-in-memory path's (test_batch_keyed_order.py and the BATCH compat
 cases run the same semantics)."""
-import pickle
 
 from pyflink_on_spark.common.typeinfo import Types
 from pyflink_on_spark.datastream.functions import (
@@ -14,7 +13,7 @@ from pyflink_on_spark.graph.sources import collection_source
 from pyflink_on_spark.graph.transformations import (
     OneInputTransformation, PartitionTransformation, SinkTransformation, SourceTransformation)
 from pyflink_on_spark.runtime.batch_order import batch_key_order, key_of_order
-from pyflink_on_spark.runtime.boundary import KIND_RECORDS, KIND_WATERMARK, row_order
+from pyflink_on_spark.runtime.boundary import KIND_RECORDS, KIND_WATERMARK, loads_records, row_order
 from pyflink_on_spark.runtime.exits import KeySortedExitCollector
 from pyflink_on_spark.runtime.tests.engine_harness import compile_sinks, run_job
 from pyflink_on_spark.specs.operators import KeyedProcessSpec, ReduceSpec
@@ -95,7 +94,7 @@ def test_the_exit_writes_one_row_per_key_and_timestamp_ordered_by_them():
     collector.flush()
     assert len(rows) == 3 and all(r[4] == KIND_RECORDS for r in rows)
     ordered = route(rows, 1)[0]
-    assert [pickle.loads(r[5]) for r in ordered] == [
+    assert [loads_records(r[5]) for r in ordered] == [
         ([("a", 4)], [6]), ([("a", 2)], [7]), ([("b", 1), ("b", 3)], [5, 5])]
     key = batch_key_order(Types.STRING())
     assert [key_of_order(row_order(r)) for r in ordered] == [key("a"), key("a"), key("b")]
@@ -106,7 +105,7 @@ def test_rows_without_timestamps_come_before_timestamped_ones_of_the_key():
     collector.process_element(("k", 1), 3)
     collector.process_element(("k", 2), None)
     collector.flush()
-    assert [pickle.loads(r[5])[0] for r in route(rows, 1)[0]] == [[("k", 2)], [("k", 1)]]
+    assert [loads_records(r[5])[0] for r in route(rows, 1)[0]] == [[("k", 2)], [("k", 1)]]
 
 
 def test_state_of_ended_keys_is_dropped_so_one_key_is_held_at_a_time():
@@ -161,11 +160,11 @@ def test_a_full_exit_sends_its_largest_keys_and_keeps_the_rare_ones_waiting(monk
         collector.process_element(value, None)
     assert rows == []
     collector.process_element(("c", 1), None)       # the eighth record: the exit is full
-    assert [pickle.loads(r[5])[0] for r in rows] == [[("a", i) for i in range(1, 7)]]
+    assert [loads_records(r[5])[0] for r in rows] == [[("a", i) for i in range(1, 7)]]
     for value in [("b", 2), ("a", 7), ("a", 8)]:
         collector.process_element(value, None)
     collector.flush()
-    assert [pickle.loads(r[5])[0] for r in route(rows, 1)[0]] == [
+    assert [loads_records(r[5])[0] for r in route(rows, 1)[0]] == [
         [("a", i) for i in range(1, 7)], [("a", 7), ("a", 8)], [("b", 1), ("b", 2)],
         [("c", 1)]]
 
@@ -256,6 +255,6 @@ def test_equal_keys_of_different_types_wait_in_slots_of_their_own():
     for key in (1, True, "1", b"1", 1, True):
         collector.process_element((key, 0), None)
     collector.flush()
-    keyed_rows = [pickle.loads(r[5])[0] for r in rows]
+    keyed_rows = [loads_records(r[5])[0] for r in rows]
     assert sorted(map(len, keyed_rows)) == [1, 1, 2, 2]
     assert all(len({type(v[0]) for v in row}) == 1 for row in keyed_rows)

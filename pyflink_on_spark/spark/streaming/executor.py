@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import functools
 import os
-import pickle
 import shutil
 import signal
 import sys
@@ -33,6 +32,7 @@ from typing import Callable, Dict, Optional
 import cloudpickle
 
 from pyflink_on_spark.direct.exchange import EXCHANGE_ORDER
+from pyflink_on_spark.runtime.boundary import loads_records
 from pyflink_on_spark.runtime.checkpoint.micro_batch import KIND_TICK, state_ids_of
 from pyflink_on_spark.runtime.checkpoint.store import SnapshotStore
 from pyflink_on_spark.spark.batch_schema import SPARK_SCHEMA, control_rows_frame
@@ -260,7 +260,7 @@ class MicroBatchRunner:
                 _fault_point("mid_batch", has_input)
                 first = False
             sink = sink_of_edge[edge].sink
-            values, _ = pickle.loads(payload)
+            values, _ = loads_records(payload)
             if isinstance(sink, PrintSinkSpec):
                 out.write("\n".join(values))
                 out.write("\n")

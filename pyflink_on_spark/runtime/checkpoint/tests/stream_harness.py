@@ -3,7 +3,6 @@ streaming executor does: every (stage, subtask) runs in every batch, restores fr
 newest completed version before the batch and writes the batch's version."""
 from __future__ import annotations
 
-import pickle
 import uuid
 from typing import Dict, List, Sequence, Tuple
 
@@ -12,7 +11,7 @@ import cloudpickle
 from pyflink_on_spark.runtime.checkpoint.micro_batch import (
     KIND_TICK, run_micro_batch, state_ids_of)
 from pyflink_on_spark.runtime.checkpoint.store import SnapshotStore
-from pyflink_on_spark.runtime.boundary import KIND_SPLIT
+from pyflink_on_spark.runtime.boundary import KIND_SPLIT, loads_records
 from pyflink_on_spark.specs.partitioning import KeyedPartitioning
 from pyflink_on_spark.specs.stage import CompiledJob
 
@@ -91,5 +90,5 @@ class StreamRunner:
             for row in outputs[stage.spec.stage_id]:
                 if row[0] in node_of_edge:
                     results.setdefault(node_of_edge[row[0]], []).extend(
-                        pickle.loads(row[5])[0])
+                        loads_records(row[5])[0])
         return results
