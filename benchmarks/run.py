@@ -289,7 +289,7 @@ def _job_args(args, warm_up: bool = False) -> list:
     if args.job == "word_count_file":
         return [generated_text_file(1 if warm_up else args.megabytes), str(args.parallelism)]
     return ["1000" if warm_up else str(args.records), str(args.keys), str(args.parallelism),
-            args.backend]
+            args.backend, args.mode]
 
 
 def run_reference(job: str, args) -> tuple:
@@ -309,6 +309,8 @@ def main(argv=None) -> int:
     parser.add_argument("--megabytes", type=int, default=200,
                         help="word_count_file: size of the generated text file")
     parser.add_argument("--reference", help="python of a venv with apache-flink 1.20")
+    parser.add_argument("--mode", default="STREAMING", choices=["STREAMING", "BATCH"],
+                        help="runtime mode of the jobs that read it (co_process_join)")
     parser.add_argument("--backend", default="hashmap", choices=["hashmap", "rocksdb"],
                         help="state backend, for jobs that take one")
     args = parser.parse_args(argv)

@@ -3,16 +3,17 @@
 Two generated streams of N records each (orders and payments, K keys) are connected, keyed by
 key and joined by a KeyedCoProcessFunction that matches each order with a payment of the same
 key (FIFO, pending records in ListState); an end-of-input timer per key emits the key's match
-count and sum. STREAMING mode. Every record finds a partner, so the checksum (sum of the
-matched sums) is the same whatever order the inputs interleave in.
+count and sum. STREAMING mode, or BATCH (argv MODE; there the operator reads both inputs
+key by key). Every record finds a partner, so the checksum (sum of the matched sums) is the
+same whatever order the inputs interleave in.
 Prints one line: RESULT records=2N keys=K seconds=T checksum=C.
-argv: N (records per stream) [KEYS] [PARALLELISM]
+argv: N (records per stream) [KEYS] [PARALLELISM] [BACKEND (unused)] [MODE]
 """
 import sys
 import time
 
 from pyflink.common import Types, WatermarkStrategy
-from pyflink.datastream import StreamExecutionEnvironment
+from pyflink.datastream import RuntimeExecutionMode, StreamExecutionEnvironment
 from pyflink.datastream.connectors.number_seq import NumberSequenceSource
 from pyflink.datastream.functions import KeyedCoProcessFunction
 from pyflink.datastream.state import ListStateDescriptor, ValueStateDescriptor
@@ -20,6 +21,7 @@ from pyflink.datastream.state import ListStateDescriptor, ValueStateDescriptor
 N = int(sys.argv[1]) if len(sys.argv) > 1 else 500_000
 KEYS = int(sys.argv[2]) if len(sys.argv) > 2 else 1000
 PARALLELISM = int(sys.argv[3]) if len(sys.argv) > 3 else 2
+MODE = sys.argv[5] if len(sys.argv) > 5 else "STREAMING"
 
 
 class MatchJoin(KeyedCoProcessFunction):
@@ -66,6 +68,8 @@ def payment(n):
 def main():
     env = StreamExecutionEnvironment.get_execution_environment()
     env.set_parallelism(PARALLELISM)
+    env.set_runtime_mode(RuntimeExecutionMode.BATCH if MODE == "BATCH"
+                         else RuntimeExecutionMode.STREAMING)
     pair = Types.TUPLE([Types.LONG(), Types.LONG()])
     start = time.perf_counter()
     orders = env.from_source(NumberSequenceSource(0, N - 1), WatermarkStrategy.no_watermarks(),

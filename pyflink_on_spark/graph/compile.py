@@ -16,7 +16,7 @@ from pyflink_on_spark.graph.transformations import (
     SideOutputTransformation, SinkTransformation, SourceTransformation, Transformation,
     TwoInputTransformation, UnionTransformation)
 from pyflink_on_spark.specs.operators import (
-    BROADCAST_SPECS, KEY_SORTED_INPUT_SPECS, TimestampsSpec)
+    BROADCAST_SPECS, KEY_SORTED_INPUT_SPECS, KEYED_TWO_INPUT_SPECS, TimestampsSpec)
 from pyflink_on_spark.specs.partitioning import (
     ForwardPartitioning, KeyedPartitioning, Partitioning, RebalancePartitioning)
 from pyflink_on_spark.specs.sinks import CollectSinkSpec
@@ -161,11 +161,12 @@ def compile_job(sinks: List[Transformation], *, default_parallelism: int,
                 _converter(edge.side_type) if edge.side_tag is not None else None))
             continue
         source_type = edge.side_type if edge.side_tag is not None else edge.source.output_type
-        sort_by_key = _sorts_by_key(edge, config)
+        two_input = _keyed_two_input_sorts(edge.target, in_edges[edge.target.id], config)
+        sort_by_key = two_input or _sorts_by_key(edge, config)
         exits[s_src].append(ExitSpec(edge.edge_id, edge.source.id, edge.side_tag,
                                      edge.partitioning, parallelism[edge.target.id],
                                      max_par(edge.target), _converter(source_type),
-                                     sort_by_key=sort_by_key))
+                                     sort_by_key=sort_by_key, counts_records=two_input))
         inputs[s_dst].append(InputSpec(edge.edge_id, edge.input_index,
                                        parallelism[edge.source.id], sort_by_key))
         upstream[s_dst].append(UpstreamEdge(s_src, edge.edge_id))
@@ -209,6 +210,18 @@ def _sorts_by_key(edge: Edge, config: JobConfig) -> bool:
     return (config.runtime_mode == "BATCH" and edge.input_index == 1
             and isinstance(edge.partitioning, KeyedPartitioning)
             and isinstance(getattr(edge.target, "spec", None), KEY_SORTED_INPUT_SPECS))
+
+
+def _keyed_two_input_sorts(target: Transformation, edges: List[Edge],
+                           config: JobConfig) -> bool:
+    """BATCH mode: both inputs of a keyed two-input operator are sorted by key when both are
+    keyed by the operator's key type (the key order of both must be the operator's); the
+    operator then holds one key's records at a time (co_process.py)."""
+    spec = getattr(target, "spec", None)
+    return (config.runtime_mode == "BATCH" and isinstance(spec, KEYED_TWO_INPUT_SPECS)
+            and {e.input_index for e in edges} == {1, 2}
+            and all(isinstance(e.partitioning, KeyedPartitioning)
+                    and e.partitioning.key_type == spec.key_type for e in edges))
 
 
 def _operator_spec(node: Transformation):

@@ -68,8 +68,10 @@ def batch_key_order(key_type) -> Callable[[Any], bytes]:
 
 
 # The `order` of a boundary row on a key-sorted exchange (runtime/boundary.py): rows of
-# other edges (b"": a broadcast input, splits) come first, then every record row in key
-# and timestamp order, then the control rows (watermarks) of the sorted edges.
+# other edges (b"": a broadcast input, splits) come first, then the record counts of a
+# two-input operator's sorted edges, then every record row in key and timestamp order, then
+# the control rows (watermarks) of the sorted edges.
+ORDER_BEFORE_RECORDS = b"\x00"
 ORDER_RECORDS = b"\x01"
 ORDER_AFTER_RECORDS = b"\x02"
 TIMESTAMP_BYTES = 8

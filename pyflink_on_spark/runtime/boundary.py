@@ -16,6 +16,8 @@ import cloudpickle
 KIND_RECORDS = 0      # payload: dumps_records((values, timestamps-or-None))
 KIND_WATERMARK = 1    # payload: pickled int
 KIND_SPLIT = 2        # payload: pickled source split
+KIND_RECORD_COUNT = 4  # payload: pickled int, the records an upstream subtask sent on a
+                       # key-sorted edge into a two-input operator (ExitSpec.counts_records)
 KIND_DRIVER = 3       # payload: dumps_records((values, None)) for a sink exit (print, collect...)
 
 

@@ -12,10 +12,10 @@ import cloudpickle
 
 from pyflink_on_spark.datastream.functions import per_record_callable
 from pyflink_on_spark.runtime.batch_order import (
-    ORDER_AFTER_RECORDS, batch_key_order, sorted_record_order)
+    ORDER_AFTER_RECORDS, ORDER_BEFORE_RECORDS, batch_key_order, sorted_record_order)
 from pyflink_on_spark.runtime.key_groups import KeyToSubtask
 from pyflink_on_spark.runtime.boundary import (
-    KIND_DRIVER, KIND_RECORDS, KIND_WATERMARK, dumps_records)
+    KIND_DRIVER, KIND_RECORD_COUNT, KIND_RECORDS, KIND_WATERMARK, dumps_records)
 from pyflink_on_spark.runtime.watermarks import MAX_WATERMARK
 from pyflink_on_spark.specs.partitioning import (
     BroadcastPartitioning, CustomPartitioning, ForwardPartitioning, GlobalPartitioning,
@@ -207,6 +207,10 @@ class ExitCollector:
         """A bundle ends (runtime/task.py StreamTask.end_bundle): the records held leave."""
         self.flush()
 
+    def finish(self) -> None:
+        """The end of the task's input: everything held leaves."""
+        self.flush()
+
     def flush(self) -> None:
         for dest in range(len(self._values)):
             if self._values[dest]:
@@ -258,6 +262,8 @@ class KeySortedExitCollector(ExitCollector):
         # memoisable key (a str or an int itself, else (type, key): 1 and True differ) -> the
         # values waiting without timestamp, and -> (destination, order) of their row
         self._slots: dict = {}
+        # destination -> records sent (ExitSpec.counts_records)
+        self._sent = [0] * spec.target_parallelism
         self._slot_places: dict = {}
         # order -> [destination, timestamp, value, value, ...]: the other records held
         self._held: dict = {}
@@ -341,6 +347,8 @@ class KeySortedExitCollector(ExitCollector):
             if count >= limit:
                 count = flush(partly=True)
 
+        sent = self._sent
+
         def flush(partly: bool = False) -> int:
             """Rows for the held records (partly: the largest slots, half the records at
             least); returns how many records are still held."""
@@ -360,12 +368,14 @@ class KeySortedExitCollector(ExitCollector):
                 values = slots.pop(slot_key)
                 dest, order = places.pop(slot_key)
                 waiting -= len(values)
+                sent[dest] += len(values)
                 rows.append((edge, dest, src, seq, KIND_RECORDS,
                              dumps_records((values, None)), order))
                 seq += 1
             for order, entry in held.items():
                 dest, timestamp = entry[0], entry[1]
                 values = entry[2:]
+                sent[dest] += len(values)
                 stamps = None if timestamp is None else [timestamp] * len(values)
                 rows.append((edge, dest, src, seq, KIND_RECORDS,
                              dumps_records((values, stamps)), order))
@@ -383,6 +393,17 @@ class KeySortedExitCollector(ExitCollector):
 
     def flush(self) -> None:
         self._flush_all()
+
+    def finish(self) -> None:
+        """Everything held leaves; into a two-input operator, each destination then gets
+        the count of records it was sent, in a row its sort puts before every record
+        (the operator needs both inputs' counts before its first key: co_process.py)."""
+        self.flush()
+        if self.spec.counts_records:
+            for dest, count in enumerate(self._sent):
+                self._rows.append((self._edge, dest, self._src, self._seq, KIND_RECORD_COUNT,
+                                   _dumps(count), ORDER_BEFORE_RECORDS))
+                self._seq += 1
 
     def end_bundle(self) -> None:
         """Nothing leaves at a bundle's end: the next stage cannot read a key-sorted input

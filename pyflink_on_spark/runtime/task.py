@@ -15,7 +15,7 @@ from pyflink_on_spark.runtime.exits import ExitCollector, exit_collector
 from pyflink_on_spark.runtime.output import Output
 from pyflink_on_spark.runtime.registry import build_operator
 from pyflink_on_spark.runtime.boundary import (
-    KIND_RECORDS, KIND_SPLIT, KIND_WATERMARK, loads_records)
+    KIND_RECORD_COUNT, KIND_RECORDS, KIND_SPLIT, KIND_WATERMARK, loads_records)
 from pyflink_on_spark.runtime.watermarks import MAX_WATERMARK
 from pyflink_on_spark.specs.stage import StageSpec
 from pyflink_on_spark.runtime.two_input import AlternatingInputs
@@ -95,15 +95,18 @@ class StreamTask:
         self._input_methods = {
             i.edge_id: (self.head.process_element if i.input_index == 1
                         else self.head.process_element2) for i in spec.inputs}
+        self._input_index = {i.edge_id: i.input_index for i in spec.inputs}
         # sorted edge -> the head's method for a row's records at once (None: one by one)
         self._run_methods = {
             edge: getattr(self.head, "process_key_run", None) for edge in self._sorted_edges}
         channels = [(i.edge_id, src) for i in spec.inputs for src in range(i.upstream_parallelism)]
         # Two-input heads that alternate their inputs (co-process) get their rows through
-        # AlternatingInputs; the others (one input, broadcast first) read rows in order.
+        # AlternatingInputs; the others (one input, broadcast first, both inputs key-sorted)
+        # read rows in order.
         self._two_inputs = None
         if any(i.input_index == 2 for i in spec.inputs) and \
-                getattr(self.head, "alternates_inputs", False):
+                getattr(self.head, "alternates_inputs", False) and \
+                not all(i.sorted_by_key for i in spec.inputs):
             input_of_edge = {i.edge_id: i.input_index for i in spec.inputs}
             self._valve = InputWatermarkValve(channels, input_of_edge)
             self._two_inputs = AlternatingInputs(
@@ -187,6 +190,8 @@ class StreamTask:
                 self._process_rows_in_order((edge,), (src,), (kind,), (payload,))
                 continue
             if kind != KIND_RECORDS:
+                if kind == KIND_RECORD_COUNT:   # before every record row (a two-input head)
+                    head.count_sorted_input(self._input_index[edge], _loads(payload))
                 continue
             key = key_of_order(order)
             if key != self._last_key:
@@ -235,7 +240,7 @@ class StreamTask:
         for operator in self.operators:
             operator.end_input()
         for collector in self.exits:
-            collector.flush()
+            collector.finish()
 
     def close(self) -> None:
         error = None

@@ -173,5 +173,8 @@ BROADCAST_SPECS = (BroadcastProcessSpec, KeyedBroadcastProcessSpec)
 # sort-based batch runtime feeds them: they hold one key at a time (runtime/batch_order.py).
 # Keyed two-input operators are left out: Flink interleaves their two sorted inputs by rules
 # that need both inputs' sizes (runtime/operators/co_process.py), so they group in memory.
+# keyed two-input operators: both inputs key-sorted in BATCH mode when both are keyed by
+# the operator's key type (graph/compile.py)
+KEYED_TWO_INPUT_SPECS = (KeyedCoMapSpec, KeyedCoFlatMapSpec, KeyedCoProcessSpec)
 KEY_SORTED_INPUT_SPECS = (KeyedProcessSpec, KeyedMapSpec, KeyedFlatMapSpec, KeyedFilterSpec,
                           ReduceSpec, AggregationSpec, WindowSpec, KeyedBroadcastProcessSpec)

@@ -56,6 +56,8 @@ class ExitSpec:
     to_driver: bool = False    # a sink's exit: its rows go to the executor, not a stage
     sort_by_key: bool = False  # BATCH into a keyed operator: rows of one key and timestamp,
                                # ordered by them (runtime/batch_order.py)
+    counts_records: bool = False   # key-sorted into a two-input operator: at the end, each
+                                   # destination gets a row of how many records it was sent
 
 
 @dataclass(frozen=True)

@@ -118,18 +118,56 @@ class KeyedCoProcessOperator(KeyedProcessOperator):
         self._batch_turn = 1 if counts[1] <= counts[2] else 2
         super()._run_batch()
 
+    def use_sorted_input(self) -> None:
+        """Both inputs key-sorted (BATCH mode, graph/compile.py): a key's records of both
+        inputs are held until the key ends, then merged as _batch_records merges them, so
+        one key is held at a time. Which input wins the first tie depends on both inputs'
+        record counts, which arrive before the first key (count_sorted_input)."""
+        super().use_sorted_input()
+        self.process_key_run = None
+        self._sorted_counts = {1: 0, 2: 0}
+        self._batch_turn = None
+        self._key_inputs = ([], [])
+        self.process_element = self._hold_element1
+        self.process_element2 = self._hold_element2
+
+    def count_sorted_input(self, input_index: int, count: int) -> None:
+        """An upstream subtask sent `count` records into input `input_index`."""
+        self._sorted_counts[input_index] += count
+
+    def _hold_element1(self, value, timestamp) -> None:
+        self._key_inputs[0].append((1, value, timestamp))
+
+    def _hold_element2(self, value, timestamp) -> None:
+        self._key_inputs[1].append((2, value, timestamp))
+
+    def end_sorted_key(self) -> None:
+        first, second = self._key_inputs
+        self._key_inputs = ([], [])
+        if self._batch_turn is None:
+            counts = self._sorted_counts
+            self._batch_turn = 1 if counts[1] <= counts[2] else 2
+        inputs = (None, type(self).process_element, type(self).process_element2)
+        for side, value, timestamp in self._merge_inputs(first, second):
+            inputs[side](self, value, timestamp)
+        super().end_sorted_key()
+
     def _batch_records(self, records):
+        """One key's buffered records of both inputs, in Flink's BATCH order."""
+        inputs = {1: [], 2: []}
+        for record in records:
+            inputs[record[0]].append(record)
+        return self._merge_inputs(inputs[1], inputs[2])
+
+    def _merge_inputs(self, first, second):
         """Flink's BATCH mode merges a key's records of both inputs by timestamp from a heap
         of the two inputs' heads; on equal timestamps the head already in the heap wins, so
         after a record of one input the other wins the next tie (the turn carries over from
         key to key). Each input keeps its arrival order among equal timestamps."""
         def stamp(record):
             return MIN_WATERMARK if record[2] is None else record[2]
-        inputs = {1: [], 2: []}
-        for record in records:
-            inputs[record[0]].append(record)
-        first = sorted(inputs[1], key=stamp)
-        second = sorted(inputs[2], key=stamp)
+        first = sorted(first, key=stamp)
+        second = sorted(second, key=stamp)
         merged = []
         i = j = 0
         turn = self._batch_turn
