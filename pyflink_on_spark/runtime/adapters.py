@@ -127,6 +127,20 @@ class ReduceAdapter(_RollingAdapter):
         self._fn.close()
 
 
+class _NotPlain(Exception):
+    """A record the plain-tuple sum cannot fold (adapters.py AggregationAdapter._fold_run)."""
+
+
+def _plain_number(record, position: int):
+    """The int or float at `position` of a plain tuple, else _NotPlain."""
+    if record.__class__ is not tuple:
+        raise _NotPlain
+    field = record[position]
+    if field.__class__ is not int and field.__class__ is not float:
+        raise _NotPlain
+    return field
+
+
 class AggregationAdapter(_RollingAdapter):
     """sum / min / max / min_by / max_by on a field (index or name), PyFlink semantics:
     sum/min/max change only that field of the first element; min_by/max_by keep the whole
@@ -136,6 +150,36 @@ class AggregationAdapter(_RollingAdapter):
         super().__init__(batch_mode)
         self._position = position
         self._combine = getattr(self, "_" + aggregation.value.lower())
+        # sum on a tuple index: runs of plain tuples with number fields fold in one loop
+        self._sums_tuple_index = aggregation is Aggregation.SUM and type(position) is int
+
+    def _fold_run(self, values) -> None:
+        """A run of one key's records (BATCH): a sum over a tuple index of plain tuples
+        whose fields are ints or floats adds the fields in one loop, in record order, and
+        replaces the field once (the result _sum's record-by-record fold gives); any other
+        run, or a record that is not so, takes that fold from the start (nothing is
+        stored before a fold ends, and + of ints and floats calls no user code)."""
+        if self._sums_tuple_index and values:
+            state = self._state
+            current = state.value()
+            first = current if current is not None else values[0]
+            position = self._position
+            try:
+                total = _plain_number(first, position)
+                for value in (values if current is not None else values[1:]):
+                    if value.__class__ is not tuple:
+                        raise _NotPlain
+                    field = value[position]
+                    if field.__class__ is not int and field.__class__ is not float:
+                        raise _NotPlain
+                    total += field
+            except (_NotPlain, IndexError):
+                pass
+            else:
+                state.update(first if total is first[position] else
+                             self._replace(first, total))
+                return
+        super()._fold_run(values)
 
     def _field(self, value):
         position = self._position
