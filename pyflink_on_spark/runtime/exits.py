@@ -145,19 +145,30 @@ class ExitCollector:
         self._kind = KIND_DRIVER if spec.to_driver else KIND_RECORDS
         self._select = (lambda value: 0) if self._broadcast else channel_selector(
             spec, subtask, parallelism)
-        self.process_element = self._record_path(spec)
+        self._bind(self._records_path(spec))
+
+    def _bind(self, process_many: Callable) -> None:
+        """The exit's input methods: process_many(values, timestamp) takes the records of an
+        iterable in one loop (output.py collect_many: what an operator emits for one input
+        record, a slice of a source split); process_element(value, timestamp) one record."""
+        self.process_many = process_many
+
+        def process_element(value, timestamp) -> None:
+            process_many((value,), timestamp)
+        self.process_element = process_element
 
     def fused_with_map(self, user_map: Callable,
-                       map_error: Callable[[BaseException], BaseException]) -> Callable:
-        """This exit's input method with a map function applied first (what the map's
-        operator calls per record when this exit is its only target: output.py fuse_map);
-        map_error wraps what the map raises. It replaces the unfused method."""
-        self.process_element = self._record_path(self.spec, user_map, map_error)
-        return self.process_element
+                       map_error: Callable[[BaseException], BaseException]) -> tuple:
+        """This exit's (process_element, process_many) with a map function applied to each
+        record first (what the map's operator takes as its own when this exit is its only
+        target: output.py fuse_map); map_error wraps what the map raises. They replace the
+        unfused methods."""
+        self._bind(self._records_path(self.spec, user_map, map_error))
+        return self.process_element, self.process_many
 
-    def _record_path(self, spec: ExitSpec, user_map: Optional[Callable] = None,
-                     map_error: Optional[Callable] = None) -> Callable:
-        """process_element(value, timestamp), built once per exit: a keyed exit calls the key
+    def _records_path(self, spec: ExitSpec, user_map: Optional[Callable] = None,
+                      map_error: Optional[Callable] = None) -> Callable:
+        """process_many(values, timestamp), built once per exit: a keyed exit calls the key
         function and the key -> subtask map inline (no selector frame), the converter is
         skipped when there is none (the per-record path of every stage)."""
         values_by, stamps_by, flush = self._values, self._stamps, self._flush
@@ -169,27 +180,28 @@ class ExitCollector:
             to_subtask = KeyToSubtask(spec.target_max_parallelism, spec.target_parallelism,
                                       partitioning.key_type)
 
-        def process_element(value, timestamp) -> None:
-            if user_map is not None:
+        def process_many(records, timestamp) -> None:
+            for value in records:
+                if user_map is not None:
+                    try:
+                        value = user_map(value)
+                    except Exception as e:
+                        raise map_error(e) from None
+                if convert is not None:
+                    try:
+                        value = convert(value)
+                    except Exception as e:
+                        raise user_error(e) from None
                 try:
-                    value = user_map(value)
+                    dest = to_subtask(get_key(value)) if keyed else select(value)
                 except Exception as e:
-                    raise map_error(e) from None
-            if convert is not None:
-                try:
-                    value = convert(value)
-                except Exception as e:
-                    raise user_error(e) from None
-            try:
-                dest = to_subtask(get_key(value)) if keyed else select(value)
-            except Exception as e:
-                raise _blame_selector(user_error(e), partitioning, e) from None
-            values = values_by[dest]
-            values.append(value)
-            stamps_by[dest].append(timestamp)
-            if len(values) >= CHUNK_RECORDS:
-                flush(dest)
-        return process_element
+                    raise _blame_selector(user_error(e), partitioning, e) from None
+                values = values_by[dest]
+                values.append(value)
+                stamps_by[dest].append(timestamp)
+                if len(values) >= CHUNK_RECORDS:
+                    flush(dest)
+        return process_many
 
     def process_watermark(self, watermark: int) -> None:
         # The end of input is implied by the end of the channel; only real progress is sent.
@@ -269,8 +281,8 @@ class KeySortedExitCollector(ExitCollector):
         self._held: dict = {}
         super().__init__(spec, subtask, parallelism, rows, user_error)
 
-    def _record_path(self, spec: ExitSpec, user_map: Optional[Callable] = None,
-                     map_error: Optional[Callable] = None) -> Callable:
+    def _records_path(self, spec: ExitSpec, user_map: Optional[Callable] = None,
+                      map_error: Optional[Callable] = None) -> Callable:
         slots, places, held = self._slots, self._slot_places, self._held
         user_error, partitioning, convert = self._user_error, spec.partitioning, self._convert
         get_key = per_record_callable(partitioning.key_selector, "get_key")
@@ -310,42 +322,43 @@ class KeySortedExitCollector(ExitCollector):
             else:
                 entry.append(value)
 
-        def process_element(value, timestamp) -> None:
+        def process_many(records, timestamp) -> None:
             nonlocal count
-            if user_map is not None:
+            for value in records:
+                if user_map is not None:
+                    try:
+                        value = user_map(value)
+                    except Exception as e:
+                        raise map_error(e) from None
+                if convert is not None:
+                    try:
+                        value = convert(value)
+                    except Exception as e:
+                        raise user_error(e) from None
                 try:
-                    value = user_map(value)
-                except Exception as e:
-                    raise map_error(e) from None
-            if convert is not None:
-                try:
-                    value = convert(value)
-                except Exception as e:
-                    raise user_error(e) from None
-            try:
-                key = get_key(value)
-                if timestamp is None:
-                    kind = type(key)
-                    if kind is str or kind is int:
-                        slot = slots.get(key)
-                        if slot is None:
-                            slot = new_slot(key, key)
-                        slot.append(value)
-                    elif kind in memo_types:
-                        slot_key = (kind, key)
-                        slot = slots.get(slot_key)
-                        if slot is None:
-                            slot = new_slot(key, slot_key)
-                        slot.append(value)
+                    key = get_key(value)
+                    if timestamp is None:
+                        kind = type(key)
+                        if kind is str or kind is int:
+                            slot = slots.get(key)
+                            if slot is None:
+                                slot = new_slot(key, key)
+                            slot.append(value)
+                        elif kind in memo_types:
+                            slot_key = (kind, key)
+                            slot = slots.get(slot_key)
+                            if slot is None:
+                                slot = new_slot(key, slot_key)
+                            slot.append(value)
+                        else:
+                            hold_other(key, value, None)
                     else:
-                        hold_other(key, value, None)
-                else:
-                    hold_other(key, value, timestamp)
-            except Exception as e:
-                raise _blame_selector(user_error(e), partitioning, e) from None
-            count += 1
-            if count >= limit:
-                count = flush(partly=True)
+                        hold_other(key, value, timestamp)
+                except Exception as e:
+                    raise _blame_selector(user_error(e), partitioning, e) from None
+                count += 1
+                if count >= limit:
+                    count = flush(partly=True)
 
         sent = self._sent
 
@@ -389,7 +402,7 @@ class KeySortedExitCollector(ExitCollector):
             count = flush()
 
         self._flush_all = flush_all
-        return process_element
+        return process_many
 
     def flush(self) -> None:
         self._flush_all()

@@ -6,30 +6,42 @@ from typing import Callable, Dict, List, Optional
 
 
 class Output:
-    """Where one operator's records, side outputs and watermarks go."""
+    """Where one operator's records, side outputs and watermarks go.
 
-    __slots__ = ("collect", "_main", "_side", "_watermark_targets", "routes_side_outputs",
-                 "fuse_map", "_fuse_maps")
+    collect(value, timestamp) sends one record; collect_many(values, timestamp) sends the
+    records of an iterable that share a timestamp (what one input record produced, a slice
+    of a source split), one after another as collect would: with one target that has a loop
+    of its own (an exit's process_many), the records go through that loop without a Python
+    call each."""
+
+    __slots__ = ("collect", "collect_many", "_main", "_side", "_watermark_targets",
+                 "routes_side_outputs", "fuse_map", "_fuse_maps", "_manys")
 
     def __init__(self) -> None:
         self._main: List[Callable] = []
         self._side: Dict[str, List[Callable]] = {}
         self._watermark_targets: List[Callable] = []
         self.collect = _drop
+        # what a function yields runs even when nothing takes it (its side effects)
+        self.collect_many = _each(_drop)
         # Whether `(tag, value)` results go to side outputs. PyFlink routes them only for an
         # operator on which get_side_output was called (consumed or not: StreamTask sets it
         # from the graph); otherwise they are ordinary main-output records.
         self.routes_side_outputs = False
-        # With one main target that can take a map function into its own input method
-        # (an exit): fuse_map(user_map, user_error) -> that method with the map applied
-        # first, one Python call per record less (runtime/operators/process.py MapOperator).
+        # With one main target that can take a map function into its own input methods
+        # (an exit): fuse_map(user_map, user_error) -> (process_element, process_many) of
+        # that target with the map applied first, one Python call per record less
+        # (runtime/operators/process.py MapOperator).
         self.fuse_map: Optional[Callable] = None
         self._fuse_maps: List[Optional[Callable]] = []
+        self._manys: List[Optional[Callable]] = []
 
     def add_main_target(self, process_element: Callable, process_watermark: Callable,
-                        fuse_map: Optional[Callable] = None) -> None:
+                        fuse_map: Optional[Callable] = None,
+                        process_many: Optional[Callable] = None) -> None:
         self._main.append(process_element)
         self._fuse_maps.append(fuse_map)
+        self._manys.append(process_many)
         self._add_watermark_target(process_watermark)
         self._rebind()
 
@@ -54,6 +66,8 @@ class Output:
                 for target in _targets:
                     target(value, timestamp)
             self.collect = collect
+        many = self._manys[0] if len(targets) == 1 else None
+        self.collect_many = many if many is not None else _each(self.collect)
 
     def collect_side(self, tag_id: str, value, timestamp) -> None:
         # A side output nobody consumes is dropped, as in Flink.
@@ -63,6 +77,14 @@ class Output:
     def emit_watermark(self, watermark: int) -> None:
         for target in self._watermark_targets:
             target(watermark)
+
+
+def _each(collect: Callable) -> Callable:
+    """collect_many over a target without a loop of its own."""
+    def collect_many(values, timestamp) -> None:
+        for value in values:
+            collect(value, timestamp)
+    return collect_many
 
 
 def _drop(value, timestamp) -> None:

@@ -31,6 +31,9 @@ class Operator:
     name = "Operator"
     has_timers = False  # True for operators whose processing-time timers the task must poll
     function = None     # the user function this operator runs, if any
+    # process_many(values, timestamp): records of an iterable in one loop, for an operator
+    # that has one (a map fused into an exit: output.py); None: process_element each
+    process_many = None
 
     def __init__(self) -> None:
         self.output: Optional[Output] = None
@@ -120,11 +123,10 @@ def emit_results(results, output: Output, timestamp) -> None:
     an operator none of whose side outputs is consumed emits `(tag, value)` as a main record."""
     if results is None:
         return
-    collect = output.collect
     if not output.routes_side_outputs:
-        for item in results:
-            collect(item, timestamp)
+        output.collect_many(results, timestamp)
         return
+    collect = output.collect
     for item in results:
         if item.__class__ is tuple and item and isinstance(item[0], OutputTag):
             output.collect_side(item[0].tag_id, item[1], timestamp)

@@ -91,8 +91,9 @@ class MapOperator(ProcessOperator):
         collect = output.collect
         user_error = self.user_error
         if output.fuse_map is not None and not output.routes_side_outputs:
-            # the map runs inside the exit's input method (no side output can take a result)
-            return output.fuse_map(user_map, user_error)
+            # the map runs inside the exit's input methods (no side output can take a result)
+            process_element, self.process_many = output.fuse_map(user_map, user_error)
+            return process_element
 
         def process_element(value, timestamp):
             try:

@@ -50,7 +50,16 @@ class SourceOperator(TimestampsAndWatermarksOperator):
             # nothing to stamp and no watermark to generate: records go straight on
             process = self.output.collect
         progress = self.task.progress if self.task is not None else None
-        records = iter(self.call_user(self.reader, split))
+        records = self.call_user(self.reader, split)
+        if process is self.output.collect and isinstance(records, (list, range, tuple)):
+            # a split held in memory: slices of it go on through collect_many
+            collect_many = self.output.collect_many
+            for start in range(0, len(records), PROGRESS_RECORDS):
+                collect_many(records[start:start + PROGRESS_RECORDS], None)
+                if progress is not None:
+                    progress()
+            return
+        records = iter(records)
         if progress is None:
             for value in records:
                 process(value, None)

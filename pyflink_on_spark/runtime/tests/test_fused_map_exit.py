@@ -120,6 +120,66 @@ def test_a_map_whose_side_outputs_are_taken_is_not_fused():
 def test_fusing_replaces_the_exits_method_so_one_path_holds_its_records():
     job, _ = _map_key_by_reduce(["a"], wrap_map(lambda w: (w, 1)), lambda pair: pair[0])
     collector = ExitCollector(job.stages[0].spec.exits[0], 0, 1, [], lambda e: e)
-    unfused = collector.process_element
+    unfused = collector.process_element, collector.process_many
     fused = collector.fused_with_map(lambda w: (w, 1), lambda e: e)
-    assert collector.process_element is fused and fused is not unfused
+    assert (collector.process_element, collector.process_many) == fused
+    assert not set(fused) & set(unfused)
+
+
+def test_what_a_flat_map_yields_goes_through_the_exits_loop_record_by_record(capsys):
+    from pyflink_on_spark.datastream.functions import wrap_flat_map
+    from pyflink_on_spark.specs.operators import FlatMapSpec
+
+    def words(line):
+        for word in line.split():
+            print("yield", word)
+            yield word, 1
+
+    def key(pair):
+        print("key", pair[0])
+        return pair[0]
+
+    src = SourceTransformation(name="Source", source=collection_source(["a b"]))
+    split = OneInputTransformation(name="Split", input=src, spec=FlatMapSpec(wrap_flat_map(words)))
+    keyed = PartitionTransformation(name="Keyed", input=split, partitioning=KeyedPartitioning(
+        wrap_key_selector(key)))
+    reduced = OneInputTransformation(
+        name="Reduce", input=keyed,
+        spec=ReduceSpec(wrap_reduce(lambda a, b: (a[0], a[1] + b[1])), wrap_key_selector(key)))
+    sink = SinkTransformation(name="Collect", input=reduced, spec=CollectSinkSpec())
+    job = compile_sinks([sink], parallelism=1)
+    task = _source_task(job)
+    (collector,) = task.exits
+    split_operator = [op for op in task.operators if op.name == "Split"][0]
+    assert split_operator.output.collect_many is collector.process_many
+    run_job(job)
+    assert capsys.readouterr().out.splitlines()[:4] == ["yield a", "key a", "yield b", "key b"]
+
+
+def test_a_generator_runs_even_when_nothing_takes_its_records():
+    from pyflink_on_spark.runtime.operators.base import emit_results
+    from pyflink_on_spark.runtime.output import Output
+    ran = []
+
+    def results():
+        ran.append("body")
+        yield 1
+
+    emit_results(results(), Output(), None)
+    assert ran == ["body"]
+
+
+def test_a_target_without_a_loop_gets_the_records_one_by_one():
+    from pyflink_on_spark.runtime.output import Output
+    output, got = Output(), []
+    output.add_main_target(lambda value, timestamp: got.append((value, timestamp)),
+                           lambda watermark: None)
+    output.collect_many(iter([1, 2]), 7)
+    assert got == [(1, 7), (2, 7)]
+    loop = []
+    output = Output()
+    output.add_main_target(lambda value, timestamp: None, lambda watermark: None,
+                           process_many=lambda values, timestamp: loop.append(values))
+    values = iter([3])
+    output.collect_many(values, None)
+    assert loop == [values]
