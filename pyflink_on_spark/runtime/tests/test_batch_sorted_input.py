@@ -15,7 +15,8 @@ from pyflink_on_spark.graph.transformations import (
 from pyflink_on_spark.runtime.batch_order import batch_key_order, key_of_order
 from pyflink_on_spark.runtime.boundary import KIND_RECORDS, KIND_WATERMARK, loads_records, row_order
 from pyflink_on_spark.runtime.exits import KeySortedExitCollector
-from pyflink_on_spark.runtime.tests.engine_harness import compile_sinks, run_job
+from pyflink_on_spark.runtime.tests.engine_harness import (
+    compile_sinks, run_job, source_stage_rows)
 from pyflink_on_spark.specs.operators import KeyedProcessSpec, ReduceSpec
 from pyflink_on_spark.specs.partitioning import KeyedPartitioning
 from pyflink_on_spark.specs.sinks import CollectSinkSpec
@@ -123,14 +124,7 @@ def test_state_of_ended_keys_is_dropped_so_one_key_is_held_at_a_time():
     job, _ = _keyed_job([(k, i) for i, k in enumerate("abcdefabc")],
                         lambda s: KeyedProcessSpec(Holds(), s))
     source_stage, keyed_stage = job.stages
-    task = StreamTask(source_stage.spec, 0)
-    task.open()
-    from pyflink_on_spark.direct.exchange import source_split_rows
-    splits = source_split_rows(source_stage.source.splits)
-    task.process_rows([r[0] for r in splits], [r[2] for r in splits], [r[4] for r in splits],
-                      [r[5] for r in splits], [row_order(r) for r in splits])
-    task.finish()
-    rows = route(task.take_rows(), 1)[0]
+    rows = route(source_stage_rows(source_stage), 1)[0]
     consumer = StreamTask(keyed_stage.spec, 0)
     consumer.open()
     backend = consumer.head.backend

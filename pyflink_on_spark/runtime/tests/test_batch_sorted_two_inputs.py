@@ -9,12 +9,13 @@ from pyflink_on_spark.common.typeinfo import Types
 from pyflink_on_spark.datastream import StreamExecutionEnvironment
 from pyflink_on_spark.datastream.functions import CoMapFunction, KeyedCoProcessFunction
 from pyflink_on_spark.datastream.state import ValueStateDescriptor
-from pyflink_on_spark.direct.exchange import route, source_split_rows
+from pyflink_on_spark.direct.exchange import route
 from pyflink_on_spark.graph.transformations import SinkTransformation
 from pyflink_on_spark.runtime.batch_order import ORDER_BEFORE_RECORDS
 from pyflink_on_spark.runtime.boundary import KIND_RECORD_COUNT, loads_records, row_order
 from pyflink_on_spark.runtime.task import StreamTask
-from pyflink_on_spark.runtime.tests.engine_harness import compile_sinks, run_job
+from pyflink_on_spark.runtime.tests.engine_harness import (
+    compile_sinks, run_job, source_stage_rows)
 from pyflink_on_spark.specs.sinks import CollectSinkSpec
 
 
@@ -66,13 +67,7 @@ def test_inputs_keyed_by_other_key_types_keep_the_buffered_path(env):
 def test_a_sorted_exit_into_two_inputs_sends_each_destination_its_record_count(env):
     job, _ = _job(_connected(env, ["a1", "b1", "a2"], ["c1"]).map(Tag()))
     source_stage = [st for st in job.stages if st.source is not None][0]
-    task = StreamTask(source_stage.spec, 0)
-    task.open()
-    splits = source_split_rows(source_stage.source.splits)
-    task.process_rows([r[0] for r in splits], [r[2] for r in splits], [r[4] for r in splits],
-                      [r[5] for r in splits], [row_order(r) for r in splits])
-    task.finish()
-    rows = task.take_rows()
+    rows = source_stage_rows(source_stage)
     counts = [r for r in rows if r[4] == KIND_RECORD_COUNT]
     assert len(counts) == 1 and row_order(counts[0]) == ORDER_BEFORE_RECORDS
     assert cloudpickle.loads(counts[0][5]) in (3, 1)   # this source's input
@@ -124,16 +119,7 @@ def test_one_key_of_both_inputs_is_held_at_a_time(env):
     job, _ = _job(_connected(env, left, right).process(HeldKeys(), Types.STRING()))
     source_stages = [st for st in job.stages if st.source is not None]
     keyed_stage = [st for st in job.stages if st.source is None][0]
-    rows = []
-    for stage in source_stages:
-        task = StreamTask(stage.spec, 0)
-        task.open()
-        splits = source_split_rows(stage.source.splits)
-        task.process_rows([r[0] for r in splits], [r[2] for r in splits],
-                          [r[4] for r in splits], [r[5] for r in splits],
-                          [row_order(r) for r in splits])
-        task.finish()
-        rows.extend(task.take_rows())
+    rows = [row for stage in source_stages for row in source_stage_rows(stage)]
     consumer = StreamTask(keyed_stage.spec, 0)
     consumer.open()
     head = consumer.head
