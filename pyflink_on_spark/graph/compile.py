@@ -16,7 +16,8 @@ from pyflink_on_spark.graph.transformations import (
     SideOutputTransformation, SinkTransformation, SourceTransformation, Transformation,
     TwoInputTransformation, UnionTransformation)
 from pyflink_on_spark.specs.operators import (
-    BROADCAST_SPECS, KEY_SORTED_INPUT_SPECS, KEYED_TWO_INPUT_SPECS, TimestampsSpec)
+    BROADCAST_SPECS, KEY_SORTED_INPUT_SPECS, KEYED_TWO_INPUT_SPECS, Aggregation, AggregationSpec,
+    TimestampsSpec)
 from pyflink_on_spark.specs.partitioning import (
     ForwardPartitioning, KeyedPartitioning, Partitioning, RebalancePartitioning)
 from pyflink_on_spark.specs.sinks import CollectSinkSpec
@@ -166,7 +167,9 @@ def compile_job(sinks: List[Transformation], *, default_parallelism: int,
         exits[s_src].append(ExitSpec(edge.edge_id, edge.source.id, edge.side_tag,
                                      edge.partitioning, parallelism[edge.target.id],
                                      max_par(edge.target), _converter(source_type),
-                                     sort_by_key=sort_by_key, counts_records=two_input))
+                                     sort_by_key=sort_by_key, counts_records=two_input,
+                                     sum_position=_summed_position(edge) if sort_by_key
+                                     else None))
         inputs[s_dst].append(InputSpec(edge.edge_id, edge.input_index,
                                        parallelism[edge.source.id], sort_by_key))
         upstream[s_dst].append(UpstreamEdge(s_src, edge.edge_id))
@@ -210,6 +213,17 @@ def _sorts_by_key(edge: Edge, config: JobConfig) -> bool:
     return (config.runtime_mode == "BATCH" and edge.input_index == 1
             and isinstance(edge.partitioning, KeyedPartitioning)
             and isinstance(getattr(edge.target, "spec", None), KEY_SORTED_INPUT_SPECS))
+
+
+def _summed_position(edge: Edge) -> Optional[int]:
+    """The tuple index a BATCH sum at the end of a key-sorted edge adds: only the key's final
+    sum leaves that operator, so the exit may send partial sums of the records it holds
+    (runtime/exits.py KeySortedExitCollector), as a combiner would."""
+    spec = getattr(edge.target, "spec", None)
+    if isinstance(spec, AggregationSpec) and spec.aggregation is Aggregation.SUM \
+            and type(spec.position) is int:
+        return spec.position
+    return None
 
 
 def _keyed_two_input_sorts(target: Transformation, edges: List[Edge],

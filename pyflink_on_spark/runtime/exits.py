@@ -290,6 +290,7 @@ class KeySortedExitCollector(ExitCollector):
                                   partitioning.key_type)
         key_order = batch_key_order(partitioning.key_type)
         memo_types, limit, memo_limit = _MEMO_TYPES, SORTED_RECORDS_HELD, self._MEMO_LIMIT
+        sum_at = spec.sum_position
         count = 0
         # memoisable key (as slots) -> (destination, key bytes): worked out once per key
         located: dict = {}
@@ -307,6 +308,23 @@ class KeySortedExitCollector(ExitCollector):
             places[slot_key] = (dest, sorted_record_order(key_bytes, None))
             slot = slots[slot_key] = []
             return slot
+
+        def add_to_sum(slot: list, value) -> bool:
+            """Into a BATCH sum (ExitSpec.sum_position): a plain tuple whose summed field is
+            an int or a float joins its key's partial sum, which leaves as one record (the
+            key's first record with the field summed). True when it was added to a partial
+            sum already held. Other records, and every record after one, wait as they are."""
+            if value.__class__ is tuple and len(value) > sum_at:
+                field = value[sum_at]
+                if field.__class__ is int or field.__class__ is float:
+                    if not slot:
+                        slot.append(_PartialSum(value, field))
+                        return False
+                    if len(slot) == 1 and slot[0].__class__ is _PartialSum:
+                        slot[0].total += field
+                        return True
+            slot.append(value)
+            return False
 
         def hold_other(key, value, timestamp) -> None:
             """A record with a timestamp, or of a key that is not memoised."""
@@ -343,7 +361,10 @@ class KeySortedExitCollector(ExitCollector):
                             slot = slots.get(key)
                             if slot is None:
                                 slot = new_slot(key, key)
-                            slot.append(value)
+                            if sum_at is None:
+                                slot.append(value)
+                            elif add_to_sum(slot, value):
+                                continue
                         elif kind in memo_types:
                             slot_key = (kind, key)
                             slot = slots.get(slot_key)
@@ -379,6 +400,8 @@ class KeySortedExitCollector(ExitCollector):
             leave = [k for k, slot in slots.items() if len(slot) >= smallest]
             for slot_key in leave:
                 values = slots.pop(slot_key)
+                if values[0].__class__ is _PartialSum:
+                    values[0] = values[0].record(sum_at)
                 dest, order = places.pop(slot_key)
                 waiting -= len(values)
                 sent[dest] += len(values)
@@ -428,6 +451,23 @@ class KeySortedExitCollector(ExitCollector):
         self._rows.append((self._edge, dest, self._src, self._seq, kind, payload,
                            ORDER_AFTER_RECORDS))
         self._seq += 1
+
+
+class _PartialSum:
+    """A key's records summed in a key-sorted exit into a BATCH sum: the first record and the
+    running total of its summed field."""
+
+    __slots__ = ("first", "total")
+
+    def __init__(self, first: tuple, total) -> None:
+        self.first = first
+        self.total = total
+
+    def record(self, position: int) -> tuple:
+        first, total = self.first, self.total
+        if total is first[position]:
+            return first
+        return first[:position] + (total,) + first[position + 1:]
 
 
 # A key-sorted exit holds more records than a chunk (all destinations together): the more of
