@@ -177,7 +177,7 @@ def _no_streaming_dependencies(settings: JobSettings) -> None:
 
 
 def _unbounded(job: CompiledJob) -> bool:
-    from pyflink_on_spark.spark.streaming.executor import is_unbounded
+    from pyflink_on_spark.spark.streaming.sources import is_unbounded
     return is_unbounded(job)
 
 

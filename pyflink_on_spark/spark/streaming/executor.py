@@ -37,8 +37,7 @@ from pyflink_on_spark.runtime.checkpoint.micro_batch import KIND_TICK, state_ids
 from pyflink_on_spark.runtime.checkpoint.store import SnapshotStore
 from pyflink_on_spark.spark.batch_schema import SPARK_SCHEMA, control_rows_frame
 from pyflink_on_spark.spark.streaming.faults import driver_fault_point as _fault_point
-from pyflink_on_spark.spark.streaming.sources import (check_unbounded_source, is_unbounded_source,
-                                                      unbounded_source)
+from pyflink_on_spark.spark.streaming.sources import check_unbounded_source, unbounded_source
 from pyflink_on_spark.spark.streaming.settings import StreamingSettings, job_identity
 from pyflink_on_spark.spark.streaming.stage_task import make_streaming_stage_function
 from pyflink_on_spark.specs.partitioning import KeyedPartitioning
@@ -46,11 +45,6 @@ from pyflink_on_spark.specs.sinks import CollectSinkSpec, FileSinkSpec, PrintSin
 from pyflink_on_spark.specs.stage import CompiledJob
 
 _TICK_SRC = 2 ** 31 - 1
-def is_unbounded(job: CompiledJob) -> bool:
-    return any(is_unbounded_source(stage.source.frame)
-               for stage in job.stages if stage.source is not None)
-
-
 def key_types_of(job: CompiledJob) -> Dict[int, object]:
     """Head node of every stage fed by a keyed exchange -> the exchange's key type (what
     rescaling needs to compute a key's group)."""

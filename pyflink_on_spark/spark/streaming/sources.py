@@ -40,6 +40,13 @@ def is_unbounded_source(spec) -> bool:
     return isinstance(spec, FileSourceSpec) and spec.monitor_interval_ms > 0
 
 
+def is_unbounded(job) -> bool:
+    """Whether a CompiledJob reads an unbounded source (what decides Structured Streaming).
+    Here, not in the streaming executor, so that a bounded job does not import that."""
+    return any(is_unbounded_source(stage.source.frame)
+               for stage in job.stages if stage.source is not None)
+
+
 def check_unbounded_source(spec) -> None:
     """Raises NotImplementedError unless ``spec`` has an UnboundedSource here."""
     if not is_unbounded_source(spec):
