@@ -7,7 +7,7 @@ knows nothing of the engine or of Spark.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Tuple
 
 from pyflink_on_spark.graph.sources import (
     estimated_bytes, is_split_here, source_reader_spec, source_splits)
@@ -16,7 +16,7 @@ from pyflink_on_spark.graph.transformations import (
     SideOutputTransformation, SinkTransformation, SourceTransformation, Transformation,
     TwoInputTransformation, UnionTransformation)
 from pyflink_on_spark.specs.operators import (
-    BROADCAST_SPECS, KEY_SORTED_INPUT_SPECS, KEYED_TWO_INPUT_SPECS, Aggregation, AggregationSpec,
+    BROADCAST_SPECS, KEY_SORTED_INPUT_SPECS, KEYED_TWO_INPUT_SPECS, AggregationSpec,
     TimestampsSpec)
 from pyflink_on_spark.specs.partitioning import (
     ForwardPartitioning, KeyedPartitioning, Partitioning, RebalancePartitioning)
@@ -168,8 +168,8 @@ def compile_job(sinks: List[Transformation], *, default_parallelism: int,
                                      edge.partitioning, parallelism[edge.target.id],
                                      max_par(edge.target), _converter(source_type),
                                      sort_by_key=sort_by_key, counts_records=two_input,
-                                     sum_position=_summed_position(edge) if sort_by_key
-                                     else None))
+                                     partial_aggregation=_partial_aggregation(edge)
+                                     if sort_by_key else None))
         inputs[s_dst].append(InputSpec(edge.edge_id, edge.input_index,
                                        parallelism[edge.source.id], sort_by_key))
         upstream[s_dst].append(UpstreamEdge(s_src, edge.edge_id))
@@ -215,14 +215,14 @@ def _sorts_by_key(edge: Edge, config: JobConfig) -> bool:
             and isinstance(getattr(edge.target, "spec", None), KEY_SORTED_INPUT_SPECS))
 
 
-def _summed_position(edge: Edge) -> Optional[int]:
-    """The tuple index a BATCH sum at the end of a key-sorted edge adds: only the key's final
-    sum leaves that operator, so the exit may send partial sums of the records it holds
+def _partial_aggregation(edge: Edge) -> Optional[Tuple[str, int]]:
+    """(aggregation, tuple index) of a BATCH rolling aggregation (sum, min, max, min_by,
+    max_by) at the end of a key-sorted edge: only the key's final result leaves that
+    operator, so the exit may send a partial result of the records it holds
     (runtime/exits.py KeySortedExitCollector), as a combiner would."""
     spec = getattr(edge.target, "spec", None)
-    if isinstance(spec, AggregationSpec) and spec.aggregation is Aggregation.SUM \
-            and type(spec.position) is int:
-        return spec.position
+    if isinstance(spec, AggregationSpec) and type(spec.position) is int:
+        return spec.aggregation.value, spec.position
     return None
 
 

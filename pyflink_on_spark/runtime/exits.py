@@ -290,7 +290,10 @@ class KeySortedExitCollector(ExitCollector):
                                   partitioning.key_type)
         key_order = batch_key_order(partitioning.key_type)
         memo_types, limit, memo_limit = _MEMO_TYPES, SORTED_RECORDS_HELD, self._MEMO_LIMIT
-        sum_at = spec.sum_position
+        aggregation, at = spec.partial_aggregation or (None, None)
+        summing = aggregation == "SUM"
+        fold = _PARTIAL_FOLDS.get(aggregation)
+        partial_kind = _PartialHolder if aggregation in ("MIN_BY", "MAX_BY") else _Partial
         count = 0
         # memoisable key (as slots) -> (destination, key bytes): worked out once per key
         located: dict = {}
@@ -309,19 +312,26 @@ class KeySortedExitCollector(ExitCollector):
             slot = slots[slot_key] = []
             return slot
 
-        def add_to_sum(slot: list, value) -> bool:
-            """Into a BATCH sum (ExitSpec.sum_position): a plain tuple whose summed field is
-            an int or a float joins its key's partial sum, which leaves as one record (the
-            key's first record with the field summed). True when it was added to a partial
-            sum already held. Other records, and every record after one, wait as they are."""
-            if value.__class__ is tuple and len(value) > sum_at:
-                field = value[sum_at]
-                if field.__class__ is int or field.__class__ is float:
+        def add_to_partial(slot: list, value) -> bool:
+            """Into a BATCH rolling aggregation (ExitSpec.partial_aggregation): a plain tuple
+            whose field is an int or a float (not NaN, for a comparison) joins its key's
+            partial result, which leaves as one record (as the aggregation leaves it: the
+            key's first record with the field summed, or its minimum or maximum; min_by /
+            max_by: the record holding the first extreme). True when it was added to a
+            partial result already held. Other records, and every record after one, wait
+            as they are: the aggregation folds them as before."""
+            if value.__class__ is tuple and len(value) > at:
+                field = value[at]
+                kind = field.__class__
+                if kind is int or kind is float and (summing or field == field):
                     if not slot:
-                        slot.append(_PartialSum(value, field))
+                        slot.append(partial_kind(value, field))
                         return False
-                    if len(slot) == 1 and slot[0].__class__ is _PartialSum:
-                        slot[0].total += field
+                    if len(slot) == 1 and slot[0].__class__ is partial_kind:
+                        if summing:
+                            slot[0].total += field
+                        else:
+                            fold(slot[0], value, field)
                         return True
             slot.append(value)
             return False
@@ -361,9 +371,9 @@ class KeySortedExitCollector(ExitCollector):
                             slot = slots.get(key)
                             if slot is None:
                                 slot = new_slot(key, key)
-                            if sum_at is None:
+                            if aggregation is None:
                                 slot.append(value)
-                            elif add_to_sum(slot, value):
+                            elif add_to_partial(slot, value):
                                 continue
                         elif kind in memo_types:
                             slot_key = (kind, key)
@@ -400,8 +410,8 @@ class KeySortedExitCollector(ExitCollector):
             leave = [k for k, slot in slots.items() if len(slot) >= smallest]
             for slot_key in leave:
                 values = slots.pop(slot_key)
-                if values[0].__class__ is _PartialSum:
-                    values[0] = values[0].record(sum_at)
+                if values[0].__class__ is partial_kind:
+                    values[0] = values[0].record(at)
                 dest, order = places.pop(slot_key)
                 waiting -= len(values)
                 sent[dest] += len(values)
@@ -453,9 +463,9 @@ class KeySortedExitCollector(ExitCollector):
         self._seq += 1
 
 
-class _PartialSum:
-    """A key's records summed in a key-sorted exit into a BATCH sum: the first record and the
-    running total of its summed field."""
+class _Partial:
+    """A key's records folded in a key-sorted exit into a BATCH sum / min / max: the key's
+    first record and the field's running result."""
 
     __slots__ = ("first", "total")
 
@@ -468,6 +478,41 @@ class _PartialSum:
         if total is first[position]:
             return first
         return first[:position] + (total,) + first[position + 1:]
+
+
+class _PartialHolder(_Partial):
+    """min_by / max_by: `first` is the record holding the extreme so far (the first one on
+    ties), and it leaves whole."""
+
+    __slots__ = ()
+
+    def record(self, position: int) -> tuple:
+        return self.first
+
+
+def _fold_min(partial: _Partial, value: tuple, field) -> None:
+    if field < partial.total:
+        partial.total = field
+
+
+def _fold_max(partial: _Partial, value: tuple, field) -> None:
+    if field > partial.total:
+        partial.total = field
+
+
+def _fold_min_by(partial: _Partial, value: tuple, field) -> None:
+    if field < partial.total:
+        partial.total, partial.first = field, value
+
+
+def _fold_max_by(partial: _Partial, value: tuple, field) -> None:
+    if field > partial.total:
+        partial.total, partial.first = field, value
+
+
+# the comparisons of runtime/adapters.py AggregationAdapter (strict: a tie keeps the first)
+_PARTIAL_FOLDS = {"MIN": _fold_min, "MAX": _fold_max, "MIN_BY": _fold_min_by,
+                  "MAX_BY": _fold_max_by}
 
 
 # A key-sorted exit holds more records than a chunk (all destinations together): the more of

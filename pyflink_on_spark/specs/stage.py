@@ -58,8 +58,9 @@ class ExitSpec:
                                # ordered by them (runtime/batch_order.py)
     counts_records: bool = False   # key-sorted into a two-input operator: at the end, each
                                    # destination gets a row of how many records it was sent
-    sum_position: Optional[int] = None  # key-sorted into a BATCH sum over this tuple index:
-                                        # the exit may send a key's partial sums (exits.py)
+    # key-sorted into a BATCH rolling aggregation over a tuple index: (its Aggregation's
+    # value, the index); the exit may send a key's partial result (exits.py)
+    partial_aggregation: Optional[Tuple[str, int]] = None
 
 
 @dataclass(frozen=True)

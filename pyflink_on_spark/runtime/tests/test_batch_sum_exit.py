@@ -1,7 +1,7 @@
-"""BATCH mode into a sum over a tuple index: only each key's final sum leaves the sum, so the
-key-sorted exit before it sends partial sums of the records it holds (a combiner). The
-results are those of the record-by-record path: the key's first record with the field
-summed, every other record kind folded as it was."""
+"""BATCH mode into a rolling aggregation over a tuple index (sum, min, max, min_by, max_by):
+only each key's final result leaves it, so the key-sorted exit before it sends a partial
+result of the records it holds (a combiner). The results are those of the record-by-record
+path, every other record kind folded as it was."""
 import pytest
 
 from pyflink_on_spark.common import Row
@@ -16,14 +16,16 @@ from pyflink_on_spark.runtime.tests.engine_harness import (
 from pyflink_on_spark.specs.sinks import CollectSinkSpec
 
 
-def _summed(values, position=1, parallelism=1, mode="BATCH", type_info=None):
+def _summed(values, position=1, parallelism=1, mode="BATCH", type_info=None,
+            aggregation="sum"):
     env = StreamExecutionEnvironment.get_execution_environment()
     env.set_parallelism(parallelism)
     env.set_runtime_mode(RuntimeExecutionMode.BATCH if mode == "BATCH"
                          else RuntimeExecutionMode.STREAMING)
     ds = env.from_collection(values, type_info=type_info) \
         .map(lambda v: v, type_info).set_parallelism(parallelism) \
-        .key_by(lambda v: v[0]).sum(position)
+        .key_by(lambda v: v[0])
+    ds = getattr(ds, aggregation)(position)
     sink = SinkTransformation(name="Collect", input=ds._transformation, spec=CollectSinkSpec())
     sink.parallelism = 1
     job = compile_sinks([sink], parallelism=parallelism, mode=mode)
@@ -34,7 +36,7 @@ def _run_both(monkeypatch, *args, **kwargs):
     """(with partial sums, record by record): the job's results both ways."""
     job, sink = _summed(*args, **kwargs)
     combined = run_job(job)[sink.id]
-    monkeypatch.setattr(compile_module, "_summed_position", lambda edge: None)
+    monkeypatch.setattr(compile_module, "_partial_aggregation", lambda edge: None)
     job, sink = _summed(*args, **kwargs)
     return combined, run_job(job)[sink.id]
 
@@ -42,17 +44,18 @@ def _run_both(monkeypatch, *args, **kwargs):
 def test_the_exit_into_a_batch_sum_sends_one_partial_sum_per_key():
     values = [("a", 1, "first a"), ("b", 2, "first b"), ("a", 3, "x"), ("a", 4, "y")]
     job, sink = _summed(values)
-    assert [e.sum_position for st in job.stages for e in st.spec.exits if not e.to_driver] \
-        == [1]
+    assert [e.partial_aggregation for st in job.stages for e in st.spec.exits
+            if not e.to_driver] == [("SUM", 1)]
     rows = [r for r in source_stage_rows(job.stages[0]) if r[4] == KIND_RECORDS]
     assert sorted(loads_records(r[5])[0] for r in rows) == [[("a", 8, "first a")],
                                                           [("b", 2, "first b")]]
     assert run_job(job)[sink.id] == [("a", 8, "first a"), ("b", 2, "first b")]
 
 
-def test_streaming_mode_and_other_aggregations_send_every_record():
+def test_streaming_mode_sends_every_record():
     job, _ = _summed([("a", 1)], mode="STREAMING")
-    assert not any(e.sum_position is not None for st in job.stages for e in st.spec.exits)
+    assert not any(e.partial_aggregation is not None
+                   for st in job.stages for e in st.spec.exits)
 
 
 @pytest.mark.parametrize("values", [
@@ -64,15 +67,23 @@ def test_streaming_mode_and_other_aggregations_send_every_record():
     # follows waits as it is
     [("a", 1), ("a", 2), ("a", True), ("a", 5), ("b", "x"), ("b", "y")],
     [("a", 1), ["a", 2], ("a", 3)],
+    # ties and NaN: the first extreme is kept; a NaN stops the key's partial result (its
+    # comparisons depend on the order of folding)
+    [("a", 3, "first"), ("a", 1, "second"), ("a", 1, "third"), ("a", 3, "fourth"),
+     ("b", 2.0, "x"), ("b", float("nan"), "y"), ("b", 1.0, "z"), ("b", 5, "w")],
 ])
 @pytest.mark.parametrize("parallelism", [1, 2])
-def test_partial_sums_give_what_the_record_by_record_fold_gives(monkeypatch, values,
-                                                                parallelism):
-    combined, one_by_one = _run_both(monkeypatch, values, parallelism=parallelism)
-    if parallelism == 2 and any(type(v[1]) is float for v in values):
+@pytest.mark.parametrize("aggregation", ["sum", "min", "max", "min_by", "max_by"])
+def test_partial_results_give_what_the_record_by_record_fold_gives(monkeypatch, values,
+                                                                   parallelism, aggregation):
+    if aggregation != "sum" and any(type(v[1]) is str for v in values):
+        values = [v for v in values if type(v[1]) is not str]
+    combined, one_by_one = _run_both(monkeypatch, values, parallelism=parallelism,
+                                     aggregation=aggregation)
+    if aggregation == "sum" and parallelism == 2 and any(type(v[1]) is float for v in values):
         # float additions grouped per upstream subtask may round otherwise: not compared
         return
-    assert combined == one_by_one
+    assert repr(combined) == repr(one_by_one)   # repr: a NaN result equals itself
     assert [type(v) for v in combined] == [type(v) for v in one_by_one]
 
 
@@ -89,3 +100,17 @@ def test_a_record_without_the_summed_field_still_fails_in_the_sum(monkeypatch):
     with pytest.raises(UserFunctionError) as failure:
         run_job(job)
     assert "the aggregation's field 1 is not in the record ('a',)" in str(failure.value)
+
+
+@pytest.mark.parametrize("aggregation, expected", [
+    ("min", [("a", 1, "first")]), ("max", [("a", 5, "first")]),
+    ("min_by", [("a", 1, "second")]), ("max_by", [("a", 5, "third")]),
+])
+def test_the_exit_into_a_batch_min_or_max_sends_one_partial_result_per_key(aggregation,
+                                                                            expected):
+    values = [("a", 3, "first"), ("a", 1, "second"), ("a", 5, "third"), ("a", 1, "fourth"),
+              ("a", 5, "fifth")]
+    job, sink = _summed(values, aggregation=aggregation)
+    rows = [r for r in source_stage_rows(job.stages[0]) if r[4] == KIND_RECORDS]
+    assert [loads_records(r[5])[0] for r in rows] == [expected]
+    assert run_job(job)[sink.id] == expected
