@@ -3,10 +3,8 @@ sort-based batch runtime sorts them), the operator holds one key's records of bo
 at a time and merges them as the buffered path did; the inputs' record counts, which decide
 the first tie, arrive before the first key."""
 import cloudpickle
-import pytest
 
 from pyflink_on_spark.common.typeinfo import Types
-from pyflink_on_spark.datastream import StreamExecutionEnvironment
 from pyflink_on_spark.datastream.functions import CoMapFunction, KeyedCoProcessFunction
 from pyflink_on_spark.datastream.state import ValueStateDescriptor
 from pyflink_on_spark.direct.exchange import route
@@ -17,13 +15,6 @@ from pyflink_on_spark.runtime.task import StreamTask
 from pyflink_on_spark.runtime.tests.engine_harness import (
     compile_sinks, run_job, source_stage_rows)
 from pyflink_on_spark.specs.sinks import CollectSinkSpec
-
-
-@pytest.fixture
-def env():
-    env = StreamExecutionEnvironment.get_execution_environment()
-    env.set_parallelism(1)
-    return env
 
 
 class Tag(CoMapFunction):

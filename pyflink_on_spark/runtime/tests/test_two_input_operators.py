@@ -6,7 +6,7 @@ from pyflink_on_spark.common import Row, Types
 from pyflink_on_spark.datastream import (
     BroadcastProcessFunction, CoFlatMapFunction, CoMapFunction, CoProcessFunction,
     KeyedBroadcastProcessFunction, KeyedCoProcessFunction, OutputTag, ProcessFunction,
-    StreamExecutionEnvironment, TimeDomain)
+    TimeDomain)
 from pyflink_on_spark.datastream.state import (
     MapStateDescriptor, ReducingStateDescriptor, ValueStateDescriptor)
 from pyflink_on_spark.graph.transformations import SinkTransformation
@@ -17,13 +17,6 @@ from pyflink_on_spark.runtime.tests.engine_harness import compile_sinks
 from pyflink_on_spark.specs.sinks import CollectSinkSpec
 
 RULES = MapStateDescriptor("rules", Types.STRING(), Types.STRING())
-
-
-@pytest.fixture
-def env():
-    env = StreamExecutionEnvironment.get_execution_environment()
-    env.set_parallelism(1)
-    return env
 
 
 def _sink(ds):
