@@ -13,7 +13,7 @@ import pickle
 
 import cloudpickle
 
-KIND_RECORDS = 0      # payload: dumps_records((values, timestamps-or-None))
+KIND_RECORDS = 0      # payload: dumps_records((values, timestamps-or-None[, keys]))
 KIND_WATERMARK = 1    # payload: pickled int
 KIND_SPLIT = 2        # payload: pickled source split
 KIND_RECORD_COUNT = 4  # payload: pickled int, the records an upstream subtask sent on a
@@ -30,7 +30,11 @@ _PICKLE_START = 0x80  # a pickle of protocol 2 or later starts with PROTO (0x80)
 
 
 def dumps_records(group: tuple) -> bytes:
-    """A records row's payload: `(values, timestamps-or-None)`.
+    """A records row's payload: `(values, timestamps-or-None)`, and on a keyed exchange the
+    records' keys third, as the exit's key selector computed them (runtime/exits.py): a
+    list beside the values, or on a key-sorted exchange the one key of the row. The keyed
+    operator takes them instead of calling the key selector again, as PyFlink's keyed
+    operators take the key its key_by computed once (runtime/task.py).
 
     marshal when every value is of an exact builtin type (it refuses subclasses such as Row
     or a namedtuple, so nothing comes back as another type): it writes a chunk of ints,
@@ -49,7 +53,7 @@ def dumps_records(group: tuple) -> bytes:
 
 
 def loads_records(payload: bytes) -> tuple:
-    """The `(values, timestamps-or-None)` of a payload from dumps_records."""
+    """The `(values, timestamps-or-None[, keys])` of a payload from dumps_records."""
     if payload[0] == _PICKLE_START:
         return pickle.loads(payload)
     return marshal.loads(payload)

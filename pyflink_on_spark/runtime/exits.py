@@ -141,6 +141,10 @@ class ExitCollector:
         width = 1 if self._broadcast else spec.target_parallelism
         self._values: List[list] = [[] for _ in range(width)]
         self._stamps: List[list] = [[] for _ in range(width)]
+        # a keyed exchange carries each record's key to the keyed operator (boundary.py)
+        self._keys: Optional[List[list]] = (
+            [[] for _ in range(width)]
+            if isinstance(spec.partitioning, KeyedPartitioning) else None)
         self._convert = spec.converter
         self._kind = KIND_DRIVER if spec.to_driver else KIND_RECORDS
         self._select = (lambda value: 0) if self._broadcast else channel_selector(
@@ -171,10 +175,11 @@ class ExitCollector:
         """process_many(values, timestamp), built once per exit: a keyed exit calls the key
         function and the key -> subtask map inline (no selector frame), the converter is
         skipped when there is none (the per-record path of every stage)."""
-        values_by, stamps_by, flush = self._values, self._stamps, self._flush
+        values_by, stamps_by, keys_by, flush = \
+            self._values, self._stamps, self._keys, self._flush
         user_error, partitioning, convert = self._user_error, spec.partitioning, self._convert
         select = self._select
-        keyed = isinstance(partitioning, KeyedPartitioning)
+        keyed = keys_by is not None
         if keyed:
             get_key = per_record_callable(partitioning.key_selector, "get_key")
             to_subtask = KeyToSubtask(spec.target_max_parallelism, spec.target_parallelism,
@@ -193,7 +198,12 @@ class ExitCollector:
                     except Exception as e:
                         raise user_error(e) from None
                 try:
-                    dest = to_subtask(get_key(value)) if keyed else select(value)
+                    if keyed:
+                        key = get_key(value)
+                        dest = to_subtask(key)
+                        keys_by[dest].append(key)
+                    else:
+                        dest = select(value)
                 except Exception as e:
                     raise _blame_selector(user_error(e), partitioning, e) from None
                 values = values_by[dest]
@@ -233,7 +243,11 @@ class ExitCollector:
         stamps = self._stamps[dest]
         if all(ts is None for ts in stamps):
             stamps = None
-        payload = dumps_records((values, stamps))
+        if self._keys is None:
+            payload = dumps_records((values, stamps))
+        else:
+            payload = dumps_records((values, stamps, self._keys[dest]))
+            self._keys[dest] = []
         self._values[dest] = []
         self._stamps[dest] = []
         if self._broadcast:
@@ -308,7 +322,7 @@ class KeySortedExitCollector(ExitCollector):
 
         def new_slot(key, slot_key) -> list:
             dest, key_bytes = locate(key, slot_key)
-            places[slot_key] = (dest, sorted_record_order(key_bytes, None))
+            places[slot_key] = (dest, sorted_record_order(key_bytes, None), key)
             slot = slots[slot_key] = []
             return slot
 
@@ -346,7 +360,7 @@ class KeySortedExitCollector(ExitCollector):
             order = sorted_record_order(key_bytes, timestamp)
             entry = held.get(order)
             if entry is None:
-                held[order] = [dest, timestamp, value]
+                held[order] = [dest, timestamp, key, value]
             else:
                 entry.append(value)
 
@@ -412,19 +426,19 @@ class KeySortedExitCollector(ExitCollector):
                 values = slots.pop(slot_key)
                 if values[0].__class__ is partial_kind:
                     values[0] = values[0].record(at)
-                dest, order = places.pop(slot_key)
+                dest, order, key = places.pop(slot_key)
                 waiting -= len(values)
                 sent[dest] += len(values)
                 rows.append((edge, dest, src, seq, KIND_RECORDS,
-                             dumps_records((values, None)), order))
+                             dumps_records((values, None, key)), order))
                 seq += 1
             for order, entry in held.items():
-                dest, timestamp = entry[0], entry[1]
-                values = entry[2:]
+                dest, timestamp, key = entry[0], entry[1], entry[2]
+                values = entry[3:]
                 sent[dest] += len(values)
                 stamps = None if timestamp is None else [timestamp] * len(values)
                 rows.append((edge, dest, src, seq, KIND_RECORDS,
-                             dumps_records((values, stamps)), order))
+                             dumps_records((values, stamps, key)), order))
                 seq += 1
             held.clear()
             self._seq = seq

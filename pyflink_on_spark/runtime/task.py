@@ -99,6 +99,12 @@ class StreamTask:
         self._input_methods = {
             i.edge_id: (self.head.process_element if i.input_index == 1
                         else self.head.process_element2) for i in spec.inputs}
+        # edge -> the head's method for a record with the key its keyed exchange carried
+        # (runtime/boundary.py); None: the head is not keyed on that input, the keys are
+        # not needed
+        self._keyed_methods = {
+            i.edge_id: getattr(self.head, "process_keyed" if i.input_index == 1
+                               else "process_keyed2", None) for i in spec.inputs}
         self._input_index = {i.edge_id: i.input_index for i in spec.inputs}
         # sorted edge -> the head's method for a row's records at once (None: one by one)
         self._run_methods = {
@@ -115,7 +121,9 @@ class StreamTask:
             self._valve = InputWatermarkValve(channels, input_of_edge)
             self._two_inputs = AlternatingInputs(
                 input_of_edge, self.head.process_element, self.head.process_element2,
-                self._valve, self.head.process_watermark, work_dir)
+                self._valve, self.head.process_watermark, work_dir,
+                (getattr(self.head, "process_keyed", None),
+                 getattr(self.head, "process_keyed2", None)))
         else:
             self._valve = InputWatermarkValve(channels)
         self._channel = None
@@ -167,7 +175,17 @@ class StreamTask:
                 if advanced is not None:
                     head.process_watermark(advanced)
             if kind == KIND_RECORDS:
-                values, stamps = loads_records(payload)
+                group = loads_records(payload)
+                values, stamps = group[0], group[1]
+                keyed = self._keyed_methods[edge] if len(group) > 2 else None
+                if keyed is not None:
+                    if stamps is None:
+                        for key, value in zip(group[2], values):
+                            keyed(key, value, None)
+                    else:
+                        for key, value, stamp in zip(group[2], values, stamps):
+                            keyed(key, value, stamp)
+                    continue
                 process = self._input_methods[edge]
                 if stamps is None:
                     for value in values:
@@ -189,7 +207,7 @@ class StreamTask:
             raise ValueError("a key-sorted input needs the rows' order column")
         head = self.head
         sorted_edges = self._sorted_edges
-        process, runs = self._input_methods, self._run_methods
+        keyed_methods, runs = self._keyed_methods, self._run_methods
         for edge, src, kind, payload, order in zip(edges, srcs, kinds, payloads, orders):
             if edge not in sorted_edges:
                 self._process_rows_in_order((edge,), (src,), (kind,), (payload,))
@@ -203,18 +221,19 @@ class StreamTask:
                 if self._last_key is not None:
                     head.end_sorted_key()
                 self._last_key = key
-            values, stamps = loads_records(payload)
-            element = process[edge]
+            # a sorted row's third item is its records' one key (exits.py)
+            values, stamps, row_key = loads_records(payload)
+            keyed = keyed_methods[edge]
             if stamps is None:
                 run = runs[edge]
                 if run is not None:
-                    run(values)
+                    run(row_key, values)
                     continue
                 for value in values:
-                    element(value, None)
+                    keyed(row_key, value, None)
             else:
                 for value, stamp in zip(values, stamps):
-                    element(value, stamp)
+                    keyed(row_key, value, stamp)
 
     def _progress(self) -> None:
         """Ends the bundle when it is older than BUNDLE_SECONDS: the records the exits hold

@@ -78,24 +78,43 @@ class _RowQueue:
 class _InputCursor:
     """One input's pending rows and the chunk currently being read."""
 
-    __slots__ = ("queue", "values", "stamps", "pos", "complete", "process")
+    __slots__ = ("queue", "values", "stamps", "keys", "pos", "complete", "process",
+                 "process_keyed")
 
-    def __init__(self, work_dir: Optional[str], process: Callable) -> None:
+    def __init__(self, work_dir: Optional[str], process: Callable,
+                 process_keyed: Optional[Callable]) -> None:
         self.queue = _RowQueue(work_dir)
         self.values: List = []
         self.stamps = None
+        # the chunk's keys when its exchange carried them and the input is keyed
+        self.keys: Optional[List] = None
         self.pos = 0
         self.complete = False
         self.process = process
+        self.process_keyed = process_keyed
+
+    def record(self, pos: int) -> None:
+        """Process the chunk's record at `pos`."""
+        stamps = self.stamps
+        stamp = None if stamps is None else stamps[pos]
+        if self.keys is None:
+            self.process(self.values[pos], stamp)
+        else:
+            self.process_keyed(self.keys[pos], self.values[pos], stamp)
 
 
 class AlternatingInputs:
     """Drives a two-input head operator from the task's sorted rows (see the module doc)."""
 
     def __init__(self, input_of_edge: Dict[int, int], process1: Callable, process2: Callable,
-                 valve, on_watermark: Callable[[int], None], work_dir: Optional[str]) -> None:
+                 valve, on_watermark: Callable[[int], None], work_dir: Optional[str],
+                 process_keyed: Tuple[Optional[Callable], Optional[Callable]] = (None, None)
+                 ) -> None:
+        """process_keyed: each input's method for a record with the key its keyed exchange
+        carried (runtime/task.py), None for an input that is not keyed."""
         self._input_of_edge = input_of_edge
-        self._inputs = {1: _InputCursor(work_dir, process1), 2: _InputCursor(work_dir, process2)}
+        self._inputs = {1: _InputCursor(work_dir, process1, process_keyed[0]),
+                        2: _InputCursor(work_dir, process2, process_keyed[1])}
         self._first = input_of_edge[min(input_of_edge)]   # the input whose rows arrive first
         self._valve = valve
         self._on_watermark = on_watermark
@@ -164,7 +183,10 @@ class AlternatingInputs:
                 if advanced is not None:
                     self._on_watermark(advanced)
             if kind == KIND_RECORDS:
-                cursor.values, cursor.stamps = loads_records(payload)
+                group = loads_records(payload)
+                cursor.values, cursor.stamps = group[0], group[1]
+                cursor.keys = group[2] if len(group) > 2 and \
+                    cursor.process_keyed is not None else None
                 cursor.pos = 0
             elif kind == KIND_WATERMARK:
                 advanced = self._valve.on_watermark(edge, src, _loads(payload))
@@ -172,8 +194,7 @@ class AlternatingInputs:
                     self._on_watermark(advanced)
         pos = cursor.pos
         cursor.pos = pos + 1
-        stamps = cursor.stamps
-        cursor.process(cursor.values[pos], None if stamps is None else stamps[pos])
+        cursor.record(pos)
         return True
 
     @staticmethod
@@ -182,6 +203,12 @@ class AlternatingInputs:
         input 2, ... (the turn stays with input 1 after each pair)."""
         count = min(len(first.values) - first.pos, len(second.values) - second.pos)
         a, b = first.pos, second.pos
+        if first.keys is not None or second.keys is not None:
+            first.pos, second.pos = a + count, b + count
+            for i in range(count):
+                first.record(a + i)
+                second.record(b + i)
+            return
         first.pos, second.pos = a + count, b + count
         values1, values2 = first.values[a:a + count], second.values[b:b + count]
         stamps1 = first.stamps[a:a + count] if first.stamps is not None else repeat(None)
@@ -198,7 +225,10 @@ class AlternatingInputs:
         while self._step(side):
             values, stamps, pos = cursor.values, cursor.stamps, cursor.pos
             cursor.pos = len(values)
-            if stamps is None:
+            if cursor.keys is not None:
+                for i in range(pos, len(values)):
+                    cursor.record(i)
+            elif stamps is None:
                 for value in values[pos:]:
                     process(value, None)
             else:

@@ -153,6 +153,10 @@ class MicroBatchTask:
         methods = self.task._input_methods
         for edge, method in list(methods.items()):
             methods[edge] = self._counting(method)
+        keyed_methods = self.task._keyed_methods
+        for edge, method in list(keyed_methods.items()):
+            if method is not None:
+                keyed_methods[edge] = self._counting_keyed(method)
         self.version: Optional[int] = None   # the version this task's state equals
         self.last_input_time: Optional[int] = None   # processing time of the last input
         self._had_input = False
@@ -161,6 +165,12 @@ class MicroBatchTask:
         def counted(value, timestamp):
             self.records_in += 1
             method(value, timestamp)
+        return counted
+
+    def _counting_keyed(self, method):
+        def counted(key, value, timestamp):
+            self.records_in += 1
+            method(key, value, timestamp)
         return counted
 
     # -- restore -------------------------------------------------------------------------------

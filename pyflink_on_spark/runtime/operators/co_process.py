@@ -53,25 +53,45 @@ class CoProcessOperator(Operator):
 
     def prepare(self) -> None:
         ctx = self._ctx = CoProcessContext(_NonKeyedTimerService(self))
-        self.process_element = self._input(ctx, self.function.process_element1,
-                                           self.keyed_rows[0])
-        self.process_element2 = self._input(ctx, self.function.process_element2,
-                                            self.keyed_rows[1])
+        self.process_element, self.process_keyed = self._input(
+            ctx, self.function.process_element1, self.keyed_rows[0])
+        self.process_element2, self.process_keyed2 = self._input(
+            ctx, self.function.process_element2, self.keyed_rows[1])
 
-    def _input(self, ctx, user_process, key_selector):
+    # A keyed input's records come with their keys (runtime/task.py): process_keyed.
+    process_keyed = process_keyed2 = None
+
+    def _input(self, ctx, user_process, key_selector) -> tuple:
+        """(process_element, process_keyed) of one input; process_keyed is None for an
+        input that is not keyed."""
         output = self.output
         user_error = self.user_error
-        get_key = key_selector.get_key if key_selector is not None else None
 
         def process_element(value, timestamp):
             ctx._timestamp = timestamp
             try:
-                if get_key is not None:
-                    value = _create_row(list(_KEYED_ROW_FIELDS), (get_key(value), value))
                 emit_results(user_process(value, ctx), output, timestamp)
             except Exception as e:   # inline rather than call_user: the per-record path
                 raise user_error(e) from None
-        return process_element
+        if key_selector is None:
+            return process_element, None
+        get_key = key_selector.get_key
+
+        def process_keyed(key, value, timestamp):
+            ctx._timestamp = timestamp
+            try:
+                value = _create_row(list(_KEYED_ROW_FIELDS), (key, value))
+                emit_results(user_process(value, ctx), output, timestamp)
+            except Exception as e:
+                raise user_error(e) from None
+
+        def process_keyless(value, timestamp):
+            try:
+                key = get_key(value)
+            except Exception as e:
+                raise user_error(e) from None
+            process_keyed(key, value, timestamp)
+        return process_keyless, process_keyed
 
 
 class KeyedCoContext(KeyedContext, KeyedCoProcessFunction.OnTimerContext):
@@ -102,10 +122,10 @@ class KeyedCoProcessOperator(KeyedProcessOperator):
     def prepare(self) -> None:
         super().prepare()
         if self._batch_input is not None:
-            self.process_element2 = self._buffer_element2
+            self.process_keyed2 = self._buffer_keyed2
 
-    def _buffer_element2(self, value, timestamp) -> None:
-        self._buffer_input(self._get_key2, 2, value, timestamp)
+    def _buffer_keyed2(self, key, value, timestamp) -> None:
+        self._buffer_input(2, key, value, timestamp)
 
     def _run_batch(self) -> None:
         # Flink's sorted inputs end in the order its round-robin reading reaches their ends:
@@ -128,17 +148,24 @@ class KeyedCoProcessOperator(KeyedProcessOperator):
         self._sorted_counts = {1: 0, 2: 0}
         self._batch_turn = None
         self._key_inputs = ([], [])
-        self.process_element = self._hold_element1
-        self.process_element2 = self._hold_element2
+        self._held_key = None
+        self.process_keyed = self._hold_keyed1
+        self.process_keyed2 = self._hold_keyed2
 
     def count_sorted_input(self, input_index: int, count: int) -> None:
         """An upstream subtask sent `count` records into input `input_index`."""
         self._sorted_counts[input_index] += count
 
-    def _hold_element1(self, value, timestamp) -> None:
+    # The records of a key held until it ends: all of one key (the sort puts equal keys of
+    # both inputs together), which the first of them brings.
+    def _hold_keyed1(self, key, value, timestamp) -> None:
+        if not (self._key_inputs[0] or self._key_inputs[1]):
+            self._held_key = key
         self._key_inputs[0].append((1, value, timestamp))
 
-    def _hold_element2(self, value, timestamp) -> None:
+    def _hold_keyed2(self, key, value, timestamp) -> None:
+        if not (self._key_inputs[0] or self._key_inputs[1]):
+            self._held_key = key
         self._key_inputs[1].append((2, value, timestamp))
 
     def end_sorted_key(self) -> None:
@@ -147,9 +174,10 @@ class KeyedCoProcessOperator(KeyedProcessOperator):
         if self._batch_turn is None:
             counts = self._sorted_counts
             self._batch_turn = 1 if counts[1] <= counts[2] else 2
-        inputs = (None, type(self).process_element, type(self).process_element2)
+        key = self._held_key
+        inputs = (None, type(self).process_keyed, type(self).process_keyed2)
         for side, value, timestamp in self._merge_inputs(first, second):
-            inputs[side](self, value, timestamp)
+            inputs[side](self, key, value, timestamp)
         super().end_sorted_key()
 
     def _batch_records(self, records):
@@ -191,11 +219,15 @@ class KeyedCoProcessOperator(KeyedProcessOperator):
         return merged
 
     def process_element2(self, value, timestamp) -> None:
-        # The per-record path calls user code inline rather than through call_user.
+        """Input 2's record without its key (as process_element)."""
         try:
             key = self._get_key2(value)
         except Exception as e:
             raise self.user_error(e) from None
+        self.process_keyed2(key, value, timestamp)
+
+    def process_keyed2(self, key, value, timestamp) -> None:
+        """Input 2's record with its key (as process_keyed)."""
         self.current_key = key
         self._set_key(key)
         ctx = self.ctx

@@ -121,7 +121,7 @@ class KeyedProcessOperator(Operator):
     def prepare(self) -> None:
         if self._batch_key_order is not None:
             self._batch_input = {}
-            self.process_element = self._buffer_element
+            self.process_keyed = self._buffer_keyed
 
     def use_sorted_input(self) -> None:
         """BATCH mode with the keyed input sorted by key (the task's exchange did it, as
@@ -131,24 +131,24 @@ class KeyedProcessOperator(Operator):
             raise ValueError("%s: a key-sorted input is for BATCH mode only" % self.name)
         self._batch_input = None
         self.sorted_input = True
-        self.process_element = type(self).process_element.__get__(self)
+        self.process_keyed = type(self).process_keyed.__get__(self)
         # a row of sorted input is records of one key: processed as a run (process_key_run)
         # unless a variant (window, two-input) processes its records its own way
-        if type(self).process_element is KeyedProcessOperator.process_element:
+        if type(self).process_keyed is KeyedProcessOperator.process_keyed:
             self.process_key_run = self._process_key_run
 
     # Sorted BATCH input only (use_sorted_input): the task's method for a row's records, all
     # of one key and without timestamps; None where records go one by one.
     process_key_run = None
 
-    def _process_key_run(self, values) -> None:
+    def _process_key_run(self, key, values) -> None:
         """The records of a row of sorted input: one key, no timestamps. The key is set once;
         a function that folds a run itself (a rolling reduce or aggregation: adapters.py
         _RollingAdapter._process_run) is handed the run in one call, else each record goes
-        to process_element's user call as it would one by one."""
+        to process_keyed's user call as it would one by one."""
         if not values:
             return
-        self.set_current_key(self.call_user(self._get_key, values[0]))
+        self.set_current_key(key)
         ctx = self.ctx
         ctx._timestamp = None
         fold = getattr(self.function, "_process_run", None)
@@ -186,14 +186,10 @@ class KeyedProcessOperator(Operator):
             fired = self._fire_rounds(self.timers.processing_time, MAX_WATERMARK,
                                       TimeDomain.PROCESSING_TIME) or fired
 
-    def _buffer_element(self, value, timestamp) -> None:
-        self._buffer_input(self._get_key, 1, value, timestamp)
+    def _buffer_keyed(self, key, value, timestamp) -> None:
+        self._buffer_input(1, key, value, timestamp)
 
-    def _buffer_input(self, get_key, side: int, value, timestamp) -> None:
-        try:  # inline rather than call_user: the per-record path
-            key = get_key(value)
-        except Exception as e:
-            raise self.user_error(e) from None
+    def _buffer_input(self, side: int, key, value, timestamp) -> None:
         grouping = hashable_key(key)
         entry = self._batch_input.get(grouping)
         if entry is None:
@@ -209,14 +205,14 @@ class KeyedProcessOperator(Operator):
         entries = sorted(self._batch_input.values(),
                          key=lambda entry: self._batch_key_order(entry[0]))
         self._batch_input = {}
-        inputs = (None, type(self).process_element, type(self).process_element2)
+        inputs = (None, type(self).process_keyed, getattr(type(self), "process_keyed2", None))
         for key, records in entries:
             self.current_watermark = MIN_WATERMARK
             # Flink's batch sort orders a key's records by timestamp (stable here)
             if any(record[2] is not None for record in records):
                 records.sort(key=_batch_timestamp)
             for side, value, timestamp in self._batch_records(records):
-                inputs[side](self, value, timestamp)
+                inputs[side](self, key, value, timestamp)
             self.current_watermark = MAX_WATERMARK
             self._fire_all_timers()
 
@@ -225,11 +221,19 @@ class KeyedProcessOperator(Operator):
         self._set_key(key)
 
     def process_element(self, value, timestamp) -> None:
-        # The per-record path calls user code inline rather than through call_user.
+        """A record without its key: the key selector computes it. The task hands a keyed
+        input's records to process_keyed with the key the exchange carried (computed once,
+        upstream, as PyFlink's key_by does: runtime/boundary.py); tests and harnesses that
+        feed the operator directly come here."""
         try:
             key = self._get_key(value)
         except Exception as e:
             raise self.user_error(e) from None
+        self.process_keyed(key, value, timestamp)
+
+    def process_keyed(self, key, value, timestamp) -> None:
+        """A record of the keyed input with its key. The per-record path: user code is
+        called inline rather than through call_user."""
         self.current_key = key
         self._set_key(key)
         ctx = self.ctx

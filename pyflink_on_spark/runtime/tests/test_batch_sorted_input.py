@@ -95,8 +95,9 @@ def test_the_exit_writes_one_row_per_key_and_timestamp_ordered_by_them():
     collector.flush()
     assert len(rows) == 3 and all(r[4] == KIND_RECORDS for r in rows)
     ordered = route(rows, 1)[0]
+    # each row carries its records' one key, as the key selector computed it
     assert [loads_records(r[5]) for r in ordered] == [
-        ([("a", 4)], [6]), ([("a", 2)], [7]), ([("b", 1), ("b", 3)], [5, 5])]
+        ([("a", 4)], [6], "a"), ([("a", 2)], [7], "a"), ([("b", 1), ("b", 3)], [5, 5], "b")]
     key = batch_key_order(Types.STRING())
     assert [key_of_order(row_order(r)) for r in ordered] == [key("a"), key("a"), key("b")]
 
@@ -240,7 +241,11 @@ def test_only_the_plain_keyed_operator_takes_rows_as_runs():
                                  batch_key_order=batch_key_order(None))
     plain.use_sorted_input()
     assert plain.process_key_run is not None
-    assert WindowOperator.process_element is not KeyedProcessOperator.process_element
+    assert WindowOperator.process_keyed is not KeyedProcessOperator.process_keyed
+    window = WindowOperator.__new__(WindowOperator)
+    window._batch_key_order = batch_key_order(None)
+    window.use_sorted_input()
+    assert window.process_key_run is None
 
 
 def test_equal_keys_of_different_types_wait_in_slots_of_their_own():

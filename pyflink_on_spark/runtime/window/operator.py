@@ -204,9 +204,8 @@ class WindowOperator(KeyedProcessOperator):
         else:
             self._element_logic = self._process
 
-    def process_element(self, value, timestamp) -> None:
+    def process_keyed(self, key, value, timestamp) -> None:
         try:
-            key = self._get_key(value)
             self.current_key = key
             self._set_key(key)
             self._element_logic(value, timestamp)
