@@ -12,7 +12,7 @@ import itertools
 import sys
 import threading
 import time
-from typing import Dict, Iterator, Tuple
+from typing import Dict, Iterator, List, Tuple
 
 import cloudpickle
 
@@ -54,24 +54,27 @@ def build_frames(job: CompiledJob, session, script_dirs: Tuple[str, ...] = (),
     consumers = _consumer_counts(job)
     alias = _alias_active()
     frames: Dict[int, object] = {}
+    output_edges = {s.spec.stage_id: _output_edges(s, channel is not None) for s in job.stages}
     for stage in job.stages:
         spec = stage.spec
-        presence = [(PRESENCE_EDGE, subtask, 0, 0, KIND_RECORDS, b"")
-                    for subtask in range(spec.parallelism)] if channel is not None else []
+        presence = channel is not None
         if stage.source is not None and stage.source.frame is not None:
             # files, Kafka: read by Spark's own readers into split rows (spark/frame_sources.py)
             frame = source_frame(stage.source.frame, spec.parallelism, session)
         elif stage.source is not None:
             # the splits and the presence rows in one local relation: one set of tasks
             frame = rows_frame(session, list(source_split_rows(stage.source.splits))
-                               + presence)
-            presence = []
+                               + (presence_rows(spec.parallelism) if presence else []))
+            presence = False
         else:
-            parts = [frames[up.stage_id].where(F.col("edge") == up.edge_id)
+            # an upstream output holding only this edge's rows is taken whole: each step
+            # of a plan is one more analysis on the driver (several ms each)
+            parts = [frames[up.stage_id] if output_edges[up.stage_id] == {up.edge_id}
+                     else frames[up.stage_id].where(F.col("edge") == up.edge_id)
                      for up in stage.upstream]
             frame = functools.reduce(lambda a, b: a.union(b), parts)
         if presence:
-            frame = frame.union(control_rows_frame(session, presence))
+            frame = frame.union(presence_frame(session, spec.parallelism))
         # the exchange contract (direct/exchange.py): route by dest, order by (edge, src, seq)
         frame = frame.repartitionById(spec.parallelism, F.col(ROUTE_BY)) \
                      .sortWithinPartitions(*EXCHANGE_ORDER)
@@ -97,6 +100,33 @@ def build_frames(job: CompiledJob, session, script_dirs: Tuple[str, ...] = (),
                     context.setJobDescription(described)
         frames[spec.stage_id] = output
     return frames
+
+
+def presence_rows(parallelism: int) -> List[tuple]:
+    """The presence row of every subtask (stage_task.py PRESENCE_EDGE)."""
+    return [(PRESENCE_EDGE, subtask, 0, 0, KIND_RECORDS, b"") for subtask in range(parallelism)]
+
+
+# parallelism -> (session, its presence rows' frame): the same rows for every stage of that
+# parallelism in every job, so the frame is made once per session (a local relation took
+# 10-16 ms of the driver's time per stage to make and analyse)
+_presence_frames: Dict[int, tuple] = {}
+
+
+def presence_frame(session, parallelism: int):
+    cached = _presence_frames.get(parallelism)
+    if cached is not None and cached[0] is session:
+        return cached[1]
+    frame = control_rows_frame(session, presence_rows(parallelism))
+    _presence_frames[parallelism] = (session, frame)
+    return frame
+
+
+def _output_edges(stage, channel: bool) -> set:
+    """The edges whose rows a stage's output frame holds: its exits', but for the sinks
+    whose rows go to the driver through the channel (stage_task.py take_batch)."""
+    to_driver = {s.edge_id for s in stage.sinks if s.sink.reaches_driver} if channel else set()
+    return {e.edge_id for e in stage.spec.exits} - to_driver
 
 
 def run_frame(frame) -> None:

@@ -67,3 +67,63 @@ def test_user_exception_surfaces_with_user_traceback_not_py4j(spark):
     message = str(info.value)
     assert message.startswith("Job execution failed: KeyError raised in operator 'Explode'")
     assert "in explode" in message and "Py4J" not in message
+
+
+def _side_output_job():
+    """source -> process (main output to one keyed stage, a side output to another) ->
+    both collected: the process stage's output holds the rows of two edges."""
+    from pyflink_on_spark.datastream import StreamExecutionEnvironment
+    from pyflink_on_spark.datastream.functions import ProcessFunction
+    from pyflink_on_spark.datastream.output_tag import OutputTag
+    from pyflink_on_spark.common.typeinfo import Types
+    odd = OutputTag("odd", Types.INT())
+
+    class Split(ProcessFunction):
+        def process_element(self, value, ctx):
+            yield (odd, value) if value % 2 else value
+
+    env = StreamExecutionEnvironment.get_execution_environment()
+    env.set_parallelism(2)
+    split = env.from_collection(list(range(10)), type_info=Types.INT()).process(
+        Split(), output_type=Types.INT())
+    evens = split.key_by(lambda v: v % 3).map(lambda v: ("even", v))
+    odds = split.get_side_output(odd).key_by(lambda v: v % 3).map(lambda v: ("odd", v))
+    union = evens.union(odds)
+    sink = _collect(union._transformation, 1)
+    return compile_sinks([sink], parallelism=2), sink
+
+
+def test_a_stage_output_read_by_two_stages_is_split_by_edge(spark):
+    from pyflink_on_spark.spark.executor import _output_edges
+    job, sink = _side_output_job()
+    split_stage = next(s for s in job.stages if len(
+        [e for e in s.spec.exits if not e.to_driver]) == 2)
+    assert len(_output_edges(split_stage, channel=True)) == 2
+    out = sorted(_run(job, sink.id))
+    assert out == sorted([("even", v) for v in range(0, 10, 2)] +
+                         [("odd", v) for v in range(1, 10, 2)])
+
+
+def test_the_driver_edges_are_not_in_a_stage_output_read_through_the_channel():
+    from pyflink_on_spark.spark.executor import _output_edges
+    src = SourceTransformation(name="Src", source=collection_source([1, 2]))
+    keyed = PartitionTransformation(name="Keyed", input=src, partitioning=KeyedPartitioning(
+        wrap_key_selector(lambda x: x)))
+    sink = _collect(keyed, 1)
+    job = compile_sinks([sink], parallelism=1)
+    source_stage, sink_stage = job.stages
+    assert _output_edges(source_stage, channel=True) == \
+        {e.edge_id for e in source_stage.spec.exits}
+    assert _output_edges(sink_stage, channel=True) == set()
+    assert _output_edges(sink_stage, channel=False) == \
+        {e.edge_id for e in sink_stage.spec.exits}
+
+
+def test_the_presence_rows_frame_is_made_once_per_session_and_parallelism(spark):
+    from pyflink_on_spark.spark.executor import presence_frame
+    from pyflink_on_spark.spark.stage_task import PRESENCE_EDGE
+    first = presence_frame(spark, 3)
+    assert presence_frame(spark, 3) is first
+    assert presence_frame(spark, 2) is not first
+    assert first.count() == 3
+    assert first.where(first.edge == PRESENCE_EDGE).select("dest").distinct().count() == 3
