@@ -119,6 +119,12 @@ class KeyedProcessOperator(Operator):
         self._user_process = self.function.process_element
 
     def prepare(self) -> None:
+        output = self.output
+        if output.routes_side_outputs:
+            self._collect_results = lambda results, timestamp: emit_results(
+                results, output, timestamp)
+        else:   # emit_results' own first case, without its call per record
+            self._collect_results = output.collect_many
         if self._batch_key_order is not None:
             self._batch_input = {}
             self.process_keyed = self._buffer_keyed
@@ -241,7 +247,7 @@ class KeyedProcessOperator(Operator):
         try:
             results = self._user_process(value, ctx)
             if results is not None:
-                emit_results(results, self.output, timestamp)
+                self._collect_results(results, timestamp)
         except Exception as e:
             raise self.user_error(e) from None
 
