@@ -184,6 +184,11 @@ class ExitCollector:
             get_key = per_record_callable(partitioning.key_selector, "get_key")
             to_subtask = KeyToSubtask(spec.target_max_parallelism, spec.target_parallelism,
                                       partitioning.key_type)
+            # str and int keys' subtasks, looked up here without a call into to_subtask
+            # (which memoises every key type its own way): equal strs, or equal ints, are
+            # the same key (bool, float... keys go through to_subtask)
+            dest_of: dict = {}
+            memo_limit = KeySortedExitCollector._MEMO_LIMIT
 
         def process_many(records, timestamp) -> None:
             for value in records:
@@ -200,7 +205,15 @@ class ExitCollector:
                 try:
                     if keyed:
                         key = get_key(value)
-                        dest = to_subtask(key)
+                        kind = key.__class__
+                        if kind is str or kind is int:
+                            dest = dest_of.get(key)
+                            if dest is None:
+                                if len(dest_of) >= memo_limit:
+                                    dest_of.clear()
+                                dest = dest_of[key] = to_subtask(key)
+                        else:
+                            dest = to_subtask(key)
                         keys_by[dest].append(key)
                     else:
                         dest = select(value)

@@ -5,8 +5,8 @@ import pytest
 from pyflink_on_spark.datastream.functions import wrap_key_selector, wrap_partitioner
 from pyflink_on_spark.runtime.exits import channel_selector, rescale_targets
 from pyflink_on_spark.specs.partitioning import (
-    CustomPartitioning, ForwardPartitioning, GlobalPartitioning, RebalancePartitioning,
-    RescalePartitioning, ShufflePartitioning)
+    CustomPartitioning, ForwardPartitioning, GlobalPartitioning, KeyedPartitioning,
+    RebalancePartitioning, RescalePartitioning, ShufflePartitioning)
 from pyflink_on_spark.specs.stage import ExitSpec
 
 _PARTITIONINGS = {"forward": ForwardPartitioning, "rebalance": RebalancePartitioning,
@@ -68,3 +68,31 @@ def test_custom_partitioner_out_of_range_is_an_error_naming_the_value():
 
 def test_global_sends_everything_to_the_first_subtask():
     assert _route("global", 2, 3, 4, range(5)) == [0, 0, 0, 0, 0]
+
+
+@pytest.mark.parametrize("memo_limit", [2, 1 << 16])
+def test_a_keyed_exit_routes_every_key_as_key_to_subtask_does(monkeypatch, memo_limit):
+    # the exit looks str and int keys up itself; equal keys of other types (True == 1 ==
+    # 1.0) are other keys and must not share their entries; a full memo starts over
+    from pyflink_on_spark.runtime.boundary import loads_records
+    from pyflink_on_spark.runtime.exits import ExitCollector, KeySortedExitCollector
+    from pyflink_on_spark.runtime.key_groups import KeyToSubtask
+    monkeypatch.setattr(KeySortedExitCollector, "_MEMO_LIMIT", memo_limit)
+    spec = ExitSpec(edge_id=1, source=0, side_tag=None,
+                    partitioning=KeyedPartitioning(wrap_key_selector(lambda v: v[0])),
+                    target_parallelism=7, target_max_parallelism=128)
+    rows = []
+    collector = ExitCollector(spec, 0, 1, rows, lambda e: e)
+    keys = [1, True, 1.0, "1", b"1", None, 2, "b", False, 0, 2, "b", 1, True] * 3
+    collector.process_many([(k, i) for i, k in enumerate(keys)], None)
+    collector.flush()
+    where = KeyToSubtask(128, 7)
+    routed = {}
+    for row in rows:
+        values, _, carried = loads_records(row[5])
+        assert [v[0] for v in values] == carried
+        for value in values:
+            routed[value[1]] = row[1]
+    assert len(routed) == len(keys)
+    assert all(routed[i] == where(k) for i, k in enumerate(keys))
+    assert len({where(k) for k in keys}) > 1
