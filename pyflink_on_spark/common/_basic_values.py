@@ -30,6 +30,17 @@ class BasicBehaviour(NamedTuple):
 # per-record test (common/typeinfo.py), sparing a call per field of every record
 UNCHANGED_WHEN: dict = {}
 
+# converter -> (class, low, high): the converter returns a value of exactly that class (and,
+# when low is not None, in [low, high]) as it is; an exit tests it inline (runtime/exits.py)
+# rather than calling the converter for every record
+UNCHANGED_CLASS: dict = {}
+
+
+def unchanged_class(convert) -> tuple:
+    """(class, low, high) of values `convert` returns unchanged (UNCHANGED_CLASS); (None,
+    None, None) when it has no such test: no value's class is None, so it is always called."""
+    return UNCHANGED_CLASS.get(convert, (None, None, None))
+
 
 def _int_converter(type_name: str, bits: int) -> Callable[[Any], int]:
     low, high = -(1 << (bits - 1)), (1 << (bits - 1)) - 1
@@ -48,6 +59,7 @@ def _int_converter(type_name: str, bits: int) -> Callable[[Any], int]:
                                 % (c_name, type_name, low, high))
         return value
     UNCHANGED_WHEN[convert] = "({v}.__class__ is int and %d <= {v} <= %d)" % (low, high)
+    UNCHANGED_CLASS[convert] = (int, low, high)
     return convert
 
 
@@ -140,6 +152,9 @@ def _instant_str(value) -> str:
 UNCHANGED_WHEN[_convert_string] = "{v}.__class__ is str"
 UNCHANGED_WHEN[_convert_boolean] = "{v}.__class__ is bool"
 UNCHANGED_WHEN[_convert_double] = "{v}.__class__ is float"
+UNCHANGED_CLASS[_convert_string] = (str, None, None)
+UNCHANGED_CLASS[_convert_boolean] = (bool, None, None)
+UNCHANGED_CLASS[_convert_double] = (float, None, None)
 
 
 # keyed by BasicType.value ("String", "Integer", ...) to avoid an import cycle with typeinfo

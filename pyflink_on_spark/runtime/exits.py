@@ -10,6 +10,7 @@ from typing import Callable, List, Optional
 
 import cloudpickle
 
+from pyflink_on_spark.common._basic_values import unchanged_class
 from pyflink_on_spark.datastream.functions import per_record_callable
 from pyflink_on_spark.runtime.batch_order import (
     ORDER_AFTER_RECORDS, ORDER_BEFORE_RECORDS, batch_key_order, sorted_record_order)
@@ -178,6 +179,7 @@ class ExitCollector:
         values_by, stamps_by, keys_by, flush = \
             self._values, self._stamps, self._keys, self._flush
         user_error, partitioning, convert = self._user_error, spec.partitioning, self._convert
+        plain, low, high = unchanged_class(convert)
         select = self._select
         keyed = keys_by is not None
         if keyed:
@@ -197,7 +199,8 @@ class ExitCollector:
                         value = user_map(value)
                     except Exception as e:
                         raise map_error(e) from None
-                if convert is not None:
+                if convert is not None and (value.__class__ is not plain or (
+                        low is not None and not low <= value <= high)):
                     try:
                         value = convert(value)
                     except Exception as e:
@@ -312,6 +315,7 @@ class KeySortedExitCollector(ExitCollector):
                       map_error: Optional[Callable] = None) -> Callable:
         slots, places, held = self._slots, self._slot_places, self._held
         user_error, partitioning, convert = self._user_error, spec.partitioning, self._convert
+        plain, low, high = unchanged_class(convert)
         get_key = per_record_callable(partitioning.key_selector, "get_key")
         to_subtask = KeyToSubtask(spec.target_max_parallelism, spec.target_parallelism,
                                   partitioning.key_type)
@@ -385,7 +389,8 @@ class KeySortedExitCollector(ExitCollector):
                         value = user_map(value)
                     except Exception as e:
                         raise map_error(e) from None
-                if convert is not None:
+                if convert is not None and (value.__class__ is not plain or (
+                        low is not None and not low <= value <= high)):
                     try:
                         value = convert(value)
                     except Exception as e:

@@ -1,0 +1,55 @@
+"""An exit converts values to their declared type (as PyFlink's serializer does at an
+unchained boundary); values already of the exact class, in range, pass without a call."""
+import pytest
+
+from pyflink_on_spark.common._basic_values import unchanged_class
+from pyflink_on_spark.common.typeinfo import Types
+from pyflink_on_spark.runtime.boundary import loads_records
+from pyflink_on_spark.runtime.exits import ExitCollector
+from pyflink_on_spark.specs.partitioning import ForwardPartitioning
+from pyflink_on_spark.specs.stage import ExitSpec
+
+
+class Text(str):
+    pass
+
+
+def _through_exit(type_info, values):
+    spec = ExitSpec(edge_id=1, source=0, side_tag=None, partitioning=ForwardPartitioning(),
+                    target_parallelism=1, target_max_parallelism=128,
+                    converter=type_info._python_converter())
+    rows = []
+    collector = ExitCollector(spec, 0, 1, rows, lambda e: e)
+    collector.process_many(values, None)
+    collector.flush()
+    return [v for row in rows for v in loads_records(row[5])[0]]
+
+
+@pytest.mark.parametrize("type_info, values, expected", [
+    (Types.LONG(), [1, -5, True, 3.7], [1, -5, 1, 3]),
+    (Types.INT(), [2 ** 31 - 1, False], [2 ** 31 - 1, 0]),
+    (Types.STRING(), ["a", Text("b")], ["a", "b"]),
+    (Types.DOUBLE(), [1.5, float("inf")], [1.5, float("inf")]),
+    (Types.BOOLEAN(), [True, False], [True, False]),
+])
+def test_values_leave_as_their_declared_type(type_info, values, expected):
+    out = _through_exit(type_info, values)
+    assert out == expected
+    assert [type(v) for v in out] == [type(v) for v in expected]
+
+
+@pytest.mark.parametrize("type_info, value, error", [
+    (Types.INT(), 2 ** 31, OverflowError),
+    (Types.LONG(), -2 ** 63 - 1, OverflowError),
+    (Types.LONG(), "7", TypeError),
+    (Types.STRING(), 7, TypeError),
+])
+def test_a_value_the_type_cannot_hold_fails_at_the_exit(type_info, value, error):
+    with pytest.raises(error):
+        _through_exit(type_info, [value])
+
+
+def test_basic_converters_name_the_class_they_pass_unchanged():
+    assert unchanged_class(Types.LONG()._python_converter()) == (int, -2 ** 63, 2 ** 63 - 1)
+    assert unchanged_class(Types.STRING()._python_converter())[0] is str
+    assert unchanged_class(lambda v: v) == (None, None, None)
