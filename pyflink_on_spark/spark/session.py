@@ -367,10 +367,10 @@ def local_defaults() -> Dict[str, str]:
     }
     if hasattr(socket, "AF_UNIX"):
         # The JVM and its Python workers talk over a Unix socket rather than loopback TCP:
-        # over TCP every task waited ~40 ms for its first Arrow batch (the JVM's small
-        # writes held back until the worker's delayed ACK), over a Unix socket 3-7 ms; a
-        # job runs a task per stage in turn, so a small job's later jobs took 0.46 s
-        # instead of 0.58 s (median; benchmarks/RESULTS.md).
+        # over TCP every task waited 36-45 ms for its first Arrow batch (by its length,
+        # TCP's delayed ACK), over a Unix socket 3-7 ms; a job runs its stages' tasks one
+        # stage after another, so a small job's later runs took 0.46 s instead of 0.58 s
+        # (medians; benchmarks/RESULTS.md).
         defaults["spark.python.unix.domain.socket.enabled"] = "true"
     return defaults
 
