@@ -99,12 +99,13 @@ def start_server(port: Optional[int] = None, master: Optional[str] = None,
     """Starts a server in the background (its own process group: it outlives this process)
     and waits until it accepts connections."""
     from pyflink_on_spark.spark.session import DEFAULT_MASTER, check_java, local_defaults, \
-        write_log_config
+        worker_socket_settings, write_log_config
     check_java()
     port = port or free_port()
     conf_dir = tempfile.mkdtemp(prefix="pyflink-on-spark-connect-conf-")
     write_log_config(conf_dir, verbose)
-    settings = {**local_defaults(), **(conf or {}),
+    # the server's worker sockets live with its configuration
+    settings = {**local_defaults(), **worker_socket_settings(conf_dir), **(conf or {}),
                 "spark.connect.grpc.binding.port": str(port)}
     command = [os.path.join(_spark_home(), "bin", "spark-submit"), "--class", SERVER_CLASS,
                "--name", "pyflink-on-spark connect server", "--master",

@@ -275,7 +275,7 @@ def get_session():
             # ignored in local mode)
             master = DEFAULT_MASTER
             builder = builder.master(master)
-        defaults = {**local_defaults(), **conf}
+        defaults = {**local_defaults(), **worker_socket_settings(worker_socket_dir()), **conf}
         _merge_list(defaults, "spark.jars.packages", _packages)
         _merge_list(defaults, "spark.jars.excludes", _excludes)
         if options.ui:
@@ -365,14 +365,55 @@ def local_defaults() -> Dict[str, str]:
         "spark.python.worker.reuse": "true",
         "spark.driver.extraJavaOptions": "-Dlog4j2.level=ERROR",
     }
-    if hasattr(socket, "AF_UNIX"):
-        # The JVM and its Python workers talk over a Unix socket rather than loopback TCP:
-        # over TCP every task waited 36-45 ms for its first Arrow batch (by its length,
-        # TCP's delayed ACK), over a Unix socket 3-7 ms; a job runs its stages' tasks one
-        # stage after another, so a small job's later runs took 0.46 s instead of 0.58 s
-        # (medians; benchmarks/RESULTS.md).
-        defaults["spark.python.unix.domain.socket.enabled"] = "true"
     return defaults
+
+
+# The JVM and its Python workers talk over Unix sockets rather than loopback TCP: over TCP
+# every task waited 36-45 ms for its first Arrow batch (by its length, TCP's delayed ACK),
+# over a Unix socket 3-7 ms; a job runs its stages' tasks one stage after another, so a
+# small job's later runs took 0.46 s instead of 0.58 s (medians; benchmarks/RESULTS.md).
+# Spark names them "<dir>/.<uuid>.sock" and leaves them behind (97 in /tmp after an hour of
+# runs), so they go to a directory of the session's own, removed at exit.
+_SOCKET_PATH_MAX = 103      # bytes of a Unix socket's path: macOS's limit (Linux's: 107)
+_SOCKET_NAME_LENGTH = len("/.%s.sock" % ("0" * 36))
+_SOCKETS_PREFIX = "pyflink-on-spark-sockets-"
+
+
+def worker_socket_settings(directory: Optional[str]) -> Dict[str, str]:
+    """The settings that put the JVM's sockets to its Python workers in `directory`; none
+    (loopback TCP, Spark's default) without Unix sockets or a path short enough for them."""
+    if directory is None or not hasattr(socket, "AF_UNIX") \
+            or len(directory) + _SOCKET_NAME_LENGTH > _SOCKET_PATH_MAX:
+        return {}
+    return {"spark.python.unix.domain.socket.enabled": "true",
+            "spark.python.unix.domain.socket.dir": directory}
+
+
+def worker_socket_dir() -> Optional[str]:
+    """A new directory for a session's worker sockets, named after this process and removed
+    when it exits (those of processes that are gone are removed here); None when the temp
+    directory's path is too long for sockets."""
+    import atexit
+    _remove_orphaned_socket_dirs()
+    root = tempfile.gettempdir()
+    if len(root) + 1 + len(_SOCKETS_PREFIX) + 16 + _SOCKET_NAME_LENGTH > _SOCKET_PATH_MAX:
+        return None
+    directory = tempfile.mkdtemp(prefix="%s%d-" % (_SOCKETS_PREFIX, os.getpid()), dir=root)
+    atexit.register(shutil.rmtree, directory, True)
+    return directory
+
+
+def _remove_orphaned_socket_dirs() -> None:
+    from pyflink_on_spark.codecs.files.staging import process_alive
+    root = tempfile.gettempdir()
+    try:
+        names = [n for n in os.listdir(root) if n.startswith(_SOCKETS_PREFIX)]
+    except OSError:
+        return
+    for name in names:
+        pid = name[len(_SOCKETS_PREFIX):].split("-", 1)[0]
+        if pid.isdigit() and not process_alive(int(pid)):
+            shutil.rmtree(os.path.join(root, name), ignore_errors=True)
 
 
 def _connect(url: str):

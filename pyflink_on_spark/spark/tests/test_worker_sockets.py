@@ -1,0 +1,45 @@
+"""The JVM's sockets to its Python workers: Unix sockets in a directory of the session's own,
+removed at exit (Spark leaves its socket files behind)."""
+import os
+import subprocess
+import sys
+import tempfile
+
+from pyflink_on_spark.spark.session import worker_socket_settings
+
+
+def test_a_short_directory_gets_unix_sockets_and_a_long_one_keeps_tcp():
+    assert worker_socket_settings("/tmp/x") == {
+        "spark.python.unix.domain.socket.enabled": "true",
+        "spark.python.unix.domain.socket.dir": "/tmp/x"}
+    assert worker_socket_settings("/tmp/" + "d" * 70) == {}
+    assert worker_socket_settings(None) == {}
+
+
+def test_the_sockets_directory_goes_with_its_process_and_orphans_are_removed():
+    root = tempfile.gettempdir()
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                          capture_output=True, text=True, check=True).stdout.strip()
+    orphan = tempfile.mkdtemp(prefix="pyflink-on-spark-sockets-%s-" % dead, dir=root)
+    mine = tempfile.mkdtemp(prefix="pyflink-on-spark-sockets-%d-" % os.getpid(), dir=root)
+    try:
+        made = subprocess.run(
+            [sys.executable, "-c", "from pyflink_on_spark.spark.session import "
+             "worker_socket_dir; d = worker_socket_dir(); import os; "
+             "print(d, os.path.isdir(d))"],
+            capture_output=True, text=True, check=True).stdout.split()
+        assert made[1] == "True"                 # it existed while its process ran
+        assert not os.path.exists(made[0])       # and left with it
+        assert not os.path.exists(orphan)        # a gone process's directory is removed
+        assert os.path.isdir(mine)               # a live one's is not
+    finally:
+        for path in (orphan, mine):
+            if os.path.isdir(path):
+                os.rmdir(path)
+
+
+def test_the_session_puts_its_worker_sockets_in_its_own_directory(spark):
+    directory = spark.sparkContext.getConf().get("spark.python.unix.domain.socket.dir")
+    assert os.path.basename(directory).startswith("pyflink-on-spark-sockets-%d-" % os.getpid())
+    spark.range(2).mapInArrow(lambda batches: batches, "id long").count()  # a Python task
+    assert any(name.endswith(".sock") for name in os.listdir(directory))
