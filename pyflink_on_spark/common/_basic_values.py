@@ -30,16 +30,20 @@ class BasicBehaviour(NamedTuple):
 # per-record test (common/typeinfo.py), sparing a call per field of every record
 UNCHANGED_WHEN: dict = {}
 
-# converter -> (class, low, high): the converter returns a value of exactly that class (and,
-# when low is not None, in [low, high]) as it is; an exit tests it inline (runtime/exits.py)
-# rather than calling the converter for every record
-UNCHANGED_CLASS: dict = {}
+
+def _returns_unchanged(convert, cls: type, low: Optional[int] = None,
+                       high: Optional[int] = None) -> None:
+    """Mark `convert` as returning a value of exactly class `cls` (and, when low is not
+    None, in [low, high]) as it is: an exit tests that inline (runtime/exits.py) rather
+    than calling the converter for every record. An attribute of the function, not a
+    table: a stage's converters reach its tasks pickled, the closures by value."""
+    convert.unchanged_class = (cls, low, high)
 
 
 def unchanged_class(convert) -> tuple:
-    """(class, low, high) of values `convert` returns unchanged (UNCHANGED_CLASS); (None,
-    None, None) when it has no such test: no value's class is None, so it is always called."""
-    return UNCHANGED_CLASS.get(convert, (None, None, None))
+    """(class, low, high) of the values `convert` returns unchanged; (None, None, None) when
+    it has no such test: no value's class is None, so it is always called."""
+    return getattr(convert, "unchanged_class", (None, None, None))
 
 
 def _int_converter(type_name: str, bits: int) -> Callable[[Any], int]:
@@ -59,7 +63,7 @@ def _int_converter(type_name: str, bits: int) -> Callable[[Any], int]:
                                 % (c_name, type_name, low, high))
         return value
     UNCHANGED_WHEN[convert] = "({v}.__class__ is int and %d <= {v} <= %d)" % (low, high)
-    UNCHANGED_CLASS[convert] = (int, low, high)
+    _returns_unchanged(convert, int, low, high)
     return convert
 
 
@@ -152,9 +156,9 @@ def _instant_str(value) -> str:
 UNCHANGED_WHEN[_convert_string] = "{v}.__class__ is str"
 UNCHANGED_WHEN[_convert_boolean] = "{v}.__class__ is bool"
 UNCHANGED_WHEN[_convert_double] = "{v}.__class__ is float"
-UNCHANGED_CLASS[_convert_string] = (str, None, None)
-UNCHANGED_CLASS[_convert_boolean] = (bool, None, None)
-UNCHANGED_CLASS[_convert_double] = (float, None, None)
+_returns_unchanged(_convert_string, str)
+_returns_unchanged(_convert_boolean, bool)
+_returns_unchanged(_convert_double, float)
 
 
 # keyed by BasicType.value ("String", "Integer", ...) to avoid an import cycle with typeinfo
