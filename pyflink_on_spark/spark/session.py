@@ -15,7 +15,7 @@ import sys
 import tempfile
 import threading
 import time
-from typing import Dict, Optional
+from typing import Dict, List, Optional
 
 from pyflink_on_spark.spark.class_cache import class_cache_for, with_class_cache
 from pyflink_on_spark.spark.jit import with_jit_mode
@@ -176,17 +176,21 @@ def _remove_stale_conf_dirs(max_age_s: float = 3600.0) -> None:
     session starting right now elsewhere still needs its own)."""
     root = tempfile.gettempdir()
     now = time.time()
-    try:
-        names = [n for n in os.listdir(root) if n.startswith(_CONF_PREFIX)]
-    except OSError:
-        return
-    for name in names:
+    for name in _temp_entries(_CONF_PREFIX):
         path = os.path.join(root, name)
         try:
             if now - os.stat(path).st_mtime > max_age_s:
                 shutil.rmtree(path, ignore_errors=True)
         except OSError:
             pass
+
+
+def _temp_entries(prefix: str) -> List[str]:
+    """The names in the temp directory that start with `prefix` (none if it is unreadable)."""
+    try:
+        return [n for n in os.listdir(tempfile.gettempdir()) if n.startswith(prefix)]
+    except OSError:
+        return []
 
 
 def quiet_py4j_logging() -> None:
@@ -406,11 +410,7 @@ def worker_socket_dir() -> Optional[str]:
 def _remove_orphaned_socket_dirs() -> None:
     from pyflink_on_spark.codecs.files.staging import process_alive
     root = tempfile.gettempdir()
-    try:
-        names = [n for n in os.listdir(root) if n.startswith(_SOCKETS_PREFIX)]
-    except OSError:
-        return
-    for name in names:
+    for name in _temp_entries(_SOCKETS_PREFIX):
         pid = name[len(_SOCKETS_PREFIX):].split("-", 1)[0]
         if pid.isdigit() and not process_alive(int(pid)):
             shutil.rmtree(os.path.join(root, name), ignore_errors=True)
