@@ -279,7 +279,9 @@ def get_session():
             # ignored in local mode)
             master = DEFAULT_MASTER
             builder = builder.master(master)
-        defaults = {**local_defaults(), **worker_socket_settings(worker_socket_dir()), **conf}
+        sockets = worker_socket_settings(worker_socket_dir()) \
+            if is_local_master(master or conf.get("spark.master")) else {}
+        defaults = {**local_defaults(), **sockets, **conf}
         _merge_list(defaults, "spark.jars.packages", _packages)
         _merge_list(defaults, "spark.jars.excludes", _excludes)
         if options.ui:
@@ -381,6 +383,13 @@ def local_defaults() -> Dict[str, str]:
 _SOCKET_PATH_MAX = 103      # bytes of a Unix socket's path: macOS's limit (Linux's: 107)
 _SOCKET_NAME_LENGTH = len("/.%s.sock" % ("0" * 36))
 _SOCKETS_PREFIX = "pyflink-on-spark-sockets-"
+
+
+def is_local_master(master: Optional[str]) -> bool:
+    """Whether `master` runs the executors in the driver's JVM, on this machine (None: not
+    known here, e.g. under spark-submit): only then may their worker sockets live in a
+    directory of this process."""
+    return master is not None and master.strip().lower().startswith("local")
 
 
 def worker_socket_settings(directory: Optional[str]) -> Dict[str, str]:

@@ -5,7 +5,7 @@ import subprocess
 import sys
 import tempfile
 
-from pyflink_on_spark.spark.session import worker_socket_settings
+from pyflink_on_spark.spark.session import is_local_master, worker_socket_settings
 
 
 def test_a_short_directory_gets_unix_sockets_and_a_long_one_keeps_tcp():
@@ -14,6 +14,14 @@ def test_a_short_directory_gets_unix_sockets_and_a_long_one_keeps_tcp():
         "spark.python.unix.domain.socket.dir": "/tmp/x"}
     assert worker_socket_settings("/tmp/" + "d" * 70) == {}
     assert worker_socket_settings(None) == {}
+
+
+def test_only_a_local_master_keeps_its_worker_sockets_in_a_directory_of_the_driver():
+    # a cluster's executors run elsewhere, where the driver's directory does not exist
+    assert is_local_master("local[*,4]") and is_local_master("local")
+    assert not is_local_master("yarn")
+    assert not is_local_master("spark://host:7077")
+    assert not is_local_master(None)          # under spark-submit: not known here
 
 
 def test_the_sockets_directory_goes_with_its_process_and_orphans_are_removed():
