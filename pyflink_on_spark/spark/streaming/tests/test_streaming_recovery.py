@@ -62,6 +62,8 @@ def _records(ckpt):
     """file name -> batch id that read it (the job's source records in the checkpoint)."""
     read = {}
     for record in glob.glob(os.path.join(ckpt, "state", "sources", "*", "*")):
+        if not os.path.basename(record).isdigit():
+            continue   # "<batch>.tmp-<id>": the job is writing it (store.py writes, renames)
         for path, _ in json.loads(open(record).read()):
             read[os.path.basename(path)] = int(os.path.basename(record))
     return read
