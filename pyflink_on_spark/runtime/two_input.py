@@ -203,16 +203,23 @@ class AlternatingInputs:
         input 2, ... (the turn stays with input 1 after each pair)."""
         count = min(len(first.values) - first.pos, len(second.values) - second.pos)
         a, b = first.pos, second.pos
-        if first.keys is not None or second.keys is not None:
-            first.pos, second.pos = a + count, b + count
+        first.pos, second.pos = a + count, b + count
+        keys1, keys2 = first.keys, second.keys
+        if (keys1 is None) != (keys2 is None):   # one input keyed: a record at a time
             for i in range(count):
                 first.record(a + i)
                 second.record(b + i)
             return
-        first.pos, second.pos = a + count, b + count
         values1, values2 = first.values[a:a + count], second.values[b:b + count]
         stamps1 = first.stamps[a:a + count] if first.stamps is not None else repeat(None)
         stamps2 = second.stamps[b:b + count] if second.stamps is not None else repeat(None)
+        if keys1 is not None:   # both keyed (a keyed co-process): their keys go along
+            process1, process2 = first.process_keyed, second.process_keyed
+            for key1, value1, stamp1, key2, value2, stamp2 in zip(
+                    keys1[a:a + count], values1, stamps1, keys2[b:b + count], values2, stamps2):
+                process1(key1, value1, stamp1)
+                process2(key2, value2, stamp2)
+            return
         process1, process2 = first.process, second.process
         for value1, stamp1, value2, stamp2 in zip(values1, stamps1, values2, stamps2):
             process1(value1, stamp1)

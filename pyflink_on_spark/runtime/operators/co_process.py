@@ -233,6 +233,8 @@ class KeyedCoProcessOperator(KeyedProcessOperator):
         ctx = self.ctx
         ctx._timestamp = timestamp
         try:
-            emit_results(self._user_process2(value, ctx), self.output, timestamp)
+            results = self._user_process2(value, ctx)
+            if results is not None:
+                self._collect_results(results, timestamp)
         except Exception as e:
             raise self.user_error(e) from None

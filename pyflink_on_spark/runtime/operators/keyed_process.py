@@ -162,11 +162,11 @@ class KeyedProcessOperator(Operator):
             if fold is not None:
                 fold(values)
                 return
-            process, output = self._user_process, self.output
+            process, collect = self._user_process, self._collect_results
             for value in values:
                 results = process(value, ctx)
                 if results is not None:
-                    emit_results(results, output, None)
+                    collect(results, None)
         except Exception as e:
             raise self.user_error(e) from None
 
