@@ -65,3 +65,58 @@ def test_payloads_of_pickle_and_cloudpickle_are_read_as_before():
     for dumps in (lambda g: pickle.dumps(g, 2), lambda g: pickle.dumps(g, 5),
                   cloudpickle.dumps):
         assert loads_records(dumps((["a"], [5]))) == (["a"], [5])
+
+
+def test_objects_marshal_would_write_as_bytes_are_pickled_and_keep_their_type():
+    # marshal writes any object with a buffer as plain bytes, without an error: numpy
+    # scalars and arrays, bytearray, memoryview's source, array.array, a bytes subclass
+    import array
+
+    import numpy as np
+
+    class Blob(bytes):
+        pass
+
+    for value in (np.int64(5), np.float64(0.5), np.int32(-1), bytearray(b"ab"),
+                  array.array("i", [1, 2]), Blob(b"x")):
+        shapes = [[value], [("k", value)], [[1, (2, value)]], [{"a": value}]]
+        if value.__hash__ is not None:
+            shapes.append([{value: 2}])
+        for values in shapes:
+            payload = dumps_records((values, None))
+            assert payload[:1] == b"\x80", (value, values)
+            back, _ = loads_records(payload)
+            assert repr(back) == repr(values)
+            assert type(back[0]) is type(values[0])
+    arr = np.array([1, 2])
+    back, _ = loads_records(dumps_records(([("a", arr)], None)))
+    assert type(back[0][1]) is np.ndarray and back[0][1].tolist() == [1, 2]
+
+
+def test_keys_and_timestamps_are_checked_as_the_values_are():
+    import numpy as np
+    for group in (([("a", 1)], None, [np.int64(3)]), ([("a", 1)], None, np.int64(3)),
+                  ([("a", 1)], [np.int64(7)], ["a"])):
+        payload = dumps_records(group)
+        assert payload[:1] == b"\x80"
+        back = loads_records(payload)
+        assert repr(back) == repr(group)
+
+
+def test_deep_and_self_containing_records_are_pickled():
+    deep = 1
+    for _ in range(100):
+        deep = [deep]
+    assert loads_records(dumps_records(([deep], None)))[0] == [deep]
+    loop = [1]
+    loop.append(loop)
+    back, _ = loads_records(dumps_records(([loop], None)))
+    assert back[0][1] is back[0]
+
+
+def test_marshal_exact_looks_into_every_level():
+    from pyflink_on_spark.runtime.boundary import marshal_exact
+    assert marshal_exact([1, "a", (2, [3, {"k": (4.0, None)}]), frozenset({b"x"})])
+    assert not marshal_exact([1, "a", (2, [3, {"k": (4.0, bytearray())}])])
+    assert not marshal_exact([(1, 2), {bytearray(b"k").decode(): memoryview(b"m")}])
+    assert not marshal_exact([{(1, Row(1)): 2}])
