@@ -25,25 +25,19 @@ class BasicBehaviour(NamedTuple):
     primitive_code: Optional[str]  # JVM descriptor of the primitive ("I" for int), if any
 
 
-# converter -> a Python expression, over a value named {v}, that is true only when the
-# converter would return the value itself: tuple converters compile these into their
-# per-record test (common/typeinfo.py), sparing a call per field of every record
-UNCHANGED_WHEN: dict = {}
+def _returns_unchanged(convert, test: str) -> None:
+    """Mark `convert` as returning a value for which `test` holds as it is. `test` is a
+    Python expression over a value named {v}, true only when the value is of exactly the
+    builtin class the converter returns (and in its range, for ints). Tuple converters
+    compile it into their per-record test (common/typeinfo.py), and an exit's loop writes it
+    inline (runtime/exit_loops.py), sparing a call per record or field. An attribute of the
+    function, not a table: a stage's converters reach its tasks pickled, closures by value."""
+    convert.unchanged_when = test
 
 
-def _returns_unchanged(convert, cls: type, low: Optional[int] = None,
-                       high: Optional[int] = None) -> None:
-    """Mark `convert` as returning a value of exactly class `cls` (and, when low is not
-    None, in [low, high]) as it is: an exit tests that inline (runtime/exits.py) rather
-    than calling the converter for every record. An attribute of the function, not a
-    table: a stage's converters reach its tasks pickled, the closures by value."""
-    convert.unchanged_class = (cls, low, high)
-
-
-def unchanged_class(convert) -> tuple:
-    """(class, low, high) of the values `convert` returns unchanged; (None, None, None) when
-    it has no such test: no value's class is None, so it is always called."""
-    return getattr(convert, "unchanged_class", (None, None, None))
+def unchanged_when(convert) -> Optional[str]:
+    """The expression of _returns_unchanged over {v}; None when `convert` has none."""
+    return getattr(convert, "unchanged_when", None)
 
 
 def _int_converter(type_name: str, bits: int) -> Callable[[Any], int]:
@@ -62,8 +56,7 @@ def _int_converter(type_name: str, bits: int) -> Callable[[Any], int]:
             raise OverflowError("value too large to convert to %s (Types.%s() holds %d..%d)"
                                 % (c_name, type_name, low, high))
         return value
-    UNCHANGED_WHEN[convert] = "({v}.__class__ is int and %d <= {v} <= %d)" % (low, high)
-    _returns_unchanged(convert, int, low, high)
+    _returns_unchanged(convert, "({v}.__class__ is int and %d <= {v} <= %d)" % (low, high))
     return convert
 
 
@@ -153,12 +146,9 @@ def _instant_str(value) -> str:
     return java_instant_str(value.seconds, value.nanos)
 
 
-UNCHANGED_WHEN[_convert_string] = "{v}.__class__ is str"
-UNCHANGED_WHEN[_convert_boolean] = "{v}.__class__ is bool"
-UNCHANGED_WHEN[_convert_double] = "{v}.__class__ is float"
-_returns_unchanged(_convert_string, str)
-_returns_unchanged(_convert_boolean, bool)
-_returns_unchanged(_convert_double, float)
+_returns_unchanged(_convert_string, "{v}.__class__ is str")
+_returns_unchanged(_convert_boolean, "{v}.__class__ is bool")
+_returns_unchanged(_convert_double, "{v}.__class__ is float")
 
 
 # keyed by BasicType.value ("String", "Integer", ...) to avoid an import cycle with typeinfo

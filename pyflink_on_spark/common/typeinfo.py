@@ -978,15 +978,14 @@ def _with_unchanged_test(arity: int, converters: list,
     if arity == 0:
         return None
     names = ["f%d" % i for i in range(arity)]
-    tests = []
-    for name, field_convert in zip(names, converters):
-        if field_convert is None:
-            tests.append("%s is not None" % name)  # None fields are the general path's
-            continue
-        test = bv.UNCHANGED_WHEN.get(field_convert)
-        if test is None:
-            return None
-        tests.append(test.format(v=name))
+    fields = [None if field_convert is None else bv.unchanged_when(field_convert)
+              for field_convert in converters]
+    if any(test is None and field_convert is not None
+           for test, field_convert in zip(fields, converters)):
+        return None
+    # a field without a converter passes unless it is None (the general path's case)
+    tests = ["%s is not None" % name if test is None else test.format(v=name)
+             for name, test in zip(names, fields)]
     # compiled (as namedtuple and dataclasses compile theirs) so that the test is a single
     # expression in one frame
     source = ("def convert_unchanged(value):\n"
@@ -997,7 +996,11 @@ def _with_unchanged_test(arity: int, converters: list,
               "    return convert(value)\n" % (arity, ", ".join(names), " and ".join(tests)))
     namespace = {"convert": convert}
     exec(source, namespace)
-    return namespace["convert_unchanged"]
+    convert_unchanged = namespace["convert_unchanged"]
+    # each field's test over {v} (None: the field has no converter), for an exit's loop to
+    # write inline (runtime/exit_loops.py)
+    convert_unchanged.unchanged_fields = fields
+    return convert_unchanged
 
 
 class TupleTypeInfo(TypeInformation):

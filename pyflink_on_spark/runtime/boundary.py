@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import marshal
 import pickle
+import struct
 from itertools import chain
 
 import cloudpickle
@@ -63,7 +64,7 @@ def marshal_exact(items, depth: int = 0) -> bool:
     return marshal_exact(children, depth + 1)
 
 
-def dumps_records(group: tuple) -> bytes:
+def dumps_records(group: tuple, values_exact: bool = False) -> bytes:
     """A records row's payload: `(values, timestamps-or-None)`, and on a keyed exchange the
     records' keys third, as the exit's key selector computed them (runtime/exits.py): a
     list beside the values, or on a key-sorted exchange the one key of the row. The keyed
@@ -74,9 +75,10 @@ def dumps_records(group: tuple) -> bytes:
     class (marshal_exact): it writes a chunk of ints, strs and tuples in a third of the C
     pickler's time and reads it back in about half. Else the C pickler, unless the records
     need cloudpickle (classes or functions of the job script, `__main__`, which workers
-    cannot import)."""
+    cannot import). values_exact: the caller knows the values (group[0]) to be exact
+    (runtime/exit_loops.py), so only the rest is checked."""
     if all(marshal_exact(part) if type(part) is list else marshal_exact((part,))
-           for part in group):
+           for part in (group[1:] if values_exact else group)):
         try:
             return marshal.dumps(group)
         except ValueError:  # too deep for marshal
@@ -86,6 +88,28 @@ def dumps_records(group: tuple) -> bytes:
     except Exception:
         return cloudpickle.dumps(group)
     return cloudpickle.dumps(group) if b"__main__" in data else data
+
+
+# A record marshalled alone (runtime/exits.py) is written in marshal's version 2, which has
+# no back-references: the bytes of records marshalled apart can then be joined into one list.
+MARSHAL_RECORD_VERSION = 2
+_LIST_HEAD = b"["   # marshal's list: "[", the count (int32, little-endian), the items
+_TUPLE3_HEAD = b"(" + struct.pack("<i", 3)
+_NONE = b"N"
+_count = struct.Struct("<i").pack
+
+
+def marshalled_records(records: list, key) -> bytes:
+    """The payload of a key-sorted row, (values, None, key), from its records each
+    marshalled apart (MARSHAL_RECORD_VERSION) and its key (an exact str or int): the same
+    bytes a marshal of the whole would be, less the back-references, read by loads_records."""
+    return b"".join((_TUPLE3_HEAD, _LIST_HEAD, _count(len(records)), *records, _NONE,
+                     marshal.dumps(key, MARSHAL_RECORD_VERSION)))
+
+
+def marshalled_values(records: list) -> list:
+    """The values of records each marshalled apart, as objects again."""
+    return marshal.loads(b"".join((_LIST_HEAD, _count(len(records)), *records)))
 
 
 def loads_records(payload: bytes) -> tuple:

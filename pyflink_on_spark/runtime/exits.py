@@ -5,18 +5,21 @@ stage-boundary schema, so the shuffle moves few large rows instead of one row pe
 """
 from __future__ import annotations
 
+import marshal
 import random
+from itertools import chain
 from typing import Callable, List, Optional
 
 import cloudpickle
 
-from pyflink_on_spark.common._basic_values import unchanged_class
 from pyflink_on_spark.datastream.functions import per_record_callable
+from pyflink_on_spark.runtime.exit_loops import compile_loop, exact_test
 from pyflink_on_spark.runtime.batch_order import (
     ORDER_AFTER_RECORDS, ORDER_BEFORE_RECORDS, batch_key_order, sorted_record_order)
 from pyflink_on_spark.runtime.key_groups import KeyToSubtask
 from pyflink_on_spark.runtime.boundary import (
-    KIND_DRIVER, KIND_RECORD_COUNT, KIND_RECORDS, KIND_WATERMARK, dumps_records)
+    KIND_DRIVER, KIND_RECORD_COUNT, KIND_RECORDS, KIND_WATERMARK, MARSHAL_RECORD_VERSION,
+    dumps_records, marshalled_records, marshalled_values)
 from pyflink_on_spark.runtime.watermarks import MAX_WATERMARK
 from pyflink_on_spark.specs.partitioning import (
     BroadcastPartitioning, CustomPartitioning, ForwardPartitioning, GlobalPartitioning,
@@ -127,6 +130,36 @@ def rescale_targets(subtask: int, parallelism: int, n: int) -> List[int]:
     return sorted(range(first, last), key=lambda t: t % (last - first))
 
 
+# The loop of an exit that chunks records per destination (exit_loops.py compiles it).
+_CHUNKED_LOOP = """
+def process_many(records, timestamp):
+    for value in records:
+        {prepare}
+        try:
+            {route}
+        except Exception as e:
+            raise blame_selector(user_error(e), partitioning, e) from None
+        values = values_by[dest]
+        values.append(value)
+        stamps_by[dest].append(timestamp)
+        {mark}
+        if len(values) >= CHUNK_RECORDS:
+            flush(dest)
+"""
+
+_KEYED_ROUTE = """key = get_key(value)
+kind = key.__class__
+if kind is str or kind is int:
+    dest = dest_of.get(key)
+    if dest is None:
+        if len(dest_of) >= memo_limit:
+            dest_of.clear()
+        dest = dest_of[key] = to_subtask(key)
+else:
+    dest = to_subtask(key)
+keys_by[dest].append(key)"""
+
+
 class ExitCollector:
     """Collects one exit's records into per-destination chunks and writes boundary rows."""
 
@@ -173,61 +206,32 @@ class ExitCollector:
 
     def _records_path(self, spec: ExitSpec, user_map: Optional[Callable] = None,
                       map_error: Optional[Callable] = None) -> Callable:
-        """process_many(values, timestamp), built once per exit: a keyed exit calls the key
-        function and the key -> subtask map inline (no selector frame), the converter is
-        skipped when there is none (the per-record path of every stage)."""
-        values_by, stamps_by, keys_by, flush = \
-            self._values, self._stamps, self._keys, self._flush
-        user_error, partitioning, convert = self._user_error, spec.partitioning, self._convert
-        plain, low, high = unchanged_class(convert)
-        select = self._select
-        keyed = keys_by is not None
+        """process_many(values, timestamp), compiled once per exit (exit_loops.py): a keyed
+        exit calls the key function and the key -> subtask map inline (no selector frame),
+        the converter's test is inline and the converter called only when it fails."""
+        partitioning, convert = spec.partitioning, self._convert
+        keyed = self._keys is not None
+        tested = self._tested = exact_test(convert) is not None
+        # destinations whose chunk holds a value not known to be exact (all of them when the
+        # loop cannot tell): their chunk's records are checked before marshal (boundary.py)
+        self._unsure = [not tested] * len(self._values)
+        namespace = dict(
+            values_by=self._values, stamps_by=self._stamps, keys_by=self._keys,
+            flush=self._flush, unsure=self._unsure, user_error=self._user_error,
+            partitioning=partitioning, select=self._select, user_map=user_map,
+            map_error=map_error, blame_selector=_blame_selector, CHUNK_RECORDS=CHUNK_RECORDS)
         if keyed:
-            get_key = per_record_callable(partitioning.key_selector, "get_key")
-            to_subtask = KeyToSubtask(spec.target_max_parallelism, spec.target_parallelism,
-                                      partitioning.key_type)
-            # str and int keys' subtasks, looked up here without a call into to_subtask
-            # (which memoises every key type its own way): equal strs, or equal ints, are
-            # the same key (bool, float... keys go through to_subtask)
-            dest_of: dict = {}
-            memo_limit = KeySortedExitCollector._MEMO_LIMIT
-
-        def process_many(records, timestamp) -> None:
-            for value in records:
-                if user_map is not None:
-                    try:
-                        value = user_map(value)
-                    except Exception as e:
-                        raise map_error(e) from None
-                if convert is not None and (value.__class__ is not plain or (
-                        low is not None and not low <= value <= high)):
-                    try:
-                        value = convert(value)
-                    except Exception as e:
-                        raise user_error(e) from None
-                try:
-                    if keyed:
-                        key = get_key(value)
-                        kind = key.__class__
-                        if kind is str or kind is int:
-                            dest = dest_of.get(key)
-                            if dest is None:
-                                if len(dest_of) >= memo_limit:
-                                    dest_of.clear()
-                                dest = dest_of[key] = to_subtask(key)
-                        else:
-                            dest = to_subtask(key)
-                        keys_by[dest].append(key)
-                    else:
-                        dest = select(value)
-                except Exception as e:
-                    raise _blame_selector(user_error(e), partitioning, e) from None
-                values = values_by[dest]
-                values.append(value)
-                stamps_by[dest].append(timestamp)
-                if len(values) >= CHUNK_RECORDS:
-                    flush(dest)
-        return process_many
+            namespace.update(
+                get_key=per_record_callable(partitioning.key_selector, "get_key"),
+                to_subtask=KeyToSubtask(spec.target_max_parallelism, spec.target_parallelism,
+                                        partitioning.key_type),
+                # str and int keys' subtasks, looked up here without a call into to_subtask
+                # (which memoises every key type its own way): equal strs, or equal ints,
+                # are the same key (bool, float... keys go through to_subtask)
+                dest_of={}, memo_limit=KeySortedExitCollector._MEMO_LIMIT)
+        options = {"route": _KEYED_ROUTE if keyed else "dest = select(value)",
+                   "mark": "if not exact_value:\n    unsure[dest] = True" if tested else "pass"}
+        return compile_loop(_CHUNKED_LOOP, namespace, convert, user_map is not None, options)
 
     def process_watermark(self, watermark: int) -> None:
         # The end of input is implied by the end of the channel; only real progress is sent.
@@ -259,11 +263,13 @@ class ExitCollector:
         stamps = self._stamps[dest]
         if all(ts is None for ts in stamps):
             stamps = None
+        exact = not self._unsure[dest]
         if self._keys is None:
-            payload = dumps_records((values, stamps))
+            payload = dumps_records((values, stamps), values_exact=exact)
         else:
-            payload = dumps_records((values, stamps, self._keys[dest]))
+            payload = dumps_records((values, stamps, self._keys[dest]), values_exact=exact)
             self._keys[dest] = []
+        self._unsure[dest] = not self._tested
         self._values[dest] = []
         self._stamps[dest] = []
         if self._broadcast:
@@ -281,6 +287,60 @@ class ExitCollector:
 _MEMO_TYPES = frozenset((str, int, bool, bytes, type(None)))
 
 
+# The loop of a key-sorted exit (exit_loops.py compiles it); {str_int_key} is one of the
+# two below.
+_KEY_SORTED_LOOP = """
+def process_many(records, timestamp):
+    count = counted[0]
+    try:
+        for value in records:
+            {prepare}
+            try:
+                key = get_key(value)
+                if timestamp is None:
+                    kind = key.__class__
+                    if kind is str or kind is int:
+                        {str_int_key}
+                    elif kind in memo_types:
+                        slot_key = (kind, key)
+                        slot = slots.get(slot_key)
+                        if slot is None:
+                            slot = new_slot(key, slot_key)
+                        slot.append(value)
+                    else:
+                        hold_other(key, value, None)
+                else:
+                    hold_other(key, value, timestamp)
+            except Exception as e:
+                raise blame_selector(user_error(e), partitioning, e) from None
+            count += 1
+            if count >= limit:
+                count = flush(True)
+    finally:
+        counted[0] = count
+"""
+
+_OBJECT_SLOT = """slot = slots.get(key)
+if slot is None:
+    slot = new_slot(key, key)
+{add}"""
+
+# an exact record is marshalled at once, unless its key's records wait as objects
+_MARSHALLED_SLOT = """if exact_value:
+    slot = marshalled.get(key)
+    if slot is None:
+        slot = new_marshalled_slot(key)
+    if slot is not None:
+        slot.append(dumps(value, marshal_version))
+    else:
+        slots[key].append(value)
+else:
+    slot = slots.get(key)
+    if slot is None:
+        slot = new_slot(key, key)
+    slot.append(value)"""
+
+
 class KeySortedExitCollector(ExitCollector):
     """The exit of a key-sorted exchange (BATCH mode into a keyed operator, ExitSpec.
     sort_by_key): records are grouped by (key, timestamp), each group one row whose `order`
@@ -295,15 +355,24 @@ class KeySortedExitCollector(ExitCollector):
     wait for more of its records instead of leaving one by one. A key's rows leave in the
     order of its records, so the sort (order, edge, src, seq) keeps that order. Other records
     (with a timestamp, or of other key types) are grouped by their order bytes and leave at
-    every flush."""
+    every flush.
+
+    A record the loop knows to be exact (exit_loops.py) under a str or int key waits
+    marshalled, not as objects: marshalled when it was just made, in the caches, it costs
+    a fifth of what marshalling it later does, when the slot leaves and its objects, among
+    a hundred thousand held, have left the caches; and its objects are freed at once. A
+    key's slot holds one form: the first record of the key that is not exact turns the
+    key's marshalled records back into objects, and the slot holds objects from then on."""
 
     _MEMO_LIMIT = 1 << 16
 
     def __init__(self, spec: ExitSpec, subtask: int, parallelism: int, rows: List[tuple],
                  user_error: Callable[[BaseException], BaseException]) -> None:
         # memoisable key (a str or an int itself, else (type, key): 1 and True differ) -> the
-        # values waiting without timestamp, and -> (destination, order) of their row
+        # values waiting without timestamp, and -> (destination, order, key) of their row
         self._slots: dict = {}
+        # str or int key -> its records waiting marshalled (a key is here or in _slots)
+        self._marshalled: dict = {}
         # destination -> records sent (ExitSpec.counts_records)
         self._sent = [0] * spec.target_parallelism
         self._slot_places: dict = {}
@@ -313,19 +382,19 @@ class KeySortedExitCollector(ExitCollector):
 
     def _records_path(self, spec: ExitSpec, user_map: Optional[Callable] = None,
                       map_error: Optional[Callable] = None) -> Callable:
-        slots, places, held = self._slots, self._slot_places, self._held
-        user_error, partitioning, convert = self._user_error, spec.partitioning, self._convert
-        plain, low, high = unchanged_class(convert)
-        get_key = per_record_callable(partitioning.key_selector, "get_key")
+        slots, marshalled, places, held = \
+            self._slots, self._marshalled, self._slot_places, self._held
+        partitioning, convert = spec.partitioning, self._convert
         to_subtask = KeyToSubtask(spec.target_max_parallelism, spec.target_parallelism,
                                   partitioning.key_type)
         key_order = batch_key_order(partitioning.key_type)
-        memo_types, limit, memo_limit = _MEMO_TYPES, SORTED_RECORDS_HELD, self._MEMO_LIMIT
+        memo_types, memo_limit = _MEMO_TYPES, self._MEMO_LIMIT
         aggregation, at = spec.partial_aggregation or (None, None)
         summing = aggregation == "SUM"
         fold = _PARTIAL_FOLDS.get(aggregation)
         partial_kind = _PartialHolder if aggregation in ("MIN_BY", "MAX_BY") else _Partial
-        count = 0
+        # records held; the loop keeps it in a local and stores it back when it returns
+        counted = [0]
         # memoisable key (as slots) -> (destination, key bytes): worked out once per key
         located: dict = {}
 
@@ -338,9 +407,25 @@ class KeySortedExitCollector(ExitCollector):
             return found
 
         def new_slot(key, slot_key) -> list:
+            """The slot of a key's records as objects: its marshalled records, if any, turned
+            back into objects first, so the key's records stay in their order."""
+            records = marshalled.pop(slot_key, None)
+            if records is not None:
+                slot = slots[slot_key] = marshalled_values(records)
+                return slot
             dest, key_bytes = locate(key, slot_key)
             places[slot_key] = (dest, sorted_record_order(key_bytes, None), key)
             slot = slots[slot_key] = []
+            return slot
+
+        def new_marshalled_slot(key) -> Optional[list]:
+            """A str or int key's slot of marshalled records; None when its records wait
+            as objects already."""
+            if key in slots:
+                return None
+            dest, key_bytes = locate(key, key)
+            places[key] = (dest, sorted_record_order(key_bytes, None), key)
+            slot = marshalled[key] = []
             return slot
 
         def add_to_partial(slot: list, value) -> bool:
@@ -381,55 +466,14 @@ class KeySortedExitCollector(ExitCollector):
             else:
                 entry.append(value)
 
-        def process_many(records, timestamp) -> None:
-            nonlocal count
-            for value in records:
-                if user_map is not None:
-                    try:
-                        value = user_map(value)
-                    except Exception as e:
-                        raise map_error(e) from None
-                if convert is not None and (value.__class__ is not plain or (
-                        low is not None and not low <= value <= high)):
-                    try:
-                        value = convert(value)
-                    except Exception as e:
-                        raise user_error(e) from None
-                try:
-                    key = get_key(value)
-                    if timestamp is None:
-                        kind = type(key)
-                        if kind is str or kind is int:
-                            slot = slots.get(key)
-                            if slot is None:
-                                slot = new_slot(key, key)
-                            if aggregation is None:
-                                slot.append(value)
-                            elif add_to_partial(slot, value):
-                                continue
-                        elif kind in memo_types:
-                            slot_key = (kind, key)
-                            slot = slots.get(slot_key)
-                            if slot is None:
-                                slot = new_slot(key, slot_key)
-                            slot.append(value)
-                        else:
-                            hold_other(key, value, None)
-                    else:
-                        hold_other(key, value, timestamp)
-                except Exception as e:
-                    raise _blame_selector(user_error(e), partitioning, e) from None
-                count += 1
-                if count >= limit:
-                    count = flush(partly=True)
-
         sent = self._sent
 
         def flush(partly: bool = False) -> int:
             """Rows for the held records (partly: the largest slots, half the records at
             least); returns how many records are still held."""
             rows, edge, src, seq = self._rows, self._edge, self._src, self._seq
-            sizes = sorted(map(len, slots.values()), reverse=True)
+            sizes = sorted(chain(map(len, slots.values()), map(len, marshalled.values())),
+                           reverse=True)
             waiting = sum(sizes)
             smallest = 0
             if partly:
@@ -439,8 +483,15 @@ class KeySortedExitCollector(ExitCollector):
                     if leaving * 2 >= waiting:
                         smallest = size
                         break
-            leave = [k for k, slot in slots.items() if len(slot) >= smallest]
-            for slot_key in leave:
+            for slot_key in [k for k, slot in marshalled.items() if len(slot) >= smallest]:
+                records = marshalled.pop(slot_key)
+                dest, order, key = places.pop(slot_key)
+                waiting -= len(records)
+                sent[dest] += len(records)
+                rows.append((edge, dest, src, seq, KIND_RECORDS,
+                             marshalled_records(records, key), order))
+                seq += 1
+            for slot_key in [k for k, slot in slots.items() if len(slot) >= smallest]:
                 values = slots.pop(slot_key)
                 if values[0].__class__ is partial_kind:
                     values[0] = values[0].record(at)
@@ -463,11 +514,27 @@ class KeySortedExitCollector(ExitCollector):
             return waiting
 
         def flush_all() -> None:
-            nonlocal count
-            count = flush()
+            counted[0] = flush()
 
         self._flush_all = flush_all
-        return process_many
+        if aggregation is None:
+            add = "slot.append(value)"
+        else:
+            add = "if add_to_partial(slot, value):\n    continue"
+        str_int_key = _OBJECT_SLOT.format(add=add)
+        if aggregation is None and exact_test(convert) is not None:
+            str_int_key = _MARSHALLED_SLOT
+        namespace = dict(
+            counted=counted, slots=slots, marshalled=marshalled, new_slot=new_slot,
+            new_marshalled_slot=new_marshalled_slot, add_to_partial=add_to_partial,
+            hold_other=hold_other, flush=flush, memo_types=memo_types,
+            limit=SORTED_RECORDS_HELD, dumps=marshal.dumps,
+            marshal_version=MARSHAL_RECORD_VERSION, user_error=self._user_error,
+            partitioning=partitioning, user_map=user_map, map_error=map_error,
+            blame_selector=_blame_selector,
+            get_key=per_record_callable(partitioning.key_selector, "get_key"))
+        return compile_loop(_KEY_SORTED_LOOP, namespace, convert, user_map is not None,
+                            {"str_int_key": str_int_key})
 
     def flush(self) -> None:
         self._flush_all()

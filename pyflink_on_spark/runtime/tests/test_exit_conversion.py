@@ -2,7 +2,7 @@
 unchained boundary); values already of the exact class, in range, pass without a call."""
 import pytest
 
-from pyflink_on_spark.common._basic_values import unchanged_class
+from pyflink_on_spark.common._basic_values import unchanged_when
 from pyflink_on_spark.common.typeinfo import Types
 from pyflink_on_spark.runtime.boundary import loads_records
 from pyflink_on_spark.runtime.exits import ExitCollector
@@ -51,13 +51,16 @@ def test_a_value_the_type_cannot_hold_fails_at_the_exit(type_info, value, error)
 
 def test_basic_converters_name_the_class_they_pass_unchanged_also_in_a_task():
     # a stage's converters reach its tasks cloudpickled, the int converters (closures) by
-    # value: what they pass unchanged must survive that
+    # value: the test of what they pass unchanged must survive that
     import cloudpickle
-    for type_info, expected in [(Types.LONG(), (int, -2 ** 63, 2 ** 63 - 1)),
-                                (Types.INT(), (int, -2 ** 31, 2 ** 31 - 1)),
-                                (Types.STRING(), (str, None, None)),
-                                (Types.DOUBLE(), (float, None, None))]:
+    for type_info, passes, fails in [
+            (Types.LONG(), [0, -2 ** 63, 2 ** 63 - 1], [2 ** 63, True, 1.0, "1"]),
+            (Types.INT(), [7, -2 ** 31], [2 ** 31, -2 ** 31 - 1]),
+            (Types.STRING(), ["", "a"], [b"a", 1, None]),
+            (Types.DOUBLE(), [0.5], [1, True])]:
         convert = type_info._python_converter()
-        assert unchanged_class(convert) == expected
-        assert unchanged_class(cloudpickle.loads(cloudpickle.dumps(convert))) == expected
-    assert unchanged_class(lambda v: v) == (None, None, None)
+        for shipped in (convert, cloudpickle.loads(cloudpickle.dumps(convert))):
+            test = unchanged_when(shipped)
+            assert [eval(test.format(v="v"), {"v": v}) for v in passes] == [True] * len(passes)
+            assert [eval(test.format(v="v"), {"v": v}) for v in fails] == [False] * len(fails)
+    assert unchanged_when(lambda v: v) is None

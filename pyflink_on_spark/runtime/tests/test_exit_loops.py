@@ -1,0 +1,194 @@
+"""The exits' compiled loops (runtime/exit_loops.py): the converter's test inline, what it
+tells about a value (exact builtin classes, so marshal-safe), and the key-sorted exit's
+records marshalled as they arrive. A key's records keep their order whatever form they
+wait in, and no value comes back as another type."""
+import traceback
+
+import numpy as np
+import pytest
+
+from pyflink_on_spark.common.typeinfo import Types
+from pyflink_on_spark.datastream.functions import wrap_key_selector
+from pyflink_on_spark.direct.exchange import route
+from pyflink_on_spark.runtime.boundary import loads_records
+from pyflink_on_spark.runtime.exit_loops import compile_loop, exact_test, prepare_source
+from pyflink_on_spark.runtime.exits import ExitCollector, KeySortedExitCollector
+from pyflink_on_spark.specs.partitioning import ForwardPartitioning, KeyedPartitioning
+from pyflink_on_spark.specs.stage import ExitSpec
+
+PAIR = Types.TUPLE([Types.STRING(), Types.LONG()])
+
+
+def _exact(type_info, value) -> bool:
+    """What the loop's test says of one value."""
+    source = exact_test(type_info._python_converter())
+    scope = {"value": value, "_EXACT_LEAVES": frozenset((int, float, complex, str, bytes,
+                                                         bool))}
+    exec(source, scope)
+    return scope["exact_value"]
+
+
+@pytest.mark.parametrize("type_info, value, exact", [
+    (Types.LONG(), 5, True), (Types.LONG(), 2 ** 63, False), (Types.LONG(), True, False),
+    (Types.LONG(), np.int64(5), False), (Types.STRING(), "a", True),
+    (Types.DOUBLE(), np.float64(0.5), False), (PAIR, ("a", 1), True),
+    (PAIR, ("a", np.int64(1)), False), (PAIR, ("a", 1, 2), False), (PAIR, ["a", 1], False),
+    (PAIR, (None, 1), False),
+    # a field without a converter passes exact only when it holds a builtin leaf
+    (Types.TUPLE([Types.LONG(), Types.BIG_INT()]), (1, "x"), True),
+    (Types.TUPLE([Types.LONG(), Types.BIG_INT()]), (1, np.float64(2)), False),
+    (Types.TUPLE([Types.LONG(), Types.BIG_INT()]), (1, None), False),
+    (Types.TUPLE([Types.LONG(), Types.BIG_INT()]), (1, bytearray(b"b")), False),
+])
+def test_the_inline_test_passes_only_exact_values_of_the_declared_type(type_info, value,
+                                                                       exact):
+    assert _exact(type_info, value) is exact
+
+
+def test_no_test_without_a_converter_or_for_nested_types():
+    assert exact_test(None) is None
+    assert exact_test(Types.TUPLE([PAIR, Types.LONG()])._python_converter()) is None
+    assert prepare_source(None, False) == "exact_value = False"
+
+
+def test_a_loop_error_shows_the_loop_source_line_and_the_user_function():
+    def user_map(value):
+        return 10 // value
+
+    loop = compile_loop("def run(records):\n    for value in records:\n        {prepare}\n",
+                        {"user_map": user_map, "map_error": lambda e: e,
+                         "user_error": lambda e: e}, None, True)
+    with pytest.raises(ZeroDivisionError) as info:
+        loop([1, 0])
+    text = "".join(traceback.format_exception(info.value))
+    assert "value = user_map(value)" in text and "10 // value" in text
+
+
+def _chunked_exit(type_info):
+    spec = ExitSpec(edge_id=1, source=0, side_tag=None, partitioning=ForwardPartitioning(),
+                    target_parallelism=1, target_max_parallelism=128,
+                    converter=type_info._python_converter())
+    rows = []
+    return ExitCollector(spec, 0, 1, rows, lambda e: e), rows
+
+
+@pytest.mark.parametrize("values, marshalled", [
+    ([("a", 1), ("b", 2)], True),
+    ([("a", 1), ("b", np.int64(2))], True),      # converted to int: checked, then marshal
+    ([("a", 1), ("b", 2 ** 62)], True),
+])
+def test_a_chunk_of_a_declared_type_is_marshalled(values, marshalled):
+    collector, rows = _chunked_exit(PAIR)
+    collector.process_many(values, None)
+    collector.flush()
+    assert (rows[0][5][:1] != b"\x80") is marshalled
+    back = loads_records(rows[0][5])[0]
+    assert back == [(k, int(v)) for k, v in values]
+    assert {type(v) for _, v in back} == {int}
+
+
+def test_a_chunk_holding_what_marshal_would_change_is_pickled_as_it_is():
+    collector, rows = _chunked_exit(Types.TUPLE([Types.LONG(), Types.BIG_INT()]))
+    collector.process_many([(1, "x"), (2, np.float64(0.5)), (3, bytearray(b"b"))], None)
+    collector.flush()
+    back = loads_records(rows[0][5])[0]
+    assert rows[0][5][:1] == b"\x80"
+    assert [type(v) for _, v in back] == [str, np.float64, bytearray]
+    # the next chunk starts sure again
+    collector.process_many([(4, "y")], None)
+    collector.flush()
+    assert rows[1][5][:1] != b"\x80"
+
+
+def _sorted_exit(type_info=PAIR, key_type=Types.STRING(), select=lambda x: x[0]):
+    spec = ExitSpec(edge_id=3, source=1, side_tag=None,
+                    partitioning=KeyedPartitioning(wrap_key_selector(select), key_type),
+                    target_parallelism=1, target_max_parallelism=128, sort_by_key=True,
+                    converter=None if type_info is None else type_info._python_converter())
+    rows = []
+    return KeySortedExitCollector(spec, 0, 1, rows, lambda e: e), rows
+
+
+def _sorted_values(rows):
+    return [loads_records(row[5]) for row in route(rows, 1)[0]]
+
+
+def test_exact_records_wait_marshalled_and_leave_as_one_row_per_key():
+    collector, rows = _sorted_exit()
+    collector.process_many([("b", 1), ("a", 2), ("b", 3)], None)
+    assert collector._marshalled and not collector._slots
+    assert all(type(r) is bytes for slot in collector._marshalled.values() for r in slot)
+    collector.flush()
+    assert _sorted_values(rows) == [([("a", 2)], None, "a"), ([("b", 1), ("b", 3)], None, "b")]
+
+
+def test_a_key_turns_to_objects_at_its_first_inexact_record_and_keeps_its_order():
+    # np.int64 fails the inline test (the converter makes an int of it): from then on
+    # the key's records wait as objects, the marshalled ones first
+    collector, rows = _sorted_exit()
+    collector.process_many([("a", 1), ("a", 2), ("b", 1), ("a", np.int64(3)), ("a", 4)], None)
+    assert set(collector._slots) == {"a"} and set(collector._marshalled) == {"b"}
+    collector.flush()
+    values = _sorted_values(rows)
+    assert values == [([("a", 1), ("a", 2), ("a", 3), ("a", 4)], None, "a"),
+                      ([("b", 1)], None, "b")]
+    assert all(type(v) is int for _, v in values[0][0])
+
+
+def test_a_record_marshal_would_change_keeps_its_type_among_marshalled_ones():
+    collector, rows = _sorted_exit(Types.TUPLE([Types.STRING(), Types.BIG_INT()]))
+    collector.process_many([("a", "x"), ("a", np.float64(0.5)), ("a", "y")], None)
+    collector.flush()
+    (values, _, key), = _sorted_values(rows)
+    assert [type(v) for _, v in values] == [str, np.float64, str] and key == "a"
+
+
+def test_marshalled_and_object_slots_leave_together_when_the_exit_is_full(monkeypatch):
+    from pyflink_on_spark.runtime import exits
+    monkeypatch.setattr(exits, "SORTED_RECORDS_HELD", 6)
+    collector, rows = _sorted_exit()
+    # "o" waits as objects (its first record is not exact), "m" marshalled
+    for value in [("o", np.int64(1)), ("m", 1), ("m", 2), ("m", 3), ("o", 2)]:
+        collector.process_element(value, None)
+    assert rows == []
+    collector.process_element(("m", 4), None)       # full: the largest slot leaves
+    assert [loads_records(r[5])[0] for r in rows] == [[("m", 1), ("m", 2), ("m", 3),
+                                                       ("m", 4)]]
+    collector.flush()
+    assert [v for v, _, _ in _sorted_values(rows)] == [
+        [("m", 1), ("m", 2), ("m", 3), ("m", 4)], [("o", 1), ("o", 2)]]
+
+
+def test_int_keys_and_other_key_kinds_beside_them():
+    collector, rows = _sorted_exit(Types.TUPLE([Types.LONG(), Types.LONG()]), Types.LONG())
+    collector.process_many([(1, 10), (2, 20), (1, 11)], None)
+    bools, bool_rows = _sorted_exit(Types.TUPLE([Types.BOOLEAN(), Types.LONG()]),
+                                    Types.BOOLEAN())
+    bools.process_many([(True, 1), (False, 2), (True, 3)], None)
+    for c in (collector, bools):
+        c.flush()
+    assert _sorted_values(rows) == [([(1, 10), (1, 11)], None, 1), ([(2, 20)], None, 2)]
+    assert sorted(_sorted_values(bool_rows), key=lambda g: g[2]) == [
+        ([(False, 2)], None, False), ([(True, 1), (True, 3)], None, True)]
+
+
+def test_undeclared_values_wait_as_objects_and_are_checked_when_they_leave():
+    collector, rows = _sorted_exit(None, None)
+    collector.process_many([("a", np.int64(1)), ("a", 2)], None)
+    assert not collector._marshalled
+    collector.flush()
+    (values, _, _), = _sorted_values(rows)
+    assert [type(v) for _, v in values] == [np.int64, int]
+
+
+def test_exits_built_again_reuse_their_compiled_loop():
+    # a streaming job builds its exits every micro-batch: the loops' sources are kept once
+    import linecache
+    from pyflink_on_spark.runtime import exit_loops
+    _sorted_exit()
+    _chunked_exit(PAIR)
+    known, cached = len(exit_loops._code_of), len(linecache.cache)
+    for _ in range(5):
+        _sorted_exit()
+        _chunked_exit(PAIR)
+    assert len(exit_loops._code_of) == known and len(linecache.cache) == cached
