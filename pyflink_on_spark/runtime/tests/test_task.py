@@ -73,8 +73,6 @@ def test_batch_mode_reduce_emits_only_final_value_per_key():
 
 
 def test_keyed_exit_sends_each_key_to_its_key_group_subtask():
-    seen = []
-
     class Where(KeyedProcessFunction):
         def open(self, ctx):
             self.index = ctx.get_index_of_this_subtask()

@@ -27,7 +27,6 @@ from pyflink_on_spark.datastream.time_domain import TimeDomain
 from pyflink_on_spark.datastream.window import (
     EventTimeTrigger, MergingWindowAssigner, TimeWindow, Trigger, TriggerResult,
     TumblingEventTimeWindows, WindowAssigner, WindowOperationDescriptor)
-from pyflink_on_spark.runtime.errors import UserFunctionError
 from pyflink_on_spark.runtime.operators.base import emit_results
 from pyflink_on_spark.runtime.operators.keyed_process import KeyedProcessOperator
 from pyflink_on_spark.runtime.watermarks import MAX_WATERMARK, MIN_WATERMARK
