@@ -79,3 +79,4 @@ def control_rows_frame(session, rows):
     local relation of N rows is up to N tasks (one per core), each a scheduling round trip
     before the stage's exchange can finish."""
     return rows_frame(session, rows).coalesce(1)
+

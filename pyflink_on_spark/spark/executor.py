@@ -19,9 +19,10 @@ import cloudpickle
 from pyflink_on_spark.codecs.files.commit import FileCommitter
 from pyflink_on_spark.runtime.collected_results import deliver as deliver_results
 from pyflink_on_spark.runtime.errors import JobExecutionError, extract_user_error
-from pyflink_on_spark.direct.exchange import EXCHANGE_ORDER, ROUTE_BY, source_split_rows
+from pyflink_on_spark.direct.exchange import source_split_rows
 from pyflink_on_spark.runtime.boundary import KIND_RECORDS, loads_records
 from pyflink_on_spark.spark.batch_schema import SPARK_SCHEMA, control_rows_frame, rows_frame
+from pyflink_on_spark.spark.exchange_frames import exchanged, named_column
 from pyflink_on_spark.spark.driver_channel import (OUT, DriverChannel, channel_host,
                                                    ordered_streams)
 from pyflink_on_spark.spark.frame_sinks import frame_sink_count, write_frame_sinks
@@ -50,7 +51,6 @@ def build_frames(job: CompiledJob, session, script_dirs: Tuple[str, ...] = (),
     the driver channel's address (spark/driver_channel.py): the tasks send their driver rows
     there as they go, and every subtask runs (a presence row each) to report its end; None:
     driver rows stay in the output (read by _driver_rows)."""
-    from pyspark.sql import functions as F
     consumers = _consumer_counts(job)
     alias = _alias_active()
     frames: Dict[int, object] = {}
@@ -70,14 +70,13 @@ def build_frames(job: CompiledJob, session, script_dirs: Tuple[str, ...] = (),
             # an upstream output holding only this edge's rows is taken whole: each step
             # of a plan is one more analysis on the driver (several ms each)
             parts = [frames[up.stage_id] if output_edges[up.stage_id] == {up.edge_id}
-                     else frames[up.stage_id].where(F.col("edge") == up.edge_id)
+                     else frames[up.stage_id].where(named_column(session, "edge")
+                                                    == up.edge_id)
                      for up in stage.upstream]
             frame = functools.reduce(lambda a, b: a.union(b), parts)
         if presence:
             frame = frame.union(presence_frame(session, spec.parallelism))
-        # the exchange contract (direct/exchange.py): route by dest, order by (edge, src, seq)
-        frame = frame.repartitionById(spec.parallelism, F.col(ROUTE_BY)) \
-                     .sortWithinPartitions(*EXCHANGE_ORDER)
+        frame = exchanged(frame, spec.parallelism, session)
         output = frame.mapInArrow(
             make_stage_function(cloudpickle.dumps(spec), alias, script_dirs, spec.stage_id,
                                 channel, worker_setup,

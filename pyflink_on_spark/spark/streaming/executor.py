@@ -31,11 +31,11 @@ from typing import Callable, Dict, Optional
 
 import cloudpickle
 
-from pyflink_on_spark.direct.exchange import EXCHANGE_ORDER
 from pyflink_on_spark.runtime.boundary import loads_records
 from pyflink_on_spark.runtime.checkpoint.micro_batch import KIND_TICK, state_ids_of
 from pyflink_on_spark.runtime.checkpoint.store import SnapshotStore
 from pyflink_on_spark.spark.batch_schema import SPARK_SCHEMA, control_rows_frame
+from pyflink_on_spark.spark.exchange_frames import exchanged, named_column
 from pyflink_on_spark.spark.streaming.faults import driver_fault_point as _fault_point
 from pyflink_on_spark.spark.streaming.sources import check_unbounded_source, unbounded_source
 from pyflink_on_spark.spark.streaming.settings import StreamingSettings, job_identity
@@ -197,7 +197,6 @@ class MicroBatchRunner:
             self.last_batch_ms = int((time.time() - started) * 1000)
 
     def _run(self, batch_id: int) -> None:
-        from pyspark.sql import functions as F
         from pyflink_on_spark.spark.executor import _driver_rows
         from pyflink_on_spark.spark.frame_sinks import frame_sink_count, write_frame_sinks
         job, session = self.job, self.session
@@ -223,11 +222,11 @@ class MicroBatchRunner:
                          for sub in range(stage.parallelism)]
                 frame = frame.union(control_rows_frame(session, ticks))
             else:
-                parts = [frames[up.stage_id].where(F.col("edge") == up.edge_id)
+                parts = [frames[up.stage_id].where(named_column(session, "edge")
+                                                   == up.edge_id)
                          for up in compiled.upstream]
                 frame = functools.reduce(lambda a, b: a.union(b), parts)
-            frame = frame.repartitionById(stage.parallelism, F.col("dest")) \
-                         .sortWithinPartitions(*EXCHANGE_ORDER)
+            frame = exchanged(frame, stage.parallelism, session)
             function = make_streaming_stage_function(
                 self._spec_bytes(stage), self.alias, self.script_dirs,
                 store_root=self.store_root, version=batch_id, restore_version=restore,

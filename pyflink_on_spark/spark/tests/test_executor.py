@@ -127,3 +127,18 @@ def test_the_presence_rows_frame_is_made_once_per_session_and_parallelism(spark)
     assert presence_frame(spark, 2) is not first
     assert first.count() == 3
     assert first.where(first.edge == PRESENCE_EDGE).select("dest").distinct().count() == 3
+
+
+def test_the_exchange_columns_are_made_once_per_session_and_order_each_partition(spark):
+    from pyflink_on_spark.spark.batch_schema import rows_frame
+    from pyflink_on_spark.spark.exchange_frames import exchanged, named_column
+    assert named_column(spark, "dest") is named_column(spark, "dest")
+    assert named_column(spark, "seq") is not named_column(spark, "dest")
+    other = object()     # another session: its own columns
+    assert named_column(other, "dest") is not named_column(spark, "dest")
+    rows = [(1, dest, src, seq, 0, b"p", order) for dest, src, seq, order in
+            [(0, 1, 0, b"b"), (1, 0, 1, b""), (0, 0, 1, b"a"), (0, 0, 0, b"b"), (1, 0, 0, b"")]]
+    frame = exchanged(rows_frame(spark, rows), 2, spark)
+    parts = frame.rdd.glom().collect()
+    assert [[(r.src, r.seq, r.order) for r in part] for part in parts] == [
+        [(0, 1, b"a"), (0, 0, b"b"), (1, 0, b"b")], [(0, 0, b""), (0, 1, b"")]]
