@@ -30,12 +30,30 @@ _LEAF_TEST = "{v}.__class__ in _EXACT_LEAVES"
 EXACT_LEAVES = MARSHAL_LEAVES - {type(None)}
 
 
+# Without a declared type a value leaves as it is: the test only looks at what it is made of,
+# for the shapes records mostly have (a builtin value, a pair or triple of them)
+_UNDECLARED_TEST = """_kind = value.__class__
+if _kind is tuple:
+    _n = len(value)
+    if _n == 2:
+        _f0, _f1 = value
+        exact_value = _f0.__class__ in _MARSHAL_LEAVES and _f1.__class__ in _MARSHAL_LEAVES
+    elif _n == 3:
+        _f0, _f1, _f2 = value
+        exact_value = _f0.__class__ in _MARSHAL_LEAVES and \\
+            _f1.__class__ in _MARSHAL_LEAVES and _f2.__class__ in _MARSHAL_LEAVES
+    else:
+        exact_value = False
+else:
+    exact_value = _kind in _MARSHAL_LEAVES"""
+
+
 def exact_test(convert: Optional[Callable]) -> Optional[str]:
     """Statements over a record named `value` that set `exact_value`: True only when
-    `convert` would return the value itself and the value is made of exact builtin classes
-    (so marshal-safe). None when `convert` has no such test."""
+    `convert` (None: no declared type) would return the value itself and the value is made
+    of exact builtin classes (so marshal-safe). None when `convert` has no such test."""
     if convert is None:
-        return None
+        return _UNDECLARED_TEST
     test = unchanged_when(convert)
     if test is not None:
         return "exact_value = %s" % test.format(v="value")
@@ -63,18 +81,14 @@ def prepare_source(convert: Optional[Callable], has_map: bool) -> str:
                   "except Exception as e:",
                   "    raise map_error(e) from None"]
     test = exact_test(convert)
-    if test is not None:
-        lines += test.splitlines()
-        lines += ["if not exact_value:"]
-        call_indent = "    "
-    else:
-        lines += ["exact_value = False"]
-        call_indent = ""
+    lines += test.splitlines() if test is not None else ["exact_value = False"]
     if convert is not None:
-        lines += [call_indent + "try:",
-                  call_indent + "    value = convert(value)",
-                  call_indent + "except Exception as e:",
-                  call_indent + "    raise user_error(e) from None"]
+        call = ["try:",
+                "    value = convert(value)",
+                "except Exception as e:",
+                "    raise user_error(e) from None"]
+        lines += ["if not exact_value:"] + ["    " + line for line in call] \
+            if test is not None else call
     return "\n".join(lines)
 
 
@@ -107,7 +121,8 @@ def compile_loop(template: str, namespace: dict, convert: Optional[Callable],
         filename = "<exit loop %d>" % (len(_code_of) + 1)
         compiled = _code_of[source] = (compile(source, filename, "exec"), filename)
         linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
-    scope = dict(namespace, _EXACT_LEAVES=EXACT_LEAVES, convert=convert)
+    scope = dict(namespace, _EXACT_LEAVES=EXACT_LEAVES, _MARSHAL_LEAVES=MARSHAL_LEAVES,
+                 convert=convert)
     exec(compiled[0], scope)
     name = template.split("def ", 1)[1].split("(", 1)[0]
     return scope[name]

@@ -45,10 +45,25 @@ def test_the_inline_test_passes_only_exact_values_of_the_declared_type(type_info
     assert _exact(type_info, value) is exact
 
 
-def test_no_test_without_a_converter_or_for_nested_types():
-    assert exact_test(None) is None
-    assert exact_test(Types.TUPLE([PAIR, Types.LONG()])._python_converter()) is None
-    assert prepare_source(None, False) == "exact_value = False"
+def test_no_test_for_nested_declared_types():
+    convert = Types.TUPLE([PAIR, Types.LONG()])._python_converter()
+    assert exact_test(convert) is None
+    assert prepare_source(convert, False).startswith("exact_value = False\n")
+
+
+@pytest.mark.parametrize("value, exact", [
+    (1, True), ("a", True), (None, True), (2 ** 80, True), (b"x", True), (("a", 1), True),
+    (("a", 1, 2.5), True), ((None, True), True),
+    (np.int64(1), False), (("a", np.float64(1)), False), (("a", 1, bytearray()), False),
+    ((1, 2, 3, 4), False), (((1, 2), 3), False), ([1, 2], False), ({"a": 1}, False),
+])
+def test_without_a_declared_type_only_builtin_values_pairs_and_triples_are_exact(value,
+                                                                                exact):
+    # what is not exact still leaves as it is: checked, then marshalled or pickled
+    from pyflink_on_spark.runtime.boundary import MARSHAL_LEAVES
+    scope = {"value": value, "_MARSHAL_LEAVES": MARSHAL_LEAVES}
+    exec(exact_test(None), scope)
+    assert scope["exact_value"] is exact
 
 
 def test_a_loop_error_shows_the_loop_source_line_and_the_user_function():
@@ -172,13 +187,16 @@ def test_int_keys_and_other_key_kinds_beside_them():
         ([(False, 2)], None, False), ([(True, 1), (True, 3)], None, True)]
 
 
-def test_undeclared_values_wait_as_objects_and_are_checked_when_they_leave():
+def test_undeclared_values_are_marshalled_at_once_when_exact_else_checked_as_they_leave():
     collector, rows = _sorted_exit(None, None)
-    collector.process_many([("a", np.int64(1)), ("a", 2)], None)
-    assert not collector._marshalled
+    collector.process_many([("a", np.int64(1)), ("a", 2), ("b", 3), ("b", [4])], None)
+    assert set(collector._slots) == {"a", "b"} and not collector._marshalled
+    collector.process_many([("c", 5)], None)
+    assert set(collector._marshalled) == {"c"}
     collector.flush()
-    (values, _, _), = _sorted_values(rows)
-    assert [type(v) for _, v in values] == [np.int64, int]
+    values = [v for v, _, _ in _sorted_values(rows)]
+    assert values == [[("a", 1), ("a", 2)], [("b", 3), ("b", [4])], [("c", 5)]]
+    assert [type(v) for _, v in values[0]] == [np.int64, int]
 
 
 def test_exits_built_again_reuse_their_compiled_loop():
