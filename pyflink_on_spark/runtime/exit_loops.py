@@ -4,17 +4,17 @@ Every record leaving a stage passes its exit's loop (runtime/exits.py): the map 
 the exit, the declared type's converter, the key selector, the destination. What varies
 between exits (is there a map, a converter, a test that the converter would leave a value
 as it is) is settled when the loop is built, so the source of the loop has only the steps
-its exit takes, and the converter's test is written into it rather than called: a call per
-record cost more than the test itself (map_keyby_reduce's exit: 0.71 -> 0.64 us per record,
-engine alone).
+its exit takes, and the converter's test is written into it rather than called (the call
+cost 0.07 us per record on top of the test: map_keyby_reduce's exit, engine alone, 0.71 ->
+0.64 us per record).
 
 The loop also learns, for free, that a value passing the test is made of exact builtin
 classes only (an int in range, a str, a tuple of those...), which is what marshal writes
 and reads back as it was (runtime/boundary.py): the exits use that to skip the check of a
 chunk, or to marshal a record as soon as it arrives.
 
-Templates are plain Python with a `{prepare}` line; the names they use come from the
-namespace the exit passes. Tracebacks through a loop show its source (linecache).
+Templates are plain Python with a `{prepare}` line and other `{name}` lines for snippets;
+the names they use come from the namespace the exit passes. Tracebacks through a loop show its source (linecache).
 """
 from __future__ import annotations
 
