@@ -11,7 +11,7 @@ import traceback
 from contextlib import contextmanager
 from typing import Iterator, List, Optional, Tuple
 
-from pyflink_on_spark.spark.driver_channel import (ACK, END, ERROR, GO, HELLO, OUT, ROW,
+from pyflink_on_spark.spark.driver_channel import (END, ERROR, GO, HELLO, OUT, ROW,
                                                    send_message)
 
 ChannelAddress = Tuple[str, int, str]      # host, port, token

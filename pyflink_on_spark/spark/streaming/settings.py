@@ -6,7 +6,6 @@ import os
 import sys
 import tempfile
 from dataclasses import dataclass
-from typing import Optional
 
 DEFAULT_TRIGGER_MS = 1000     # the micro-batch interval without checkpointing
 RETAINED_VERSIONS = 2         # state versions kept (the newest completed one and the one before)

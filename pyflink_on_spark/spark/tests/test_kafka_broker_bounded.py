@@ -10,7 +10,6 @@ from confluent_kafka import Consumer, Producer
 from confluent_kafka.admin import AdminClient, NewTopic
 
 from pyflink_on_spark.common import Row, WatermarkStrategy
-from pyflink_on_spark.common.serialization import SimpleStringSchema
 from pyflink_on_spark.common.typeinfo import Types
 from pyflink_on_spark.common.watermark_strategy import TimestampAssigner
 from pyflink_on_spark.datastream import StreamExecutionEnvironment
