@@ -17,12 +17,51 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import replace
-from typing import Dict, List, Tuple
+from typing import Dict, List, Optional, Tuple
 
 from pyflink_on_spark.runtime.checkpoint.store import SnapshotStore
 from pyflink_on_spark.specs import sources
 
 Range = Tuple[str, int, int, int]       # topic, partition, start offset, end offset (excl.)
+
+# How long a plan asks again when the broker answers with an error that passes: a topic just
+# created has no partition leader for a moment (NOT_LEADER_OR_FOLLOWER, LEADER_NOT_AVAILABLE,
+# UNKNOWN_TOPIC_OR_PARTITION: retriable in Kafka's protocol, not flagged so by librdkafka on
+# these calls), a request or a connection times out. Without it the first plan after a new
+# topic matched the pattern failed the job.
+PLAN_RETRY_SECONDS = 30.0
+
+
+def _transient(error) -> bool:
+    from confluent_kafka import KafkaError, KafkaException
+    if not isinstance(error, KafkaException) or not error.args \
+            or not isinstance(error.args[0], KafkaError):
+        return False
+    kafka_error = error.args[0]
+    return kafka_error.retriable() or kafka_error.code() in (
+        KafkaError.NOT_LEADER_FOR_PARTITION, KafkaError.LEADER_NOT_AVAILABLE,
+        KafkaError.UNKNOWN_TOPIC_OR_PART, KafkaError.REQUEST_TIMED_OUT,
+        KafkaError.NETWORK_EXCEPTION, KafkaError._TIMED_OUT, KafkaError._TRANSPORT)
+
+
+def _asked_until_answered(call, what: str, deadline_seconds: Optional[float] = None):
+    """call(), asked again (with a growing pause) while it fails with a transient broker
+    error, for PLAN_RETRY_SECONDS at most; then the error, saying what was asked."""
+    import time
+    limit = PLAN_RETRY_SECONDS if deadline_seconds is None else deadline_seconds
+    deadline = time.monotonic() + limit
+    pause = 0.05
+    while True:
+        try:
+            return call()
+        except Exception as e:
+            if not _transient(e):
+                raise
+            if time.monotonic() + pause > deadline:
+                raise RuntimeError("KafkaSource: %s still failed after %.0f s of retries: %s"
+                                   % (what, limit, e)) from e
+        time.sleep(pause)
+        pause = min(pause * 2, 1.0)
 
 
 def _metadata_client(spec: sources.KafkaSourceSpec):
@@ -42,7 +81,8 @@ def _metadata_client(spec: sources.KafkaSourceSpec):
 def _partitions(client, spec: sources.KafkaSourceSpec) -> List[Tuple[str, int]]:
     if spec.partitions:
         return list(spec.partitions)
-    topics = client.list_topics(timeout=30).topics
+    topics = _asked_until_answered(lambda: client.list_topics(timeout=30),
+                                   "listing the topics").topics
     if spec.topics:
         wanted = [t for t in spec.topics if t in topics]
     else:
@@ -57,11 +97,15 @@ def _starting_offset(client, spec, topic: str, partition: int, low: int, high: i
     if isinstance(starting, sources.LatestOffsets):
         return high
     if isinstance(starting, sources.TimestampOffsets):
-        (found,) = client.offsets_for_times([TopicPartition(topic, partition,
-                                                            starting.timestamp)], timeout=30)
+        (found,) = _asked_until_answered(
+            lambda: client.offsets_for_times([TopicPartition(topic, partition,
+                                                             starting.timestamp)], timeout=30),
+            "the offset of %s-%d at time %d" % (topic, partition, starting.timestamp))
         return found.offset if found.offset >= 0 else high
     if isinstance(starting, sources.CommittedOffsets):
-        (found,) = client.committed([TopicPartition(topic, partition)], timeout=30)
+        (found,) = _asked_until_answered(
+            lambda: client.committed([TopicPartition(topic, partition)], timeout=30),
+            "the committed offset of %s-%d" % (topic, partition))
         if found.offset >= 0:
             return found.offset
         if starting.reset == "none":
@@ -114,8 +158,10 @@ class KafkaOffsetIndex:
         first = not self.store.list_names(self.dir)
         ends, ranges = [], []
         for topic, partition in _partitions(self._client, self.spec):
-            low, high = self._client.get_watermark_offsets(TopicPartition(topic, partition),
-                                                           timeout=30)
+            low, high = _asked_until_answered(
+                lambda: self._client.get_watermark_offsets(TopicPartition(topic, partition),
+                                                           timeout=30),
+                "the offsets of %s-%d" % (topic, partition))
             if (topic, partition) in before:
                 start = before[(topic, partition)]
             elif first:
