@@ -97,8 +97,13 @@ def compile_job(sinks: List[Transformation], *, default_parallelism: int,
     nodes = [n for n in _reachable(sinks) if not n.is_virtual]
 
     parallelism = _parallelism(nodes, default_parallelism, config.runtime_mode == "BATCH")
+    folded = _collect_sinks_to_fold(nodes, parallelism)
+    for sink_id, src in folded.items():
+        parallelism[sink_id] = parallelism[src.id]
 
     def max_par(node) -> int:
+        if node.id in folded:
+            return max_par(folded[node.id])
         if node.max_parallelism is not None:
             return node.max_parallelism
         if default_max_par is not None and default_max_par > 0:
@@ -205,6 +210,28 @@ def compile_job(sinks: List[Transformation], *, default_parallelism: int,
         stages.append(CompiledStage(spec, tuple(upstream[stage]), source,
                                     tuple(sink_exits[stage])))
     return CompiledJob(tuple(stages))
+
+
+def _collect_sinks_to_fold(nodes: List[Transformation],
+                           parallelism: Dict[int, int]) -> Dict[int, Transformation]:
+    """Collect sinks (execute_and_collect's: parallelism 1, as Flink's) that run in their
+    input's stage, at its parallelism, instead of in one of their own: sink id -> input node.
+    Those whose one input comes by a plain edge (no partitioning the program chose): their
+    subtask of 1 only gathered the input subtasks' records in (subtask, order), which is
+    the order the driver reads a stage's subtasks in anyway (spark/driver_channel.py
+    ordered_streams; spark/executor.py _sliced_rows), so the values and their order are the
+    same, less a Spark stage and an exchange (a small job: 0.23-0.31 s -> ~0.16-0.20 s)."""
+    folded: Dict[int, Transformation] = {}
+    for node in nodes:
+        if not (isinstance(node, SinkTransformation) and isinstance(node.spec, CollectSinkSpec)):
+            continue
+        inputs = [found for _, upstream in _numbered_inputs(node) for found in _resolve(upstream)]
+        if len(inputs) != 1:
+            continue
+        src, part, _tag, _side_type = inputs[0]
+        if part is None and parallelism[src.id] != parallelism[node.id]:
+            folded[node.id] = src
+    return folded
 
 
 def _sorts_by_key(edge: Edge, config: JobConfig) -> bool:

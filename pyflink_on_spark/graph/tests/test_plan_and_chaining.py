@@ -71,3 +71,36 @@ def test_unsupported_apis_raise_naming_the_api():
     ds = _env().from_collection([1])
     with pytest.raises(NotImplementedError, match="add_source"):
         ds.get_execution_environment().add_source(None)
+
+
+def _collect_sink(ds):
+    """The sink execute_and_collect() adds (datastream/data_stream.py), without running."""
+    from pyflink_on_spark.graph.transformations import SinkTransformation
+    from pyflink_on_spark.specs.sinks import CollectSinkSpec
+    node = SinkTransformation(name="Collect Sink", input=ds._transformation,
+                              spec=CollectSinkSpec(), input_type=ds._transformation.output_type)
+    node.parallelism = 1
+    return node
+
+
+def test_a_collect_sink_behind_a_plain_edge_runs_in_its_input_stage():
+    # its one subtask only gathered the input's subtasks in order: the driver reads a
+    # stage's subtasks in that order anyway, so no stage of its own
+    env = _env(2)
+    ds = env.from_collection([1, 2], type_info=Types.INT()).map(lambda x: x)
+    job = env._compile([_collect_sink(ds)])
+    assert [[op.name for op in s.spec.operators] for s in job.stages] == [
+        ["Source: Collection Source"], ["Map", "Collect Sink"]]
+    assert job.stages[1].spec.parallelism == 2 and job.stages[1].spec.task_name == "Map"
+    (sink_exit,) = [e for e in job.stages[1].spec.exits if e.to_driver]
+    assert sink_exit.target_parallelism == 2 and len(job.stages[1].sinks) == 1
+
+
+@pytest.mark.parametrize("shape", ["rebalance", "union"])
+def test_a_collect_sink_behind_a_chosen_partitioning_or_a_union_keeps_its_stage(shape):
+    env = _env(2)
+    ds = env.from_collection([1, 2], type_info=Types.INT()).map(lambda x: x)
+    ds = ds.rebalance() if shape == "rebalance" else ds.union(ds.map(lambda x: x + 1))
+    job = env._compile([_collect_sink(ds)])
+    last = job.stages[-1].spec
+    assert [op.name for op in last.operators] == ["Collect Sink"] and last.parallelism == 1
