@@ -261,8 +261,8 @@ class ExitCollector:
     def _flush(self, dest: int) -> None:
         values = self._values[dest]
         stamps = self._stamps[dest]
-        if all(ts is None for ts in stamps):
-            stamps = None
+        if stamps.count(None) == len(stamps):   # in C: a generator's step per record cost
+            stamps = None                       # ~5% of a keyed job's exit stage
         exact = not self._unsure[dest]
         if self._keys is None:
             payload = dumps_records((values, stamps), values_exact=exact)
