@@ -11,7 +11,8 @@ from pyflink_on_spark.common.typeinfo import Types
 from pyflink_on_spark.datastream.functions import wrap_key_selector
 from pyflink_on_spark.direct.exchange import route
 from pyflink_on_spark.runtime.boundary import loads_records
-from pyflink_on_spark.runtime.exit_loops import compile_loop, exact_test, prepare_source
+from pyflink_on_spark.runtime.exit_loops import (
+    EXACT_LEAVES, compile_loop, exact_test, prepare_source)
 from pyflink_on_spark.runtime.exits import ExitCollector, KeySortedExitCollector
 from pyflink_on_spark.specs.partitioning import ForwardPartitioning, KeyedPartitioning
 from pyflink_on_spark.specs.stage import ExitSpec
@@ -22,8 +23,7 @@ PAIR = Types.TUPLE([Types.STRING(), Types.LONG()])
 def _exact(type_info, value) -> bool:
     """What the loop's test says of one value."""
     source = exact_test(type_info._python_converter())
-    scope = {"value": value, "_EXACT_LEAVES": frozenset((int, float, complex, str, bytes,
-                                                         bool))}
+    scope = {"value": value, "_EXACT_LEAVES": EXACT_LEAVES}
     exec(source, scope)
     return scope["exact_value"]
 
