@@ -17,13 +17,13 @@ from pyflink_on_spark.graph.transformations import (
     TwoInputTransformation, UnionTransformation)
 from pyflink_on_spark.specs.operators import (
     BROADCAST_SPECS, KEY_SORTED_INPUT_SPECS, KEYED_TWO_INPUT_SPECS, AggregationSpec,
-    TimestampsSpec)
+    ReduceSpec, TimestampsSpec)
 from pyflink_on_spark.specs.partitioning import (
     ForwardPartitioning, KeyedPartitioning, Partitioning, RebalancePartitioning)
 from pyflink_on_spark.specs.sinks import CollectSinkSpec
 from pyflink_on_spark.specs.stage import (
-    ChainLink, CompiledJob, CompiledStage, ExitSpec, InputSpec, JobConfig, OperatorSpec,
-    SinkExit, StageSource, StageSpec, UpstreamEdge)
+    ChainLink, CompiledJob, CompiledStage, ExitSpec, InputSpec, JobConfig, LeadingFold,
+    OperatorSpec, SinkExit, StageSource, StageSpec, UpstreamEdge)
 
 
 class GraphError(ValueError):
@@ -174,7 +174,9 @@ def compile_job(sinks: List[Transformation], *, default_parallelism: int,
                                      max_par(edge.target), _converter(source_type),
                                      sort_by_key=sort_by_key, counts_records=two_input,
                                      partial_aggregation=_partial_aggregation(edge)
-                                     if sort_by_key else None))
+                                     if sort_by_key else None,
+                                     leading_fold=_leading_fold(edge, in_edges[edge.target.id])
+                                     if sort_by_key and not two_input else None))
         inputs[s_dst].append(InputSpec(edge.edge_id, edge.input_index,
                                        parallelism[edge.source.id], sort_by_key))
         upstream[s_dst].append(UpstreamEdge(s_src, edge.edge_id))
@@ -251,6 +253,25 @@ def _partial_aggregation(edge: Edge) -> Optional[Tuple[str, int]]:
     if isinstance(spec, AggregationSpec) and type(spec.position) is int:
         return spec.aggregation.value, spec.position
     return None
+
+
+def _leading_fold(edge: Edge, target_edges: List[Edge]) -> Optional[LeadingFold]:
+    """A BATCH reduce at the end of a key-sorted edge, its only input: the reduce reads a
+    key's rows in (key, edge, source subtask, sequence) order, so upstream subtask 0's rows
+    of a key come first, and what the reduce makes of them is their left fold. Subtask 0
+    may send that fold instead of the records (runtime/exits.py): the reduce then folds the
+    other subtasks' records onto it, in the order it did, so the result is the same for any
+    reduce function, associative or not (a combiner for every subtask would need
+    associativity, which nothing promises). A reduce with its own open() or close() (which
+    may set up what reduce() uses, with the reduce's RuntimeContext) is left alone."""
+    spec = getattr(edge.target, "spec", None)
+    if not isinstance(spec, ReduceSpec) or len(target_edges) != 1:
+        return None
+    kind = type(spec.function)
+    if any(not getattr(kind, name).__module__.startswith("pyflink_on_spark.")
+           for name in ("open", "close")):
+        return None
+    return LeadingFold(spec.function, edge.target.name)
 
 
 def _keyed_two_input_sorts(target: Transformation, edges: List[Edge],

@@ -17,6 +17,7 @@ from pyflink_on_spark.runtime.exit_loops import compile_loop, exact_test
 from pyflink_on_spark.runtime.batch_order import (
     ORDER_AFTER_RECORDS, ORDER_BEFORE_RECORDS, batch_key_order, sorted_record_order)
 from pyflink_on_spark.runtime.key_groups import KeyToSubtask
+from pyflink_on_spark.runtime.operators.base import user_function_error
 from pyflink_on_spark.runtime.boundary import (
     KIND_DRIVER, KIND_RECORD_COUNT, KIND_RECORDS, KIND_WATERMARK, MARSHAL_RECORD_VERSION,
     dumps_records, marshalled_records, marshalled_values)
@@ -27,6 +28,9 @@ from pyflink_on_spark.specs.partitioning import (
 from pyflink_on_spark.specs.stage import ExitSpec
 
 CHUNK_RECORDS = 2048
+
+# Flink's batch sort puts a record without timestamp with those of Long.MIN_VALUE
+LONG_MIN = -(1 << 63)
 
 _dumps = cloudpickle.dumps
 
@@ -341,6 +345,24 @@ else:
     slot.append(value)"""
 
 
+# upstream subtask 0 into a BATCH reduce (ExitSpec.leading_fold): a str or int key's records
+# are folded as they come, while no fold has left before the end; {plain} is the usual path
+_FOLDING_SLOT = """acc = folds.get(key)
+if acc is not None:
+    if acc[0] is None:
+        acc[0] = value
+    else:
+        try:
+            acc[0] = fold(acc[0], value)
+        except Exception as e:
+            raise fold_error(e, key) from None
+    continue
+if folding[0]:
+    new_fold(key, value)
+else:
+{plain}"""
+
+
 class KeySortedExitCollector(ExitCollector):
     """The exit of a key-sorted exchange (BATCH mode into a keyed operator, ExitSpec.
     sort_by_key): records are grouped by (key, timestamp), each group one row whose `order`
@@ -356,6 +378,15 @@ class KeySortedExitCollector(ExitCollector):
     order of its records, so the sort (order, edge, src, seq) keeps that order. Other records
     (with a timestamp, or of other key types) are grouped by their order bytes and leave at
     every flush.
+
+    Upstream subtask 0 into a BATCH reduce (ExitSpec.leading_fold, graph/compile.py
+    _leading_fold) sends, for a str or int key, the left fold of the key's records it saw
+    (the reduce reads its rows of a key first): one record instead of all. The fold is the
+    reduce's own (user errors name the reduce), started at the key's first record, None
+    after a reduce returned None (the reduce's state then starts again, as the reduce's own
+    fold does), and leaves at the end. If a fold has to leave before (the exit is full, or
+    a record of its key with timestamp Long.MIN_VALUE, which sorts with it, has come), no
+    new fold starts: a key's second fold row would be reduced with its first.
 
     A record the loop knows to be exact (exit_loops.py) under a str or int key waits
     marshalled, not as objects: marshalled when it was just made, in the caches, it costs
@@ -376,14 +407,16 @@ class KeySortedExitCollector(ExitCollector):
         # destination -> records sent (ExitSpec.counts_records)
         self._sent = [0] * spec.target_parallelism
         self._slot_places: dict = {}
+        # str or int key -> [the fold of its records] (ExitSpec.leading_fold, subtask 0)
+        self._folds: dict = {}
         # order -> [destination, timestamp, value, value, ...]: the other records held
         self._held: dict = {}
         super().__init__(spec, subtask, parallelism, rows, user_error)
 
     def _records_path(self, spec: ExitSpec, user_map: Optional[Callable] = None,
                       map_error: Optional[Callable] = None) -> Callable:
-        slots, marshalled, places, held = \
-            self._slots, self._marshalled, self._slot_places, self._held
+        slots, marshalled, places, held, folds = \
+            self._slots, self._marshalled, self._slot_places, self._held, self._folds
         partitioning, convert = spec.partitioning, self._convert
         to_subtask = KeyToSubtask(spec.target_max_parallelism, spec.target_parallelism,
                                   partitioning.key_type)
@@ -393,6 +426,9 @@ class KeySortedExitCollector(ExitCollector):
         summing = aggregation == "SUM"
         fold = _PARTIAL_FOLDS.get(aggregation)
         partial_kind = _PartialHolder if aggregation in ("MIN_BY", "MAX_BY") else _Partial
+        leading = spec.leading_fold if self._src == 0 and aggregation is None else None
+        # True while no fold has left before the end: only then may a key's fold start
+        folding = [leading is not None]
         # records held; the loop keeps it in a local and stores it back when it returns
         counted = [0]
         # memoisable key (as slots) -> (destination, key bytes): worked out once per key
@@ -452,9 +488,34 @@ class KeySortedExitCollector(ExitCollector):
             slot.append(value)
             return False
 
+        def new_fold(key, value) -> None:
+            dest, key_bytes = locate(key, key)
+            places[key] = (dest, sorted_record_order(key_bytes, None), key)
+            folds[key] = [value]
+
+        def fold_error(error: Exception, key) -> Exception:
+            return user_function_error(error, leading.operator_name, places[key][0])
+
+        def fold_rows(keys, rows: list, seq: int) -> int:
+            """The rows of these keys' folds (none for a fold that is None); returns the
+            next sequence number."""
+            for slot_key in keys:
+                value = folds.pop(slot_key)[0]
+                dest, order, key = places.pop(slot_key)
+                if value is not None:
+                    sent[dest] += 1
+                    rows.append((self._edge, dest, self._src, seq, KIND_RECORDS,
+                                 dumps_records(([value], None, key)), order))
+                    seq += 1
+            return seq
+
         def hold_other(key, value, timestamp) -> None:
             """A record with a timestamp, or of a key that is not memoised."""
             kind = type(key)
+            if timestamp is not None and folds and timestamp == LONG_MIN and key in folds:
+                # its row sorts with the fold's: the fold leaves first, the key's last
+                folding[0] = False
+                self._seq = fold_rows([key], self._rows, self._seq)
             if kind in memo_types:
                 dest, key_bytes = locate(key, key if kind is str or kind is int else (kind, key))
             else:
@@ -472,8 +533,8 @@ class KeySortedExitCollector(ExitCollector):
             """Rows for the held records (partly: the largest slots, half the records at
             least); returns how many records are still held."""
             rows, edge, src, seq = self._rows, self._edge, self._src, self._seq
-            sizes = sorted(chain(map(len, slots.values()), map(len, marshalled.values())),
-                           reverse=True)
+            sizes = sorted(chain(map(len, slots.values()), map(len, marshalled.values()),
+                                 [1] * len(folds)), reverse=True)
             waiting = sum(sizes)
             smallest = 0
             if partly:
@@ -483,6 +544,11 @@ class KeySortedExitCollector(ExitCollector):
                     if leaving * 2 >= waiting:
                         smallest = size
                         break
+            if folds and smallest <= 1:
+                if partly:
+                    folding[0] = False
+                waiting -= len(folds)
+                seq = fold_rows(list(folds), rows, seq)
             for slot_key in [k for k, slot in marshalled.items() if len(slot) >= smallest]:
                 records = marshalled.pop(slot_key)
                 dest, order, key = places.pop(slot_key)
@@ -524,7 +590,12 @@ class KeySortedExitCollector(ExitCollector):
         str_int_key = _OBJECT_SLOT.format(add=add)
         if aggregation is None and exact_test(convert) is not None:
             str_int_key = _MARSHALLED_SLOT
+        if leading is not None:
+            str_int_key = _FOLDING_SLOT.format(plain="\n".join(
+                "    " + line for line in str_int_key.splitlines()))
         namespace = dict(
+            folds=folds, folding=folding, new_fold=new_fold, fold_error=fold_error,
+            fold=None if leading is None else per_record_callable(leading.function, "reduce"),
             counted=counted, slots=slots, marshalled=marshalled, new_slot=new_slot,
             new_marshalled_slot=new_marshalled_slot, add_to_partial=add_to_partial,
             hold_other=hold_other, flush=flush, memo_types=memo_types,
@@ -631,7 +702,8 @@ def _blame_selector(error: BaseException, partitioning, exc: BaseException) -> B
     is the key_by's: name it, not the operator before it."""
     from pyflink_on_spark.runtime.errors import UserFunctionError
     selector = getattr(partitioning, "key_selector", None)
-    if selector is None or not isinstance(error, UserFunctionError):
+    if selector is None or not isinstance(error, UserFunctionError) \
+            or isinstance(exc, UserFunctionError):   # wrapped already: another's (a fold's)
         return error
     function = getattr(selector, "_func", selector)
     name = getattr(function, "__name__", type(function).__name__)

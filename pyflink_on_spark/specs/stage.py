@@ -61,6 +61,16 @@ class ExitSpec:
     # key-sorted into a BATCH rolling aggregation over a tuple index: (its Aggregation's
     # value, the index); the exit may send a key's partial result (exits.py)
     partial_aggregation: Optional[Tuple[str, int]] = None
+    # key-sorted into a BATCH reduce, its only input: the reduce the first upstream subtask
+    # may apply to the records it sends, whose rows the reduce reads first (exits.py)
+    leading_fold: Optional["LeadingFold"] = None
+
+
+@dataclass(frozen=True)
+class LeadingFold:
+    """A BATCH reduce's function and name, for the exit of upstream subtask 0 into it."""
+    function: Any               # ReduceFunction without open() or close() of its own
+    operator_name: str
 
 
 @dataclass(frozen=True)

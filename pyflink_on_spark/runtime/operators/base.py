@@ -95,13 +95,20 @@ class Operator:
 
     def user_error(self, exc: BaseException) -> UserFunctionError:
         """Wrap an exception from user code, keeping only the user's own frames on top."""
-        if isinstance(exc, UserFunctionError):
-            return exc
-        frames = traceback.extract_tb(exc.__traceback__)
-        user_frames = [f for f in frames if not _is_engine_frame(f.filename)]
-        exc.__traceback__ = _trim(exc.__traceback__, {id(f) for f in user_frames}, frames)
         subtask = self.task.subtask_index if self.task is not None else 0
-        return UserFunctionError(self.name, subtask, exc)
+        return user_function_error(exc, self.name, subtask)
+
+
+def user_function_error(exc: BaseException, operator_name: str,
+                        subtask: int) -> UserFunctionError:
+    """`exc`, raised by user code of operator `operator_name`, as a UserFunctionError whose
+    traceback starts at the user's own frames (one already wrapped is returned as it is)."""
+    if isinstance(exc, UserFunctionError):
+        return exc
+    frames = traceback.extract_tb(exc.__traceback__)
+    user_frames = [f for f in frames if not _is_engine_frame(f.filename)]
+    exc.__traceback__ = _trim(exc.__traceback__, {id(f) for f in user_frames}, frames)
+    return UserFunctionError(operator_name, subtask, exc)
 
 
 def _is_engine_frame(filename: str) -> bool:
