@@ -21,7 +21,7 @@ from pyflink_on_spark.runtime.collected_results import deliver as deliver_result
 from pyflink_on_spark.runtime.errors import JobExecutionError, extract_user_error
 from pyflink_on_spark.direct.exchange import source_split_rows
 from pyflink_on_spark.runtime.boundary import KIND_RECORDS, loads_records
-from pyflink_on_spark.spark.batch_schema import SPARK_SCHEMA, control_rows_frame, rows_frame
+from pyflink_on_spark.spark.batch_schema import SPARK_SCHEMA, control_rows_frame
 from pyflink_on_spark.spark.exchange_frames import exchanged, named_column
 from pyflink_on_spark.spark.driver_channel import (OUT, DriverChannel, channel_host,
                                                    ordered_streams)
@@ -62,9 +62,9 @@ def build_frames(job: CompiledJob, session, script_dirs: Tuple[str, ...] = (),
             # files, Kafka: read by Spark's own readers into split rows (spark/frame_sources.py)
             frame = source_frame(stage.source.frame, spec.parallelism, session)
         elif stage.source is not None:
-            # the splits and the presence rows in one local relation: one set of tasks
-            frame = rows_frame(session, list(source_split_rows(stage.source.splits))
-                               + (presence_rows(spec.parallelism) if presence else []))
+            # the splits travel in the stage's function (split_rows below); the frame only
+            # starts each subtask, in its own partition, with no exchange
+            frame = subtask_frame(session, spec.parallelism)
             presence = False
         else:
             # an upstream output holding only this edge's rows is taken whole: each step
@@ -76,12 +76,14 @@ def build_frames(job: CompiledJob, session, script_dirs: Tuple[str, ...] = (),
             frame = functools.reduce(lambda a, b: a.union(b), parts)
         if presence:
             frame = frame.union(presence_frame(session, spec.parallelism))
-        frame = exchanged(frame, spec.parallelism, session)
+        if stage.source is None or stage.source.frame is not None:
+            frame = exchanged(frame, spec.parallelism, session)
         output = frame.mapInArrow(
             make_stage_function(cloudpickle.dumps(spec), alias, script_dirs, spec.stage_id,
                                 channel, worker_setup,
                                 frozenset(s.edge_id for s in stage.sinks
-                                          if s.sink.reaches_driver)), SPARK_SCHEMA)
+                                          if s.sink.reaches_driver),
+                                split_rows(stage)), SPARK_SCHEMA)
         # with the channel the driver does not read the frame (it only runs it)
         has_driver_sink = channel is None and any(s.sink.reaches_driver for s in stage.sinks)
         if consumers[spec.stage_id] + (1 if has_driver_sink else 0) \
@@ -99,6 +101,40 @@ def build_frames(job: CompiledJob, session, script_dirs: Tuple[str, ...] = (),
                     context.setJobDescription(described)
         frames[spec.stage_id] = output
     return frames
+
+
+def split_rows(stage) -> Dict[int, List[tuple]]:
+    """subtask -> the split rows of a stage whose source is split on the driver (from a
+    collection, a number sequence...), in read order; empty for other stages."""
+    if stage.source is None or stage.source.frame is not None:
+        return {}
+    rows: Dict[int, List[tuple]] = {}
+    for row in source_split_rows(stage.source.splits):
+        rows.setdefault(row[1], []).append(row)
+    return rows
+
+
+# (session, {parallelism: frame}): the presence row of every subtask, row i alone in
+# partition i (a range of that many partitions), for the stages whose splits travel in
+# their function. A local relation of the splits took 20-30 ms of the driver's time per
+# job, and its exchange a Spark stage of its own (15-30 ms)
+_subtask_frames: list = [None, {}]
+
+
+def subtask_frame(session, parallelism: int):
+    """The presence rows of `parallelism` subtasks, subtask i's in partition i."""
+    if _subtask_frames[0] is not session:
+        _subtask_frames[:] = [session, {}]
+    frame = _subtask_frames[1].get(parallelism)
+    if frame is None:
+        from pyspark.sql import functions as F
+        frame = _subtask_frames[1][parallelism] = session.range(
+            0, parallelism, 1, parallelism).select(
+            F.lit(PRESENCE_EDGE).cast("int").alias("edge"),
+            F.col("id").cast("int").alias("dest"), F.lit(0).cast("int").alias("src"),
+            F.lit(0).cast("long").alias("seq"), F.lit(KIND_RECORDS).cast("int").alias("kind"),
+            F.lit(b"").alias("payload"), F.lit(b"").alias("order"))
+    return frame
 
 
 def presence_rows(parallelism: int) -> List[tuple]:

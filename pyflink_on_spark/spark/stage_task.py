@@ -76,7 +76,7 @@ def _has_rows(batches: Iterator[pa.RecordBatch]):
 def make_stage_function(spec_bytes: bytes, alias_pyflink: bool, script_dirs=(),
                         stage_id: int = -1, channel: Optional[ChannelAddress] = None,
                         worker_setup: WorkerSetup = WorkerSetup(),
-                        driver_edges: frozenset = frozenset()):
+                        driver_edges: frozenset = frozenset(), split_rows=None):
     """spec_bytes: the cloudpickled StageSpec, unpickled in the task after the `pyflink`
     alias is installed (so user classes that subclass pyflink.* resolve in the worker) and
     the job script's directories are importable (modules beside the script).
@@ -87,7 +87,10 @@ def make_stage_function(spec_bytes: bytes, alias_pyflink: bool, script_dirs=(),
     task fails; without it, driver rows stay in the stage's output.
     worker_setup: the job's Python requirements and archives (spark/python_dependencies.py).
     driver_edges: the sink edges whose rows the driver reads (print, collect, file
-    committables); other sink rows (Kafka) stay in the output for Spark's writers."""
+    committables); other sink rows (Kafka) stay in the output for Spark's writers.
+    split_rows: subtask -> the split rows of a source split on the driver (executor.py
+    split_rows), read before the task's input rows (then only its presence row)."""
+    split_rows = split_rows or {}
     script_dirs = tuple(script_dirs)
 
     def run_stage(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
@@ -106,6 +109,9 @@ def make_stage_function(spec_bytes: bytes, alias_pyflink: bool, script_dirs=(),
         to_driver = connect(channel, stage_id, subtask, attempt)
         try:
             batches = _has_rows(batches)
+            splits = split_rows.get(subtask)
+            if splits:
+                batches = itertools.chain((rows_to_batch(splits),), batches or ())
             if batches is not None:  # a subtask without input has nothing to do
                 yield from _run_subtask(spec_bytes, subtask, attempt, batches, to_driver,
                                         driver_edges)

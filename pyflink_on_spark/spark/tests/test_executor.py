@@ -129,6 +129,30 @@ def test_the_presence_rows_frame_is_made_once_per_session_and_parallelism(spark)
     assert first.where(first.edge == PRESENCE_EDGE).select("dest").distinct().count() == 3
 
 
+def test_a_source_stage_starts_each_subtask_in_its_own_partition_without_an_exchange(
+        spark, capsys):
+    from pyspark.sql import functions as F
+    from pyflink_on_spark.spark.executor import split_rows, subtask_frame
+    from pyflink_on_spark.spark.stage_task import PRESENCE_EDGE
+    frame = subtask_frame(spark, 3)
+    assert subtask_frame(spark, 3) is frame and subtask_frame(spark, 2) is not frame
+    assert sorted(frame.select(F.spark_partition_id(), "dest", "edge").collect()) == [
+        (0, 0, PRESENCE_EDGE), (1, 1, PRESENCE_EDGE), (2, 2, PRESENCE_EDGE)]
+    assert frame.schema.simpleString() == \
+        "struct<edge:int,dest:int,src:int,seq:bigint,kind:int,payload:binary,order:binary>"
+    frame.explain()
+    assert "Exchange" not in capsys.readouterr().out
+    # a sequence of 3 numbers over 4 subtasks: the splits go to the subtasks that read them,
+    # in order, and the subtask without a split still runs (and sends nothing)
+    src = SourceTransformation(name="Seq", source=number_sequence_source(1, 3))
+    sink = _collect(src, 4)
+    job = compile_sinks([sink], parallelism=4)
+    by_subtask = split_rows(job.stages[0])
+    assert sorted(by_subtask) == sorted({row[1] for rows in by_subtask.values()
+                                         for row in rows}) and len(by_subtask) <= 3
+    assert list(_run(job, sink.id)) == [1, 2, 3]
+
+
 def test_the_exchange_columns_are_made_once_per_session_and_order_each_partition(spark):
     from pyflink_on_spark.spark.batch_schema import rows_frame
     from pyflink_on_spark.spark.exchange_frames import exchanged, named_column
