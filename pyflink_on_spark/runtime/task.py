@@ -105,6 +105,11 @@ class StreamTask:
         self._keyed_methods = {
             i.edge_id: getattr(self.head, "process_keyed" if i.input_index == 1
                                else "process_keyed2", None) for i in spec.inputs}
+        # edge -> the head's method for a row's keyed records without timestamps at once
+        # (None: one by one)
+        self._keyed_many_methods = {
+            i.edge_id: getattr(self.head, "process_keyed_many", None) if i.input_index == 1
+            else None for i in spec.inputs}
         self._input_index = {i.edge_id: i.input_index for i in spec.inputs}
         # sorted edge -> the head's method for a row's records at once (None: one by one)
         self._run_methods = {
@@ -180,6 +185,10 @@ class StreamTask:
                 keyed = self._keyed_methods[edge] if len(group) > 2 else None
                 if keyed is not None:
                     if stamps is None:
+                        many = self._keyed_many_methods[edge]
+                        if many is not None:
+                            many(group[2], values)
+                            continue
                         for key, value in zip(group[2], values):
                             keyed(key, value, None)
                     else:

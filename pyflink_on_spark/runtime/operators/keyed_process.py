@@ -128,6 +128,9 @@ class KeyedProcessOperator(Operator):
         if self._batch_key_order is not None:
             self._batch_input = {}
             self.process_keyed = self._buffer_keyed
+        if self._batch_key_order is not None \
+                or type(self).process_keyed is not KeyedProcessOperator.process_keyed:
+            self.process_keyed_many = None
 
     def use_sorted_input(self) -> None:
         """BATCH mode with the keyed input sorted by key (the task's exchange did it, as
@@ -248,6 +251,24 @@ class KeyedProcessOperator(Operator):
             results = self._user_process(value, ctx)
             if results is not None:
                 self._collect_results(results, timestamp)
+        except Exception as e:
+            raise self.user_error(e) from None
+
+    def process_keyed_many(self, keys, values) -> None:
+        """process_keyed for a row's records without timestamps, in one loop: the task's
+        path for a keyed input, one Python call per record less (keyed_value_state's keyed
+        stage, engine alone: see benchmarks/RESULTS.md). None (prepare) where records go
+        another way (BATCH buffering, a variant's own process_keyed)."""
+        set_key, process, collect = self._set_key, self._user_process, self._collect_results
+        ctx = self.ctx
+        ctx._timestamp = None
+        try:
+            for key, value in zip(keys, values):
+                self.current_key = key
+                set_key(key)
+                results = process(value, ctx)
+                if results is not None:
+                    collect(results, None)
         except Exception as e:
             raise self.user_error(e) from None
 

@@ -174,3 +174,57 @@ def test_a_keyed_stream_connected_to_a_plain_one_gets_its_key_rows_from_the_exch
     assert select.calls == 2
     assert sorted(out, key=str) == sorted(
         [("keyed", ("a!", ("a", 1))), ("keyed", ("b!", ("b", 2))), ("plain", 9)], key=str)
+
+
+def test_a_streaming_keyed_input_takes_a_rows_records_in_one_call(env, monkeypatch):
+    """STREAMING: the task hands a row's keys and records to process_keyed_many, one call
+    per row, with the state of each record's key."""
+    from pyflink_on_spark.datastream.state import ValueStateDescriptor
+    from pyflink_on_spark.runtime.operators.keyed_process import KeyedProcessOperator
+    calls = Counter()
+    one, many = KeyedProcessOperator.process_keyed, KeyedProcessOperator.process_keyed_many
+
+    def counted_one(self, key, value, timestamp):
+        calls["one"] += 1
+        return one(self, key, value, timestamp)
+
+    def counted_many(self, keys, values):
+        calls["many"] += 1
+        return many(self, keys, values)
+    monkeypatch.setattr(KeyedProcessOperator, "process_keyed", counted_one)
+    monkeypatch.setattr(KeyedProcessOperator, "process_keyed_many", counted_many)
+
+    class Count(KeyedProcessFunction):
+        def open(self, runtime_context):
+            self.seen = runtime_context.get_state(ValueStateDescriptor("seen", Types.INT()))
+
+        def process_element(self, value, ctx):
+            seen = (self.seen.value() or 0) + 1
+            self.seen.update(seen)
+            yield ctx.get_current_key(), value[1], seen
+
+    for mode in MODES:
+        calls.clear()
+        stream = env.from_collection(RECORDS).key_by(lambda v: v[0]).process(Count())
+        out = _run(env, stream, mode, parallelism=1)
+        assert sorted(out) == [("a", 1, 1), ("a", 3, 2), ("a", 6, 3), ("b", 2, 1),
+                               ("b", 5, 2), ("c", 4, 1)]
+        # BATCH: the input is key-sorted, each row one key's run (process_key_run)
+        assert calls == ({"many": 1} if mode == "STREAMING" else {})
+
+
+def test_an_error_in_a_row_of_keyed_records_names_the_operator_with_the_users_frame(env):
+    from pyflink_on_spark.runtime.errors import UserFunctionError
+
+    class FailsOnC(KeyedProcessFunction):
+        def process_element(self, value, ctx):
+            if ctx.get_current_key() == "c":
+                raise KeyError("no c, got %r" % (value,))
+            yield value
+
+    stream = env.from_collection(RECORDS).key_by(lambda v: v[0]).process(FailsOnC())
+    with pytest.raises(UserFunctionError) as failure:
+        _run(env, stream, "STREAMING", parallelism=1)
+    assert "no c, got ('c', 4)" in str(failure.value)
+    assert "in process_element" in failure.value.user_traceback
+    assert failure.value.operator_name == "KEYED PROCESS"
