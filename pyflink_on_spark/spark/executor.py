@@ -31,7 +31,7 @@ from pyflink_on_spark.spark.progress import (
     ProgressLine, job_description, job_group, new_group_id, progress_wanted, stage_description)
 from pyflink_on_spark.spark.python_dependencies import (WorkerSetup, ship_dependencies,
                                                          worker_python)
-from pyflink_on_spark.spark.session import is_connect, job_session
+from pyflink_on_spark.spark.session import activate_in_thread, is_connect, job_session
 from pyflink_on_spark.spark.stage_task import PRESENCE_EDGE, make_stage_function
 from pyflink_on_spark.specs.sinks import CollectSinkSpec, FileSinkSpec, PrintSinkSpec
 from pyflink_on_spark.specs.stage import CompiledJob, PythonDependencies
@@ -348,6 +348,7 @@ def _run_stages(job: CompiledJob, session, script_dirs, address, group: str,
     context = session.sparkContext
     error = None
     try:
+        activate_in_thread(session)
         with job_group(context, group, job_description(job_name, job)):
             context.setInterruptOnCancel(True)
             worker_setup, executable = ship_dependencies(session, python)

@@ -217,6 +217,20 @@ def is_connect(session) -> bool:
     return type(session).__module__.startswith("pyspark.sql.connect")
 
 
+def activate_in_thread(session) -> None:
+    """Makes `session` the active one of this thread's JVM thread. Py4J gives every Python
+    thread a JVM thread of its own, where no session is active; pyspark then looks for one
+    through SparkSession.builder.getOrCreate() at each UDF it makes (a job's every stage),
+    and that tries `import pyspark_connect` each time, in vain: 20-25 ms of a job's plan
+    (py-spy on the driver). A job's stages are planned in a thread of their own (executor.py
+    _run_stages)."""
+    if is_connect(session):
+        return
+    from pyspark.sql import SparkSession
+    SparkSession._get_j_spark_session_class(session._jvm).setActiveSession(
+        session._jsparkSession)
+
+
 def _alive(session) -> bool:
     if is_connect(session):
         return not session.is_stopped

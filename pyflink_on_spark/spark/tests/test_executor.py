@@ -166,3 +166,34 @@ def test_the_exchange_columns_are_made_once_per_session_and_order_each_partition
     parts = frame.rdd.glom().collect()
     assert [[(r.src, r.seq, r.order) for r in part] for part in parts] == [
         [(0, 1, b"a"), (0, 0, b"b"), (1, 0, b"b")], [(0, 0, b""), (0, 1, b"")]]
+
+
+def test_a_jobs_thread_makes_its_udfs_without_looking_for_a_session(spark, monkeypatch):
+    """Py4J gives each Python thread its own JVM thread, where no session is active until
+    activate_in_thread: without it, every UDF (each stage's mapInArrow) went through
+    SparkSession.builder.getOrCreate(), which tries to import pyspark_connect each time."""
+    import threading
+    from pyspark.sql import SparkSession
+    import pyspark.sql.session as pyspark_session
+    from pyflink_on_spark.spark.executor import subtask_frame
+    from pyflink_on_spark.spark.batch_schema import SPARK_SCHEMA
+    from pyflink_on_spark.spark.session import activate_in_thread
+    looked = []
+    original = pyspark_session.default_api_mode
+    monkeypatch.setattr(pyspark_session, "default_api_mode",
+                        lambda: looked.append(1) or original())
+    seen = {}
+
+    def plan(activate: bool):
+        if activate:
+            activate_in_thread(spark)
+        seen[activate] = SparkSession.getActiveSession()
+        subtask_frame(spark, 2).mapInArrow(lambda batches: batches, SPARK_SCHEMA)
+
+    for activate in (False, True):
+        looked.clear()
+        thread = threading.Thread(target=plan, args=(activate,))
+        thread.start()
+        thread.join()
+        assert bool(looked) is not activate
+    assert seen[False] is None and seen[True] is not None
