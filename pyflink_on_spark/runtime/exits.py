@@ -145,7 +145,7 @@ def process_many(records, timestamp):
             raise blame_selector(user_error(e), partitioning, e) from None
         values = values_by[dest]
         values.append(value)
-        stamps_by[dest].append(timestamp)
+        {stamp}
         {mark}
         if len(values) >= CHUNK_RECORDS:
             flush(dest)
@@ -179,6 +179,8 @@ class ExitCollector:
         width = 1 if self._broadcast else spec.target_parallelism
         self._values: List[list] = [[] for _ in range(width)]
         self._stamps: List[list] = [[] for _ in range(width)]
+        # whether the exit keeps timestamps (_bind_loops)
+        self._stamped = [False]
         # a keyed exchange carries each record's key to the keyed operator (boundary.py)
         self._keys: Optional[List[list]] = (
             [[] for _ in range(width)]
@@ -187,7 +189,7 @@ class ExitCollector:
         self._kind = KIND_DRIVER if spec.to_driver else KIND_RECORDS
         self._select = (lambda value: 0) if self._broadcast else channel_selector(
             spec, subtask, parallelism)
-        self._bind(self._records_path(spec))
+        self._bind_path(self._records_path(spec))
 
     def _bind(self, process_many: Callable) -> None:
         """The exit's input methods: process_many(values, timestamp) takes the records of an
@@ -199,14 +201,43 @@ class ExitCollector:
             process_many((value,), timestamp)
         self.process_element = process_element
 
+    def _bind_loops(self, unstamped: Callable, stamped: Callable) -> None:
+        """_bind for a chunked exit's two loops: `unstamped` keeps no timestamps (records
+        without one, while the exit has had none), `stamped` one per record. The first
+        record with a timestamp gives the records held their None ones and switches the
+        exit to `stamped` for good: an append per record less for jobs without timestamps
+        (keyed_value_state's source stage, engine alone: 0.29 -> 0.26 us/record)."""
+        values_by, stamps_by, state = self._values, self._stamps, self._stamped
+
+        def process_many(records, timestamp) -> None:
+            if timestamp is None and not state[0]:
+                unstamped(records, None)
+                return
+            if not state[0]:
+                state[0] = True
+                for dest, values in enumerate(values_by):
+                    stamps_by[dest] = [None] * len(values)
+            stamped(records, timestamp)
+
+        def process_element(value, timestamp) -> None:
+            if timestamp is None and not state[0]:
+                unstamped((value,), None)
+            else:
+                process_many((value,), timestamp)
+        self.process_many = process_many
+        self.process_element = process_element
+
     def fused_with_map(self, user_map: Callable,
                        map_error: Callable[[BaseException], BaseException]) -> tuple:
         """This exit's (process_element, process_many) with a map function applied to each
         record first (what the map's operator takes as its own when this exit is its only
         target: output.py fuse_map); map_error wraps what the map raises. They replace the
         unfused methods."""
-        self._bind(self._records_path(self.spec, user_map, map_error))
+        self._bind_path(self._records_path(self.spec, user_map, map_error))
         return self.process_element, self.process_many
+
+    def _bind_path(self, path) -> None:
+        self._bind_loops(*path)
 
     def _records_path(self, spec: ExitSpec, user_map: Optional[Callable] = None,
                       map_error: Optional[Callable] = None) -> Callable:
@@ -235,7 +266,9 @@ class ExitCollector:
                 dest_of={}, memo_limit=KeySortedExitCollector._MEMO_LIMIT)
         options = {"route": _KEYED_ROUTE if keyed else "dest = select(value)",
                    "mark": "if not exact_value:\n    unsure[dest] = True" if tested else "pass"}
-        return compile_loop(_CHUNKED_LOOP, namespace, convert, user_map is not None, options)
+        return tuple(compile_loop(_CHUNKED_LOOP, namespace, convert, user_map is not None,
+                                  dict(options, stamp=stamp))
+                     for stamp in ("pass", "stamps_by[dest].append(timestamp)"))
 
     def process_watermark(self, watermark: int) -> None:
         # The end of input is implied by the end of the channel; only real progress is sent.
@@ -264,9 +297,9 @@ class ExitCollector:
 
     def _flush(self, dest: int) -> None:
         values = self._values[dest]
-        stamps = self._stamps[dest]
-        if stamps.count(None) == len(stamps):   # in C: a generator's step per record cost
-            stamps = None                       # ~5% of a keyed job's exit stage
+        stamps = self._stamps[dest] if self._stamped[0] else None
+        if stamps is not None and stamps.count(None) == len(stamps):
+            stamps = None
         exact = not self._unsure[dest]
         if self._keys is None:
             payload = dumps_records((values, stamps), values_exact=exact)
@@ -606,6 +639,9 @@ class KeySortedExitCollector(ExitCollector):
             get_key=per_record_callable(partitioning.key_selector, "get_key"))
         return compile_loop(_KEY_SORTED_LOOP, namespace, convert, user_map is not None,
                             {"str_int_key": str_int_key})
+
+    def _bind_path(self, path) -> None:
+        self._bind(path)
 
     def flush(self) -> None:
         self._flush_all()

@@ -102,6 +102,35 @@ def test_a_chunk_of_a_declared_type_is_marshalled(values, marshalled):
     assert {type(v) for _, v in back} == {int}
 
 
+def test_timestamps_are_kept_from_the_first_record_that_has_one():
+    """Without timestamps the exit keeps none (its chunks say None); the first record with
+    one gives the records held their None, and the exit keeps one per record from then on,
+    for every destination, whichever input method the records came by."""
+    spec = ExitSpec(edge_id=1, source=0, side_tag=None,
+                    partitioning=KeyedPartitioning(wrap_key_selector(lambda v: v[0]),
+                                                   Types.STRING()),
+                    target_parallelism=2, target_max_parallelism=128,
+                    converter=PAIR._python_converter())
+    rows = []
+    collector = ExitCollector(spec, 0, 1, rows, lambda e: e)
+    keys = ["a", "b", "c", "d", "e", "f"]
+    collector.process_many([(k, 1) for k in keys], None)
+    collector.flush()
+    assert [loads_records(r[5])[1] for r in rows] == [None, None]
+    rows.clear()
+    collector.process_many([(k, 2) for k in keys], None)
+    collector.process_element(("a", 3), 7)
+    collector.process_element(("b", 4), None)
+    collector.process_many([("c", 5), ("d", 6)], 9)
+    collector.flush()
+    sent = {}
+    for row in rows:
+        values, stamps, _ = loads_records(row[5])
+        sent.update({v: s for v, s in zip(values, stamps)})
+    assert sent == {**{(k, 2): None for k in keys}, ("a", 3): 7, ("b", 4): None,
+                    ("c", 5): 9, ("d", 6): 9}
+
+
 def test_a_chunk_holding_what_marshal_would_change_is_pickled_as_it_is():
     collector, rows = _chunked_exit(Types.TUPLE([Types.LONG(), Types.BIG_INT()]))
     collector.process_many([(1, "x"), (2, np.float64(0.5)), (3, bytearray(b"b"))], None)
