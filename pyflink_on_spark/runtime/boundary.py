@@ -21,6 +21,8 @@ KIND_SPLIT = 2        # payload: pickled source split
 KIND_RECORD_COUNT = 4  # payload: pickled int, the records an upstream subtask sent on a
                        # key-sorted edge into a two-input operator (ExitSpec.counts_records)
 KIND_DRIVER = 3       # payload: dumps_records((values, None)) for a sink exit (print, collect...)
+KIND_PRESENCE = 5     # payload b"": a subtask's presence row, sent by upstream subtask 0 on
+                      # the edge (spark/executor.py presence_carriers); not input
 
 
 def row_order(row: tuple) -> bytes:

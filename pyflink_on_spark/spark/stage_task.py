@@ -10,7 +10,7 @@ from typing import Iterator, Optional
 import cloudpickle
 import pyarrow as pa
 
-from pyflink_on_spark.runtime.boundary import KIND_DRIVER
+from pyflink_on_spark.runtime.boundary import KIND_DRIVER, KIND_PRESENCE
 from pyflink_on_spark.spark.batch_schema import rows_to_batch
 from pyflink_on_spark.spark.python_dependencies import WorkerSetup
 from pyflink_on_spark.spark.task_channel import (CapturedStdout, ChannelAddress, TaskChannel,
@@ -66,6 +66,26 @@ def input_slices(payloads, limit: int = SLICE_BYTES):
         yield start, len(payloads)
 
 
+def _without_presence(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
+    """The batches less their presence rows (KIND_PRESENCE), which only make the subtask
+    run: the runs of other rows, as slices (a filter would import pyarrow.compute, and a
+    mask made by pa.array pandas, in every Python worker). A row is a chunk of records: a
+    batch holds few."""
+    for batch in batches:
+        kinds = batch.column(4).to_pylist()
+        if KIND_PRESENCE not in kinds:
+            yield batch
+            continue
+        start = 0
+        for index, kind in enumerate(kinds):
+            if kind == KIND_PRESENCE:
+                if index > start:
+                    yield batch.slice(start, index - start)
+                start = index + 1
+        if start < len(kinds):
+            yield batch.slice(start)
+
+
 def _has_rows(batches: Iterator[pa.RecordBatch]):
     """The batches without empty ones, or None when there is none."""
     batches = (b for b in batches if b.num_rows)
@@ -76,7 +96,8 @@ def _has_rows(batches: Iterator[pa.RecordBatch]):
 def make_stage_function(spec_bytes: bytes, alias_pyflink: bool, script_dirs=(),
                         stage_id: int = -1, channel: Optional[ChannelAddress] = None,
                         worker_setup: WorkerSetup = WorkerSetup(),
-                        driver_edges: frozenset = frozenset(), split_rows=None):
+                        driver_edges: frozenset = frozenset(), split_rows=None,
+                        presence_for: tuple = ()):
     """spec_bytes: the cloudpickled StageSpec, unpickled in the task after the `pyflink`
     alias is installed (so user classes that subclass pyflink.* resolve in the worker) and
     the job script's directories are importable (modules beside the script).
@@ -89,7 +110,9 @@ def make_stage_function(spec_bytes: bytes, alias_pyflink: bool, script_dirs=(),
     driver_edges: the sink edges whose rows the driver reads (print, collect, file
     committables); other sink rows (Kafka) stay in the output for Spark's writers.
     split_rows: subtask -> the split rows of a source split on the driver (executor.py
-    split_rows), read before the task's input rows (then only its presence row)."""
+    split_rows), read before the task's input rows (then only its presence row).
+    presence_for: (edge, parallelism) pairs whose presence rows (KIND_PRESENCE) subtask 0
+    sends first, one per downstream subtask (executor.py presence_carriers)."""
     split_rows = split_rows or {}
     script_dirs = tuple(script_dirs)
 
@@ -104,11 +127,15 @@ def make_stage_function(spec_bytes: bytes, alias_pyflink: bool, script_dirs=(),
         if found is None:
             return  # not a subtask (a partition without rows)
         subtask, batches = found
+        if subtask == 0 and presence_for:
+            yield rows_to_batch([(edge, dest, -1, -1, KIND_PRESENCE, b"", b"")
+                                 for edge, parallelism in presence_for
+                                 for dest in range(parallelism)])
         context = TaskContext.get()
         attempt = context.attemptNumber() if context is not None else 0
         to_driver = connect(channel, stage_id, subtask, attempt)
         try:
-            batches = _has_rows(batches)
+            batches = _has_rows(_without_presence(batches))
             splits = split_rows.get(subtask)
             if splits:
                 batches = itertools.chain((rows_to_batch(splits),), batches or ())

@@ -197,3 +197,43 @@ def test_a_jobs_thread_makes_its_udfs_without_looking_for_a_session(spark, monke
         thread.join()
         assert bool(looked) is not activate
     assert seen[False] is None and seen[True] is not None
+
+
+def test_presence_rows_come_from_the_first_upstream_subtask_0_and_are_not_input(spark):
+    """Each subtask of a stage with an upstream stage gets a presence row (so that it runs
+    and reports its end to the driver, input or not) from upstream subtask 0 on the first
+    upstream edge; the task drops them before its input."""
+    import pyarrow as pa
+    from pyflink_on_spark.runtime.boundary import KIND_PRESENCE, KIND_RECORDS
+    from pyflink_on_spark.spark.batch_schema import rows_to_batch
+    from pyflink_on_spark.spark.executor import presence_carriers
+    from pyflink_on_spark.spark.stage_task import _without_presence
+
+    class Where(KeyedProcessFunction):
+        def open(self, ctx):
+            self.index = ctx.get_index_of_this_subtask()
+
+        def process_element(self, value, ctx):
+            yield (value, self.index)
+
+    selector = wrap_key_selector(lambda x: x)
+    src = SourceTransformation(name="Src", source=collection_source(["k"] * 5))
+    keyed = PartitionTransformation(name="Keyed", input=src,
+                                    partitioning=KeyedPartitioning(selector))
+    proc = OneInputTransformation(name="P", input=keyed,
+                                  spec=KeyedProcessSpec(Where(), selector))
+    sink = _collect(proc, 3)
+    job = compile_sinks([sink], parallelism=3)
+    source_stage, keyed_stage = job.stages
+    assert presence_carriers(job) == {
+        source_stage.spec.stage_id: ((keyed_stage.upstream[0].edge_id, 3),)}
+    # one key: two of the three keyed subtasks have no input, and still end
+    assert list(_run(job, sink.id)) == [("k", KeyToSubtask(128, 3)("k"))] * 5
+
+    def row(kind, seq):
+        return (1, 0, 0, seq, kind, b"", b"")
+    batch = rows_to_batch([row(KIND_PRESENCE, -1), row(KIND_RECORDS, 0), row(KIND_RECORDS, 1),
+                           row(KIND_PRESENCE, -1), row(KIND_RECORDS, 2)])
+    kept = list(_without_presence(iter([batch, rows_to_batch([row(KIND_PRESENCE, -1)])])))
+    assert [b.column(3).to_pylist() for b in kept] == [[0, 1], [2]]
+    assert all(isinstance(b, pa.RecordBatch) for b in kept)
