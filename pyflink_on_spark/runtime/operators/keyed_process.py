@@ -262,7 +262,23 @@ class KeyedProcessOperator(Operator):
         set_key, process, collect = self._set_key, self._user_process, self._collect_results
         ctx = self.ctx
         ctx._timestamp = None
+        backend = self.backend
+        # the usual keys (str, int...) go straight into the heap backend's `_key` (its
+        # set_current_key does only that for them): stage 1 of keyed_value_state, engine
+        # alone, 0.46 -> 0.41 us/record
+        as_is = backend.keys_stored_as_is()
         try:
+            if as_is:
+                for key, value in zip(keys, values):
+                    self.current_key = key
+                    if key.__class__ in as_is:
+                        backend._key = key
+                    else:
+                        set_key(key)
+                    results = process(value, ctx)
+                    if results is not None:
+                        collect(results, None)
+                return
             for key, value in zip(keys, values):
                 self.current_key = key
                 set_key(key)

@@ -141,6 +141,12 @@ class KeyedStateBackend(ABC):
     def get_current_key(self):
         """The current key (None before the first set_current_key)."""
 
+    def keys_stored_as_is(self) -> frozenset:
+        """The key classes for which set_current_key(key) only stores the key in `_key`: a
+        caller setting a key per record (keyed_process.process_keyed_many) may store such a
+        key itself, one Python call per record less. None here."""
+        return frozenset()
+
     # -- namespaces ---------------------------------------------------------------------------
 
     def set_current_namespace(self, namespace) -> None:

@@ -340,6 +340,11 @@ class HeapKeyedStateBackend(KeyedStateBackend):
         key = self._key
         return key.key if type(key) is UnhashableKey else key
 
+    def keys_stored_as_is(self) -> frozenset:
+        if type(self).set_current_key is not HeapKeyedStateBackend.set_current_key:
+            return frozenset()
+        return _PLAIN_KEY_TYPES
+
     def _create_state(self, kind, name, descriptor):
         if kind == REDUCING:
             state = HeapReducingState(self, name, descriptor.get_reduce_function())

@@ -228,3 +228,26 @@ def test_an_error_in_a_row_of_keyed_records_names_the_operator_with_the_users_fr
     assert "no c, got ('c', 4)" in str(failure.value)
     assert "in process_element" in failure.value.user_traceback
     assert failure.value.operator_name == "KEYED PROCESS"
+
+
+def test_a_row_of_keys_of_every_kind_finds_each_keys_state(env):
+    """process_keyed_many stores the usual keys (str, int...) into the heap backend itself
+    and sets the others (tuples, unhashable lists, floats) through set_current_key: each
+    record sees its own key's state."""
+    from pyflink_on_spark.datastream.state import ValueStateDescriptor
+
+    class Count(KeyedProcessFunction):
+        def open(self, runtime_context):
+            self.seen = runtime_context.get_state(ValueStateDescriptor("seen", Types.INT()))
+
+        def process_element(self, value, ctx):
+            seen = (self.seen.value() or 0) + 1
+            self.seen.update(seen)
+            yield repr(ctx.get_current_key()), seen
+
+    keys = ["a", 1, ("t", 1), ["l"], 2.5, None, b"b", "a", 1, ("t", 1), ["l"], True]
+    stream = env.from_collection([(k,) for k in keys]).key_by(lambda v: v[0]) \
+        .process(Count())
+    out = _run(env, stream, "STREAMING", parallelism=1)
+    # True is the key 1 (they share state; so did PyFlink 1.20's, with 1.0 too)
+    assert out == [(repr(k), n) for k, n in zip(keys, [1] * 7 + [2] * 4 + [3])]

@@ -494,3 +494,24 @@ def test_map_views_are_bound_to_the_key_current_when_created(backend):
     assert list(items) == [("a-key", 1)]
     assert list(keys) == ["a-key"]
     assert list(values) == [1]
+
+
+def test_a_key_stored_as_is_is_the_key_set_current_key_would_set(backend):
+    """keys_stored_as_is: the key classes a caller may store into `_key` itself (the
+    keyed operator's loop over a row of records); for them, the state is the same as
+    after set_current_key. RocksDB encodes every key: none."""
+    from pyflink_on_spark.datastream.state import ValueStateDescriptor
+    from pyflink_on_spark.common.typeinfo import Types
+    as_is = backend.keys_stored_as_is()
+    if backend.kind != "heap":
+        assert as_is == frozenset()
+        return
+    assert {str, int, bool} <= as_is and tuple not in as_is and list not in as_is
+    state = backend.get_partitioned_state(ValueStateDescriptor("v", Types.INT()))
+    for key, value in [("a", 1), (1, 2), (None, 3), (b"b", 4)]:
+        backend.set_current_key(key)
+        state.update(value)
+    for key, value in [("a", 1), (1, 2), (None, 3), (b"b", 4)]:
+        assert key.__class__ in as_is
+        backend._key = key
+        assert state.value() == value and backend.get_current_key() == key
