@@ -31,21 +31,27 @@ def test_parallel_sequence_map_runs_in_spark_partitions(spark):
     assert list(_run(job, sink.id)) == [x * 2 for x in range(1, 1001)]
 
 
-def test_keyed_exchange_lands_each_key_on_its_subtask(spark):
+def _where():
+    """A KeyedProcessFunction emitting (record, the index of the subtask that processed
+    it); defined in a function, so that it is pickled by value (the workers cannot import
+    this test module)."""
     class Where(KeyedProcessFunction):
         def open(self, ctx):
             self.index = ctx.get_index_of_this_subtask()
 
         def process_element(self, value, ctx):
             yield (value, self.index)
+    return Where()
 
+
+def test_keyed_exchange_lands_each_key_on_its_subtask(spark):
     selector = wrap_key_selector(lambda x: x)
     src = SourceTransformation(name="Src", source=collection_source(list("abcdefgh") * 3))
     src.parallelism = 1
     keyed = PartitionTransformation(name="Keyed", input=src,
                                     partitioning=KeyedPartitioning(selector))
     proc = OneInputTransformation(name="P", input=keyed,
-                                  spec=KeyedProcessSpec(Where(), selector))
+                                  spec=KeyedProcessSpec(_where(), selector))
     sink = _collect(proc, 3)
     out = list(_run(compile_sinks([sink], parallelism=3), sink.id))
     where = KeyToSubtask(128, 3)
@@ -209,19 +215,12 @@ def test_presence_rows_come_from_the_first_upstream_subtask_0_and_are_not_input(
     from pyflink_on_spark.spark.executor import presence_carriers
     from pyflink_on_spark.spark.stage_task import _without_presence
 
-    class Where(KeyedProcessFunction):
-        def open(self, ctx):
-            self.index = ctx.get_index_of_this_subtask()
-
-        def process_element(self, value, ctx):
-            yield (value, self.index)
-
     selector = wrap_key_selector(lambda x: x)
     src = SourceTransformation(name="Src", source=collection_source(["k"] * 5))
     keyed = PartitionTransformation(name="Keyed", input=src,
                                     partitioning=KeyedPartitioning(selector))
     proc = OneInputTransformation(name="P", input=keyed,
-                                  spec=KeyedProcessSpec(Where(), selector))
+                                  spec=KeyedProcessSpec(_where(), selector))
     sink = _collect(proc, 3)
     job = compile_sinks([sink], parallelism=3)
     source_stage, keyed_stage = job.stages
