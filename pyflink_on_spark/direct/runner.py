@@ -31,11 +31,6 @@ def run_stages(job: CompiledJob, work_dir: Optional[str] = None) -> Dict[int, Li
             raise NotImplementedError(
                 "the direct runner does not read frame sources (%s: read by Spark's readers); "
                 "run the job on Spark" % type(stage.source.frame).__name__)
-        for sink in stage.sinks:
-            if not sink.sink.reaches_driver:
-                raise NotImplementedError(
-                    "the direct runner does not write frame sinks (%s: written by Spark's "
-                    "writer); run the job on Spark" % type(sink.sink).__name__)
         if stage.source is not None:
             rows = source_split_rows(stage.source.splits)
         else:
@@ -71,7 +66,7 @@ def _run_task(spec, subtask: int, rows: List[Row], work_dir: Optional[str]) -> L
 def sink_rows(job: CompiledJob, outputs: Dict[int, List[Row]]):
     """(SinkExit, values) of every driver-bound chunk, in the contract's driver order."""
     for stage in job.stages:
-        sinks = {s.edge_id: s for s in stage.sinks if s.sink.reaches_driver}
+        sinks = {s.edge_id: s for s in stage.sinks}
         if not sinks:
             continue
         for row in outputs[stage.spec.stage_id]:

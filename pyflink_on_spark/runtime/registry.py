@@ -23,13 +23,12 @@ from pyflink_on_spark.runtime.operators.discard_sink import DiscardSinkOperator
 from pyflink_on_spark.runtime.operators.driver_sink import CollectSinkOperator, PrintSinkOperator
 from pyflink_on_spark.runtime.operators.file_sink import FileSinkOperator
 from pyflink_on_spark.runtime.operators.jdbc_sink import JdbcSinkOperator
+from pyflink_on_spark.runtime.operators.kafka_sink import KafkaSinkOperator
 from pyflink_on_spark.runtime.operators.kafka_transactional_sink import (
     KafkaTransactionalSinkOperator)
 from pyflink_on_spark.runtime.operators.keyed_process import KeyedProcessOperator
 from pyflink_on_spark.runtime.operators.process import (
     FilterOperator, FlatMapOperator, MapOperator, ProcessOperator)
-from pyflink_on_spark.runtime.operators.record_encoder import (
-    RecordEncoderOperator, kafka_record_encoder)
 from pyflink_on_spark.runtime.operators.source import EventScriptSourceOperator, SourceOperator
 from pyflink_on_spark.runtime.operators.timestamps import TimestampsAndWatermarksOperator
 from pyflink_on_spark.runtime.window.operator import WindowOperator
@@ -73,8 +72,7 @@ BUILDERS: Dict[type, Builder] = {
     sinks.DiscardSinkSpec: lambda s, c: DiscardSinkOperator(),
     sinks.FileSinkSpec: lambda s, c: FileSinkOperator(s),
     sinks.JdbcSinkSpec: lambda s, c: JdbcSinkOperator(s),
-    sinks.KafkaSinkSpec: lambda s, c: RecordEncoderOperator(kafka_record_encoder(s),
-                                                            s.converter),
+    sinks.KafkaSinkSpec: lambda s, c: KafkaSinkOperator(s),
     sinks.KafkaTransactionalSinkSpec: lambda s, c: KafkaTransactionalSinkOperator(s),
     # one input
     op.MapSpec: lambda s, c: MapOperator(s.function),

@@ -25,7 +25,6 @@ from pyflink_on_spark.spark.batch_schema import SPARK_SCHEMA, control_rows_frame
 from pyflink_on_spark.spark.exchange_frames import exchanged, named_column
 from pyflink_on_spark.spark.driver_channel import (OUT, DriverChannel, channel_host,
                                                    ordered_streams)
-from pyflink_on_spark.spark.frame_sinks import frame_sink_count, write_frame_sinks
 from pyflink_on_spark.spark.frame_sources import source_frame
 from pyflink_on_spark.spark.progress import (
     ProgressLine, job_description, job_group, new_group_id, progress_wanted, stage_description)
@@ -83,14 +82,12 @@ def build_frames(job: CompiledJob, session, script_dirs: Tuple[str, ...] = (),
         output = frame.mapInArrow(
             make_stage_function(cloudpickle.dumps(spec), alias, script_dirs, spec.stage_id,
                                 channel, worker_setup,
-                                frozenset(s.edge_id for s in stage.sinks
-                                          if s.sink.reaches_driver),
+                                frozenset(s.edge_id for s in stage.sinks),
                                 split_rows(stage), carried.get(spec.stage_id, ())),
             SPARK_SCHEMA)
         # with the channel the driver does not read the frame (it only runs it)
-        has_driver_sink = channel is None and any(s.sink.reaches_driver for s in stage.sinks)
-        if consumers[spec.stage_id] + (1 if has_driver_sink else 0) \
-                + frame_sink_count(stage) > 1:
+        has_driver_sink = channel is None and bool(stage.sinks)
+        if consumers[spec.stage_id] + (1 if has_driver_sink else 0) > 1:
             # Read by several consumers: compute once, so user functions run once per record.
             if is_connect(session):     # no SparkContext to describe the job with
                 output = output.localCheckpoint(eager=True)
@@ -178,7 +175,7 @@ def presence_frame(session, parallelism: int):
 def _output_edges(stage, channel: bool) -> set:
     """The edges whose rows a stage's output frame holds: its exits', but for the sinks
     whose rows go to the driver through the channel (stage_task.py take_batch)."""
-    to_driver = {s.edge_id for s in stage.sinks if s.sink.reaches_driver} if channel else set()
+    to_driver = {s.edge_id for s in stage.sinks} if channel else set()
     return {e.edge_id for e in stage.spec.exits} - to_driver
 
 
@@ -201,7 +198,7 @@ def _driver_rows(job: CompiledJob, frames):
     from pyspark.sql import functions as F
     parts = []
     for stage in job.stages:
-        edges = [s.edge_id for s in stage.sinks if s.sink.reaches_driver]
+        edges = [s.edge_id for s in stage.sinks]
         if edges:
             parts.append(frames[stage.spec.stage_id].where(F.col("edge").isin(edges))
                          .select("edge", "payload"))
@@ -373,10 +370,9 @@ def _run_stages(job: CompiledJob, session, script_dirs, address, group: str,
             with worker_python(session, executable):
                 frames = build_frames(job, session, script_dirs, worker_setup, job_name,
                                       address)
-            write_frame_sinks(job, frames)
             consumers = _consumer_counts(job)
             for stage in job.stages:
-                if consumers[stage.spec.stage_id] == 0 and frame_sink_count(stage) == 0:
+                if consumers[stage.spec.stage_id] == 0:
                     run_frame(frames[stage.spec.stage_id])
     except BaseException as e:   # handed to the driver's thread
         error = e
@@ -400,7 +396,6 @@ def _run_read_back(job: CompiledJob, session, collect_sink_id, script_dirs, job_
         worker_setup, executable = ship_dependencies(session, python)
         with worker_python(session, executable):
             frames = build_frames(job, session, script_dirs, worker_setup, job_name)
-        write_frame_sinks(job, frames)
         for edge, payload in _driver_rows(job, frames):
             values, _ = loads_records(payload)
             yield from _deliver(sink_of_edge[edge], values, out, committables, edge,

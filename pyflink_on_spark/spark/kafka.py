@@ -1,11 +1,11 @@
-"""Kafka on Spark's own Kafka source and sink (package spark-sql-kafka-0-10).
+"""Kafka on Spark's own Kafka source (package spark-sql-kafka-0-10).
 
 Reading: a batch read between the mapped starting and ending offsets; each Kafka partition
 goes to the subtask Flink's KafkaSourceEnumerator would give it
 ((hash(topic) * 31 & 0x7FFFFFFF) % p + partition) % p, its records in offset order, each
 with its Kafka timestamp (the source operator makes per-partition watermarks of them).
-Writing: the sink operator's encoded (topic, key, value) records are written with Spark's
-Kafka writer (at least once).
+Sinks write from their tasks (runtime/operators/kafka_sink.py), not with Spark's Kafka
+writer: its rows have no timestamp column (codecs/kafka/producer.py).
 """
 from __future__ import annotations
 
@@ -16,11 +16,10 @@ from typing import Dict, Iterator, List
 import pyarrow as pa
 
 from pyflink_on_spark.common._java_text import java_string_hash
-from pyflink_on_spark.runtime.boundary import KIND_SPLIT, loads_records
+from pyflink_on_spark.runtime.boundary import KIND_SPLIT
 from pyflink_on_spark.spark.batch_schema import SPARK_SCHEMA, rows_to_batch
 from pyflink_on_spark.spark.frame_sources import is_missing_data_source, missing_package_error
 from pyflink_on_spark.specs import sources
-from pyflink_on_spark.specs.sinks import KafkaSinkSpec
 
 KAFKA_ARTIFACT = "spark-sql-kafka-0-10"
 CHUNK_RECORDS = 4096
@@ -29,7 +28,6 @@ CHUNK_RECORDS = 4096
 _NOT_PASSED = {"auto.offset.reset", "key.deserializer", "value.deserializer",
                "enable.auto.commit", "interceptor.classes", "partition.discovery.interval.ms",
                "client.id.prefix", "register.consumer.metrics", "commit.offsets.on.checkpoint"}
-_NOT_PASSED_PRODUCER = {"key.serializer", "value.serializer"}
 
 
 def _properties(props, skip) -> Dict[str, str]:
@@ -75,11 +73,6 @@ def kafka_source_options(spec: sources.KafkaSourceSpec) -> Dict[str, str]:
     if spec.stopping is not None:
         options.update(_offsets_option(spec.stopping, "ending"))
     return options
-
-
-def kafka_sink_options(spec: KafkaSinkSpec) -> Dict[str, str]:
-    """Spark's Kafka sink options for a KafkaSink / FlinkKafkaProducer."""
-    return _properties(spec.properties, _NOT_PASSED_PRODUCER)
 
 
 def split_owner(topic: str, partition: int, parallelism: int) -> int:
@@ -186,34 +179,3 @@ def _chunker(decode, parallelism: int, splits_end: bool = True):
                  KIND_SPLIT, pickle.dumps(sources.SplitFinished((topic, partition)), protocol=5))
                 for (topic, partition), number in chunks_of.items()])
     return run
-
-
-_KAFKA_COLUMNS = pa.schema([pa.field("topic", pa.string()), pa.field("key", pa.binary()),
-                            pa.field("value", pa.binary())])
-
-
-def _decode_encoded(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
-    for batch in batches:
-        topics, keys, values = [], [], []
-        for payload in batch.column(0).to_pylist():
-            records, _ = loads_records(payload)
-            for topic, key, value in records:
-                topics.append(topic)
-                keys.append(key)
-                values.append(value)
-        if topics:
-            yield pa.RecordBatch.from_arrays(
-                [pa.array(topics, pa.string()), pa.array(keys, pa.binary()),
-                 pa.array(values, pa.binary())], schema=_KAFKA_COLUMNS)
-
-
-def write_kafka(spec: KafkaSinkSpec, rows) -> None:
-    records = rows.select("payload").mapInArrow(_decode_encoded,
-                                                "topic string, key binary, value binary")
-    writer = records.write.format("kafka")
-    for key, value in sorted(kafka_sink_options(spec).items()):
-        writer = writer.option(key, value)
-    try:
-        writer.save()
-    except Exception as e:
-        raise _missing(e, "KafkaSink") from None

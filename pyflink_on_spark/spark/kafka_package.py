@@ -84,15 +84,12 @@ def has_kafka_provider(session) -> bool:
         return False
 
 
-def job_uses_kafka(job) -> bool:
-    from pyflink_on_spark.specs.sinks import KafkaSinkSpec
+def job_reads_kafka(job) -> bool:
+    """Whether the job has a Kafka source, read by Spark's Kafka reader (its sinks write
+    with confluent-kafka: runtime/operators/kafka_sink.py)."""
     from pyflink_on_spark.specs.sources import KafkaSourceSpec
-    for stage in job.stages:
-        if stage.source is not None and isinstance(stage.source.frame, KafkaSourceSpec):
-            return True
-        if any(isinstance(s.sink, KafkaSinkSpec) for s in stage.sinks):
-            return True
-    return False
+    return any(stage.source is not None and isinstance(stage.source.frame, KafkaSourceSpec)
+               for stage in job.stages)
 
 
 def kafka_session(what: str = "This Kafka job"):

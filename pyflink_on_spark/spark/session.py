@@ -460,9 +460,9 @@ def job_session(job, unbounded: bool = False):
     """The session to run `job` on: with the connector packages its sources and sinks need.
     `unbounded`: the job runs until stopped (a session it starts keeps the full JIT)."""
     global _unbounded_job
-    from pyflink_on_spark.spark.kafka_package import job_uses_kafka, kafka_session
+    from pyflink_on_spark.spark.kafka_package import job_reads_kafka, kafka_session
     _unbounded_job = _unbounded_job or unbounded
-    if job_uses_kafka(job):
+    if job_reads_kafka(job):
         return kafka_session()
     return get_session()
 

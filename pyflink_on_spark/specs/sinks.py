@@ -1,15 +1,15 @@
 """What a sink node runs, and what happens to the rows its tasks send out of the stage.
 
-Every sink leaves its stage through an exit of its own (stage.SinkExit). `reaches_driver`:
-its rows are read on the driver (printed, collected, committed); otherwise the executor
-writes them with its own writer (Kafka). The specs say what is written where; the runtime
-registry builds the operators that write or encode in the task (runtime/registry.py), the
-Spark layer decides how the driver side is done (spark/frame_sinks.py).
+Every sink leaves its stage through an exit of its own (stage.SinkExit), read on the driver:
+its rows are printed, collected or committed there, and a sink that writes from its tasks
+(Kafka, JDBC) sends none, but reading its exit is what runs it. The specs say what is
+written where; the runtime registry builds the operators that write in the task
+(runtime/registry.py).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, ClassVar, Optional, Tuple
+from typing import Any, Callable, Optional, Tuple
 
 
 @dataclass(frozen=True)
@@ -18,14 +18,12 @@ class PrintSinkSpec:
     driver."""
     identifier: Optional[str] = None
     input_type: Any = None              # the printed stream's declared type (its format)
-    reaches_driver: ClassVar[bool] = True
 
 
 @dataclass(frozen=True)
 class DiscardSinkSpec:
     """The sink of an operator no sink consumes (PyFlink runs such operators): nothing
     leaves the task."""
-    reaches_driver: ClassVar[bool] = True
 
 
 @dataclass(frozen=True)
@@ -34,7 +32,6 @@ class CollectSinkSpec:
     test's collecting sink, pyflink_on_spark.testing): values appended, in driver order, to
     the driver's list registered under that id (runtime/collected_results.py)."""
     results_id: Optional[str] = None
-    reaches_driver: ClassVar[bool] = True
 
 
 STAGING_PREFIX = ".pyflink-on-spark-staging-"
@@ -57,7 +54,6 @@ class FileSinkSpec:
     converter: Any = None       # value -> the declared type, as it enters the Java sink
     bucket_check_interval: int = 60_000
     staging_token: str = ""     # unique per sink_to(): the job's hidden staging directory
-    reaches_driver: ClassVar[bool] = True
 
     @property
     def staging_dir(self) -> str:
@@ -66,15 +62,18 @@ class FileSinkSpec:
 
 @dataclass(frozen=True)
 class KafkaSinkSpec:
-    """KafkaSink / FlinkKafkaProducer: records are encoded in the task as (topic, key bytes,
-    value bytes); the executor writes them with its Kafka writer (at least once)."""
+    """KafkaSink / FlinkKafkaProducer (AT_LEAST_ONCE, NONE): the sink's tasks encode the
+    records as (topic, key bytes, value bytes) and produce them with their timestamps
+    (codecs/kafka/producer.py), flushed at the end of input or of each micro-batch; nothing
+    leaves the task."""
     properties: Tuple[Tuple[str, str], ...]   # the producer's properties (bootstrap.servers...)
     value_serializer: Callable[[Any], bytes]
     topic: Optional[str] = None               # a fixed topic, or
     topic_selector: Any = None                # a KafkaTopicSelector: value -> topic
     key_serializer: Optional[Callable[[Any], bytes]] = None
     converter: Any = None                     # value -> the declared type, before encoding
-    reaches_driver: ClassVar[bool] = False
+    write_timestamps: bool = True             # FlinkKafkaProducer: set_write_timestamp_to_kafka
+    sink_name: str = "KafkaSink"
 
 
 @dataclass(frozen=True)
@@ -86,7 +85,6 @@ class KafkaTransactionalSinkSpec:
     records: KafkaSinkSpec                    # topic, serializers, producer properties
     transactional_id_prefix: str = "kafka-sink"
     sink_name: str = "KafkaSink"
-    reaches_driver: ClassVar[bool] = True     # its (empty) exit is read on the driver: that runs it
 
 
 @dataclass(frozen=True)
@@ -102,4 +100,3 @@ class JdbcSinkSpec:
     batch_interval_ms: int = 0
     max_retries: int = 3
     converter: Any = None                # value -> the row type, as it enters the Java sink
-    reaches_driver: ClassVar[bool] = True   # its (empty) exit is read on the driver: that runs it

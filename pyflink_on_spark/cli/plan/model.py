@@ -110,7 +110,7 @@ def _sink_output(sink) -> str:
     if isinstance(sink, sink_specs.FileSinkSpec):
         return "driver: commit FileSink parts"
     if isinstance(sink, sink_specs.KafkaSinkSpec):
-        return "Spark Kafka writer"
+        return "tasks: Kafka producer (at least once)"
     if isinstance(sink, sink_specs.KafkaTransactionalSinkSpec):
         return "tasks: Kafka transactions (exactly once)"
     if isinstance(sink, sink_specs.DiscardSinkSpec):

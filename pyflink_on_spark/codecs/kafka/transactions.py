@@ -1,7 +1,8 @@
 """A transactional Kafka producer for one (sink, subtask): what KafkaSink /
 FlinkKafkaProducer with EXACTLY_ONCE write through (confluent-kafka, in the Spark task).
 
-Spark's own Kafka writer delivers at least once, so exactly once is built here:
+The plain writer (producer.py: properties, partitions, timestamps, delivery) delivers at
+least once; exactly once is built on it here:
 
 * one transactional.id per (sink, subtask): ``<prefix>-<subtask>``. ``open()`` runs
   init_transactions(), which fences a zombie producer of the same id (a killed task attempt,
@@ -21,68 +22,58 @@ from __future__ import annotations
 import time
 from typing import Dict, Optional
 
+from pyflink_on_spark.codecs.kafka.producer import KafkaRecordWriter, KafkaWriteError
+
 # Flink's KafkaSinkBuilder sets transaction.timeout.ms to one hour (DEFAULT_KAFKA_TRANSACTION
 # _TIMEOUT, read in flink-connector-kafka 3.2.0-1.19's KafkaSinkBuilder)
 FLINK_TRANSACTION_TIMEOUT_MS = "3600000"
-# Java client settings librdkafka does not have (serializers are Flink's business)
-_JAVA_ONLY = {"key.serializer", "value.serializer", "transactional.id"}
 MARKER_GROUP_PREFIX = "pyflink-on-spark-batches."
 _MARKER = "pyflink-on-spark checkpoint %s batch %d"
 _TIMEOUT_S = 60.0
 
 
-class KafkaTransactionError(RuntimeError):
+class KafkaTransactionError(KafkaWriteError):
     """A transactional write to Kafka failed (its message says what to do)."""
 
 
-def producer_config(properties: Dict[str, str], transactional_id: str) -> Dict[str, str]:
-    """librdkafka's producer settings for the sink's properties (the Java client's names are
-    librdkafka's for everything a Flink job usually sets)."""
-    config = {k: str(v) for k, v in properties.items() if k not in _JAVA_ONLY}
-    config.setdefault("transaction.timeout.ms", FLINK_TRANSACTION_TIMEOUT_MS)
-    config["transactional.id"] = transactional_id
-    return config
-
-
-class TransactionalKafkaWriter:
+class TransactionalKafkaWriter(KafkaRecordWriter):
     """Produces into one Kafka transaction at a time under a fixed transactional.id."""
+
+    guarantee = "EXACTLY_ONCE"
 
     def __init__(self, properties: Dict[str, str], transactional_id: str,
                  sink_name: str = "KafkaSink") -> None:
-        self.config = producer_config(properties, transactional_id)
+        super().__init__(properties, sink_name)
+        self.config.setdefault("transaction.timeout.ms", FLINK_TRANSACTION_TIMEOUT_MS)
+        self.config["transactional.id"] = transactional_id
         self.transactional_id = transactional_id
-        self.sink_name = sink_name
-        self.producer = None
         self.in_transaction = False
         self.marker_topic: Optional[str] = None   # the first topic of the transaction
-        self._failed: Optional[str] = None
+
+    def describe(self) -> str:
+        return "%s (EXACTLY_ONCE, transactional.id %r)" % (self.sink_name,
+                                                           self.transactional_id)
 
     def _error(self, doing: str, e: Exception) -> KafkaTransactionError:
         text = str(e)
-        hint = ""
         if "TRANSACTION_TIMEOUT" in text or "transaction timeout" in text.lower():
             hint = (" The producer's transaction.timeout.ms (%s ms; Flink's KafkaSink default "
                     "is one hour) is above the broker's transaction.max.timeout.ms (default "
                     "15 minutes): set_property('transaction.timeout.ms', ...) lower, or raise "
                     "the broker's limit." % self.config["transaction.timeout.ms"])
-        elif "No such configuration property" in text or "Invalid value" in text:
-            hint = (" EXACTLY_ONCE writes with confluent-kafka (librdkafka) in the tasks: "
-                    "remove or rename the Java-only producer property.")
         elif "FENCED" in text.upper():
             hint = (" Another producer now uses this transactional id: give each KafkaSink "
                     "its own set_transactional_id_prefix(...), and run one copy of the job.")
-        return KafkaTransactionError("%s (EXACTLY_ONCE, transactional.id %r): %s failed: %s.%s"
-                                     % (self.sink_name, self.transactional_id, doing, text,
-                                        hint))
+        else:
+            return KafkaTransactionError(str(super()._error(doing, e)))
+        return KafkaTransactionError("%s: %s failed: %s.%s" % (self.describe(), doing, text,
+                                                              hint))
 
     def open(self) -> None:
         """Creates the producer and fences earlier producers of the same transactional id
         (their open transaction is aborted)."""
-        from confluent_kafka import KafkaException, Producer
-        try:
-            self.producer = Producer(self.config)
-        except (KafkaException, ValueError, TypeError) as e:
-            raise self._error("creating the producer", e) from None
+        from confluent_kafka import KafkaException
+        super().open()
         try:
             self.producer.init_transactions(_TIMEOUT_S)
         except KafkaException as e:
@@ -117,23 +108,13 @@ class TransactionalKafkaWriter:
                        if tp.metadata is not None and tp.metadata.startswith(prefix)]
             return max(batches) if batches else None
 
-    def write(self, topic: str, key: Optional[bytes], value: bytes) -> None:
-        producer = self.producer
+    def write(self, topic: str, key: Optional[bytes], value: bytes,
+              timestamp: Optional[int] = None) -> None:
         if not self.in_transaction:
             self._begin()
         if self.marker_topic is None:
             self.marker_topic = topic
-        while True:
-            try:
-                producer.produce(topic, value, key, on_delivery=self._delivered)
-                break
-            except BufferError:   # librdkafka's queue is full: let it send
-                producer.poll(0.1)
-        producer.poll(0)
-
-    def _delivered(self, error, message) -> None:
-        if error is not None and self._failed is None:
-            self._failed = "%s (topic %s)" % (error, message.topic())
+        super().write(topic, key, value, timestamp)
 
     def _begin(self) -> None:
         from confluent_kafka import KafkaException

@@ -1,15 +1,16 @@
-"""Kafka (mirror of pyflink.datastream.connectors.kafka, 1.20) on Spark's Kafka source and
-sink (the spark-sql-kafka-0-10 package, added with --packages / spark.jars.packages).
+"""Kafka (mirror of pyflink.datastream.connectors.kafka, 1.20): sources on Spark's Kafka source
+(the spark-sql-kafka-0-10 package, added with --packages / spark.jars.packages), sinks on
+confluent-kafka producers in the sink's tasks.
 
 What runs: a *bounded* KafkaSource (set_bounded(...)) is a Spark batch read between starting
-and ending offsets; KafkaSink / FlinkKafkaProducer write with Spark's Kafka writer (at least
-once), or, with EXACTLY_ONCE, in Kafka transactions of their own in the sink's tasks
-(codecs/kafka/transactions.py). An unbounded KafkaSource / FlinkKafkaConsumer runs on the
-streaming executor (docs/streaming.md).
+and ending offsets; an unbounded KafkaSource / FlinkKafkaConsumer runs on the streaming
+executor (docs/streaming.md). KafkaSink / FlinkKafkaProducer produce each record with its
+timestamp from the sink's tasks (codecs/kafka/producer.py: at least once), with
+EXACTLY_ONCE in Kafka transactions (codecs/kafka/transactions.py).
 
 The builders collect Flink's settings and check them; a source or sink becomes a declarative
 spec (specs.sources.KafkaSourceSpec, specs.sinks.KafkaSinkSpec) that the Spark layer maps onto
-Spark's Kafka options (spark/kafka.py).
+Spark's Kafka options (spark/kafka.py) and the runtime onto its sink operators.
 """
 from __future__ import annotations
 
@@ -349,7 +350,8 @@ class Semantic(Enum):
 
 
 def _kafka_sink_spec(properties: Dict[str, str], topic: Optional[str], topic_selector,
-                     key_schema, value_schema, input_type):
+                     key_schema, value_schema, input_type, write_timestamps: bool,
+                     sink_name: str):
     """A specs.sinks.KafkaSinkSpec; the schemas must serialize in Python."""
     from pyflink_on_spark.specs.sinks import KafkaSinkSpec
     serialize_value = getattr(value_schema, "_serialize", None)
@@ -364,12 +366,13 @@ def _kafka_sink_spec(properties: Dict[str, str], topic: Optional[str], topic_sel
     return KafkaSinkSpec(properties=tuple(sorted((k, str(v)) for k, v in properties.items())),
                          value_serializer=serialize_value, topic=topic,
                          topic_selector=topic_selector, key_serializer=serialize_key,
-                         converter=converter)
+                         converter=converter, write_timestamps=write_timestamps,
+                         sink_name=sink_name)
 
 
 def _with_guarantee(records, exactly_once: bool, transactional_id_prefix: str, sink_name: str):
-    """AT_LEAST_ONCE / NONE: Spark's Kafka writer writes the encoded records. EXACTLY_ONCE:
-    the sink's tasks write them in Kafka transactions of their own
+    """AT_LEAST_ONCE / NONE: the sink's tasks produce the records (specs.sinks.KafkaSinkSpec).
+    EXACTLY_ONCE: they produce them in Kafka transactions of their own
     (specs.sinks.KafkaTransactionalSinkSpec)."""
     if not exactly_once:
         return records
@@ -380,8 +383,8 @@ def _with_guarantee(records, exactly_once: bool, transactional_id_prefix: str, s
 
 
 class FlinkKafkaProducerBase(SinkFunction, ABC):
-    """Deprecated Kafka producer (a SinkFunction), written with Spark's Kafka writer
-    (Semantic.EXACTLY_ONCE: in Kafka transactions, as KafkaSink)."""
+    """Deprecated Kafka producer (a SinkFunction), written as KafkaSink is; record timestamps
+    only after set_write_timestamp_to_kafka(True), as in Flink."""
 
     def __init__(self, j_flink_kafka_producer):
         self._j_function = j_flink_kafka_producer   # the producer's settings (dict)
@@ -406,7 +409,8 @@ class FlinkKafkaProducerBase(SinkFunction, ABC):
         if "bootstrap.servers" not in c["properties"]:
             raise ValueError("The producer config needs 'bootstrap.servers'.")
         records = _kafka_sink_spec(c["properties"], c["topic"], None, None, c["serializer"],
-                                   input_type)
+                                   input_type, bool(c.get("write_timestamp", False)),
+                                   self._sink_name)
         # Flink names the legacy producer's transactions after its task and operator; here
         # a 'transactional.id' property is the prefix, else the topic
         prefix = c["properties"].get("transactional.id") or "FlinkKafkaProducer-" + c["topic"]
@@ -430,8 +434,8 @@ class FlinkKafkaProducer(FlinkKafkaProducerBase):
 # ---- KafkaSink ----
 
 class KafkaSink(Sink, SupportsPreprocessing):
-    """Writes to Kafka with Spark's Kafka writer (at least once), or in Kafka transactions
-    of the sink's tasks (EXACTLY_ONCE)."""
+    """Writes to Kafka from the sink's tasks, each record with its timestamp (at least once),
+    in Kafka transactions with EXACTLY_ONCE."""
 
     def __init__(self, j_kafka_sink, transformer: Optional[StreamTransformer] = None):
         super().__init__(j_kafka_sink)
@@ -456,7 +460,8 @@ class KafkaSink(Sink, SupportsPreprocessing):
         settings = serializer._j_serialization_schema
         properties = dict(c["properties"], **{"bootstrap.servers": c["bootstrap_servers"]})
         records = _kafka_sink_spec(properties, settings["topic"], serializer._topic_selector,
-                                   settings["key"], settings["value"], input_type)
+                                   settings["key"], settings["value"], input_type, True,
+                                   self._sink_name)
         return _with_guarantee(records, c["delivery_guarantee"] == DeliveryGuarantee.EXACTLY_ONCE,
                                c["transactional_id_prefix"], self._sink_name)
 

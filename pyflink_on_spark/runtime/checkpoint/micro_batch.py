@@ -278,6 +278,8 @@ class MicroBatchTask:
                 op.flush()       # Flink flushes the JDBC sink's batch at each checkpoint
             elif _kind(op) == "kafka_transactions":
                 op.commit_batch()   # the batch's transaction, with the batch id in it
+            elif _kind(op) == "kafka_sink":
+                op.flush()   # the batch's records are in Kafka before the batch is done
         for collector in task.exits:
             source = self._by_node[collector.spec.source]
             collector.process_watermark(IDLE if idle else source.current_watermark)

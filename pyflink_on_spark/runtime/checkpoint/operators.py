@@ -42,6 +42,7 @@ def import_timers(queue: TimerQueue, timers, keep: KeyFilter = None) -> None:
 def _kind(operator) -> str:
     from pyflink_on_spark.runtime.operators.file_sink import FileSinkOperator
     from pyflink_on_spark.runtime.operators.jdbc_sink import JdbcSinkOperator
+    from pyflink_on_spark.runtime.operators.kafka_sink import KafkaSinkOperator
     from pyflink_on_spark.runtime.operators.kafka_transactional_sink import (
         KafkaTransactionalSinkOperator)
     from pyflink_on_spark.runtime.operators.timestamps import TimestampsAndWatermarksOperator
@@ -51,6 +52,8 @@ def _kind(operator) -> str:
         return "jdbc_sink"
     if isinstance(operator, KafkaTransactionalSinkOperator):
         return "kafka_transactions"
+    if isinstance(operator, KafkaSinkOperator):
+        return "kafka_sink"
     if isinstance(operator, TimestampsAndWatermarksOperator):
         return "timestamps"
     return "other"

@@ -1,6 +1,6 @@
 """The writer task of KafkaSink / FlinkKafkaProducer with EXACTLY_ONCE: each record is
-encoded (topic, key, value) and produced into this subtask's Kafka transaction
-(codecs/kafka/transactions.py). Nothing leaves the task.
+encoded (topic, key, value) and produced, with its timestamp as kafka_sink.py gives it, into
+this subtask's Kafka transaction (codecs/kafka/transactions.py). Nothing leaves the task.
 
 Bounded jobs commit the transaction at the end of input. Unbounded jobs commit one per
 micro-batch (runtime/checkpoint/micro_batch.py calls begin_batch / commit_batch) with the
@@ -13,7 +13,8 @@ from typing import Optional
 
 from pyflink_on_spark.codecs.kafka.transactions import TransactionalKafkaWriter
 from pyflink_on_spark.runtime.operators.base import Operator
-from pyflink_on_spark.runtime.operators.record_encoder import kafka_record_encoder
+from pyflink_on_spark.runtime.operators.kafka_sink import (kafka_record_encoder, kafka_timestamp,
+                                                           require_confluent_kafka)
 from pyflink_on_spark.specs.sinks import KafkaTransactionalSinkSpec
 
 
@@ -33,6 +34,7 @@ class KafkaTransactionalSinkOperator(Operator):
 
     def open(self) -> None:
         spec = self.spec
+        require_confluent_kafka(spec.sink_name)
         writer = TransactionalKafkaWriter(
             dict(spec.records.properties),
             "%s-%d" % (spec.transactional_id_prefix, self.task.subtask_index), spec.sink_name)
@@ -58,7 +60,8 @@ class KafkaTransactionalSinkOperator(Operator):
             topic, key, encoded = self._encode(value)
         except Exception as e:
             raise self.user_error(e) from None
-        self.writer.write(topic, key, encoded)
+        self.writer.write(topic, key, encoded,
+                          kafka_timestamp(self.spec.records, timestamp))
 
     def process_watermark(self, watermark: int) -> None:
         self.current_watermark = watermark

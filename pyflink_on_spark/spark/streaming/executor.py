@@ -198,7 +198,6 @@ class MicroBatchRunner:
 
     def _run(self, batch_id: int) -> None:
         from pyflink_on_spark.spark.executor import _driver_rows
-        from pyflink_on_spark.spark.frame_sinks import frame_sink_count, write_frame_sinks
         job, session = self.job, self.session
         restore = self.store.latest_completed_before(batch_id)
         batch_time = self._batch_time(batch_id)
@@ -234,14 +233,12 @@ class MicroBatchRunner:
                 state_ids=self.state_ids, naming_seed=self.naming_seed,
                 batch_time_ms=batch_time)
             output = frame.mapInArrow(function, SPARK_SCHEMA)
-            readers = consumers[stage.stage_id] + frame_sink_count(compiled) + \
-                (1 if any(s.sink.reaches_driver for s in compiled.sinks) else 0)
+            readers = consumers[stage.stage_id] + (1 if compiled.sinks else 0)
             if readers != 1:
                 # read twice, or never read: compute it now, once (every subtask must run
                 # and write its state version in every batch)
                 output = output.localCheckpoint(eager=True)
             frames[stage.stage_id] = output
-        write_frame_sinks(job, frames)
         sink_of_edge = {s.edge_id: s for stage in job.stages for s in stage.sinks}
         file_sinks = {edge: s.sink for edge, s in sink_of_edge.items()
                       if isinstance(s.sink, FileSinkSpec)}

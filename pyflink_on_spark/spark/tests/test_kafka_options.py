@@ -1,5 +1,6 @@
-"""How the Kafka specs the connectors build map onto Spark's Kafka option names, and how the
-sink's records are encoded in the task (no broker runs here: only the mapping is tested)."""
+"""How the Kafka specs the connectors build map onto Spark's Kafka option names and onto the
+sink's producer, and how the sink's records are encoded in the task (no broker runs here:
+only the mapping is tested)."""
 import json
 
 import pytest
@@ -9,9 +10,10 @@ from pyflink_on_spark.common.typeinfo import Types
 from pyflink_on_spark.datastream.connectors.kafka import (
     FlinkKafkaConsumer, FlinkKafkaProducer, KafkaOffsetsInitializer,
     KafkaRecordSerializationSchema, KafkaSink, KafkaSource, KafkaTopicPartition)
-from pyflink_on_spark.runtime.operators.record_encoder import kafka_record_encoder
+from pyflink_on_spark.codecs.kafka.producer import producer_config
+from pyflink_on_spark.runtime.operators.kafka_sink import kafka_record_encoder, kafka_timestamp
 from pyflink_on_spark.runtime.registry import build_operator
-from pyflink_on_spark.spark.kafka import kafka_sink_options, kafka_source_options, split_owner
+from pyflink_on_spark.spark.kafka import kafka_source_options, split_owner
 from pyflink_on_spark.specs.sources import CommittedOffsets
 from pyflink_on_spark.specs.stage import JobConfig
 
@@ -71,23 +73,42 @@ def test_flink_kafka_consumer_option_mapping():
     assert consumer.get_produced_type() == Types.STRING()
 
 
-def test_kafka_sink_and_producer_options_and_encoding():
+def test_kafka_sink_and_producer_settings_and_encoding():
     serializer = KafkaRecordSerializationSchema.builder().set_topic("out") \
         .set_key_serialization_schema(SimpleStringSchema()) \
         .set_value_serialization_schema(SimpleStringSchema()).build()
     sink = KafkaSink.builder().set_bootstrap_servers("b:1").set_record_serializer(serializer) \
         .set_property("linger.ms", "5").set_property("value.serializer", "x").build()
     spec = sink._sink_definition(Types.STRING())
-    assert kafka_sink_options(spec) == {"kafka.bootstrap.servers": "b:1",
-                                        "kafka.linger.ms": "5"}
+    # the Java client's partitioner for keyed records (codecs/kafka/producer.py)
+    assert producer_config(dict(spec.properties)) == {
+        "bootstrap.servers": "b:1", "linger.ms": "5", "partitioner": "murmur2_random"}
     operator = build_operator(spec, JobConfig())
-    assert operator.encode("v") == ("out", b"v", b"v")
+    assert operator._encode("v") == ("out", b"v", b"v")
+    assert (spec.sink_name, spec.write_timestamps) == ("KafkaSink", True)
     producer = FlinkKafkaProducer("p", SimpleStringSchema(), {"bootstrap.servers": "b:2",
                                                               "acks": "all"})
     producer_spec = producer._sink_definition(None)
-    assert kafka_sink_options(producer_spec) == {"kafka.bootstrap.servers": "b:2",
-                                                 "kafka.acks": "all"}
+    assert producer_config(dict(producer_spec.properties)) == {
+        "bootstrap.servers": "b:2", "acks": "all", "partitioner": "murmur2_random"}
     assert kafka_record_encoder(producer_spec)("x") == ("p", None, b"x")
+    assert (producer_spec.sink_name, producer_spec.write_timestamps) == \
+        ("FlinkKafkaProducer", False)
+    producer.set_write_timestamp_to_kafka(True)
+    assert producer._sink_definition(None).write_timestamps
+
+
+def test_kafka_record_timestamps_follow_flink():
+    """KafkaSink writes the stream record's timestamp, none for a record without one or
+    with a negative one; FlinkKafkaProducer only after set_write_timestamp_to_kafka(True)
+    (seen on PyFlink 1.20: compat case kafka/sink_timestamps_partitions)."""
+    serializer = KafkaRecordSerializationSchema.builder().set_topic("out") \
+        .set_value_serialization_schema(SimpleStringSchema()).build()
+    sink = KafkaSink.builder().set_bootstrap_servers("b:1").set_record_serializer(serializer) \
+        .build()._sink_definition(None)
+    assert [kafka_timestamp(sink, t) for t in (1000, 0, None, -5)] == [1000, 0, None, None]
+    legacy = FlinkKafkaProducer("p", SimpleStringSchema(), {"bootstrap.servers": "b:2"})
+    assert kafka_timestamp(legacy._sink_definition(None), 1000) is None
 
 
 def test_kafka_topic_selector_encoding():

@@ -71,7 +71,7 @@ def test_file_sink_settings_reach_the_sink_spec(tmp_path):
         .with_bucket_check_interval(5).build()
     spec = sink._sink_definition(Types.STRING())
     second = sink._sink_definition(Types.STRING())
-    assert isinstance(spec, FileSinkSpec) and spec.reaches_driver
+    assert isinstance(spec, FileSinkSpec)
     assert (spec.part_prefix, spec.part_suffix, spec.rolling.part_size,
             spec.bucket_check_interval, spec.naming) == ("p", ".s", 3, 5, "uuid")
     # every sink_to gets its own staging directory
@@ -176,7 +176,7 @@ def test_kafka_sinks_are_declarative_specs():
     sink = KafkaSink.builder().set_bootstrap_servers("b:1").set_record_serializer(serializer) \
         .set_property("linger.ms", "5").build()
     spec = sink._sink_definition(Types.STRING())
-    assert isinstance(spec, KafkaSinkSpec) and not spec.reaches_driver
+    assert isinstance(spec, KafkaSinkSpec)
     assert spec.properties == (("bootstrap.servers", "b:1"), ("linger.ms", "5"))
     assert (spec.topic, spec.key_serializer("k"), spec.value_serializer("v")) == \
         ("out", b"k", b"v")

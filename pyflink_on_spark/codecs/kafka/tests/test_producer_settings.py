@@ -1,0 +1,58 @@
+"""The sink producer's librdkafka settings made from a Flink job's Java client properties,
+and what happens to the ones librdkafka does not have (no broker needed: creating a
+producer does not connect)."""
+import pytest
+
+from pyflink_on_spark.codecs.kafka.producer import (KafkaRecordWriter, KafkaWriteError,
+                                                    producer_config)
+from pyflink_on_spark.codecs.kafka.transactions import TransactionalKafkaWriter
+
+NO_BROKER = "127.0.0.1:1"
+
+
+def test_keyed_records_are_partitioned_as_the_java_client_does_unless_told_otherwise():
+    assert producer_config({"bootstrap.servers": "b:1"})["partitioner"] == "murmur2_random"
+    assert producer_config({"bootstrap.servers": "b:1", "partitioner": "random"}) \
+        ["partitioner"] == "random"
+
+
+def test_java_client_names_are_translated_or_left_out():
+    config = producer_config({
+        "bootstrap.servers": "b:1", "key.serializer": "x", "value.serializer": "y",
+        "max.request.size": "2000000", "acks": "all",
+        "sasl.jaas.config": 'org.apache.kafka.common.security.scram.ScramLoginModule '
+                            'required username="alice" password="s3 cr=t";'})
+    assert config == {"bootstrap.servers": "b:1", "message.max.bytes": "2000000",
+                      "acks": "all", "sasl.username": "alice", "sasl.password": "s3 cr=t",
+                      "partitioner": "murmur2_random"}
+
+
+def test_properties_librdkafka_lacks_are_ignored_with_a_warning(capfd):
+    writer = KafkaRecordWriter({"bootstrap.servers": NO_BROKER, "buffer.memory": "33554432",
+                                "max.block.ms": "1000", "linger.ms": "5"}, "KafkaSink")
+    writer.open()
+    try:
+        assert writer.producer is not None
+        assert "buffer.memory" not in writer.config and writer.config["linger.ms"] == "5"
+    finally:
+        writer.producer = None   # nothing to deliver: no flush against the missing broker
+    err = capfd.readouterr().err
+    assert "KafkaSink: producer properties librdkafka does not have were ignored: " \
+           "buffer.memory, max.block.ms" in err
+
+
+def test_a_java_only_setting_librdkafka_refuses_is_an_error_naming_the_sink():
+    writer = KafkaRecordWriter({"bootstrap.servers": NO_BROKER,
+                                "ssl.truststore.location": "/x.jks"}, "FlinkKafkaProducer")
+    with pytest.raises(KafkaWriteError, match=r"FlinkKafkaProducer \(AT_LEAST_ONCE\): creating "
+                                              r"the producer failed: .*TrustStores.*librdkafka's"):
+        writer.open()
+
+
+def test_the_transactional_writer_keeps_the_plain_writers_settings():
+    writer = TransactionalKafkaWriter({"bootstrap.servers": "b:1", "max.request.size": "9"},
+                                      "kafka-sink-0")
+    assert writer.config == {"bootstrap.servers": "b:1", "message.max.bytes": "9",
+                             "partitioner": "murmur2_random",
+                             "transaction.timeout.ms": "3600000",
+                             "transactional.id": "kafka-sink-0"}
