@@ -35,6 +35,9 @@ JAVA_ONLY = {"key.serializer", "value.serializer", "transactional.id"}
 # the Java client's default partitioner for keyed records (see the module's docstring)
 JAVA_PARTITIONER = "murmur2_random"
 TIMEOUT_S = 60.0
+# close() after a failure: what is still queued is given this long, not TIMEOUT_S (the task
+# has failed already; its records are written again by the retry)
+CLOSE_TIMEOUT_S = 5.0
 # Java client names with a librdkafka equivalent of another name
 JAVA_RENAMED = {"max.request.size": "message.max.bytes"}
 # a PLAIN or SCRAM login in the Java client's JAAS form: its username and password are
@@ -162,7 +165,8 @@ class KafkaRecordWriter:
                                      self.config.get("bootstrap.servers")))
 
     def close(self) -> None:
-        """Lets go of the producer (what is queued is sent, up to the timeout)."""
+        """Lets go of the producer. After end of input or a micro-batch nothing is queued
+        (flush() ran); after a failure, what is gets CLOSE_TIMEOUT_S to leave."""
         if self.producer is not None:
             producer, self.producer = self.producer, None
-            producer.flush(TIMEOUT_S)
+            producer.flush(CLOSE_TIMEOUT_S)

@@ -165,6 +165,4 @@ class TransactionalKafkaWriter(KafkaRecordWriter):
 
     def close(self) -> None:
         self.abort()
-        if self.producer is not None:
-            self.producer.flush(_TIMEOUT_S)
-            self.producer = None
+        super().close()

@@ -56,3 +56,16 @@ def test_the_transactional_writer_keeps_the_plain_writers_settings():
                              "partitioner": "murmur2_random",
                              "transaction.timeout.ms": "3600000",
                              "transactional.id": "kafka-sink-0"}
+
+
+def test_a_record_that_is_not_delivered_fails_the_flush_and_the_next_write():
+    writer = KafkaRecordWriter({"bootstrap.servers": NO_BROKER, "message.timeout.ms": "300"},
+                               "KafkaSink")
+    writer.open()
+    writer.write("out", b"k", b"v", 1000)
+    with pytest.raises(KafkaWriteError, match=r"KafkaSink \(AT_LEAST_ONCE\): a record was not "
+                                              r"delivered: .*timed out.* \(topic out\)"):
+        writer.flush()
+    with pytest.raises(KafkaWriteError, match="a record was not delivered"):
+        writer.write("out", b"k", b"w")
+    writer.close()
