@@ -54,4 +54,9 @@ def kafka_broker():
         yield broker.bootstrap_servers
     finally:
         os.environ.pop(BOOTSTRAP_ENV, None)
+        # Kafka clients that programs run in this process left behind (a compat case's
+        # module-level producer, kept by the cycles of its functions' globals) are freed
+        # now: alive when the broker stops, librdkafka prints connection errors at exit
+        import gc
+        gc.collect()
         broker.stop()
