@@ -51,18 +51,23 @@ def require_confluent_kafka(sink_name: str) -> None:
 
 class KafkaSinkOperator(Operator):
 
-    def __init__(self, spec: KafkaSinkSpec) -> None:
+    def __init__(self, spec, records: Optional[KafkaSinkSpec] = None) -> None:
+        """spec: the sink's spec; records: what to write, when not the spec itself."""
         super().__init__()
         self.spec = spec
+        self.records: KafkaSinkSpec = records if records is not None else spec
         self.writer: Optional[KafkaRecordWriter] = None
-        self._encode = kafka_record_encoder(spec)
-        self._convert = spec.converter
+        self._encode = kafka_record_encoder(self.records)
+        self._convert = self.records.converter
 
     def open(self) -> None:
-        require_confluent_kafka(self.spec.sink_name)
-        writer = KafkaRecordWriter(dict(self.spec.properties), self.spec.sink_name)
+        require_confluent_kafka(self.records.sink_name)
+        writer = self._new_writer()
         writer.open()
         self.writer = writer
+
+    def _new_writer(self) -> KafkaRecordWriter:
+        return KafkaRecordWriter(dict(self.records.properties), self.records.sink_name)
 
     def process_element(self, value, timestamp) -> None:
         try:
@@ -71,7 +76,7 @@ class KafkaSinkOperator(Operator):
             topic, key, encoded = self._encode(value)
         except Exception as e:
             raise self.user_error(e) from None
-        self.writer.write(topic, key, encoded, kafka_timestamp(self.spec, timestamp))
+        self.writer.write(topic, key, encoded, kafka_timestamp(self.records, timestamp))
 
     def process_watermark(self, watermark: int) -> None:
         self.current_watermark = watermark

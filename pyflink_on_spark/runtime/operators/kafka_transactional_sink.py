@@ -12,34 +12,26 @@ from __future__ import annotations
 from typing import Optional
 
 from pyflink_on_spark.codecs.kafka.transactions import TransactionalKafkaWriter
-from pyflink_on_spark.runtime.operators.base import Operator
-from pyflink_on_spark.runtime.operators.kafka_sink import (kafka_record_encoder, kafka_timestamp,
-                                                           require_confluent_kafka)
+from pyflink_on_spark.runtime.operators.kafka_sink import KafkaSinkOperator
 from pyflink_on_spark.specs.sinks import KafkaTransactionalSinkSpec
 
 
-class KafkaTransactionalSinkOperator(Operator):
+class KafkaTransactionalSinkOperator(KafkaSinkOperator):
+    """KafkaSinkOperator writing in transactions: `spec.records` says what to write."""
 
     def __init__(self, spec: KafkaTransactionalSinkSpec) -> None:
-        super().__init__()
-        self.spec = spec
-        self.writer: Optional[TransactionalKafkaWriter] = None
-        self._encode = kafka_record_encoder(spec.records)
-        self._convert = spec.records.converter
+        super().__init__(spec, spec.records)
         self._skip = False               # this batch's records are already in Kafka
         self._checkpoint: Optional[str] = None
         self._batch: Optional[int] = None
         self._last_committed: Optional[int] = None
         self._read_committed = False
 
-    def open(self) -> None:
+    def _new_writer(self) -> TransactionalKafkaWriter:
         spec = self.spec
-        require_confluent_kafka(spec.sink_name)
-        writer = TransactionalKafkaWriter(
+        return TransactionalKafkaWriter(
             dict(spec.records.properties),
             "%s-%d" % (spec.transactional_id_prefix, self.task.subtask_index), spec.sink_name)
-        writer.open()
-        self.writer = writer
 
     def begin_batch(self, checkpoint: str, batch_id: int) -> None:
         """A micro-batch starts: skip it if this subtask already committed it (or a later
@@ -52,19 +44,8 @@ class KafkaTransactionalSinkOperator(Operator):
         self._skip = self._last_committed is not None and batch_id <= self._last_committed
 
     def process_element(self, value, timestamp) -> None:
-        if self._skip:
-            return
-        try:
-            if self._convert is not None:
-                value = self._convert(value)
-            topic, key, encoded = self._encode(value)
-        except Exception as e:
-            raise self.user_error(e) from None
-        self.writer.write(topic, key, encoded,
-                          kafka_timestamp(self.spec.records, timestamp))
-
-    def process_watermark(self, watermark: int) -> None:
-        self.current_watermark = watermark
+        if not self._skip:
+            super().process_element(value, timestamp)
 
     def commit_batch(self) -> None:
         """The micro-batch ends (its checkpoint): commit its records with its id."""
@@ -75,8 +56,3 @@ class KafkaTransactionalSinkOperator(Operator):
 
     def end_input(self) -> None:
         self.writer.commit()
-
-    def close(self) -> None:
-        if self.writer is not None:
-            writer, self.writer = self.writer, None
-            writer.close()
