@@ -98,16 +98,15 @@ def start_server(port: Optional[int] = None, master: Optional[str] = None,
                  verbose: bool = False) -> ServerInfo:
     """Starts a server in the background (its own process group: it outlives this process)
     and waits until it accepts connections."""
-    from pyflink_on_spark.spark.session import DEFAULT_MASTER, check_java, is_local_master, \
-        local_defaults, worker_socket_settings, write_log_config
+    from pyflink_on_spark.spark.session import DEFAULT_MASTER, check_java, local_defaults, \
+        local_master_settings, write_log_config
     check_java()
     port = port or free_port()
     conf_dir = tempfile.mkdtemp(prefix="pyflink-on-spark-connect-conf-")
     write_log_config(conf_dir, verbose)
     # the server's worker sockets live with its configuration (a local master's only: a
-    # cluster's executors run on other machines)
-    sockets = worker_socket_settings(conf_dir) \
-        if is_local_master(master or DEFAULT_MASTER) else {}
+    # cluster's executors run on other machines), and its shuffle stays on this machine
+    sockets = local_master_settings(master or DEFAULT_MASTER, lambda: conf_dir)
     settings = {**local_defaults(), **sockets, **(conf or {}),
                 "spark.connect.grpc.binding.port": str(port)}
     command = [os.path.join(_spark_home(), "bin", "spark-submit"), "--class", SERVER_CLASS,

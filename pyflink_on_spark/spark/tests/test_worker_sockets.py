@@ -1,11 +1,13 @@
 """The JVM's sockets to its Python workers: Unix sockets in a directory of the session's own,
-removed at exit (Spark leaves its socket files behind)."""
+removed at exit (Spark leaves its socket files behind); the other settings of a local
+master."""
 import os
 import subprocess
 import sys
 import tempfile
 
-from pyflink_on_spark.spark.session import is_local_master, worker_socket_settings
+from pyflink_on_spark.spark.session import (is_local_master, local_master_settings,
+                                            worker_socket_settings)
 
 
 def test_a_short_directory_gets_unix_sockets_and_a_long_one_keeps_tcp():
@@ -22,6 +24,21 @@ def test_only_a_local_master_keeps_its_worker_sockets_in_a_directory_of_the_driv
     assert not is_local_master("yarn")
     assert not is_local_master("spark://host:7077")
     assert not is_local_master(None)          # under spark-submit: not known here
+
+
+def test_a_local_master_shuffles_without_compression_or_checksums_and_a_cluster_as_spark_does():
+    local = local_master_settings("local[*,4]", lambda: "/tmp/x")
+    assert (local["spark.shuffle.compress"], local["spark.shuffle.checksum.enabled"],
+            local["spark.python.unix.domain.socket.dir"]) == ("false", "false", "/tmp/x")
+    made = []
+    assert local_master_settings("yarn", lambda: made.append(1)) == {}
+    assert made == []        # no socket directory is made for a cluster
+
+
+def test_the_test_session_runs_with_the_local_shuffle(spark):
+    conf = spark.sparkContext.getConf()
+    assert conf.get("spark.shuffle.compress") == "false"
+    assert conf.get("spark.shuffle.checksum.enabled") == "false"
 
 
 def test_the_sockets_directory_goes_with_its_process_and_orphans_are_removed():
