@@ -4,7 +4,6 @@ from __future__ import annotations
 import itertools
 import shutil
 import sys
-import tempfile
 from typing import Iterator, Optional
 
 import cloudpickle
@@ -15,6 +14,7 @@ from pyflink_on_spark.spark.batch_schema import rows_to_batch
 from pyflink_on_spark.spark.python_dependencies import WorkerSetup
 from pyflink_on_spark.spark.task_channel import (CapturedStdout, ChannelAddress, TaskChannel,
                                                  connect)
+from pyflink_on_spark.spark.work_dirs import new_task_dir
 
 
 def prepare_worker(script_dirs, alias_pyflink: bool) -> None:
@@ -176,7 +176,7 @@ def _run_subtask(spec_bytes: bytes, subtask: int, attempt: int,
         return rows_to_batch(rows) if rows else None
 
     spec = cloudpickle.loads(spec_bytes)
-    work_dir = tempfile.mkdtemp(prefix="pyflink-on-spark-s%d-%d-" % (spec.stage_id, subtask))
+    work_dir = new_task_dir(spec.stage_id, subtask)
     try:
         with stdout.active():
             task = StreamTask(spec, subtask, attempt, work_dir=work_dir)

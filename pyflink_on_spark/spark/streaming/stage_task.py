@@ -2,7 +2,6 @@
 one stage for one batch (runtime/checkpoint/micro_batch.py does the work)."""
 from __future__ import annotations
 
-import tempfile
 from typing import Dict, Iterator, Optional
 
 import cloudpickle
@@ -12,6 +11,7 @@ from pyflink_on_spark.runtime.boundary import KIND_WATERMARK
 from pyflink_on_spark.runtime.checkpoint.micro_batch import KIND_TICK
 from pyflink_on_spark.spark.batch_schema import rows_to_batch
 from pyflink_on_spark.spark.stage_task import prepare_worker, subtask_input
+from pyflink_on_spark.spark.work_dirs import new_task_dir
 
 
 CONTROL_KINDS = (KIND_TICK, KIND_WATERMARK)
@@ -50,8 +50,7 @@ def make_streaming_stage_function(spec_bytes: bytes, alias_pyflink: bool, script
                 worker_fault_point()   # crash tests: rows processed, state not written
 
         def work_dir():
-            return tempfile.mkdtemp(prefix="pyflink-on-spark-s%d-%d-" % (spec.stage_id,
-                                                                         subtask))
+            return new_task_dir(spec.stage_id, subtask)
 
         for rows in run_micro_batch(
                 spec, subtask, columns(), store_root=store_root, version=version,
