@@ -20,6 +20,7 @@ are part of the head operator's snapshot.
 from __future__ import annotations
 
 import threading
+import time
 from typing import Callable, Dict, Iterable, List, Optional, Tuple
 
 from pyflink_on_spark.runtime.checkpoint.operators import restore_operator, snapshot_operator
@@ -158,6 +159,7 @@ class MicroBatchTask:
             if method is not None:
                 keyed_methods[edge] = self._counting_keyed(method)
         self.version: Optional[int] = None   # the version this task's state equals
+        self.last_used = time.monotonic()     # when it last ran a batch (LIVE_IDLE_S)
         self.last_input_time: Optional[int] = None   # processing time of the last input
         self._had_input = False
 
@@ -383,6 +385,27 @@ def import_selector(collector, state: list) -> None:
 
 _live: Dict[tuple, MicroBatchTask] = {}
 _live_lock = threading.Lock()
+# A live task unused this long is closed at the next micro-batch this worker runs: nothing
+# tells a worker that a job stopped, and a stopped job's tasks would keep their operators
+# (a Kafka producer, RocksDB, their scratch directory) for as long as the worker runs other
+# jobs' batches. A job whose batches come further apart than this restores its state from
+# the snapshot instead: slower, the same result.
+LIVE_IDLE_S = 600.0
+
+
+def _take_idle_tasks(now: float) -> List[MicroBatchTask]:
+    """Removes the live tasks unused for LIVE_IDLE_S from the cache (the caller holds the
+    lock and closes them)."""
+    idle = [key for key, task in _live.items() if now - task.last_used > LIVE_IDLE_S]
+    return [_live.pop(key) for key in idle]
+
+
+def _close_quietly(tasks) -> None:
+    for task in tasks:
+        try:
+            task.close()
+        except Exception:   # noqa: BLE001 - a stopped job's task: nothing to report to
+            pass
 
 
 def run_micro_batch(spec, subtask: int, batches: Iterable[Tuple[list, list, list, list]], *,
@@ -398,6 +421,8 @@ def run_micro_batch(spec, subtask: int, batches: Iterable[Tuple[list, list, list
     cache_key = (job_token, spec.stage_id, subtask)
     with _live_lock:
         task = _live.pop(cache_key, None)
+        idle = _take_idle_tasks(time.monotonic())
+    _close_quietly(idle)
     if task is not None and (task.version != restore_version or restore_version is None):
         task.close()
         task = None
@@ -426,6 +451,7 @@ def run_micro_batch(spec, subtask: int, batches: Iterable[Tuple[list, list, list
             except BaseException:
                 pass
         raise
+    task.last_used = time.monotonic()
     with _live_lock:
         old = _live.pop(cache_key, None)
         _live[cache_key] = task

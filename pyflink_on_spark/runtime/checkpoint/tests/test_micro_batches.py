@@ -235,3 +235,29 @@ def test_a_stage_head_counts_the_records_it_received_across_restarts(tmp_path):
     counted = sum(store.read_state(2, state_id, subtask)["records_in"]
                   for subtask in range(keyed.parallelism))
     assert counted == sum(len(records) for batch in batches for _, records in batch)
+
+
+def test_a_stopped_jobs_live_tasks_are_closed_when_idle_and_a_late_batch_restores(
+        tmp_path, monkeypatch):
+    """A worker is never told that a job stopped: its live tasks are closed once unused for
+    LIVE_IDLE_S, at the next batch the worker runs. A job whose batch comes later than that
+    restores its state from the snapshot, with the same results."""
+    from pyflink_on_spark.runtime.checkpoint import micro_batch
+    job, sink = _job()
+    batches = _batches(n=3)
+    uninterrupted = _run(job, sink, batches, str(tmp_path / "a"))
+    first = StreamRunner(job, str(tmp_path / "b"))
+    results = [first.run_batch(b, batches[b]).get(sink, []) for b in range(2)]
+    kept = [key for key in micro_batch._live if key[0] == first.token]
+    assert kept
+    closed = []
+    monkeypatch.setattr(micro_batch.MicroBatchTask, "close",
+                        lambda task, _close=micro_batch.MicroBatchTask.close:
+                        (closed.append(task), _close(task)))
+    monkeypatch.setattr(micro_batch, "LIVE_IDLE_S", 0.0)
+    other_job, _ = _job()
+    StreamRunner(other_job, str(tmp_path / "c")).run_batch(0, batches[0])
+    assert not [key for key in micro_batch._live if key[0] == first.token]
+    assert len(closed) >= len(kept)
+    results.append(first.run_batch(2, batches[2]).get(sink, []))
+    assert results == uninterrupted
