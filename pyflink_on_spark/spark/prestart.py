@@ -15,9 +15,8 @@ the JVM alone (the same exchange and sort, no Python) changed nothing measurable
 pairs, median 6.85 s with it, 6.44 s without.
 
 Only where it cannot cost the job anything: a session this process would start itself (not
---remote / Spark Connect), and not for scripts that read Kafka (their session needs Spark's
-Kafka package at start: spark/kafka_package.py would restart a session started without it;
-Kafka sinks write with confluent-kafka and need no package).
+--remote / Spark Connect), and not for scripts that name Kafka (their session needs the Kafka
+package at start: spark/kafka_package.py would restart a session started without it).
 """
 from __future__ import annotations
 
@@ -29,15 +28,11 @@ PRESTART_ENV = "PYFLINK_ON_SPARK_PRESTART"     # "0": start Spark only when a jo
 _thread: Optional[threading.Thread] = None
 
 
-# names of the Kafka sources (spark/kafka_package.py job_reads_kafka: what needs the package)
-KAFKA_READERS = ("KafkaSource", "FlinkKafkaConsumer")
-
-
 def wants_prestart(script_text: str) -> bool:
     """Scripts whose session is the default one (see the module's docstring)."""
     if os.environ.get(PRESTART_ENV, "1").strip().lower() in ("0", "false", "no", "off"):
         return False
-    return not any(name in script_text for name in KAFKA_READERS)
+    return "Kafka" not in script_text
 
 
 def prestart() -> Optional[threading.Thread]:

@@ -1,6 +1,6 @@
 """`pyflink-on-spark run` starts the SparkSession while the script loads (spark/prestart.py):
-before the script's first execute() the session is already being made; scripts reading
-Kafka (whose session needs the Kafka package at start) do not get one early."""
+before the script's first execute() the session is already being made; scripts naming Kafka
+(whose session needs the Kafka package at start) do not get one early."""
 import os
 import subprocess
 import sys
@@ -20,7 +20,7 @@ env.set_parallelism(1)
 env.from_collection([1, 2, 3]).map(lambda x: x * 10).print()
 env.execute("probe")
 print("ctrl-c handler:", signal.getsignal(signal.SIGINT) is not signal.default_int_handler)
-# KafkaSource
+# Kafka
 '''
 
 
@@ -35,7 +35,7 @@ def _run(tmp_path, text, extra_env=None):
 
 
 def test_the_session_starts_while_the_script_loads(tmp_path):
-    out = _run(tmp_path, PROBE.replace("# KafkaSource", ""))
+    out = _run(tmp_path, PROBE.replace("# Kafka", ""))
     assert out.returncode == 0, out.stderr[-3000:]
     lines = out.stdout.splitlines()
     assert lines[0] == "session started before execute: True"
@@ -47,27 +47,18 @@ def test_the_session_starts_while_the_script_loads(tmp_path):
 NO_PRESTART_PROBE = '''
 from pyflink_on_spark.spark import prestart
 print("prestarted:", prestart._thread is not None)
-# KafkaSource
+# Kafka
 '''
 
 
-def test_only_scripts_that_read_kafka_wait_for_their_session():
-    from pyflink_on_spark.spark.prestart import wants_prestart
-    assert not wants_prestart("src = KafkaSource.builder()")
-    assert not wants_prestart("FlinkKafkaConsumer('t', schema, props)")
-    # a Kafka sink needs no package: its session may start early
-    assert wants_prestart("ds.sink_to(KafkaSink.builder().build())")
-    assert wants_prestart("ds.add_sink(FlinkKafkaProducer('t', schema, props))")
-
-
 def test_no_early_session_for_kafka_scripts_or_when_turned_off(tmp_path):
-    out = _run(tmp_path, NO_PRESTART_PROBE)      # names KafkaSource (in a comment)
+    out = _run(tmp_path, NO_PRESTART_PROBE)            # names Kafka (in a comment)
     assert out.returncode == 0, out.stderr[-3000:]
     assert out.stdout.splitlines() == ["prestarted: False"]
-    out = _run(tmp_path, NO_PRESTART_PROBE.replace("# KafkaSource", ""),
+    out = _run(tmp_path, NO_PRESTART_PROBE.replace("# Kafka", ""),
                {"PYFLINK_ON_SPARK_PRESTART": "0"})
     assert out.returncode == 0, out.stderr[-3000:]
     assert out.stdout.splitlines() == ["prestarted: False"]
-    out = _run(tmp_path, NO_PRESTART_PROBE.replace("# KafkaSource", ""))   # the control
+    out = _run(tmp_path, NO_PRESTART_PROBE.replace("# Kafka", ""))   # the control
     assert out.returncode == 0, out.stderr[-3000:]
     assert out.stdout.splitlines() == ["prestarted: True"]
