@@ -110,8 +110,12 @@ def kafka_session(what: str = "This Kafka job"):
         raise unresolved_error(what, RuntimeError(
             "the running SparkSession was started without it: add --packages %s"
             % kafka_package()))
-    sessions.stop_session()
+    sessions.stop_session(new_jvm=True)
     try:
-        return sessions.get_session()
+        spark = sessions.get_session()
     except Exception as e:
         raise unresolved_error(what, e) from None
+    if not has_kafka_provider(spark):
+        raise unresolved_error(what, RuntimeError(
+            "the SparkSession restarted with %s still cannot load it" % kafka_package()))
+    return spark

@@ -501,9 +501,38 @@ def _configure(session):
     return session
 
 
-def stop_session() -> None:
+def stop_session(new_jvm: bool = False) -> None:
+    """Stops the process's session. new_jvm: the JVM pyspark launched for it ends too, so
+    the next session starts a new one: packages (spark.jars.packages) are put on the
+    classpath only when a JVM starts, and a new SparkContext in the old JVM would be
+    without them."""
     global _session
     with _lock:
         if _session is not None:
             _session.stop()
             _session = None
+        if new_jvm:
+            _end_gateway_jvm()
+
+
+def _end_gateway_jvm() -> None:
+    """Ends the JVM pyspark launched (it exits when its stdin closes: pyspark's gateway
+    server reads it for that) and forgets it, so pyspark launches another."""
+    from pyspark import SparkContext
+    gateway = SparkContext._gateway
+    if gateway is None:
+        return
+    proc = getattr(gateway, "proc", None)
+    try:
+        gateway.shutdown()
+    except Exception:   # noqa: BLE001 - the JVM may be gone already
+        pass
+    if proc is not None:
+        try:
+            if proc.stdin is not None:
+                proc.stdin.close()
+            proc.wait(timeout=30)
+        except Exception:   # noqa: BLE001 - a JVM that does not end in time is killed
+            proc.kill()
+    SparkContext._gateway = None
+    SparkContext._jvm = None
