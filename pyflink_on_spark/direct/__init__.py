@@ -5,8 +5,9 @@ Spark executor (spark/executor.py) implements the same contract with repartition
 sortWithinPartitions, and direct/tests/test_runners_agree.py runs compat cases on both and
 requires identical output.
 
-Use it for tests and debugging: it runs every operator of the engine, but no frame source
-or frame sink (files read by Spark's readers, Kafka), which raise NotImplementedError.
+Use it for tests and debugging: it runs every operator of the engine (sinks that write from
+their tasks, Kafka and JDBC, write for real), but no frame source (files and Kafka read by
+Spark's readers), which raises NotImplementedError.
 """
 from pyflink_on_spark.direct.runner import execute_collect, execute_job, run_job
 
