@@ -12,7 +12,12 @@ Java 17 has no self-maintaining archive (-XX:+AutoCreateSharedArchive is Java 19
   the archive's name, and uses it (-XX:SharedArchiveFile);
 - the archive's name hashes what the JVM checks it against (the java binary and Spark's
   jars), so a new Java or Spark writes a new one; a JVM that still finds it unusable runs
-  without it (-Xshare:auto), its CDS log lines off: they would go to the job's stdout.
+  without it (-Xshare:auto), its CDS log lines off: they would go to the job's stdout;
+- each new Spark install (a new virtualenv, an upgrade) or class path (a connector's
+  package) has an archive of its own, ~150 MB each: a run marks the archive it uses as
+  used (its mtime), and archives beyond the _KEEP_ARCHIVES last used, or not used for
+  _UNUSED_DAYS, are removed (a machine found with 48 of them, 7 GB, from CI's fresh
+  virtualenvs, before this).
 PYFLINK_ON_SPARK_CLASS_CACHE=0 turns all of this off.
 """
 from __future__ import annotations
@@ -20,6 +25,7 @@ from __future__ import annotations
 import glob
 import hashlib
 import os
+import time
 from typing import Optional
 
 from pyflink_on_spark.codecs.files.staging import process_alive
@@ -28,6 +34,8 @@ CLASS_CACHE_ENV = "PYFLINK_ON_SPARK_CLASS_CACHE"
 _QUIET = "-Xshare:auto -Xlog:cds=off -Xlog:cds+dynamic=off"
 _MIN_ARCHIVE_BYTES = 1 << 20        # an archive of Spark's classes is ~150 MB
 _MAX_FAILURES = 3
+_KEEP_ARCHIVES = 4                   # e.g. two Spark installs, each with and without Kafka
+_UNUSED_DAYS = 30
 _OWNED_FLAGS = ("SharedArchiveFile", "ArchiveClassesAtExit", "-Xshare")
 
 
@@ -73,6 +81,7 @@ class ClassCache:
             os.makedirs(self.directory, exist_ok=True)
             self._promote_finished()
             if os.path.exists(self.archive):
+                self._mark_used()
                 return "-XX:SharedArchiveFile=%s %s" % (self.archive, _QUIET)
             if self._failure_count() >= _MAX_FAILURES or self._someone_writing():
                 return ""
@@ -89,6 +98,14 @@ class ClassCache:
         try:
             with open(self.writing + ".jvm", "w") as f:
                 f.write(str(jvm_pid))
+        except OSError:
+            pass
+
+    def _mark_used(self) -> None:
+        """The archive was used now (its mtime): the eviction of others keeps it."""
+        try:
+            os.utime(self.archive)
+            evict_unused(self.directory)
         except OSError:
             pass
 
@@ -135,6 +152,29 @@ class ClassCache:
                 owner = _read_pid_from_name(tmp)
                 if owner is None or not process_alive(owner):
                     os.remove(tmp)
+
+
+def evict_unused(directory: str, keep: int = _KEEP_ARCHIVES,
+                 unused_days: float = _UNUSED_DAYS) -> None:
+    """Removes the archives (and their failure counts) beyond the `keep` last used, and
+    those not used for `unused_days`. A JVM that has one mapped keeps its mapping."""
+    archives = []
+    for name in os.listdir(directory):
+        if name.endswith(".jsa"):
+            path = os.path.join(directory, name)
+            try:
+                archives.append((os.path.getmtime(path), path))
+            except OSError:
+                continue
+    archives.sort(reverse=True)
+    oldest_kept = time.time() - unused_days * 86400
+    for rank, (used, path) in enumerate(archives):
+        if rank >= keep or used < oldest_kept:
+            for stale in (path, path[:-len(".jsa")] + ".failures"):
+                try:
+                    os.remove(stale)
+                except OSError:
+                    pass
 
 
 def _read_pid_from_name(tmp: str) -> Optional[int]:

@@ -7,7 +7,7 @@ import textwrap
 import time
 
 from pyflink_on_spark.spark.class_cache import (ClassCache, archive_key, class_cache_for,
-                                                with_class_cache)
+                                                evict_unused, with_class_cache)
 
 DEAD_PID = 2 ** 22 + 12345   # above Linux's pid_max default: never a live process
 
@@ -116,3 +116,26 @@ def test_the_next_jvm_maps_the_archive_the_previous_one_wrote(tmp_path):
     assert mapped == "archive-mapped"
     assert [n for n in os.listdir(tmp_path / "pyflink-on-spark" / "class-cache")
             if n.endswith(".jsa")]
+
+
+
+def _archives_aged(directory, ages_in_days):
+    now = time.time()
+    for key, age in ages_in_days.items():
+        path = os.path.join(directory, key + ".jsa")
+        _archive_file(path)
+        os.utime(path, (now - age * 86400,) * 2)
+
+
+def test_a_run_keeps_the_four_archives_last_used(tmp_path):
+    _archives_aged(str(tmp_path), {"a": 0.5, "b": 2, "c": 5, "d": 10, "used": 100})
+    (tmp_path / "d.failures").write_text("x")
+    options = ClassCache("used", str(tmp_path)).java_options()   # used now
+    assert "-XX:SharedArchiveFile=%s" % (tmp_path / "used.jsa") in options
+    assert sorted(os.listdir(tmp_path)) == ["a.jsa", "b.jsa", "c.jsa", "used.jsa"]
+
+
+def test_archives_unused_for_thirty_days_are_removed(tmp_path):
+    _archives_aged(str(tmp_path), {"a": 1, "b": 29, "c": 31})
+    evict_unused(str(tmp_path))
+    assert sorted(os.listdir(tmp_path)) == ["a.jsa", "b.jsa"]
