@@ -70,6 +70,7 @@ def _run(args) -> int:
         return 1
     finally:
         sys.stdout.flush()
+        entry.end_session()
     return 0
 
 

@@ -119,6 +119,22 @@ def prestart_session(script_path: str) -> None:
         prestart.prestart()
 
 
+def end_session() -> None:
+    """The command is done with Spark: stop the local Spark it started (session.py
+    end_owned_session), unless a job still runs in another thread: an unbounded job of
+    execute_async, or a thread of the script's own that the interpreter waits for at exit.
+    The JVM of those ends with the process, as it always did."""
+    import threading
+    from pyflink_on_spark.spark.streaming.job_handle import jobs_running
+    if jobs_running() or any(
+            thread.is_alive() and not thread.daemon
+            and thread is not threading.current_thread()
+            for thread in threading.enumerate()):
+        return
+    from pyflink_on_spark.spark.session import end_owned_session
+    end_owned_session()
+
+
 def new_program() -> None:
     """A program starts (the CLI runs one per script): plan ids count from 1 again, as in a
     fresh PyFlink process."""

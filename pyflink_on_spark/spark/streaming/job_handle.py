@@ -7,11 +7,21 @@ from __future__ import annotations
 import queue
 import shutil
 import threading
+import weakref
 from concurrent.futures import Future
 from typing import Iterator, Optional
 
 from pyflink_on_spark.common.job_id import JobID
 from pyflink_on_spark.common.job_status import JobStatus
+
+
+# jobs whose thread still runs (the CLI leaves their JVM to end with the process)
+_running: "weakref.WeakSet[StreamingJobHandle]" = weakref.WeakSet()
+
+
+def jobs_running() -> bool:
+    """True while an unbounded job started by execute_async or execute_and_collect runs."""
+    return any(handle._thread.is_alive() for handle in list(_running))
 
 
 class StreamingJobHandle:
@@ -43,6 +53,7 @@ class StreamingJobHandle:
 
         self._thread = threading.Thread(target=run, name="pyflink-on-spark " + job_name,
                                         daemon=True)
+        _running.add(self)
         self._thread.start()
 
     @staticmethod
