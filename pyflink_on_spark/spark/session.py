@@ -516,13 +516,13 @@ def stop_session(new_jvm: bool = False) -> None:
 
 
 def end_owned_session(timeout_s: float = 30.0) -> None:
-    """At the end of `run` and `compat`: stops the local Spark this process started and
+    """At the end of `run` and `compat`: ends the local Spark this process started and
     waits for its JVM to exit, so the command returns when Spark's shutdown (its temp
-    directories, its Python workers) is done, and sooner than letting the JVM notice the
-    driver is gone. Measured on the 2-core machine: the JVM exiting on its own took ~0.5 s
-    after the script (SparkContext.stop from its shutdown hook 0.15 s, then ~0.3 s in the
-    JVM's exit, which waits up to 300 ms for threads blocked in native code: Py4J's server
-    accepting connections); stopped here, with the Py4J gateway closed first, 0.2-0.25 s.
+    directories, its Python workers) is done. Measured on the 2-core machine: a JVM left to
+    notice that the Python process has exited ended 0.5-0.7 s after the script (its shutdown
+    hook stops Spark in 0.15 s, then HotSpot's exit waits up to 300 ms for threads blocked
+    in native code, Py4J's server among them); with the Py4J gateway closed first and then
+    its stdin, it ends ~0.2 s after the script.
     A session another process owns (Spark Connect, spark-submit) is left alone; one that is
     still starting (the early start of spark/prestart.py) is left to exit with the
     process, as it would without this."""
@@ -535,6 +535,8 @@ def end_owned_session(timeout_s: float = 30.0) -> None:
         from pyspark import SparkContext
         context = SparkContext._active_spark_context
         if context is not None:
+            # pyspark's accumulator server reads a connection from the JVM in a daemon
+            # thread; the JVM's exit ends it, which is no error once the server is done.
             server = getattr(context, "_accumulatorServer", None)
             if server is not None:
                 server.server_shutdown = True
