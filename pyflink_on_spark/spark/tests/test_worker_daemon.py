@@ -1,0 +1,53 @@
+"""The Python workers of a local Spark import pyspark from the installed package (with its
+bytecode), not from Spark's pyspark.zip (spark/worker_daemon.py)."""
+import os
+
+from pyflink_on_spark.spark.session import local_master_settings
+from pyflink_on_spark.spark.worker_daemon import installed_pyspark_first
+
+
+def _pip_layout(root, py4j_installed="0.10.9.9"):
+    site = root / "site-packages"
+    lib = site / "pyspark" / "python" / "lib"
+    lib.mkdir(parents=True)
+    (site / "pyspark" / "__init__.py").write_text("")
+    (lib / "pyspark.zip").write_bytes(b"")
+    (lib / "py4j-0.10.9.9-src.zip").write_bytes(b"")
+    (site / ("py4j-%s.dist-info" % py4j_installed)).mkdir()
+    return str(site), str(lib / "pyspark.zip"), str(lib / "py4j-0.10.9.9-src.zip")
+
+
+def test_the_zips_of_the_installed_pyspark_move_behind_its_site_directory(tmp_path):
+    site, zip_, py4j_zip = _pip_layout(tmp_path)
+    path = ["/job", zip_, py4j_zip, "/usr/lib/python311.zip", site]
+    assert installed_pyspark_first(path) == ["/job", "/usr/lib/python311.zip", site, zip_,
+                                             py4j_zip]
+
+
+def test_py4j_zip_stays_first_when_the_installed_py4j_is_another_version(tmp_path):
+    site, zip_, py4j_zip = _pip_layout(tmp_path, py4j_installed="0.10.9.7")
+    assert installed_pyspark_first([zip_, py4j_zip, site]) == [py4j_zip, site, zip_]
+
+
+def test_a_zip_of_another_spark_home_stays_first(tmp_path):
+    site, _, _ = _pip_layout(tmp_path)
+    other = "/opt/spark/python/lib/pyspark.zip"   # a SPARK_HOME of its own: other code
+    assert installed_pyspark_first([other, site]) == [other, site]
+    _, zip_, _ = _pip_layout(tmp_path / "elsewhere")
+    assert installed_pyspark_first([zip_, site]) == [zip_, site]   # its site not on the path
+
+
+def test_only_a_local_master_gets_the_daemon():
+    assert local_master_settings("local[2]", lambda: None)["spark.python.daemon.module"] == \
+        "pyflink_on_spark.spark.worker_daemon"
+    assert "spark.python.daemon.module" not in local_master_settings("yarn", lambda: None)
+
+
+def test_the_test_sessions_workers_import_the_installed_pyspark(spark):
+    from pyflink_on_spark.datastream import StreamExecutionEnvironment
+    env = StreamExecutionEnvironment.get_execution_environment()
+    env.set_parallelism(1)
+    files = list(env.from_collection([1]).map(
+        lambda _: __import__("pyspark").__file__).execute_and_collect())
+    assert len(files) == 1 and ".zip" not in files[0]
+    assert os.path.basename(files[0]) == "__init__.py"
