@@ -361,3 +361,23 @@ def test_cli_shim_mode_uses_script_runner(tmp_path, capsys, monkeypatch):
     i = out.index("FAIL other/crash")
     assert "raised:" in out[i + 1] and any("RuntimeError: shim blew up" in l for l in out)
     assert out[-1] == "1 passed, 2 failed"
+
+
+def test_the_directories_a_case_makes_in_the_temp_directory_are_removed_after_it(tmp_path):
+    from pyflink_on_spark.compat.shim import run_shim
+    import tempfile
+    made_by_test = tempfile.mkdtemp(dir=str(tmp_path))   # not the case's: left alone
+    case = make_case(tmp_path, "makes_dirs", """
+        import os, tempfile
+        out = tempfile.mkdtemp()
+        with open(os.path.join(out, "part-0"), "w") as f:
+            f.write("x")
+        print(out)
+    """)
+    result = run_shim(case)
+    assert not result.crashed, result.error
+    case_dir = result.actual.decode().strip()
+    assert case_dir.startswith(tempfile.gettempdir())
+    assert not os.path.exists(case_dir)
+    assert os.path.isdir(made_by_test)
+    assert tempfile.mkdtemp.__module__ == "tempfile"   # restored
