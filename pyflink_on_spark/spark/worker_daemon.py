@@ -10,13 +10,14 @@ package this Python imports anyway (pip's layout: `<site>/pyspark/python/lib/pys
 both hold the same code, and the zips move to the end of the path.
 
 Run as `python -m pyflink_on_spark.spark.worker_daemon pyspark.worker`, as Spark runs
-pyspark.daemon; nothing that starts a thread is imported before the daemon forks.
+pyspark.daemon; nothing that starts a thread is imported before the daemon forks. Its
+workers also end quietly when Spark hangs up on them (quiet_when_the_jvm_is_gone).
 """
 from __future__ import annotations
 
 import os
 import sys
-from typing import List, Optional
+from typing import Any, Callable, List, Optional
 
 
 def installed_pyspark_first(path: List[str]) -> List[str]:
@@ -54,9 +55,26 @@ def _site_of_installed_pyspark(entry: str, path: List[str]) -> Optional[str]:
     return site if on_path else None
 
 
+def quiet_when_the_jvm_is_gone(worker: Callable[[Any, bool], int]) -> Callable[[Any, bool], int]:
+    """pyspark.daemon's `worker` (one forked worker's loop over its tasks), ending the worker
+    quietly when the JVM has closed its socket. When Spark stops, it closes the sockets of
+    its idle reused workers; a worker between tasks then fails to flush and, in pyspark 4,
+    raises the BrokenPipeError out of the daemon's child, whose traceback reached the job's
+    stderr at the end of successful runs (seen on runs that stop Spark as they exit, about
+    one in twenty under load). The worker still ends (a non-zero code stops its loop):
+    nothing is left to tell a JVM that has hung up."""
+    def worker_or_quiet_end(sock: Any, authenticated: bool) -> int:
+        try:
+            return worker(sock, authenticated)
+        except (BrokenPipeError, ConnectionResetError):
+            return 1
+    return worker_or_quiet_end
+
+
 def main() -> None:
     sys.path[:] = installed_pyspark_first(sys.path)
     from pyspark import daemon
+    daemon.worker = quiet_when_the_jvm_is_gone(daemon.worker)
     daemon.manager()
 
 

@@ -51,3 +51,24 @@ def test_the_test_sessions_workers_import_the_installed_pyspark(spark):
         lambda _: __import__("pyspark").__file__).execute_and_collect())
     assert len(files) == 1 and ".zip" not in files[0]
     assert os.path.basename(files[0]) == "__init__.py"
+
+
+def test_a_worker_whose_jvm_hung_up_ends_without_a_traceback():
+    from pyflink_on_spark.spark.worker_daemon import quiet_when_the_jvm_is_gone
+
+    def flush_fails(sock, authenticated):
+        raise BrokenPipeError(32, "Broken pipe")
+
+    assert quiet_when_the_jvm_is_gone(flush_fails)(None, True) == 1
+    assert quiet_when_the_jvm_is_gone(lambda sock, authenticated: 0)(None, True) == 0
+
+
+def test_other_worker_errors_still_reach_the_daemon():
+    import pytest
+    from pyflink_on_spark.spark.worker_daemon import quiet_when_the_jvm_is_gone
+
+    def fails(sock, authenticated):
+        raise ValueError("not a hang-up")
+
+    with pytest.raises(ValueError):
+        quiet_when_the_jvm_is_gone(fails)(None, True)
