@@ -70,7 +70,6 @@ def _run(args) -> int:
         return 1
     finally:
         sys.stdout.flush()
-        entry.end_session()
     return 0
 
 
@@ -159,5 +158,17 @@ def main(argv: Optional[List[str]] = None) -> int:
     return args.handler(args)
 
 
+def run_cli() -> int:
+    """The `pyflink-on-spark` command, a process of its own: main(), then the local Spark it
+    started ends before the process does (spark/session.py end_owned_session). main() called
+    from Python (tests, notebooks) leaves the session running."""
+    try:
+        return main()
+    finally:
+        if "pyflink_on_spark.spark.session" in sys.modules:   # else no Spark was started
+            from pyflink_on_spark.spark import entry
+            entry.end_session()
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_cli())

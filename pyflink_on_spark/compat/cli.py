@@ -123,12 +123,8 @@ def compat_main(argv: Optional[List[str]] = None) -> int:
             import dataclasses
             from pyflink_on_spark.spark import entry
             entry.set_run_options(dataclasses.replace(entry.run_options(), remote=args.remote))
-        try:
-            for case in cases:
-                reporter.case_done(run_shim(case))
-        finally:
-            from pyflink_on_spark.spark import entry
-            entry.end_session()
+        for case in cases:
+            reporter.case_done(run_shim(case))
 
     extra = []
     if not cases:

@@ -69,3 +69,13 @@ def test_a_job_in_a_thread_of_the_script_still_runs_to_its_end(tmp_path):
     lines = out.splitlines()
     assert lines[0] == "main thread done"
     assert sorted(lines[1:]) == ["10", "20", "30"]
+
+
+def test_main_called_from_python_leaves_the_session_running(spark, tmp_path, capsys):
+    from pyflink_on_spark.cli.main import main
+    script = tmp_path / "job.py"
+    script.write_text(JOB.replace("with open(sys.argv[1]", "with open(%r" % str(
+        tmp_path / "pid")))
+    assert main(["run", str(script)]) == 0
+    assert sorted(capsys.readouterr().out.split()) == ["10", "20", "30"]
+    assert not spark.sparkContext._jsc.sc().isStopped()
