@@ -571,7 +571,11 @@ def _end_gateway_jvm(timeout_s: float = 30.0) -> None:
             if proc.stdin is not None:
                 proc.stdin.close()
             proc.wait(timeout=timeout_s)
-        except Exception:   # noqa: BLE001 - a JVM that does not end in time is killed
+        except BaseException as e:   # not ended in time, or Ctrl-C while waiting: killed
             proc.kill()
+            if not isinstance(e, Exception):
+                SparkContext._gateway = None
+                SparkContext._jvm = None
+                raise
     SparkContext._gateway = None
     SparkContext._jvm = None
