@@ -132,12 +132,41 @@ def worker_python(session, executable: Optional[str]) -> Iterator[None]:
         yield
         return
     context = session.sparkContext
+    _require_daemon_module(context, executable)
     previous = context.pythonExec
     context.pythonExec = executable
     try:
         yield
     finally:
         context.pythonExec = previous
+
+
+_importable: dict = {}   # (executable, module) -> whether that Python imports the module
+
+
+def _require_daemon_module(context, executable: str) -> None:
+    """set_python_executable(X) on a local Spark whose workers' daemon is this package's
+    (session.py LOCAL_WORKER_DAEMON): X must import it, or its workers would fail to start
+    with a Java stack trace; say so before the job runs."""
+    import subprocess
+    from pyflink_on_spark.spark.session import DAEMON_MODULE_KEY, is_this_python
+    module = context.getConf().get(DAEMON_MODULE_KEY, None)
+    if not module or not module.startswith("pyflink_on_spark.") or is_this_python(executable):
+        return
+    key = (executable, module)
+    if key not in _importable:
+        try:
+            _importable[key] = subprocess.run(
+                [executable, "-c", "import importlib.util, sys; sys.exit(importlib.util."
+                 "find_spec(%r) is None)" % module], capture_output=True,
+                timeout=60).returncode == 0
+        except (OSError, subprocess.TimeoutExpired):
+            _importable[key] = False
+    if not _importable[key]:
+        raise RuntimeError(
+            "set_python_executable(%r): that Python cannot import %s, which runs the job's "
+            "Python workers on a local Spark; install pyflink-on-spark into it (or run with "
+            "--conf %s=pyspark.daemon)" % (executable, module, DAEMON_MODULE_KEY))
 
 
 def _existing(path: str, api: str) -> str:

@@ -295,6 +295,9 @@ def get_session():
             builder = builder.master(master)
         local = local_master_settings(master or conf.get("spark.master"), worker_socket_dir)
         defaults = {**local_defaults(), **local, **conf}
+        if DAEMON_MODULE_KEY not in conf and not is_this_python(
+                conf.get("spark.pyspark.python")):
+            defaults.pop(DAEMON_MODULE_KEY, None)
         _merge_list(defaults, "spark.jars.packages", _packages)
         _merge_list(defaults, "spark.jars.excludes", _excludes)
         if options.ui:
@@ -397,10 +400,29 @@ def local_defaults() -> Dict[str, str]:
 LOCAL_SHUFFLE_SETTINGS = {"spark.shuffle.compress": "false",
                           "spark.shuffle.checksum.enabled": "false"}
 
-# The Python workers of a local master run the driver's Python, where this package is
-# importable: their daemon imports pyspark from the installed package, with bytecode, not
+# When a local master's Python workers run the driver's own Python, where this package is
+# importable, their daemon imports pyspark from the installed package, with bytecode, not
 # from Spark's pyspark.zip (spark/worker_daemon.py: 0.15 s against 0.7-0.8 s per daemon).
-LOCAL_WORKER_DAEMON = {"spark.python.daemon.module": "pyflink_on_spark.spark.worker_daemon"}
+# Another Python (PYSPARK_PYTHON, spark.pyspark.python) keeps pyspark's daemon: one without
+# this package would fail to start ours, with a Java stack trace instead of the task's
+# "No module named ..." error.
+DAEMON_MODULE_KEY = "spark.python.daemon.module"
+LOCAL_WORKER_DAEMON = {DAEMON_MODULE_KEY: "pyflink_on_spark.spark.worker_daemon"}
+
+
+def is_this_python(executable: Optional[str]) -> bool:
+    """`executable` (a path or a name on PATH) is the interpreter running this process, with
+    its packages: the same binary in the same directory (a virtualenv's `python` is a link
+    to the base interpreter, and its directory is what makes it the virtualenv's)."""
+    if not executable:
+        return True
+    found = os.path.abspath(shutil.which(executable) or executable)
+    this = os.path.abspath(sys.executable)
+    try:
+        return os.path.dirname(found) == os.path.dirname(this) and \
+            os.path.samefile(found, this)
+    except OSError:
+        return False
 
 
 # The JVM and its Python workers talk over Unix sockets rather than loopback TCP: over TCP
@@ -427,8 +449,8 @@ def local_master_settings(master: Optional[str], socket_dir) -> Dict[str, str]:
     daemon."""
     if not is_local_master(master):
         return {}
-    return {**worker_socket_settings(socket_dir()), **LOCAL_SHUFFLE_SETTINGS,
-            **LOCAL_WORKER_DAEMON}
+    daemon = LOCAL_WORKER_DAEMON if is_this_python(os.environ.get("PYSPARK_PYTHON")) else {}
+    return {**worker_socket_settings(socket_dir()), **LOCAL_SHUFFLE_SETTINGS, **daemon}
 
 
 def worker_socket_settings(directory: Optional[str]) -> Dict[str, str]:

@@ -72,3 +72,40 @@ def test_other_worker_errors_still_reach_the_daemon():
 
     with pytest.raises(ValueError):
         quiet_when_the_jvm_is_gone(fails)(None, True)
+
+
+def test_workers_of_another_python_keep_pysparks_daemon(monkeypatch, tmp_path):
+    import sys
+    from pyflink_on_spark.spark.session import is_this_python
+    other = tmp_path / "python"
+    other.write_text("#!/bin/sh\nexit 1\n")
+    other.chmod(0o755)
+    assert is_this_python(sys.executable) and is_this_python(None)
+    assert not is_this_python(str(other))
+    venv_python = tmp_path / "venv" / "bin" / "python"   # a link to this binary elsewhere:
+    venv_python.parent.mkdir(parents=True)               # another virtualenv's packages
+    venv_python.symlink_to(os.path.realpath(sys.executable))
+    assert not is_this_python(str(venv_python))
+    monkeypatch.setenv("PYSPARK_PYTHON", str(other))
+    assert "spark.python.daemon.module" not in local_master_settings("local[2]", lambda: None)
+
+
+def test_a_job_python_that_cannot_import_the_daemon_is_refused_before_the_job(tmp_path):
+    import sys
+    import pytest
+    from pyflink_on_spark.spark.python_dependencies import _require_daemon_module
+
+    class Conf:
+        def get(self, key, default=None):
+            return "pyflink_on_spark.spark.worker_daemon"
+
+    class Context:
+        def getConf(self):
+            return Conf()
+
+    other = tmp_path / "python"
+    other.write_text("#!/bin/sh\nexit 1\n")     # finds no module
+    other.chmod(0o755)
+    with pytest.raises(RuntimeError, match="cannot import pyflink_on_spark.spark.worker_daemon"):
+        _require_daemon_module(Context(), str(other))
+    _require_daemon_module(Context(), sys.executable)   # this Python: nothing to check
