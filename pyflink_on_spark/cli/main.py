@@ -56,7 +56,7 @@ def _run(args) -> int:
     if not remote:
         entry.prestart_session(args.script)
     try:
-        run_script(args.script, args.args)
+        run_script(args.script, args.args, keep_globals=True)
     except SystemExit as e:
         return e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
     except (JavaNotFoundError, ConnectDependencyError) as e:
@@ -168,6 +168,28 @@ def run_cli() -> int:
         if "pyflink_on_spark.spark.session" in sys.modules:   # else no Spark was started
             from pyflink_on_spark.spark import entry
             entry.end_session()
+        _quick_interpreter_exit()
+
+
+def _quick_interpreter_exit() -> None:
+    """Lets the interpreter's exit skip its collections of cyclic garbage over everything
+    pyspark, pyarrow and pandas loaded (gc.freeze): 0.15 s of a command's 0.6-0.8 s that
+    only imports them, measured on the 2-core machine. What the last collection would still
+    have done that matters, writing what files the script left open in reference cycles
+    buffer, is done here first (the script's globals are still alive: script_runner keeps
+    them); files not in a cycle are closed, as always, when the interpreter clears its
+    modules. (Finalizers of other objects in cycles at exit do not run, which Python does
+    not promise either.)"""
+    import gc
+    import io
+    for obj in gc.get_objects():
+        if isinstance(obj, io.IOBase):
+            try:
+                if not obj.closed and obj.writable():
+                    obj.flush()
+            except Exception:   # noqa: BLE001 - a broken file is the script's to report
+                pass
+    gc.freeze()
 
 
 if __name__ == "__main__":

@@ -11,8 +11,15 @@ from typing import List, Optional, Tuple
 from pyflink_on_spark.aliasing import install_pyflink_alias
 
 
-def run_script(path: str, argv: List[str]) -> None:
-    """Run `path` as __main__ with `argv`, its `pyflink` imports resolved to the shim."""
+# the globals of the scripts `run` ran: alive until the process exits, as a script's are
+# when Python runs it (runpy drops them on return, and a file the script left open in a
+# reference cycle was then collected, its buffered text lost, where `python job.py` writes it)
+_kept_globals: List[dict] = []
+
+
+def run_script(path: str, argv: List[str], keep_globals: bool = False) -> None:
+    """Run `path` as __main__ with `argv`, its `pyflink` imports resolved to the shim;
+    keep_globals: its globals stay alive until the process exits (`run`)."""
     install_pyflink_alias()
     path = os.path.abspath(path)
     script_dir = os.path.dirname(path)
@@ -24,7 +31,9 @@ def run_script(path: str, argv: List[str]) -> None:
     add_script_dir(script_dir)
     new_program()
     try:
-        runpy.run_path(path, run_name="__main__")
+        script_globals = runpy.run_path(path, run_name="__main__")
+        if keep_globals:
+            _kept_globals.append(script_globals)
     finally:
         sys.argv, sys.path[:] = saved_argv, saved_path
 
