@@ -545,7 +545,8 @@ def stop_session(new_jvm: bool = False) -> None:
 
 
 def end_owned_session(timeout_s: float = 30.0) -> None:
-    """At the end of `run` and `compat`: ends the local Spark this process started and
+    """At the end of the `pyflink-on-spark` command (cli/main.py run_cli, through
+    entry.end_session): ends the local Spark this process started and
     waits for its JVM to exit, so the command returns when Spark's shutdown (its temp
     directories, its Python workers) is done. Measured on the 2-core machine: a JVM left to
     notice that the Python process has exited ended 0.5-0.7 s after the script (its shutdown
