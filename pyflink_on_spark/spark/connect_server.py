@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -39,6 +40,7 @@ class ServerInfo:
     # session (the session's id is in their environment), so a new session per run would
     # start and import everything in new workers; one session keeps them warm.
     session_id: str = ""
+    conf_dir: str = ""   # its configuration and worker sockets: removed when it is stopped
 
     @property
     def url(self) -> str:
@@ -102,7 +104,8 @@ def start_server(port: Optional[int] = None, master: Optional[str] = None,
         local_master_settings, write_log_config
     check_java()
     port = port or free_port()
-    conf_dir = tempfile.mkdtemp(prefix="pyflink-on-spark-connect-conf-")
+    remove_orphaned_conf_dirs()
+    conf_dir = tempfile.mkdtemp(prefix=CONF_PREFIX)
     write_log_config(conf_dir, verbose)
     # the server's worker sockets live with its configuration (a local master's only: a
     # cluster's executors run on other machines), and its shuffle stays on this machine
@@ -120,14 +123,16 @@ def start_server(port: Optional[int] = None, master: Optional[str] = None,
         process = subprocess.Popen(command, env=_server_env(conf_dir), stdout=log,
                                    stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
                                    start_new_session=True)
-    info = ServerInfo(pid=process.pid, port=port, log=log_path)
+    with open(os.path.join(conf_dir, _PID_FILE), "w") as f:
+        f.write(str(process.pid))
+    info = ServerInfo(pid=process.pid, port=port, log=log_path, conf_dir=conf_dir)
     deadline = time.monotonic() + START_TIMEOUT_S
     while not _accepting(port):
         if process.poll() is not None:
             raise ConnectServerError("the Spark Connect server exited while starting (code "
                                      "%s); its log: %s" % (process.returncode, log_path))
         if time.monotonic() > deadline:
-            stop_server(info)
+            _end_process_group(info.pid, 30.0)   # its directory (and log) stays to read
             raise ConnectServerError("the Spark Connect server did not open port %d within "
                                      "%d s; its log: %s" % (port, START_TIMEOUT_S, log_path))
         time.sleep(0.2)
@@ -136,21 +141,58 @@ def start_server(port: Optional[int] = None, master: Optional[str] = None,
 
 def stop_server(info: ServerInfo, timeout_s: float = 30.0) -> None:
     """SIGTERM to the server's process group (Spark's shutdown hooks run), SIGKILL if it is
-    still there after `timeout_s`."""
+    still there after `timeout_s`; then its configuration directory goes."""
+    if _end_process_group(info.pid, timeout_s) and info.conf_dir:
+        shutil.rmtree(info.conf_dir, ignore_errors=True)
+
+
+def _end_process_group(pid: int, timeout_s: float) -> bool:
+    """True once the process has ended."""
     for sig, wait in ((signal.SIGTERM, timeout_s), (signal.SIGKILL, 5.0)):
         try:
-            os.killpg(info.pid, sig)
+            os.killpg(pid, sig)
         except ProcessLookupError:
-            return
+            return True
         deadline = time.monotonic() + wait
         while time.monotonic() < deadline:
             try:
-                if os.waitpid(info.pid, os.WNOHANG)[0] == info.pid:
-                    return
+                if os.waitpid(pid, os.WNOHANG)[0] == pid:
+                    return True
             except ChildProcessError:   # not our child (serve --stop): poll its pid
-                if not process_alive(info.pid):
-                    return
+                if not process_alive(pid):
+                    return True
             time.sleep(0.1)
+    return not process_alive(pid)
+
+
+CONF_PREFIX = "pyflink-on-spark-connect-conf-"
+_PID_FILE = "server.pid"
+_UNOWNED_CONF_AGE_S = 24 * 3600
+
+
+def remove_orphaned_conf_dirs(root: Optional[str] = None) -> int:
+    """Removes the configuration directories of servers that are gone (a server killed
+    without `serve --stop`), and those of earlier versions (without a pid file) a day old;
+    how many. 62 of them were in /tmp here."""
+    root = root or tempfile.gettempdir()
+    removed = 0
+    try:
+        entries = [e for e in os.scandir(root) if e.name.startswith(CONF_PREFIX)]
+    except OSError:
+        return 0
+    for entry in entries:
+        try:
+            with open(os.path.join(entry.path, _PID_FILE)) as f:
+                orphaned = not process_alive(int(f.read().strip()))
+        except (OSError, ValueError):
+            try:
+                orphaned = entry.stat().st_mtime < time.time() - _UNOWNED_CONF_AGE_S
+            except OSError:
+                continue
+        if orphaned:
+            shutil.rmtree(entry.path, ignore_errors=True)
+            removed += 1
+    return removed
 
 
 def save_served(info: ServerInfo) -> str:
