@@ -21,6 +21,7 @@ from dataclasses import asdict, dataclass
 from typing import Dict, Optional
 
 from pyflink_on_spark.codecs.files.staging import process_alive
+from pyflink_on_spark.util.temp_dirs import remove_left_behind, untouched_for
 
 SERVER_CLASS = "org.apache.spark.sql.connect.service.SparkConnectServer"
 START_TIMEOUT_S = 180.0     # a cold JVM on a busy 2-core machine
@@ -173,26 +174,15 @@ _UNOWNED_CONF_AGE_S = 24 * 3600
 def remove_orphaned_conf_dirs(root: Optional[str] = None) -> int:
     """Removes the configuration directories of servers that are gone (a server killed
     without `serve --stop`), and those of earlier versions (without a pid file) a day old;
-    how many. 62 of them were in /tmp here."""
-    root = root or tempfile.gettempdir()
-    removed = 0
-    try:
-        entries = [e for e in os.scandir(root) if e.name.startswith(CONF_PREFIX)]
-    except OSError:
-        return 0
-    for entry in entries:
+    how many. 81 of them were in /tmp here."""
+    def orphaned(entry) -> bool:
         try:
             with open(os.path.join(entry.path, _PID_FILE)) as f:
-                orphaned = not process_alive(int(f.read().strip()))
+                pid = int(f.read().strip())
         except (OSError, ValueError):
-            try:
-                orphaned = entry.stat().st_mtime < time.time() - _UNOWNED_CONF_AGE_S
-            except OSError:
-                continue
-        if orphaned:
-            shutil.rmtree(entry.path, ignore_errors=True)
-            removed += 1
-    return removed
+            return untouched_for(entry, _UNOWNED_CONF_AGE_S)
+        return not process_alive(pid)
+    return remove_left_behind(CONF_PREFIX, orphaned, root)
 
 
 def save_served(info: ServerInfo) -> str:

@@ -14,12 +14,12 @@ import subprocess
 import sys
 import tempfile
 import threading
-import time
-from typing import Dict, List, Optional
+from typing import Dict, Optional
 
 from pyflink_on_spark.spark.class_cache import class_cache_for, with_class_cache
 from pyflink_on_spark.spark.jit import with_jit_mode
 from pyflink_on_spark.spark.start_warmup import start_warmup
+from pyflink_on_spark.util.temp_dirs import remove_left_behind, untouched_for
 
 _lock = threading.Lock()
 _session = None
@@ -174,23 +174,7 @@ def _forget_conf_dir(conf_dir: Optional[str]) -> None:
 def _remove_stale_conf_dirs(max_age_s: float = 3600.0) -> None:
     """Configuration directories of runs that died while starting (older than an hour: a
     session starting right now elsewhere still needs its own)."""
-    root = tempfile.gettempdir()
-    now = time.time()
-    for name in _temp_entries(_CONF_PREFIX):
-        path = os.path.join(root, name)
-        try:
-            if now - os.stat(path).st_mtime > max_age_s:
-                shutil.rmtree(path, ignore_errors=True)
-        except OSError:
-            pass
-
-
-def _temp_entries(prefix: str) -> List[str]:
-    """The names in the temp directory that start with `prefix` (none if it is unreadable)."""
-    try:
-        return [n for n in os.listdir(tempfile.gettempdir()) if n.startswith(prefix)]
-    except OSError:
-        return []
+    remove_left_behind(_CONF_PREFIX, lambda entry: untouched_for(entry, max_age_s))
 
 
 def quiet_py4j_logging() -> None:
@@ -479,11 +463,11 @@ def worker_socket_dir() -> Optional[str]:
 
 def _remove_orphaned_socket_dirs() -> None:
     from pyflink_on_spark.codecs.files.staging import process_alive
-    root = tempfile.gettempdir()
-    for name in _temp_entries(_SOCKETS_PREFIX):
-        pid = name[len(_SOCKETS_PREFIX):].split("-", 1)[0]
-        if pid.isdigit() and not process_alive(int(pid)):
-            shutil.rmtree(os.path.join(root, name), ignore_errors=True)
+
+    def orphaned(entry) -> bool:
+        pid = entry.name[len(_SOCKETS_PREFIX):].split("-", 1)[0]
+        return pid.isdigit() and not process_alive(int(pid))
+    remove_left_behind(_SOCKETS_PREFIX, orphaned)
 
 
 def _connect(url: str):

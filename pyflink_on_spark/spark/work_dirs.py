@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import tempfile
-import time
 from typing import Optional
+
+from pyflink_on_spark.util.temp_dirs import remove_left_behind, untouched_for
 
 PREFIX = "pyflink-on-spark-s"
 _OWNED = re.compile(r"pyflink-on-spark-s\d+-\d+-p(\d+)-")
@@ -41,25 +41,10 @@ def remove_orphaned_task_dirs(root: Optional[str] = None) -> int:
     old; how many. A directory whose process runs (or whose pid another process took since)
     is left alone."""
     from pyflink_on_spark.codecs.files.staging import process_alive
-    root = root or tempfile.gettempdir()
-    removed = 0
-    try:
-        entries = list(os.scandir(root))
-    except OSError:
-        return 0
-    old = time.time() - UNOWNED_AGE_S
-    for entry in entries:
+
+    def orphaned(entry) -> bool:
         found = _OWNED.match(entry.name)
         if found is not None:
-            orphaned = not process_alive(int(found.group(1)))
-        elif _UNOWNED.match(entry.name):
-            try:
-                orphaned = entry.stat().st_mtime < old
-            except OSError:
-                continue
-        else:
-            continue
-        if orphaned:
-            shutil.rmtree(entry.path, ignore_errors=True)
-            removed += 1
-    return removed
+            return not process_alive(int(found.group(1)))
+        return bool(_UNOWNED.match(entry.name)) and untouched_for(entry, UNOWNED_AGE_S)
+    return remove_left_behind(PREFIX, orphaned, root)
