@@ -21,7 +21,7 @@ from dataclasses import asdict, dataclass
 from typing import Dict, Optional
 
 from pyflink_on_spark.codecs.files.staging import process_alive
-from pyflink_on_spark.util.temp_dirs import remove_left_behind, untouched_for
+from pyflink_on_spark.spark.temp_dirs import remove_left_behind, untouched_for
 
 SERVER_CLASS = "org.apache.spark.sql.connect.service.SparkConnectServer"
 START_TIMEOUT_S = 180.0     # a cold JVM on a busy 2-core machine

@@ -19,7 +19,7 @@ from typing import Dict, Optional
 from pyflink_on_spark.spark.class_cache import class_cache_for, with_class_cache
 from pyflink_on_spark.spark.jit import with_jit_mode
 from pyflink_on_spark.spark.start_warmup import start_warmup
-from pyflink_on_spark.util.temp_dirs import remove_left_behind, untouched_for
+from pyflink_on_spark.spark.temp_dirs import remove_left_behind, untouched_for
 
 _lock = threading.Lock()
 _session = None

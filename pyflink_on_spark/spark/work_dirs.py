@@ -18,7 +18,7 @@ import re
 import tempfile
 from typing import Optional
 
-from pyflink_on_spark.util.temp_dirs import remove_left_behind, untouched_for
+from pyflink_on_spark.spark.temp_dirs import remove_left_behind, untouched_for
 
 PREFIX = "pyflink-on-spark-s"
 _OWNED = re.compile(r"pyflink-on-spark-s\d+-\d+-p(\d+)-")

@@ -1,8 +1,8 @@
-"""The temp-directory sweep (util/temp_dirs.py) the runs' leftovers go through."""
+"""The temp-directory sweep (spark/temp_dirs.py) the runs' leftovers go through."""
 import os
 import time
 
-from pyflink_on_spark.util.temp_dirs import remove_left_behind, untouched_for
+from pyflink_on_spark.spark.temp_dirs import remove_left_behind, untouched_for
 
 
 def test_only_entries_with_the_prefix_that_are_left_behind_go(tmp_path):
