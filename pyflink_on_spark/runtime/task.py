@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pickle
 import time
-from typing import Callable, Dict, Iterable, List, Optional
+from typing import Callable, Dict, Iterable, Iterator, List, Optional
 
 from pyflink_on_spark.runtime.context import TaskContext, wall_clock_ms
 from pyflink_on_spark.runtime.batch_order import key_of_order
@@ -153,25 +153,35 @@ class StreamTask:
             -> None:
         """One batch of input rows (runtime/boundary.py), in the exchange's order.
         `orders`: the rows' order column (needed when an input is key-sorted)."""
+        for _ in self.process_rows_in_steps(edges, srcs, kinds, payloads, orders):
+            pass
+
+    def process_rows_in_steps(self, edges: Iterable[int], srcs: Iterable[int],
+                              kinds: Iterable[int], payloads: Iterable[bytes],
+                              orders: Optional[Iterable[bytes]] = None) -> Iterator[None]:
+        """process_rows, pausing (a yield) between the steps of a source split being read
+        (SourceOperator.read_split): the caller sends on what the task holds (take_rows)
+        before the rest of the split is read."""
         if self._sorted_edges:
             self._process_sorted_rows(edges, srcs, kinds, payloads, orders)
         else:
-            self._process_rows_in_order(edges, srcs, kinds, payloads)
+            yield from self._process_rows_in_order(edges, srcs, kinds, payloads)
         if self._has_timers:
             now = self.context.clock()
             for operator in self._has_timers:
                 operator.advance_processing_time(now)
         self._progress()
 
-    def _process_rows_in_order(self, edges, srcs, kinds, payloads) -> None:
-        """Rows in the exchange's (edge, src, seq) order: channels one after another."""
+    def _process_rows_in_order(self, edges, srcs, kinds, payloads) -> Iterator[None]:
+        """Rows in the exchange's (edge, src, seq) order: channels one after another. Yields
+        between the steps of a split (process_rows_in_steps)."""
         head = self.head
         if self._two_inputs is not None:
             self._two_inputs.add_rows(edges, srcs, kinds, payloads)
             edges = ()
         for edge, src, kind, payload in zip(edges, srcs, kinds, payloads):
             if kind == KIND_SPLIT:
-                head.process_split(_loads(payload))
+                yield from head.read_split(_loads(payload))
                 continue
             channel = (edge, src)
             if channel != self._channel:
@@ -218,8 +228,9 @@ class StreamTask:
         sorted_edges = self._sorted_edges
         keyed_methods, runs = self._keyed_methods, self._run_methods
         for edge, src, kind, payload, order in zip(edges, srcs, kinds, payloads, orders):
-            if edge not in sorted_edges:
-                self._process_rows_in_order((edge,), (src,), (kind,), (payload,))
+            if edge not in sorted_edges:   # a broadcast input's row: no split to pause in
+                for _ in self._process_rows_in_order((edge,), (src,), (kind,), (payload,)):
+                    pass
                 continue
             if kind != KIND_RECORDS:
                 if kind == KIND_RECORD_COUNT:   # before every record row (a two-input head)

@@ -66,6 +66,18 @@ def input_slices(payloads, limit: int = SLICE_BYTES):
         yield start, len(payloads)
 
 
+# output bytes a task holds before they leave as a batch while a source split is read (the
+# JVM writes them to the shuffle while the split goes on; held to the split's end, a number
+# sequence's split took ~10 MB of a worker's memory per million records)
+OUTPUT_BATCH_BYTES = 1 << 20
+_DONE = object()
+
+
+def held_bytes(rows) -> int:
+    """The payload bytes of boundary rows (a task holds few: each is a chunk of records)."""
+    return sum(len(row[5]) for row in rows)
+
+
 def _without_presence(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
     """The batches less their presence rows (KIND_PRESENCE), which only make the subtask
     run: the runs of other rows, as slices (a filter would import pyarrow.compute, and a
@@ -191,8 +203,17 @@ def _run_subtask(spec_bytes: bytes, subtask: int, attempt: int,
                            batch.column(4).to_pylist(), batch.column(5).to_pylist(),
                            batch.column(6).to_pylist())
                 for start, end in input_slices(columns[3]):
-                    with stdout.active():
-                        task.process_rows(*(column[start:end] for column in columns))
+                    steps = task.process_rows_in_steps(*(column[start:end]
+                                                         for column in columns))
+                    while True:
+                        with stdout.active():
+                            if next(steps, _DONE) is _DONE:
+                                break
+                        # a split is being read: what it produced leaves once it is a batch
+                        if held_bytes(task.rows) >= OUTPUT_BATCH_BYTES:
+                            produced = take_batch()
+                            if produced is not None:   # None: all went to the driver
+                                yield produced
                     produced = take_batch()
                     if produced is not None:
                         yield produced

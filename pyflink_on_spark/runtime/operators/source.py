@@ -9,7 +9,7 @@ minimum over its splits that are not idle (runtime/watermarks.SplitWatermarks)."
 from __future__ import annotations
 
 from itertools import islice
-from typing import Optional
+from typing import Iterator, Optional
 
 from pyflink_on_spark.runtime.operators.timestamps import TimestampsAndWatermarksOperator
 from pyflink_on_spark.runtime.watermarks import MIN_WATERMARK, SplitWatermarks
@@ -36,7 +36,17 @@ class SourceOperator(TimestampsAndWatermarksOperator):
         self._clock = self.task.clock
 
     def process_split(self, split) -> None:
+        """Reads the whole split at once (the direct runner, tests)."""
+        for _ in self.read_split(split):
+            pass
+
+    def read_split(self, split) -> Iterator[None]:
+        """Reads `split`, pausing (a yield) after every PROGRESS_RECORDS records, so that
+        the task can send on what they produced before it reads on: one split of a number
+        sequence or a generator may hold millions of records, and held whole it took the
+        memory of all their output (a Python worker grew ~10 MB per million records)."""
         if isinstance(split, SplitRecords):
+            # a chunk of records an executor read (Kafka, files): already bounded
             self._process_split_records(split)
             return
         if isinstance(split, SplitStarted):
@@ -58,12 +68,9 @@ class SourceOperator(TimestampsAndWatermarksOperator):
                 collect_many(records[start:start + PROGRESS_RECORDS], None)
                 if progress is not None:
                     progress()
+                yield
             return
         records = iter(records)
-        if progress is None:
-            for value in records:
-                process(value, None)
-            return
         # PROGRESS_RECORDS at a time, so that no count is kept per record
         while True:
             value = _NOTHING
@@ -71,7 +78,9 @@ class SourceOperator(TimestampsAndWatermarksOperator):
                 process(value, None)
             if value is _NOTHING:
                 return
-            progress()
+            if progress is not None:
+                progress()
+            yield
 
     def _process_split_records(self, chunk: SplitRecords) -> None:
         now = self._clock()
@@ -123,10 +132,12 @@ class EventScriptSourceOperator(SourceOperator):
     def __init__(self) -> None:
         super().__init__(reader=None, watermark_strategy=None)
 
-    def process_split(self, split) -> None:
+    def read_split(self, split) -> Iterator[None]:
+        """The script is read in one step (a test's few events)."""
         collect = self.output.collect
         for event in split:
             if isinstance(event, WatermarkMark):
                 self._emit(event.timestamp)
             else:
                 collect(event.value, event.timestamp)
+        return iter(())
