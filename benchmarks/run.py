@@ -6,6 +6,7 @@ print records/s and the ratios from this one run.
     python benchmarks/run.py rocksdb_distinct_keys --records 10000000 --backend rocksdb
     python benchmarks/run.py co_process_join --records 500000   # N records per input stream
     python benchmarks/run.py word_count_file [--megabytes 200] [--reference ...]
+    python benchmarks/run.py keyed_value_state --repeat 5   # 5 shim/floor pairs in turn, medians
 
 The shim is timed inside the job (execute to last result), with the SparkSession already
 warm, as a long-lived user session would be; the cold start is reported apart. Real PyFlink
@@ -17,6 +18,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import statistics
 import subprocess
 import sys
 import threading
@@ -276,6 +278,14 @@ def run_shim(job: str, args) -> tuple:
         sampler.stop()
     if error is not None:
         raise error
+    more = []
+    for _ in range(args.repeat - 1):   # in turn with the floor: noise hits both alike
+        more.append(floor_seconds(args))
+        again, error = run_script_captured(job, _job_args(args))
+        if error is not None:
+            raise error
+        more.append(_parse(again)[1])
+    args.repeated = more
     for index, keys, peak_kb in SUBTASK.findall(out):
         print("  subtask %s: %s keys, its peak RSS (ru_maxrss) %.0f MB"
               % (index, keys, int(peak_kb) / 1024))
@@ -290,6 +300,14 @@ def _job_args(args, warm_up: bool = False) -> list:
         return [generated_text_file(1 if warm_up else args.megabytes), str(args.parallelism)]
     return ["1000" if warm_up else str(args.records), str(args.keys), str(args.parallelism),
             args.backend, args.mode]
+
+
+def floor_seconds(args) -> float:
+    """The floor's time for this job (None: no floor for it)."""
+    if args.job == "word_count_file":
+        return floor_word_count_file(_job_args(args)[0])
+    floor = FLOORS.get(args.job)
+    return floor(args.records, args.keys) if floor is not None else None
 
 
 def run_reference(job: str, args) -> tuple:
@@ -311,6 +329,9 @@ def main(argv=None) -> int:
     parser.add_argument("--reference", help="python of a venv with apache-flink 1.20")
     parser.add_argument("--mode", default="STREAMING", choices=["STREAMING", "BATCH"],
                         help="runtime mode of the jobs that read it (co_process_join)")
+    parser.add_argument("--repeat", type=int, default=1,
+                        help="time the shim's job and the floor this many times each, in "
+                             "turn; report each pair and the medians")
     parser.add_argument("--backend", default="hashmap", choices=["hashmap", "rocksdb"],
                         help="state backend, for jobs that take one")
     args = parser.parse_args(argv)
@@ -322,11 +343,16 @@ def main(argv=None) -> int:
         if ref_sum != shim_sum:
             print("WARNING: checksums differ: shim %d, PyFlink %d" % (shim_sum, ref_sum))
         rows.append(("real PyFlink 1.20", ref_s))
-    if args.job == "word_count_file":
-        floor_s = floor_word_count_file(_job_args(args)[0])
-    else:
-        floor = FLOORS.get(args.job)
-        floor_s = floor(args.records, args.keys) if floor is not None else None
+    floor_s = floor_seconds(args)
+    if args.repeat > 1 and floor_s is not None:
+        # runs in turn (shim, floor, shim, floor...): each pair's ratio, then the medians
+        shims = [shim_s] + args.repeated[1::2]
+        floors = args.repeated[0::2] + [floor_s]
+        print("  %d pairs in turn, shim / floor: %s" % (args.repeat, ", ".join(
+            "%.2f/%.2f s (%.2fx)" % (a, b, a / b) for a, b in zip(shims, floors))))
+        shim_s, floor_s = statistics.median(shims), statistics.median(floors)
+        rows[0] = ("shim (pyflink_on_spark)", shim_s)
+        print("  medians of %d runs each:" % args.repeat)
     if floor_s is not None:
         rows.append(("plain Python loop (floor)", floor_s))
     print("%s: %d records, %d keys, parallelism %d, backend %s (SparkSession cold start "
