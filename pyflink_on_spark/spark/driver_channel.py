@@ -42,7 +42,7 @@ Stream = Tuple[int, int]          # (stage id, subtask)
 HELLO, OUT, ROW, END, ERROR = "hello", "out", "row", "end", "error"
 GO, STOP, ACK = b"G", b"S", b"A"
 
-_LENGTH = struct.Struct("!I")
+LENGTH = struct.Struct("!I")
 QUEUE_MESSAGES = 64               # messages in flight between receivers and the consumer
 HOLD_SECONDS = 30.0               # longest a stream's messages wait for their turn
 HOLD_BYTES = 64 << 20             # most spilled bytes before the order gives way
@@ -50,15 +50,15 @@ HOLD_BYTES = 64 << 20             # most spilled bytes before the order gives wa
 
 def send_message(stream, message: tuple) -> None:
     data = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
-    stream.write(_LENGTH.pack(len(data)))
+    stream.write(LENGTH.pack(len(data)))
     stream.write(data)
 
 
 def read_message(stream) -> Optional[tuple]:
-    head = stream.read(_LENGTH.size)
-    if len(head) < _LENGTH.size:
+    head = stream.read(LENGTH.size)
+    if len(head) < LENGTH.size:
         return None
-    (size,) = _LENGTH.unpack(head)
+    (size,) = LENGTH.unpack(head)
     data = stream.read(size)
     if len(data) < size:
         return None
@@ -175,6 +175,11 @@ class StreamOrder:
 _DONE = object()
 
 
+def _no_stage_args(stage_id: int, subtask: int) -> bytes:
+    raise RuntimeError("stage %d's task asked for its arguments, which this run does not "
+                       "hold" % stage_id)
+
+
 class DriverChannel:
     """A socket server on the driver for one job run. `address` and `token` go to the
     tasks (in the stage function); `messages()` yields the tasks' messages in stream order
@@ -190,6 +195,9 @@ class DriverChannel:
         self._open_connections = 0
         self._closed = threading.Event()
         self._on_error = on_error
+        # (stage id, subtask) -> that subtask's pickled StageArgs, for tasks of shared stage
+        # functions (spark/plan_cache.py); set before the job starts
+        self.stage_args: Callable[[int, int], bytes] = _no_stage_args
         self.user_error: Optional[str] = None
         self.job_error: Optional[BaseException] = None
         self._server = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
@@ -227,6 +235,9 @@ class DriverChannel:
             conn.sendall(STOP if stopped else GO)
             if stopped:
                 return
+            if len(hello) > 5 and hello[5]:   # a shared stage function: its run's arguments
+                args = self.stage_args(*stream)
+                conn.sendall(LENGTH.pack(len(args)) + args)
             while True:
                 message = read_message(reader)
                 if message is None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import pickle
 import sys
 import threading
 import time
@@ -31,7 +32,10 @@ from pyflink_on_spark.spark.progress import (
 from pyflink_on_spark.spark.python_dependencies import (WorkerSetup, ship_dependencies,
                                                          worker_python)
 from pyflink_on_spark.spark.session import activate_in_thread, is_connect, job_session
-from pyflink_on_spark.spark.stage_task import PRESENCE_EDGE, make_stage_function
+from pyflink_on_spark.spark.plan_cache import cached_frames, plan_shape, worker_shape
+from pyflink_on_spark.spark.stage_task import (CHANNEL_PROPERTY, PRESENCE_EDGE, StageArgs,
+                                               channel_property, shared_stage_function,
+                                               stage_function)
 from pyflink_on_spark.specs.sinks import CollectSinkSpec, FileSinkSpec, PrintSinkSpec
 from pyflink_on_spark.specs.stage import CompiledJob, PythonDependencies
 
@@ -43,18 +47,21 @@ def _alias_active() -> bool:
 
 def build_frames(job: CompiledJob, session, script_dirs: Tuple[str, ...] = (),
                  worker_setup: WorkerSetup = WorkerSetup(),
-                 job_name: str = "Flink Streaming Job", channel=None) -> Dict[int, object]:
+                 job_name: str = "Flink Streaming Job", channel=None,
+                 shared: bool = False) -> Dict[int, object]:
     """stage id -> the DataFrame of the stage's output rows. `script_dirs`: directories the
     tasks add to sys.path (the job script's, see spark/entry.py RunOptions); `worker_setup`:
     the job's Python dependencies on the workers (spark/python_dependencies.py). `channel`:
     the driver channel's address (spark/driver_channel.py): the tasks send their driver rows
     there as they go, and every subtask runs (a presence row each) to report its end; None:
-    driver rows stay in the output (read by _driver_rows)."""
+    driver rows stay in the output (read by _driver_rows). `shared`: the stages run shared
+    stage functions, which get the run's channel and arguments when they run
+    (spark/plan_cache.py)."""
     consumers = _consumer_counts(job)
-    alias = _alias_active()
     frames: Dict[int, object] = {}
     output_edges = {s.spec.stage_id: _output_edges(s, channel is not None) for s in job.stages}
-    carried = presence_carriers(job) if channel is not None else {}
+    stage_args = {} if shared else job_stage_args(job, script_dirs, worker_setup,
+                                                  channel is not None)
     for stage in job.stages:
         spec = stage.spec
         # a stage with an upstream stage gets its presence rows from it (presence_carriers)
@@ -79,12 +86,9 @@ def build_frames(job: CompiledJob, session, script_dirs: Tuple[str, ...] = (),
             frame = frame.union(presence_frame(session, spec.parallelism))
         if stage.source is None or stage.source.frame is not None:
             frame = exchanged(frame, spec.parallelism, session)
-        output = frame.mapInArrow(
-            make_stage_function(cloudpickle.dumps(spec), alias, script_dirs, spec.stage_id,
-                                channel, worker_setup,
-                                frozenset(s.edge_id for s in stage.sinks),
-                                split_rows(stage), carried.get(spec.stage_id, ())),
-            SPARK_SCHEMA)
+        function = (shared_stage_function(spec.stage_id) if shared
+                    else stage_function(stage_args[spec.stage_id], spec.stage_id, channel))
+        output = frame.mapInArrow(function, SPARK_SCHEMA)
         # with the channel the driver does not read the frame (it only runs it)
         has_driver_sink = channel is None and bool(stage.sinks)
         if consumers[spec.stage_id] + (1 if has_driver_sink else 0) > 1:
@@ -101,6 +105,17 @@ def build_frames(job: CompiledJob, session, script_dirs: Tuple[str, ...] = (),
                     context.setJobDescription(described)
         frames[spec.stage_id] = output
     return frames
+
+
+def job_stage_args(job: CompiledJob, script_dirs: Tuple[str, ...],
+                   worker_setup: WorkerSetup, channel: bool) -> Dict[int, StageArgs]:
+    """stage id -> what its tasks need of this run (spark/stage_task.py StageArgs)."""
+    alias = _alias_active()
+    carried = presence_carriers(job) if channel else {}
+    return {stage.spec.stage_id: StageArgs(
+        cloudpickle.dumps(stage.spec), alias, tuple(script_dirs), worker_setup,
+        frozenset(s.edge_id for s in stage.sinks), split_rows(stage),
+        carried.get(stage.spec.stage_id, ())) for stage in job.stages}
 
 
 def presence_carriers(job: CompiledJob) -> Dict[int, Tuple[Tuple[int, int], ...]]:
@@ -366,10 +381,13 @@ def _run_stages(job: CompiledJob, session, script_dirs, address, group: str,
         activate_in_thread(session)
         with job_group(context, group, job_description(job_name, job)):
             context.setInterruptOnCancel(True)
+            # the Spark jobs of this thread name the run's channel to their tasks (shared
+            # stage functions look there: spark/plan_cache.py)
+            context.setLocalProperty(CHANNEL_PROPERTY, channel_property(address))
             worker_setup, executable = ship_dependencies(session, python)
             with worker_python(session, executable):
-                frames = build_frames(job, session, script_dirs, worker_setup, job_name,
-                                      address)
+                frames = _frames_for_run(job, session, script_dirs, worker_setup, job_name,
+                                         channel, address)
             consumers = _consumer_counts(job)
             for stage in job.stages:
                 if consumers[stage.spec.stage_id] == 0:
@@ -378,6 +396,22 @@ def _run_stages(job: CompiledJob, session, script_dirs, address, group: str,
         error = e
     finally:
         channel.job_finished(error)
+
+
+def _frames_for_run(job: CompiledJob, session, script_dirs, worker_setup: WorkerSetup,
+                    job_name: str, channel: DriverChannel, address) -> Dict[int, object]:
+    """The job's frames: a plan of its shape made for an earlier run, its stages getting
+    this run's arguments from the channel (spark/plan_cache.py), or made for this run."""
+    shape = plan_shape(job)
+    if shape is None:
+        return build_frames(job, session, script_dirs, worker_setup, job_name, address)
+    context = session.sparkContext
+    frames = cached_frames(session, (shape, worker_shape(context)), lambda: build_frames(
+        job, session, script_dirs, worker_setup, job_name, address, shared=True))
+    args = job_stage_args(job, script_dirs, worker_setup, channel=True)
+    channel.stage_args = lambda stage_id, subtask: pickle.dumps(
+        args[stage_id].for_subtask(subtask), protocol=pickle.HIGHEST_PROTOCOL)
+    return frames
 
 
 def _run_read_back(job: CompiledJob, session, collect_sink_id, script_dirs, job_name: str,

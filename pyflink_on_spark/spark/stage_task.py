@@ -2,9 +2,11 @@
 from __future__ import annotations
 
 import itertools
+import pickle
 import shutil
 import sys
-from typing import Iterator, Optional
+from dataclasses import dataclass, field, replace
+from typing import Dict, Iterator, Optional, Tuple
 
 import cloudpickle
 import pyarrow as pa
@@ -105,6 +107,28 @@ def _has_rows(batches: Iterator[pa.RecordBatch]):
     return None if first is None else itertools.chain((first,), batches)
 
 
+@dataclass(frozen=True)
+class StageArgs:
+    """What a stage's task needs of one run of its job (make_stage_function documents each).
+    A stage function carries them, or gets them from the driver channel
+    (shared_stage_function); split_rows then holds the asking subtask's only."""
+    spec_bytes: bytes
+    alias_pyflink: bool
+    script_dirs: Tuple[str, ...] = ()
+    worker_setup: WorkerSetup = WorkerSetup()
+    driver_edges: frozenset = frozenset()
+    split_rows: Dict[int, list] = field(default_factory=dict)
+    presence_for: tuple = ()
+
+    def for_subtask(self, subtask: int) -> "StageArgs":
+        return replace(self, split_rows={subtask: self.split_rows.get(subtask, [])})
+
+
+# the local property that names the driver channel (host:port:token) to the tasks of a
+# job whose stage functions are shared (spark/plan_cache.py)
+CHANNEL_PROPERTY = "pyflink_on_spark.channel"
+
+
 def make_stage_function(spec_bytes: bytes, alias_pyflink: bool, script_dirs=(),
                         stage_id: int = -1, channel: Optional[ChannelAddress] = None,
                         worker_setup: WorkerSetup = WorkerSetup(),
@@ -125,42 +149,88 @@ def make_stage_function(spec_bytes: bytes, alias_pyflink: bool, script_dirs=(),
     split_rows), read before the task's input rows (then only its presence row).
     presence_for: (edge, parallelism) pairs whose presence rows (KIND_PRESENCE) subtask 0
     sends first, one per downstream subtask (executor.py presence_carriers)."""
-    split_rows = split_rows or {}
-    script_dirs = tuple(script_dirs)
+    return stage_function(StageArgs(spec_bytes, alias_pyflink, tuple(script_dirs),
+                                    worker_setup, driver_edges, split_rows or {},
+                                    presence_for), stage_id, channel)
 
+
+def stage_function(args: StageArgs, stage_id: int, channel: Optional[ChannelAddress] = None):
+    """make_stage_function, its arguments as StageArgs."""
     def run_stage(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
-        prepare_worker(script_dirs, alias_pyflink)
-        with worker_setup.applied():
-            yield from _run_stage_in(batches)
-
-    def _run_stage_in(batches):
-        from pyspark import TaskContext
         found = subtask_input(batches)
         if found is None:
             return  # not a subtask (a partition without rows)
         subtask, batches = found
-        if subtask == 0 and presence_for:
-            yield rows_to_batch([(edge, dest, -1, -1, KIND_PRESENCE, b"", b"")
-                                 for edge, parallelism in presence_for
-                                 for dest in range(parallelism)])
-        context = TaskContext.get()
-        attempt = context.attemptNumber() if context is not None else 0
+        attempt = _attempt()
         to_driver = connect(channel, stage_id, subtask, attempt)
+        yield from _run_stage_in(args, stage_id, subtask, attempt, batches, to_driver)
+
+    return run_stage
+
+
+def shared_stage_function(stage_id: int):
+    """The function of a stage whose plan serves every run of jobs of its shape
+    (spark/plan_cache.py): the task finds the run's driver channel in a local property of
+    the Spark job (CHANNEL_PROPERTY) and gets the run's StageArgs from it."""
+    def run_stage(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
+        found = subtask_input(batches)
+        if found is None:
+            return
+        subtask, batches = found
+        attempt = _attempt()
+        to_driver = connect(_channel_of_job(), stage_id, subtask, attempt, want_args=True)
         try:
+            args = pickle.loads(to_driver.stage_args)
+        except BaseException:
+            to_driver.close()
+            raise
+        yield from _run_stage_in(args, stage_id, subtask, attempt, batches, to_driver)
+
+    return run_stage
+
+
+def channel_property(address: ChannelAddress) -> str:
+    return "%s:%d:%s" % address
+
+
+def _channel_of_job() -> ChannelAddress:
+    from pyspark import TaskContext
+    value = TaskContext.get().getLocalProperty(CHANNEL_PROPERTY)
+    if not value:
+        raise RuntimeError("this stage's function needs the driver channel, which the job "
+                           "does not name (local property %s)" % CHANNEL_PROPERTY)
+    host, port, token = value.rsplit(":", 2)
+    return host, int(port), token
+
+
+def _attempt() -> int:
+    from pyspark import TaskContext
+    context = TaskContext.get()
+    return context.attemptNumber() if context is not None else 0
+
+
+def _run_stage_in(args: StageArgs, stage_id: int, subtask: int, attempt: int,
+                  batches: Iterator[pa.RecordBatch],
+                  to_driver: Optional[TaskChannel]) -> Iterator[pa.RecordBatch]:
+    try:
+        prepare_worker(args.script_dirs, args.alias_pyflink)
+        with args.worker_setup.applied():
+            if subtask == 0 and args.presence_for:
+                yield rows_to_batch([(edge, dest, -1, -1, KIND_PRESENCE, b"", b"")
+                                     for edge, parallelism in args.presence_for
+                                     for dest in range(parallelism)])
             batches = _has_rows(_without_presence(batches))
-            splits = split_rows.get(subtask)
+            splits = args.split_rows.get(subtask)
             if splits:
                 batches = itertools.chain((rows_to_batch(splits),), batches or ())
             if batches is not None:  # a subtask without input has nothing to do
-                yield from _run_subtask(spec_bytes, subtask, attempt, batches, to_driver,
-                                        driver_edges)
-            if to_driver is not None:
-                to_driver.end()
-        finally:
-            if to_driver is not None:
-                to_driver.close()
-
-    return run_stage
+                yield from _run_subtask(args.spec_bytes, subtask, attempt, batches, to_driver,
+                                        args.driver_edges)
+        if to_driver is not None:
+            to_driver.end()
+    finally:
+        if to_driver is not None:
+            to_driver.close()
 
 
 def _run_subtask(spec_bytes: bytes, subtask: int, attempt: int,

@@ -11,7 +11,7 @@ import traceback
 from contextlib import contextmanager
 from typing import Iterator, List, Optional, Tuple
 
-from pyflink_on_spark.spark.driver_channel import (END, ERROR, GO, HELLO, OUT, ROW,
+from pyflink_on_spark.spark.driver_channel import (END, ERROR, GO, HELLO, LENGTH, OUT, ROW,
                                                    send_message)
 
 ChannelAddress = Tuple[str, int, str]      # host, port, token
@@ -51,19 +51,38 @@ class CapturedStdout(io.TextIOBase):
 
 
 class TaskChannel:
+    """want_args: the driver sends the stage's StageArgs for this subtask (pickled) after its
+    go-ahead (stage_task.shared_stage_function); they are in `stage_args`."""
+
     def __init__(self, address: ChannelAddress, stage_id: int, subtask: int,
-                 attempt: int) -> None:
+                 attempt: int, want_args: bool = False) -> None:
         host, port, token = address
         self._socket = socket.create_connection((host, port))
         self._out = self._socket.makefile("wb", buffering=1 << 16)
         self._seq = 0
-        send_message(self._out, (HELLO, token, stage_id, subtask, attempt))
+        send_message(self._out, (HELLO, token, stage_id, subtask, attempt, want_args))
         self._out.flush()
         verdict = self._socket.recv(1)
         if verdict != GO:
             self.close()
             raise JobAlreadyFailed("the job has already failed; this attempt of stage %d, "
                                    "subtask %d does not run" % (stage_id, subtask))
+        self.stage_args: Optional[bytes] = None
+        if want_args:
+            (size,) = LENGTH.unpack(self._receive_exactly(LENGTH.size))
+            self.stage_args = self._receive_exactly(size)
+
+    def _receive_exactly(self, size: int) -> bytes:
+        parts = []
+        while size:
+            part = self._socket.recv(min(size, 1 << 20))
+            if not part:
+                self.close()
+                raise ConnectionError("the driver closed the channel before sending the "
+                                      "stage's arguments")
+            parts.append(part)
+            size -= len(part)
+        return b"".join(parts)
 
     def _send(self, kind: str, *fields) -> None:
         send_message(self._out, (kind, self._seq) + fields)
@@ -109,5 +128,7 @@ class TaskChannel:
 
 
 def connect(address: Optional[ChannelAddress], stage_id: int, subtask: int,
-            attempt: int) -> Optional[TaskChannel]:
-    return TaskChannel(address, stage_id, subtask, attempt) if address is not None else None
+            attempt: int, want_args: bool = False) -> Optional[TaskChannel]:
+    if address is None:
+        return None
+    return TaskChannel(address, stage_id, subtask, attempt, want_args)
