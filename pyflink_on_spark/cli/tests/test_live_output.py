@@ -52,9 +52,12 @@ def test_an_endless_job_prints_while_it_runs_and_stops_on_ctrl_c(tmp_path):
     job = tmp_path / "endless.py"
     job.write_text(JOB)
     env = dict(os.environ, PYTHONUNBUFFERED="1")
+    # a shell runs background commands with SIGINT ignored, and Python then keeps it ignored:
+    # the command gets the default disposition, as a terminal's Ctrl-C finds it
     proc = subprocess.Popen([sys.executable, "-m", "pyflink_on_spark.cli.main", "run", str(job)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env=env, start_new_session=True)
+                            env=env, start_new_session=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     guard = threading.Timer(GUARD_SECONDS, lambda: os.killpg(proc.pid, signal.SIGKILL))
     guard.start()
     try:
@@ -69,4 +72,5 @@ def test_an_endless_job_prints_while_it_runs_and_stops_on_ctrl_c(tmp_path):
     assert lines == ["1> 0\n", "1> 100000\n", "1> 200000\n"]
     assert running_when_printed           # the output came before the (endless) job ended
     assert proc.returncode != 0           # interrupted, not finished
+    assert proc.returncode != -signal.SIGKILL   # by the Ctrl-C, not by the guard
     assert _no_process_left(proc.pid)     # no JVM or Python worker left behind
