@@ -75,3 +75,23 @@ def test_a_user_error_in_a_reused_plan_names_its_operator(spark):
         list(_run(failing, failing_sink))
     assert "KeyError raised in operator 'Map'" in str(info.value)
     assert "in explode" in str(info.value)
+
+
+def test_runs_of_one_plan_at_the_same_time_each_get_their_own_arguments(spark):
+    """Each run names its own channel to its tasks (a local property of the thread that
+    starts its Spark job), so runs sharing a plan side by side do not mix."""
+    import threading
+    list(_run(*_keyed_map_job([0], lambda x: x)))   # the plan exists before the runs start
+    jobs = [_keyed_map_job(list(range(40)), lambda x, i=i: (i, x)) for i in range(3)]
+    results = [None] * len(jobs)
+
+    def run(index):
+        job, sink = jobs[index]
+        results[index] = sorted(_run(job, sink))
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(jobs))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(120)
+    assert results == [[(i, x) for x in range(40)] for i in range(len(jobs))]
