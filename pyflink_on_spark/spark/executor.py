@@ -57,7 +57,7 @@ def build_frames(job: CompiledJob, session, script_dirs: Tuple[str, ...] = (),
     driver rows stay in the output (read by _driver_rows). `shared`: the stages run shared
     stage functions, which get the run's channel and arguments when they run
     (spark/plan_cache.py)."""
-    consumers = _consumer_counts(job)
+    consumers = job.consumer_counts()
     frames: Dict[int, object] = {}
     output_edges = {s.spec.stage_id: _output_edges(s, channel is not None) for s in job.stages}
     stage_args = {} if shared else job_stage_args(job, script_dirs, worker_setup,
@@ -198,15 +198,6 @@ def run_frame(frame) -> None:
     """Computes `frame` for its effects, keeping nothing: Spark's "noop" sink, which
     (unlike count()) adds no final one-task stage to the job."""
     frame.write.format("noop").mode("overwrite").save()
-
-
-def _consumer_counts(job: CompiledJob) -> Dict[int, int]:
-    """stage id -> how many later stages read its output."""
-    consumers: Dict[int, int] = {s.spec.stage_id: 0 for s in job.stages}
-    for stage in job.stages:
-        for up in {u.stage_id for u in stage.upstream}:
-            consumers[up] += 1
-    return consumers
 
 
 def _driver_rows(job: CompiledJob, frames):
@@ -388,7 +379,7 @@ def _run_stages(job: CompiledJob, session, script_dirs, address, group: str,
             with worker_python(session, executable):
                 frames = _frames_for_run(job, session, script_dirs, worker_setup, job_name,
                                          channel, address)
-            consumers = _consumer_counts(job)
+            consumers = job.consumer_counts()
             for stage in job.stages:
                 if consumers[stage.spec.stage_id] == 0:
                     run_frame(frames[stage.spec.stage_id])

@@ -30,19 +30,16 @@ _session: list = [None]
 def plan_shape(job: CompiledJob) -> Optional[tuple]:
     """What of `job` its DataFrames are made of (executor.build_frames reads no more with a
     driver channel), or None when its plan holds something of this run only."""
-    consumers: Dict[int, int] = {s.spec.stage_id: 0 for s in job.stages}
+    if any(count > 1 for count in job.consumer_counts().values()):
+        return None
     stages = []
     for stage in job.stages:
         if stage.source is not None and stage.source.frame is not None:
             return None
-        for up in {u.stage_id for u in stage.upstream}:
-            consumers[up] += 1
         stages.append((stage.spec.stage_id, stage.spec.parallelism, stage.source is not None,
                        tuple((u.stage_id, u.edge_id) for u in stage.upstream),
                        tuple(sorted(e.edge_id for e in stage.spec.exits)),
                        tuple(sorted(s.edge_id for s in stage.sinks))))
-    if any(count > 1 for count in consumers.values()):
-        return None
     return tuple(stages)
 
 

@@ -8,7 +8,7 @@ stage) and builds the operators from their specs (runtime/registry.py).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Optional, Tuple
+from typing import Any, Dict, Mapping, Optional, Tuple
 
 from pyflink_on_spark.specs.partitioning import Partitioning
 
@@ -135,6 +135,14 @@ class CompiledJob:
             if any(op.node_id == node_id for op in stage.spec.operators):
                 return stage
         raise KeyError(node_id)
+
+    def consumer_counts(self) -> Dict[int, int]:
+        """stage id -> how many later stages read its output."""
+        consumers = {s.spec.stage_id: 0 for s in self.stages}
+        for stage in self.stages:
+            for up in {u.stage_id for u in stage.upstream}:
+                consumers[up] += 1
+        return consumers
 
     def exit(self, edge_id: int) -> ExitSpec:
         for stage in self.stages:

@@ -202,10 +202,7 @@ class MicroBatchRunner:
         restore = self.store.latest_completed_before(batch_id)
         batch_time = self._batch_time(batch_id)
         then = self.store.read_meta(restore) if restore is not None else {}
-        consumers = {stage.spec.stage_id: 0 for stage in job.stages}
-        for stage in job.stages:
-            for up in {u.stage_id for u in stage.upstream}:
-                consumers[up] += 1
+        consumers = job.consumer_counts()
         new_input = {stage_id: source.plan(batch_id)
                      for stage_id, source in self.sources.items()}
         has_input = any(new_input.values())
