@@ -26,6 +26,7 @@ from pyflink_on_spark.spark.batch_schema import SPARK_SCHEMA, control_rows_frame
 from pyflink_on_spark.spark.exchange_frames import exchanged, named_column
 from pyflink_on_spark.spark.driver_channel import (OUT, DriverChannel, channel_host,
                                                    ordered_streams)
+from pyflink_on_spark.spark.frame_run import run_frame
 from pyflink_on_spark.spark.frame_sources import source_frame
 from pyflink_on_spark.spark.progress import (
     ProgressLine, job_description, job_group, new_group_id, progress_wanted, stage_description)
@@ -192,12 +193,6 @@ def _output_edges(stage, channel: bool) -> set:
     whose rows go to the driver through the channel (stage_task.py take_batch)."""
     to_driver = {s.edge_id for s in stage.sinks} if channel else set()
     return {e.edge_id for e in stage.spec.exits} - to_driver
-
-
-def run_frame(frame) -> None:
-    """Computes `frame` for its effects, keeping nothing: Spark's "noop" sink, which
-    (unlike count()) adds no final one-task stage to the job."""
-    frame.write.format("noop").mode("overwrite").save()
 
 
 def _driver_rows(job: CompiledJob, frames):
