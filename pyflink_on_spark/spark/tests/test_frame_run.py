@@ -85,3 +85,20 @@ def test_a_plan_that_reuses_an_exchange_runs_through_the_noop_write(spark, tmp_p
     assert "ReusedExchange" in both._jdf.queryExecution().executedPlan().toString()
     assert _executed_plan(both) is None   # a copy would run the exchange twice
     run_frame(both)   # and it runs
+
+
+def test_a_frame_of_the_jobs_own_rows_is_planned_without_generated_code(spark, tmp_path):
+    from pyflink_on_spark.spark.frame_run import WHOLE_STAGE_CODEGEN
+    before = spark.conf.get(WHOLE_STAGE_CODEGEN)
+    frame = _recording_frame(spark, str(tmp_path)).sortWithinPartitions("id")
+    run_frame(frame, whole_stage_codegen=False)
+    plan = _executed_plan(frame).toString()
+    assert "Sort" in plan and "WholeStageCodegen" not in plan and "*(" not in plan
+    assert spark.conf.get(WHOLE_STAGE_CODEGEN) == before   # the session's setting is back
+    rows = sorted(v for text in _logs(str(tmp_path)) for v in eval(text.split("|")[0]))
+    assert rows == list(range(20))
+    # by default (a frame that reads a file or Kafka source) the plan keeps it
+    default = _recording_frame(spark, str(tmp_path)).sortWithinPartitions("id")
+    run_frame(default)
+    assert "*(" in _executed_plan(default).toString()
+    _logs(str(tmp_path))
