@@ -109,3 +109,25 @@ def test_a_job_python_that_cannot_import_the_daemon_is_refused_before_the_job(tm
     with pytest.raises(RuntimeError, match="cannot import pyflink_on_spark.spark.worker_daemon"):
         _require_daemon_module(Context(), str(other))
     _require_daemon_module(Context(), sys.executable)   # this Python: nothing to check
+
+
+def test_a_workers_imports_are_frozen_before_its_second_task_once():
+    from pyflink_on_spark.spark.worker_daemon import imports_frozen_after_the_first_task
+    events = []
+
+    def task(sock, authenticated):
+        events.append("task")
+        return 0
+
+    worker = imports_frozen_after_the_first_task(task, freeze=lambda: events.append("freeze"))
+    for _ in range(4):
+        assert worker(None, True) == 0
+    assert events == ["task", "freeze", "task", "task", "task"]
+
+
+def test_the_test_sessions_reused_workers_collect_only_what_tasks_made(spark):
+    # a job of one task, four times: the later ones run on a worker past its first task,
+    # whose imports are frozen (gc.get_freeze_count counts the frozen objects)
+    counts = [spark.sparkContext.parallelize([0], 1).map(
+        lambda _: __import__("gc").get_freeze_count()).collect()[0] for _ in range(4)]
+    assert counts[-1] > 10000
