@@ -97,10 +97,10 @@ def _sql_conf_propagated(session) -> Iterator[None]:
     runs (tasks read their SQL settings there), the thread's own properties after. (The
     properties are swapped, not changed in place: py4j makes a Java map a Python mapping,
     whose clear() took 50-60 ms of calls.)"""
-    context, sql_conf, to_java = _handles(session)
+    context, sql_conf, as_java = _handles(session)
     own = context.getLocalProperties()
     propagated = own.clone()
-    propagated.putAll(to_java.asJava(sql_conf.getAllConfs()))
+    propagated.putAll(as_java(sql_conf.getAllConfs()))
     context.setLocalProperties(propagated)
     try:
         yield
@@ -109,12 +109,12 @@ def _sql_conf_propagated(session) -> Iterator[None]:
 
 
 def _handles(session) -> tuple:
-    """The session's SparkContext and SQLConf in the JVM, and Scala's map converter: each a
-    py4j round trip or more to find, so found once per session."""
+    """The session's SparkContext and SQLConf in the JVM, and Scala's map converter
+    (asJava): each one py4j round trip or more to find, so found once per session."""
     handles = getattr(session, _HANDLES_ATTRIBUTE, None)
     if handles is None:
         handles = (session.sparkContext._jsc.sc(),
                    session._jsparkSession.sessionState().conf(),
-                   session.sparkContext._jvm.scala.jdk.javaapi.CollectionConverters)
+                   session.sparkContext._jvm.scala.jdk.javaapi.CollectionConverters.asJava)
         setattr(session, _HANDLES_ATTRIBUTE, handles)
     return handles
