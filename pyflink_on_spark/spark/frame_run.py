@@ -11,8 +11,10 @@ ShuffleDependency is made when it first executes). A warm 1000-record keyed job:
 0.18 s (medians of 15 runs in turn, benchmarks/RESULTS.md).
 
 What the noop write's SQL execution also does is done here: the session's SQL settings
-travel to the tasks as local properties (Spark's SQLExecution.withSQLConfPropagated), and a
-failed job raises the exception pyspark's DataFrame calls raise (capture_sql_exception).
+travel to the tasks as local properties, as Spark's SQLExecution.withSQLConfPropagated sends
+those whose names start with "spark" (here all of them: picking them out would cost a py4j
+round trip per setting), and a failed job raises the exception pyspark's DataFrame calls
+raise (capture_sql_exception).
 A plan that reuses an exchange (a leaf pointing to a node elsewhere in the tree, which a
 copy would not copy) or holds a subquery runs through the noop write, as does a frame of
 Spark Connect, which has no plan here.
