@@ -13,11 +13,11 @@ def test_input_batches_are_cut_by_bytes(spark):
             yield pa.RecordBatch.from_pydict({"rows": [batch.num_rows],
                                               "bytes": [batch.nbytes]})
 
-    megabyte = 1 << 20
-    rows = 3 * ARROW_BATCH_BYTES // megabyte
-    frame = spark.range(0, rows, 1, 1).select(F.expr("repeat('x', %d)" % megabyte).alias("p"))
+    payload = ARROW_BATCH_BYTES // 4
+    rows = 3 * ARROW_BATCH_BYTES // payload
+    frame = spark.range(0, rows, 1, 1).select(F.expr("repeat('x', %d)" % payload).alias("p"))
     batches = frame.mapInArrow(_batch_rows, "rows long, bytes long").collect()
     assert sum(b.rows for b in batches) == rows
     assert len(batches) >= 3
     # a batch ends at the row that reaches the limit
-    assert max(b.bytes for b in batches) <= ARROW_BATCH_BYTES + 2 * megabyte
+    assert max(b.bytes for b in batches) <= ARROW_BATCH_BYTES + 2 * payload
