@@ -375,8 +375,7 @@ def _run_stages(job: CompiledJob, session, script_dirs, address, group: str,
                 frames = _frames_for_run(job, session, script_dirs, worker_setup, job_name,
                                          channel, address)
             consumers = job.consumer_counts()
-            scans = any(stage.source is not None and stage.source.frame is not None
-                        for stage in job.stages)
+            scans = job.reads_frame_sources()
             for stage in job.stages:
                 if consumers[stage.spec.stage_id] == 0:
                     run_frame(frames[stage.spec.stage_id], whole_stage_codegen=scans)

@@ -30,12 +30,11 @@ _session: list = [None]
 def plan_shape(job: CompiledJob) -> Optional[tuple]:
     """What of `job` its DataFrames are made of (executor.build_frames reads no more with a
     driver channel), or None when its plan holds something of this run only."""
-    if any(count > 1 for count in job.consumer_counts().values()):
+    if any(count > 1 for count in job.consumer_counts().values()) or \
+            job.reads_frame_sources():
         return None
     stages = []
     for stage in job.stages:
-        if stage.source is not None and stage.source.frame is not None:
-            return None
         stages.append((stage.spec.stage_id, stage.spec.parallelism, stage.source is not None,
                        tuple((u.stage_id, u.edge_id) for u in stage.upstream),
                        tuple(sorted(e.edge_id for e in stage.spec.exits)),

@@ -144,6 +144,12 @@ class CompiledJob:
                 consumers[up] += 1
         return consumers
 
+    def reads_frame_sources(self) -> bool:
+        """Some stage reads a source through a Spark frame (a file format Spark reads, Kafka):
+        its plan holds that run's listing or offsets, and scans rows one by one."""
+        return any(stage.source is not None and stage.source.frame is not None
+                   for stage in self.stages)
+
     def exit(self, edge_id: int) -> ExitSpec:
         for stage in self.stages:
             for exit_spec in stage.spec.exits:
