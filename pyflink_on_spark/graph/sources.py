@@ -10,8 +10,8 @@ import pickle
 from typing import Any, List, Sequence, Tuple
 
 from pyflink_on_spark.specs.sources import (
-    CollectionSourceSpec, EventScriptReaderSpec, EventScriptSourceSpec, NumberSequenceSourceSpec,
-    SourceReaderSpec)
+    CollectionSourceSpec, EventScriptReaderSpec, EventScriptSourceSpec, FileSourceSpec,
+    FileToRead, NumberSequenceSourceSpec, RecordChunks, SourceReaderSpec)
 
 COLLECTION_CHUNK = 4096
 
@@ -74,10 +74,26 @@ def source_splits(source, parallelism: int) -> List[Tuple[int, Any]]:
     return []
 
 
+class FileSplitReader:
+    """A FileSource subtask's reader: a chunk of records an executor read passes through; a
+    FileToRead is read here, in chunks of the format's choosing (bounded memory whatever
+    the file's size, for formats that stream: codecs/formats)."""
+
+    def __init__(self, file_format) -> None:
+        self.format = file_format
+
+    def __call__(self, split):
+        if isinstance(split, FileToRead):
+            return RecordChunks(self.format.read_file(split.path))
+        return split
+
+
 def split_reader(source):
     """The function a source subtask applies to each split (it runs inside tasks)."""
     if isinstance(source, NumberSequenceSourceSpec):
         return _read_number_range
+    if isinstance(source, FileSourceSpec):
+        return FileSplitReader(source.format)
     return _read_values
 
 

@@ -1,6 +1,9 @@
-"""FileSource on Spark: files are listed and read by Spark's own readers (text, csv,
-parquet, avro...), in parallel Spark tasks; a mapInArrow turns what Spark read into chunks of
-PyFlink records addressed to the source's subtasks.
+"""FileSource on Spark: files are listed by Spark's file index. Files of this machine's file
+system in formats the shim decodes (text lines, CSV...: file_formats.task_reads) are read by
+the source's own tasks, each given its files as splits (specs.sources.FileToRead), as Flink's
+source readers read them. Other files are read by Spark's own readers (text, parquet,
+avro...), in parallel Spark tasks; a mapInArrow turns what Spark read into chunks of PyFlink
+records addressed to the source's subtasks.
 
 Which subtask reads which file: Flink hands files out on request (nondeterministic). The shim
 sorts the listed files by path and gives file i to subtask i % parallelism. Every record of a
@@ -20,10 +23,10 @@ from typing import Dict, Iterator, List, Tuple
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from pyflink_on_spark.specs.sources import FileSourceSpec
+from pyflink_on_spark.specs.sources import FileSourceSpec, FileToRead
 from pyflink_on_spark.runtime.boundary import KIND_SPLIT
 from pyflink_on_spark.spark.batch_schema import SPARK_SCHEMA, rows_frame, rows_to_batch
-from pyflink_on_spark.spark.file_formats import reads_whole_file, spark_read
+from pyflink_on_spark.spark.file_formats import reads_whole_file, spark_read, task_reads
 from pyflink_on_spark.spark.frame_sources import is_missing_data_source, missing_package_error
 
 CHUNK_RECORDS = 4096
@@ -76,12 +79,20 @@ def indexed_files_frame(scan: FileSourceSpec, entries: List[Tuple[str, int]],
     """Split rows of the files `entries` [(file URI, file index)]: file index % parallelism
     is the subtask that reads a file (a monitored source numbers files across micro-batches:
     spark/streaming/file_index.py)."""
-    files = [f for f, _ in entries]
     fmt = scan.format
     index = {normalize_path(f): i for f, i in entries}
+    # read_text_file's files are split in blocks as Spark splits them: Spark reads them
+    by_task = [] if scan.split_files else [f for f, _ in entries if task_reads(fmt, f)]
+    taken = set(by_task)
+    files = [f for f, _ in entries if f not in taken]
     by_spark = [f for f in files if not reads_whole_file(fmt, normalize_path(f))]
     whole = [f for f in files if reads_whole_file(fmt, normalize_path(f))]
     frames = []
+    if by_task:
+        frames.append(rows_frame(session, [
+            (-1, index[path] % parallelism, index[path], 0, KIND_SPLIT,
+             pickle.dumps(FileToRead(path), protocol=5))
+            for path in map(normalize_path, by_task)]))
     if by_spark:
         read = spark_read(fmt)
         reader = session.read.format(read.source)

@@ -9,15 +9,26 @@ the source operator already read, in chunks.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Optional, Tuple
+from typing import Any, Callable, Iterable, Iterator, Optional, Tuple
 
 
 @dataclass(frozen=True)
 class SourceReaderSpec:
-    """A source subtask: `reader(split)` yields the records of each split given to it; the
-    watermark strategy (None: records carry no timestamp) is applied as from_source does."""
+    """A source subtask: `reader(split)` yields the records of each split given to it (or
+    returns RecordChunks); the watermark strategy (None: records carry no timestamp) is
+    applied as from_source does."""
     reader: Callable[[Any], Iterable[Any]]
     watermark_strategy: Any = None
+
+
+class RecordChunks:
+    """What a reader returns for a split it reads in parts (a file): lists of the split's
+    records, in order, each read when the one before has gone on."""
+
+    __slots__ = ("chunks",)
+
+    def __init__(self, chunks: Iterator[list]) -> None:
+        self.chunks = chunks
 
 
 # -- split by the compiler -------------------------------------------------------------------
@@ -109,6 +120,14 @@ class FileSourceSpec:
     name: str = "File Source"
     monitor_interval_ms: int = 0      # > 0: monitor_continuously, an unbounded source of the
                                       # files appearing under the paths
+
+
+@dataclass(frozen=True)
+class FileToRead:
+    """A FileSource split the subtask reads itself: the whole file at `path` (a path of
+    this machine's file system), its records in file order (spark/file_source.py hands
+    out such splits for the files a task can read and decode without Spark's readers)."""
+    path: str
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,7 @@ how a given engine reads the files, e.g. Spark's data source and options, lives 
 engine, spark/file_formats.py)."""
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Iterator, Sequence
 
 
 class FileRecordFormat:
@@ -24,3 +24,11 @@ class FileRecordFormat:
         """A whole file's bytes -> its records (for files a reader cannot decode as Flink
         does, e.g. other charsets or compressions)."""
         raise NotImplementedError("%s cannot decode whole files" % type(self).__name__)
+
+    def read_file(self, path: str) -> Iterator[list]:
+        """A local file's records, in file order, as lists (for a task that reads the file
+        itself: spark/file_source.py). By default the whole file at once (decode_file); a
+        format that can stream its records yields them in chunks of bounded size."""
+        with open(path, "rb") as f:
+            content = f.read()
+        yield list(self.decode_file(path, content))

@@ -13,8 +13,8 @@ from typing import Iterator, Optional
 
 from pyflink_on_spark.runtime.operators.timestamps import TimestampsAndWatermarksOperator
 from pyflink_on_spark.runtime.watermarks import MIN_WATERMARK, SplitWatermarks
-from pyflink_on_spark.specs.sources import (SplitFinished, SplitRecords, SplitStarted,
-                                            WatermarkMark)
+from pyflink_on_spark.specs.sources import (RecordChunks, SplitFinished, SplitRecords,
+                                            SplitStarted, WatermarkMark)
 
 
 # records between two progress reports of a split being read (a split may be endless)
@@ -61,6 +61,15 @@ class SourceOperator(TimestampsAndWatermarksOperator):
             process = self.output.collect
         progress = self.task.progress if self.task is not None else None
         records = self.call_user(self.reader, split)
+        if isinstance(records, RecordChunks):
+            # a split read in parts (a file): each part goes on before the next is read
+            for chunk in records.chunks:
+                yield from self._read_records(chunk, process, progress)
+            return
+        yield from self._read_records(records, process, progress)
+
+    def _read_records(self, records, process, progress) -> Iterator[None]:
+        """read_split's records, pausing after every PROGRESS_RECORDS of them."""
         if process is self.output.collect and isinstance(records, (list, range, tuple)):
             # a split held in memory: slices of it go on through collect_many
             collect_many = self.output.collect_many

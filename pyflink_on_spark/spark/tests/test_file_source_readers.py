@@ -1,0 +1,108 @@
+"""Who reads a FileSource's files (spark/file_source.py): files of this machine's file system
+in formats the shim decodes go to the source's tasks as FileToRead splits, which read them;
+other files are read by Spark's readers. Both give the same records to the same subtasks."""
+import bz2
+import gzip
+import os
+import pickle
+
+import pytest
+
+from pyflink_on_spark.codecs.formats.text import TextInputFormat, TextLineFormat
+from pyflink_on_spark.common import WatermarkStrategy
+from pyflink_on_spark.datastream import MapFunction, StreamExecutionEnvironment
+from pyflink_on_spark.datastream.connectors.file_system import FileSource, StreamFormat
+from pyflink_on_spark.datastream.formats.csv import CsvReaderFormat, CsvSchema
+from pyflink_on_spark.runtime.boundary import KIND_SPLIT
+from pyflink_on_spark.spark import file_source
+from pyflink_on_spark.spark.file_formats import task_reads
+from pyflink_on_spark.specs.sources import FileSourceSpec, FileToRead
+
+
+def test_local_text_and_csv_files_are_read_by_the_tasks_others_by_spark():
+    csv = CsvReaderFormat.for_schema(CsvSchema.builder().add_string_column("a").build())
+    for fmt in (TextLineFormat(), TextLineFormat("ISO-8859-1"), csv._format()):
+        assert task_reads(fmt, "file:/data/a.txt")
+        assert task_reads(fmt, "/data/a.txt.gz")
+        assert not task_reads(fmt, "hdfs://namenode/data/a.txt")
+        assert not task_reads(fmt, "s3a://bucket/a.txt")
+
+
+def test_the_split_rows_name_each_file_for_its_subtask(spark, tmp_path):
+    paths = []
+    for n in range(3):
+        path = tmp_path / ("f%d.txt" % n)
+        path.write_text("x\n")
+        paths.append("file:" + str(path))
+    scan = FileSourceSpec((str(tmp_path),), TextLineFormat())
+    rows = file_source.indexed_files_frame(scan, [(p, i) for i, p in enumerate(paths)], 2,
+                                           spark).collect()
+    found = sorted((row.dest, row.src, row.kind, pickle.loads(row.payload)) for row in rows)
+    assert found == [(0, 0, KIND_SPLIT, FileToRead(str(tmp_path / "f0.txt"))),
+                     (0, 2, KIND_SPLIT, FileToRead(str(tmp_path / "f2.txt"))),
+                     (1, 1, KIND_SPLIT, FileToRead(str(tmp_path / "f1.txt")))]
+    # read_text_file splits files in blocks as Spark does: Spark reads them
+    split = FileSourceSpec((str(tmp_path),), TextInputFormat(), split_files=True)
+    rows = file_source.indexed_files_frame(split, [(paths[0], 0)], 2, spark).collect()
+    assert [row.kind for row in rows] == [KIND_SPLIT]
+    assert pickle.loads(rows[0].payload) == ["x"]
+
+
+def _tag():
+    # defined inside a function: cloudpickle ships it by value to Spark's workers
+    class Tag(MapFunction):
+        def open(self, ctx):
+            self.index = ctx.get_index_of_this_subtask()
+
+        def map(self, value):
+            return self.index, value
+    return Tag()
+
+
+def _write(path, data: bytes) -> None:
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "wb") as f:
+        f.write(data)
+
+
+def _run(source) -> list:
+    env = StreamExecutionEnvironment.get_execution_environment()
+    env.set_parallelism(2)
+    return list(env.from_source(source, WatermarkStrategy.no_watermarks(), "files")
+                .map(_tag()).execute_and_collect())
+
+
+def _text_files(base):
+    lines = "".join("line-%05d\r\n" % i for i in range(6000)).encode()
+    _write(os.path.join(base, "a.txt"), lines)                     # several Spark blocks
+    _write(os.path.join(base, "b.txt.gz"), gzip.compress(b"gz1\ngz2\rgz3"))
+    _write(os.path.join(base, "c.txt.bz2"), bz2.compress(b"bz1\n\nbz3\n"))
+    _write(os.path.join(base, "d.txt.xz"), __import__("lzma").compress(b"xz1\r\nxz2"))
+    _write(os.path.join(base, "sub", "e.txt"), "é\xff\n".encode("latin-1"))  # malformed
+    return FileSource.for_record_stream_format(StreamFormat.text_line_format(),
+                                               base).build()
+
+
+def _csv_files(base):
+    _write(os.path.join(base, "a.csv"), "".join("%d,n%d\n" % (i, i)
+                                                for i in range(3000)).encode())
+    _write(os.path.join(base, "b.csv"), b'7,"quoted, comma"\n8,\n')
+    schema = CsvSchema.builder().add_number_column("id").add_string_column("name").build()
+    return FileSource.for_record_stream_format(CsvReaderFormat.for_schema(schema),
+                                               base).build()
+
+
+@pytest.mark.parametrize("files", [_text_files, _csv_files])
+def test_spark_readers_and_the_tasks_read_the_same_records(spark, tmp_path, monkeypatch,
+                                                           files):
+    source = files(str(tmp_path))
+    by_tasks = _run(source)
+    previous = spark.conf.get("spark.sql.files.maxPartitionBytes")
+    spark.conf.set("spark.sql.files.maxPartitionBytes", "16384")
+    monkeypatch.setattr(file_source, "task_reads", lambda fmt, uri: False)
+    try:
+        by_spark = _run(source)
+    finally:
+        spark.conf.set("spark.sql.files.maxPartitionBytes", previous)
+    assert len(by_tasks) > 3000
+    assert [(s, str(v)) for s, v in by_spark] == [(s, str(v)) for s, v in by_tasks]
