@@ -84,6 +84,8 @@ class FileSplitReader:
 
     def __call__(self, split):
         if isinstance(split, FileToRead):
+            if split.block is not None:
+                return RecordChunks(self.format.read_block(split.path, *split.block))
             return RecordChunks(self.format.read_file(split.path))
         return split
 

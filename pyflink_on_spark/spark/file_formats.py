@@ -39,17 +39,26 @@ def spark_read(fmt) -> SparkFileRead:
     raise NotImplementedError("FileSource format %r cannot be read on Spark" % (fmt,))
 
 
-def task_reads(fmt, uri: str) -> bool:
-    """True for files the source's task reads and decodes itself (codecs.formats read_file),
-    not through a Spark reader: text lines and whole-file formats of this machine's file
-    system. Spark's readers hand a task's Python worker every line as an Arrow row built
-    from a JVM row, with the file's path and block beside it: 2.8 s for 1M lines of 13 MB,
-    where reading the files in the task takes 0.1 s. Other file systems (HDFS, S3...) keep
-    Spark's readers and their Hadoop settings."""
+# how a source's task reads a file itself (task_read)
+WHOLE = "whole"     # all of it, in order (streamed where the format can)
+BLOCKS = "blocks"   # read_text_file: by blocks, as Spark splits the file
+
+
+def task_read(fmt, uri: str, split_files: bool = False) -> Optional[str]:
+    """How the source's task reads this file itself (codecs.formats read_file, read_block),
+    or None for a file Spark's readers read: text lines and whole-file formats of this
+    machine's file system are the task's. Spark's readers hand a task's Python worker every
+    line as an Arrow row built from a JVM row, with the file's path and block beside it:
+    2.8 s for 1M lines of 13 MB, where reading the files in the task takes 0.1 s. Other
+    file systems (HDFS, S3...) keep Spark's readers and their Hadoop settings, and so do
+    read_text_file's files that Spark decompresses itself (it may split a .bz2)."""
     from pyflink_on_spark.codecs.files.fs import is_local
-    if not is_local(uri):
-        return False
-    return isinstance(fmt, TextLineFormat) or reads_whole_file(fmt, uri)
+    if not is_local(uri) or not (isinstance(fmt, TextLineFormat) or
+                                 reads_whole_file(fmt, uri)):
+        return None
+    if not split_files or reads_whole_file(fmt, uri):
+        return WHOLE
+    return None if uri.endswith(SPARK_DECOMPRESSES) else BLOCKS
 
 
 def reads_whole_file(fmt, path: str) -> bool:

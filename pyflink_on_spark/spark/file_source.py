@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import pickle
 import re
-from typing import Dict, Iterator, List, Tuple
+from typing import Dict, Iterable, Iterator, List, Tuple
 
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -26,7 +26,8 @@ import pyarrow.compute as pc
 from pyflink_on_spark.specs.sources import FileSourceSpec, FileToRead
 from pyflink_on_spark.runtime.boundary import KIND_SPLIT
 from pyflink_on_spark.spark.batch_schema import SPARK_SCHEMA, rows_frame, rows_to_batch
-from pyflink_on_spark.spark.file_formats import reads_whole_file, spark_read, task_reads
+from pyflink_on_spark.spark.file_formats import (BLOCKS, WHOLE, reads_whole_file, spark_read,
+                                                  task_read)
 from pyflink_on_spark.spark.frame_sources import is_missing_data_source, missing_package_error
 
 CHUNK_RECORDS = 4096
@@ -81,18 +82,31 @@ def indexed_files_frame(scan: FileSourceSpec, entries: List[Tuple[str, int]],
     spark/streaming/file_index.py)."""
     fmt = scan.format
     index = {normalize_path(f): i for f, i in entries}
-    # read_text_file's files are split in blocks as Spark splits them: Spark reads them
-    by_task = [] if scan.split_files else [f for f, _ in entries if task_reads(fmt, f)]
-    taken = set(by_task)
-    files = [f for f, _ in entries if f not in taken]
+    how = {f: task_read(fmt, f, scan.split_files) for f, _ in entries}
+    files = [f for f, _ in entries if how[f] is None]
     by_spark = [f for f in files if not reads_whole_file(fmt, normalize_path(f))]
     whole = [f for f in files if reads_whole_file(fmt, normalize_path(f))]
+    # read_text_file's blocks: block k of file i goes to subtask (i + k) % parallelism, k
+    # counted in the block size Spark splits these files into, whoever reads them
+    spark_splits = set(by_spark)
+    split = [f for f, _ in entries if how[f] == BLOCKS or f in spark_splits] \
+        if scan.split_files else []
+    lengths = dict(zip(split, _file_lengths(session, split))) if split else {}
+    unit = _split_bytes(session, lengths.values()) if split else 0
     frames = []
-    if by_task:
-        frames.append(rows_frame(session, [
-            (-1, index[path] % parallelism, index[path], 0, KIND_SPLIT,
-             pickle.dumps(FileToRead(path), protocol=5))
-            for path in map(normalize_path, by_task)]))
+    rows = []
+    for f, i in entries:
+        path = normalize_path(f)
+        if how[f] == WHOLE:
+            rows.append((-1, i % parallelism, i, 0, KIND_SPLIT,
+                         pickle.dumps(FileToRead(path), protocol=5)))
+        elif how[f] == BLOCKS:
+            for k, start in enumerate(range(0, lengths[f], unit)):
+                block = (start, min(start + unit, lengths[f]))
+                rows.append((-1, (i + k) % parallelism, i, k, KIND_SPLIT,
+                             pickle.dumps(FileToRead(path, block), protocol=5)))
+    if rows:
+        frames.append(rows_frame(session, rows))
     if by_spark:
         read = spark_read(fmt)
         reader = session.read.format(read.source)
@@ -110,7 +124,6 @@ def indexed_files_frame(scan: FileSourceSpec, entries: List[Tuple[str, int]],
         df = df.select(*[F.col("`%s`" % c) for c in read.columns],
                        F.col("_metadata.file_path").alias(_PATH),
                        F.col("_metadata.file_block_start").alias(_START))
-        unit = _split_bytes(session, by_spark) if scan.split_files else 0
         frames.append(df.mapInArrow(
             _block_chunker(fmt, index, parallelism, len(read.columns), unit), SPARK_SCHEMA))
     if whole:
@@ -154,10 +167,11 @@ def _optional_int(session, key: str) -> int:
     return int(value) if value else 0
 
 
-def _split_bytes(session, files: List[str]) -> int:
-    """The block size Spark splits these files into (FilePartition.maxSplitBytes)."""
+def _split_bytes(session, lengths: Iterable[int]) -> int:
+    """The block size Spark splits files of these lengths into (FilePartition.
+    maxSplitBytes)."""
     open_cost = _bytes_conf(session, "spark.sql.files.openCostInBytes", "4MB")
-    total = sum(length + open_cost for length in _file_lengths(session, files))
+    total = sum(length + open_cost for length in lengths)
     min_partitions = _optional_int(session, "spark.sql.files.minPartitionNum") or \
         _optional_int(session, "spark.sql.leafNodeDefaultParallelism") or \
         _default_parallelism(session)

@@ -124,10 +124,13 @@ class FileSourceSpec:
 
 @dataclass(frozen=True)
 class FileToRead:
-    """A FileSource split the subtask reads itself: the whole file at `path` (a path of
-    this machine's file system), its records in file order (spark/file_source.py hands
-    out such splits for the files a task can read and decode without Spark's readers)."""
+    """A FileSource split the subtask reads itself: the file at `path` (a path of this
+    machine's file system), its records in file order, or only the lines of its byte range
+    `block` (start, end) as Hadoop's line reader assigns lines to blocks (read_text_file's
+    files, split as Spark splits them). spark/file_source.py hands out such splits for the
+    files a task can read and decode without Spark's readers."""
     path: str
+    block: Optional[Tuple[int, int]] = None
 
 
 @dataclass(frozen=True)

@@ -98,6 +98,52 @@ def read_lines(path: str, codec: str, split: Callable[[str], List[str]], breaks:
         yield split(text)
 
 
+def read_block_lines(path: str, start: int, end: int, codec: str = "utf-8",
+                     size: int = READ_BYTES) -> Iterator[List[str]]:
+    """The "\n"-terminated lines of an uncompressed file that start in the byte range
+    (start, end], or [0, end] for the first block, as Hadoop's LineRecordReader (Spark's text
+    reader) gives a file's block its lines: a block after the first skips through its first
+    "\n", and reads on past its end to finish its last line. Each line is decoded as
+    decode_file does (malformed bytes: U+FFFD), one trailing "\r" removed
+    (TextInputFormat); lists of about `size` bytes of lines."""
+    with open(path, "rb") as f:
+        f.seek(start)
+        pending = b""
+        if start > 0:
+            while True:               # the line cut by the block's start is the last block's
+                block = f.read(size)
+                if not block:
+                    return
+                cut = block.find(b"\n")
+                if cut >= 0:
+                    pending = block[cut + 1:]
+                    start += cut + 1
+                    break
+                start += len(block)
+        offset = start                # the file offset of pending[0]
+        while offset <= end:          # pending starts a line of the block
+            # the first "\n" at or after `end` closes the block's last line
+            last = pending.find(b"\n", end - offset)
+            if last >= 0:
+                yield _input_format_lines(pending[:last + 1], codec)
+                return
+            cut = pending.rfind(b"\n")
+            if cut >= 0:
+                yield _input_format_lines(pending[:cut + 1], codec)
+                offset += cut + 1
+                pending = pending[cut + 1:]
+            block = f.read(size)
+            if not block:
+                if pending and offset <= end:
+                    yield _input_format_lines(pending, codec)
+                return
+            pending += block
+
+
+def _input_format_lines(data: bytes, codec: str) -> List[str]:
+    return split_text_input_format_lines(data.decode(codec, errors="replace"))
+
+
 def split_java_lines(text: str) -> List[str]:
     """Lines as java.io.BufferedReader.readLine returns them."""
     if not text:
@@ -171,6 +217,10 @@ class TextInputFormat(TextLineFormat):
 
     def read_file(self, path: str) -> Iterator[List[str]]:
         return read_lines(path, self.codec, split_text_input_format_lines, "\n")
+
+    def read_block(self, path: str, start: int, end: int) -> Iterator[List[str]]:
+        """The lines of an uncompressed file's block [start, end) (read_block_lines)."""
+        return read_block_lines(path, start, end, self.codec)
 
     def __repr__(self) -> str:
         return "TextInputFormat(%s)" % self.charset

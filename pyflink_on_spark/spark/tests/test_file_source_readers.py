@@ -15,17 +15,23 @@ from pyflink_on_spark.datastream.connectors.file_system import FileSource, Strea
 from pyflink_on_spark.datastream.formats.csv import CsvReaderFormat, CsvSchema
 from pyflink_on_spark.runtime.boundary import KIND_SPLIT
 from pyflink_on_spark.spark import file_source
-from pyflink_on_spark.spark.file_formats import task_reads
+from pyflink_on_spark.spark.file_formats import BLOCKS, WHOLE, task_read
 from pyflink_on_spark.specs.sources import FileSourceSpec, FileToRead
 
 
 def test_local_text_and_csv_files_are_read_by_the_tasks_others_by_spark():
     csv = CsvReaderFormat.for_schema(CsvSchema.builder().add_string_column("a").build())
     for fmt in (TextLineFormat(), TextLineFormat("ISO-8859-1"), csv._format()):
-        assert task_reads(fmt, "file:/data/a.txt")
-        assert task_reads(fmt, "/data/a.txt.gz")
-        assert not task_reads(fmt, "hdfs://namenode/data/a.txt")
-        assert not task_reads(fmt, "s3a://bucket/a.txt")
+        assert task_read(fmt, "file:/data/a.txt") == WHOLE
+        assert task_read(fmt, "/data/a.txt.gz") == WHOLE
+        assert task_read(fmt, "hdfs://namenode/data/a.txt") is None
+        assert task_read(fmt, "s3a://bucket/a.txt") is None
+    # read_text_file: blocks of uncompressed UTF-8 files; Spark's own codecs stay Spark's
+    assert task_read(TextInputFormat(), "file:/data/a.txt", split_files=True) == BLOCKS
+    assert task_read(TextInputFormat(), "file:/data/a.txt.bz2", split_files=True) is None
+    assert task_read(TextInputFormat(), "file:/data/a.txt.xz", split_files=True) == WHOLE
+    assert task_read(TextInputFormat("UTF-16"), "/data/a.txt", split_files=True) == WHOLE
+    assert task_read(TextInputFormat(), "hdfs://nn/a.txt", split_files=True) is None
 
 
 def test_the_split_rows_name_each_file_for_its_subtask(spark, tmp_path):
@@ -41,11 +47,14 @@ def test_the_split_rows_name_each_file_for_its_subtask(spark, tmp_path):
     assert found == [(0, 0, KIND_SPLIT, FileToRead(str(tmp_path / "f0.txt"))),
                      (0, 2, KIND_SPLIT, FileToRead(str(tmp_path / "f2.txt"))),
                      (1, 1, KIND_SPLIT, FileToRead(str(tmp_path / "f1.txt")))]
-    # read_text_file splits files in blocks as Spark does: Spark reads them
+    # read_text_file's blocks, as Spark splits the file; a file Spark decompresses itself
+    # (it may split a .bz2) is read by Spark
+    (tmp_path / "g.txt.gz").write_bytes(gzip.compress(b"gz\n"))
     split = FileSourceSpec((str(tmp_path),), TextInputFormat(), split_files=True)
-    rows = file_source.indexed_files_frame(split, [(paths[0], 0)], 2, spark).collect()
-    assert [row.kind for row in rows] == [KIND_SPLIT]
-    assert pickle.loads(rows[0].payload) == ["x"]
+    rows = file_source.indexed_files_frame(
+        split, [(paths[0], 0), ("file:" + str(tmp_path / "g.txt.gz"), 1)], 2, spark).collect()
+    found = sorted((row.dest, row.src, pickle.loads(row.payload)) for row in rows)
+    assert found == [(0, 0, FileToRead(str(tmp_path / "f0.txt"), (0, 2))), (1, 1, ["gz"])]
 
 
 def _tag():
@@ -68,8 +77,9 @@ def _write(path, data: bytes) -> None:
 def _run(source) -> list:
     env = StreamExecutionEnvironment.get_execution_environment()
     env.set_parallelism(2)
-    return list(env.from_source(source, WatermarkStrategy.no_watermarks(), "files")
-                .map(_tag()).execute_and_collect())
+    stream = source.stream(env) if isinstance(source, _ReadTextFile) else \
+        env.from_source(source, WatermarkStrategy.no_watermarks(), "files")
+    return list(stream.map(_tag()).execute_and_collect())
 
 
 def _text_files(base):
@@ -92,15 +102,38 @@ def _csv_files(base):
                                                base).build()
 
 
-@pytest.mark.parametrize("files", [_text_files, _csv_files])
+class _ReadTextFile:
+    """read_text_file over files of 16-byte lines: every block of 16384 bytes starts at a
+    line's start, the case where Hadoop's reader gives the line to the block before."""
+
+    def __init__(self, base):
+        _write(os.path.join(base, "a.txt"), "".join("line-%010d\n" % i
+                                                    for i in range(5000)).encode())
+        _write(os.path.join(base, "b.txt"), "".join("l%d\r\n" % i
+                                                    for i in range(7000)).encode())
+        _write(os.path.join(base, "c.txt"), b"x" * 40000 + b"\ny\n")   # a line over blocks
+        # a "\n" as a block's last byte: the next line is the next block's
+        _write(os.path.join(base, "d.txt"), b"first-line-17by\r\n" + b"".join(
+            b"d-%013d\n" % i for i in range(3000)))
+        self.base = base
+
+    def stream(self, env):
+        return env.read_text_file(self.base)
+
+
+def _read_text_file(base):
+    return _ReadTextFile(base)
+
+
+@pytest.mark.parametrize("files", [_text_files, _csv_files, _read_text_file])
 def test_spark_readers_and_the_tasks_read_the_same_records(spark, tmp_path, monkeypatch,
                                                            files):
     source = files(str(tmp_path))
-    by_tasks = _run(source)
     previous = spark.conf.get("spark.sql.files.maxPartitionBytes")
-    spark.conf.set("spark.sql.files.maxPartitionBytes", "16384")
-    monkeypatch.setattr(file_source, "task_reads", lambda fmt, uri: False)
+    spark.conf.set("spark.sql.files.maxPartitionBytes", "16384")   # blocks of 16 KB
     try:
+        by_tasks = _run(source)
+        monkeypatch.setattr(file_source, "task_read", lambda *args: None)
         by_spark = _run(source)
     finally:
         spark.conf.set("spark.sql.files.maxPartitionBytes", previous)

@@ -7,7 +7,8 @@ import zlib
 
 import pytest
 
-from pyflink_on_spark.codecs.formats.text import (TextInputFormat, TextLineFormat, read_lines,
+from pyflink_on_spark.codecs.formats.text import (TextInputFormat, TextLineFormat,
+                                                   read_block_lines, read_lines,
                                                    split_java_lines,
                                                    split_text_input_format_lines)
 
@@ -66,3 +67,24 @@ def test_a_truncated_deflate_file_fails_as_decode_file_does(tmp_path):
 def test_a_whole_file_format_reads_the_file_at_once(tmp_path):
     from pyflink_on_spark.codecs.formats.csv import CsvFileFormat
     assert "read_file" not in vars(CsvFileFormat)     # the base class's: decode_file
+
+
+def test_a_files_blocks_read_apart_give_each_line_once_in_order(tmp_path):
+    # read_text_file's blocks (a line belongs to the block its first byte follows): whatever
+    # the block size, the lines of all blocks are the whole file's lines
+    import random
+    rnd = random.Random(7)
+    path = str(tmp_path / "f.txt")
+    for _ in range(300):
+        data = "".join(rnd.choice(["a", "bc", "\n", "\r", "é", "\n\n", "\r\n"])
+                       for _ in range(rnd.randint(0, 30))).encode()
+        with open(path, "wb") as f:
+            f.write(data)
+        whole = TextInputFormat().decode_file(path, data)
+        unit = rnd.randint(1, 12)
+        for size in (1, 3, 1 << 20):
+            lines = [line for start in range(0, len(data), unit)
+                     for chunk in read_block_lines(path, start, min(start + unit, len(data)),
+                                                   size=size)
+                     for line in chunk]
+            assert lines == whole, (data, unit, size)
