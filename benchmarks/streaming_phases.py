@@ -99,6 +99,8 @@ def _instrument() -> None:
     SparkSession.createDataFrame = _timed("build frames", _timed(
         "of which createDataFrame", SparkSession.createDataFrame))
     DataFrame.count = _timed("of which count() (runs the stages)", DataFrame.count)
+    from pyflink_on_spark.spark import frame_run
+    frame_run.count_rows = _timed("of which count() (runs the stages)", frame_run.count_rows)
     DataFrame.persist = _timed("of which persist + unpersist", DataFrame.persist)
     DataFrame.unpersist = _timed("of which persist + unpersist", DataFrame.unpersist)
     SparkContext.runJob = _timed("of which reading (runJob)", SparkContext.runJob)

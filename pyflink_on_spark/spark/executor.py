@@ -220,6 +220,7 @@ def _sliced_rows(frame, slice_rows: int) -> Iterator[Tuple[int, bytes]]:
     slices. (toLocalIterator brings a whole partition to the driver at once: a 10M-record
     print at parallelism 2 ran out of driver memory and hung.)"""
     from pyspark import StorageLevel
+    from pyflink_on_spark.spark.frame_run import count_rows
     from pyflink_on_spark.spark.session import is_connect
     if is_connect(frame.sparkSession):
         # no RDDs on Spark Connect: the server streams the result as Arrow batches, in
@@ -229,7 +230,7 @@ def _sliced_rows(frame, slice_rows: int) -> Iterator[Tuple[int, bytes]]:
         return
     frame = frame.persist(StorageLevel.DISK_ONLY)
     try:
-        total = frame.count()
+        total = count_rows(frame)
         if total == 0:
             return   # nothing to read: no read job (most micro-batches of a quiet stream)
         if total <= slice_rows:

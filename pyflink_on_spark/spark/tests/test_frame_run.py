@@ -7,7 +7,7 @@ import os
 import pyarrow as pa
 import pytest
 
-from pyflink_on_spark.spark.frame_run import _executed_plan, run_frame
+from pyflink_on_spark.spark.frame_run import _executed_plan, count_rows, run_frame
 
 SETTING = "spark.pyflink_on_spark.test.frame_run_setting"
 
@@ -102,3 +102,27 @@ def test_a_frame_of_the_jobs_own_rows_is_planned_without_generated_code(spark, t
     run_frame(default)
     assert "*(" in _executed_plan(default).toString()
     _logs(str(tmp_path))
+
+
+def test_count_rows_runs_one_stage_and_fills_a_persisted_frames_cache(spark, tmp_path):
+    from pyspark import StorageLevel
+    log_dir = str(tmp_path)
+    frame = _recording_frame(spark, log_dir).persist(StorageLevel.DISK_ONLY)
+    context = spark.sparkContext
+    context.setJobGroup("count_rows_test", "count_rows")
+    try:
+        spark.conf.set(SETTING, "counted")
+        assert count_rows(frame) == 20
+        jobs = context.statusTracker().getJobIdsForGroup("count_rows_test")
+        # the recording stage and the exchange's reading stage; DataFrame.count() adds a
+        # third, the aggregation's exchange to one partition
+        assert [len(context.statusTracker().getJobInfo(j).stageIds) for j in jobs] == [2]
+        assert sorted(_logs(log_dir)) == ["[0, 1, 2, 3, 4, 5, 6, 7, 8, 9]|counted",
+                                          "[10, 11, 12, 13, 14, 15, 16, 17, 18, 19]|counted"]
+        # the rows read afterwards come from the cache the count filled
+        assert sorted(row.id for row in frame.collect()) == list(range(20))
+        assert _logs(log_dir) == []
+    finally:
+        spark.conf.unset(SETTING)
+        context.setLocalProperty("spark.jobGroup.id", None)
+        frame.unpersist()
