@@ -152,6 +152,12 @@ def process_many(records, timestamp):
             flush(dest)
 """
 
+# The same loop over records that each have their own timestamp (process_stamped: what
+# assign_timestamps_and_watermarks stamped, a slice at a time)
+_STAMPED_LOOP = _CHUNKED_LOOP.replace(
+    "def process_many(records, timestamp):", "def process_stamped(records, stamps):").replace(
+    "for value in records:", "for value, timestamp in zip(records, stamps):")
+
 _KEYED_ROUTE = """key = get_key(value)
 kind = key.__class__
 if kind is str or kind is int:
@@ -202,6 +208,13 @@ class ExitCollector:
             process_many((value,), timestamp)
         self.process_element = process_element
 
+    def process_stamped(self, values, stamps) -> None:
+        """Records with a timestamp each (`stamps`, in the same order), as process_element
+        would take them one by one; an exit with a loop for them replaces this."""
+        many = self.process_many
+        for value, timestamp in zip(values, stamps):
+            many((value,), timestamp)
+
     def fused_with_map(self, user_map: Callable,
                        map_error: Callable[[BaseException], BaseException]) -> tuple:
         """This exit's (process_element, process_many) with a map function applied to each
@@ -248,13 +261,22 @@ class ExitCollector:
                                     stamp="stamps_by[dest].append(timestamp)"))
         state, values_by, stamps_by = self._stamped, self._values, self._stamps
 
+        def begin_stamps() -> None:
+            """The records held get their None timestamps; the exit keeps one per record
+            from now on."""
+            state[0] = True
+            for dest, values in enumerate(values_by):
+                stamps_by[dest] = [None] * len(values)
+
         def to_stamped(records, timestamp) -> None:
             if not state[0]:
-                state[0] = True
-                for dest, values in enumerate(values_by):
-                    stamps_by[dest] = [None] * len(values)
+                begin_stamps()
             stamped(records, timestamp)
-        namespace.update(to_stamped=to_stamped, stamped_state=state)
+        namespace.update(to_stamped=to_stamped, stamped_state=state, begin_stamps=begin_stamps)
+        self.process_stamped = compile_loop(
+            _STAMPED_LOOP, namespace, convert, user_map is not None,
+            dict(options, stamp="stamps_by[dest].append(timestamp)",
+                 prologue="if not stamped_state[0]:\n    begin_stamps()"))
         return compile_loop(_CHUNKED_LOOP, namespace, convert, user_map is not None,
                             dict(options, stamp="pass", prologue=(
                                 "if timestamp is not None or stamped_state[0]:\n"

@@ -14,8 +14,9 @@ class Output:
     of its own (an exit's process_many), the records go through that loop without a Python
     call each."""
 
-    __slots__ = ("collect", "collect_many", "_main", "_side", "_watermark_targets",
-                 "routes_side_outputs", "fuse_map", "_fuse_maps", "_manys")
+    __slots__ = ("collect", "collect_many", "collect_stamped", "_main", "_side",
+                 "_watermark_targets", "routes_side_outputs", "fuse_map", "_fuse_maps",
+                 "_manys", "_stampeds")
 
     def __init__(self) -> None:
         self._main: List[Callable] = []
@@ -24,6 +25,9 @@ class Output:
         self.collect = _drop
         # what a function yields runs even when nothing takes it (its side effects)
         self.collect_many = _each(_drop)
+        # collect_stamped(values, stamps): records with a timestamp each, as collect would
+        # send them one by one (through the target's loop for them, if it has one)
+        self.collect_stamped = _each_stamped(_drop)
         # Whether `(tag, value)` results go to side outputs. PyFlink routes them only for an
         # operator on which get_side_output was called (consumed or not: StreamTask sets it
         # from the graph); otherwise they are ordinary main-output records.
@@ -35,13 +39,16 @@ class Output:
         self.fuse_map: Optional[Callable] = None
         self._fuse_maps: List[Optional[Callable]] = []
         self._manys: List[Optional[Callable]] = []
+        self._stampeds: List[Optional[Callable]] = []
 
     def add_main_target(self, process_element: Callable, process_watermark: Callable,
                         fuse_map: Optional[Callable] = None,
-                        process_many: Optional[Callable] = None) -> None:
+                        process_many: Optional[Callable] = None,
+                        process_stamped: Optional[Callable] = None) -> None:
         self._main.append(process_element)
         self._fuse_maps.append(fuse_map)
         self._manys.append(process_many)
+        self._stampeds.append(process_stamped)
         self._add_watermark_target(process_watermark)
         self._rebind()
 
@@ -68,6 +75,12 @@ class Output:
             self.collect = collect
         many = self._manys[0] if len(targets) == 1 else None
         self.collect_many = many if many is not None else _each(self.collect)
+        stamped = self._stampeds[0] if len(targets) == 1 else None
+        self.collect_stamped = stamped if stamped is not None else _each_stamped(self.collect)
+
+    def takes_many(self) -> bool:
+        """Whether collect_many goes into a loop of the one target's own (process_many)."""
+        return len(self._main) == 1 and self._manys[0] is not None
 
     def collect_side(self, tag_id: str, value, timestamp) -> None:
         # A side output nobody consumes is dropped, as in Flink.
@@ -85,6 +98,14 @@ def _each(collect: Callable) -> Callable:
         for value in values:
             collect(value, timestamp)
     return collect_many
+
+
+def _each_stamped(collect: Callable) -> Callable:
+    """collect_stamped over a target without a loop of its own."""
+    def collect_stamped(values, stamps) -> None:
+        for value, timestamp in zip(values, stamps):
+            collect(value, timestamp)
+    return collect_stamped
 
 
 def _drop(value, timestamp) -> None:

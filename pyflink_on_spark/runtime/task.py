@@ -77,16 +77,17 @@ class StreamTask:
                 target = by_id[link.target]
                 process = target.process_element
                 many = target.process_many
+                stamped = target.process_stamped
                 if link.converter is not None:
                     process = _converting(link.converter, process,
                                           by_id[link.source].user_error)
-                    many = None
+                    many = stamped = None
                 self._connect(outputs[node], link.side_tag, process, target.process_watermark,
-                              process_many=many)
+                              process_many=many, process_stamped=stamped)
             for side_tag, collector in exits_of.get(node, ()):
                 self._connect(outputs[node], side_tag, collector.process_element,
                               collector.process_watermark, collector.fused_with_map,
-                              collector.process_many)
+                              collector.process_many, collector.process_stamped)
             by_id[node].prepare()
         self.head = by_id[spec.head]
         # BATCH into a keyed head: its keyed input arrives sorted by key (ExitSpec.
@@ -137,9 +138,11 @@ class StreamTask:
     @staticmethod
     def _connect(output: Output, side_tag, process_element, process_watermark,
                  fuse_map: Optional[Callable] = None,
-                 process_many: Optional[Callable] = None) -> None:
+                 process_many: Optional[Callable] = None,
+                 process_stamped: Optional[Callable] = None) -> None:
         if side_tag is None:
-            output.add_main_target(process_element, process_watermark, fuse_map, process_many)
+            output.add_main_target(process_element, process_watermark, fuse_map, process_many,
+                                   process_stamped)
         else:
             output.add_side_target(side_tag, process_element, process_watermark)
 

@@ -34,6 +34,9 @@ class Operator:
     # process_many(values, timestamp): records of an iterable in one loop, for an operator
     # that has one (a map fused into an exit: output.py); None: process_element each
     process_many = None
+    # process_stamped(values, stamps): records with a timestamp each, in one loop; None:
+    # process_element each
+    process_stamped = None
 
     def __init__(self) -> None:
         self.output: Optional[Output] = None

@@ -37,6 +37,39 @@ class TimestampsAndWatermarksOperator(Operator):
                 self._count = 0
                 self._emit(self._generator.current())
 
+    def process_many(self, values, timestamp) -> None:
+        """process_element over a list of records (a map's results for a slice of a source
+        split), its records sent on through the output's collect_stamped a slice at a time:
+        the periodic watermark still comes after the same record as one by one."""
+        extract = self._extract
+        if extract is None or not isinstance(values, (list, tuple)):
+            for value in values:
+                self.process_element(value, timestamp)
+            return
+        previous = MIN_WATERMARK if timestamp is None else timestamp
+        on_event, collect_stamped = self._generator.on_event, self.output.collect_stamped
+        every, start, count = self._every, 0, len(values)
+        while start < count:
+            end = min(count, start + every - self._count) if every else count
+            part = values[start:end]
+            stamps = []
+            try:
+                for value in part:
+                    stamp = extract(value, previous)
+                    if stamp is not None:
+                        on_event(stamp)
+                    stamps.append(stamp)
+            except Exception as e:
+                collect_stamped(part[:len(stamps)], stamps)   # those before went on
+                raise self.user_error(e) from None
+            collect_stamped(part, stamps)
+            if every:
+                self._count += end - start
+                if self._count >= every:
+                    self._count = 0
+                    self._emit(self._generator.current())
+            start = end
+
     def emit_periodic(self, now: int) -> None:
         """A periodic watermark emission (the end of a micro-batch): the current watermark.
         `now` is the task's processing time (sources with splits judge idleness by it)."""
