@@ -16,6 +16,7 @@ Spark's split size.
 """
 from __future__ import annotations
 
+import os
 import pickle
 import re
 from typing import Dict, Iterable, Iterator, List, Tuple
@@ -181,7 +182,9 @@ def _split_bytes(session, lengths: Iterable[int]) -> int:
 
 def _file_lengths(session, files: List[str]) -> List[int]:
     """The files' sizes as Spark sees them (on Spark Connect: asked of the server, whose
-    file systems may not be this machine's)."""
+    file systems may not be this machine's; local files of a classic session: from this
+    machine, not through three py4j calls per file)."""
+    from pyflink_on_spark.codecs.files.fs import is_local
     from pyflink_on_spark.spark.session import is_connect
     if is_connect(session):
         rows = session.read.format("binaryFile").load(files).select("length").collect()
@@ -190,6 +193,9 @@ def _file_lengths(session, files: List[str]) -> List[int]:
     hadoop_conf = session.sparkContext._jsc.hadoopConfiguration()
     lengths = []
     for f in files:
+        if is_local(f):
+            lengths.append(os.path.getsize(normalize_path(f)))
+            continue
         path = jvm.org.apache.hadoop.fs.Path(f)
         lengths.append(path.getFileSystem(hadoop_conf).getFileStatus(path).getLen())
     return lengths

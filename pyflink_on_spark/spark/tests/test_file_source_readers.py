@@ -139,3 +139,16 @@ def test_spark_readers_and_the_tasks_read_the_same_records(spark, tmp_path, monk
         spark.conf.set("spark.sql.files.maxPartitionBytes", previous)
     assert len(by_tasks) > 3000
     assert [(s, str(v)) for s, v in by_spark] == [(s, str(v)) for s, v in by_tasks]
+
+
+def test_local_file_lengths_are_read_here_and_agree_with_hadoops(spark, tmp_path,
+                                                                  monkeypatch):
+    from pyflink_on_spark.codecs.files import fs
+    paths = []
+    for n, size in enumerate((0, 5, 70000)):
+        path = tmp_path / ("f%d.txt" % n)
+        path.write_bytes(b"x" * size)
+        paths.append("file:" + str(path))
+    here = file_source._file_lengths(spark, paths)
+    monkeypatch.setattr(fs, "is_local", lambda uri: False)    # asked of Hadoop instead
+    assert here == file_source._file_lengths(spark, paths) == [0, 5, 70000]
