@@ -61,6 +61,19 @@ def task_read(fmt, uri: str, split_files: bool = False) -> Optional[str]:
     return None if uri.endswith(SPARK_DECOMPRESSES) else BLOCKS
 
 
+# A text file Spark reads (another file system's) whose lines are not split over blocks is
+# read whole through Spark's binaryFile source, its lines cut in the task (the format's
+# read_content, 1 MB of text at a time), up to this size: 4x faster than Spark's text
+# reader, whose lines reach Python one Arrow row each (0.6 against 2.5 s for 1M lines of
+# 13 MB). A bigger file keeps the text reader: the JVM holds a file read whole, twice.
+WHOLE_TEXT_BYTES = 64 << 20
+
+
+def reads_whole_when_small(fmt, split_files: bool) -> bool:
+    """Whether Spark reads the format's files of up to WHOLE_TEXT_BYTES whole."""
+    return isinstance(fmt, TextLineFormat) and not split_files
+
+
 def reads_whole_file(fmt, path: str) -> bool:
     """True for files Spark's reader cannot decode as PyFlink does: they are read as bytes
     (Spark's binaryFile source) and decoded by fmt.decode_file."""

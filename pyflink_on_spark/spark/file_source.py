@@ -27,8 +27,9 @@ import pyarrow.compute as pc
 from pyflink_on_spark.specs.sources import FileSourceSpec, FileToRead
 from pyflink_on_spark.runtime.boundary import KIND_SPLIT
 from pyflink_on_spark.spark.batch_schema import SPARK_SCHEMA, rows_frame, rows_to_batch
-from pyflink_on_spark.spark.file_formats import (BLOCKS, WHOLE, reads_whole_file, spark_read,
-                                                  task_read)
+from pyflink_on_spark.spark.file_formats import (BLOCKS, WHOLE, WHOLE_TEXT_BYTES,
+                                                  reads_whole_file, reads_whole_when_small,
+                                                  spark_read, task_read)
 from pyflink_on_spark.spark.frame_sources import is_missing_data_source, missing_package_error
 
 CHUNK_RECORDS = 4096
@@ -85,8 +86,7 @@ def indexed_files_frame(scan: FileSourceSpec, entries: List[Tuple[str, int]],
     index = {normalize_path(f): i for f, i in entries}
     how = {f: task_read(fmt, f, scan.split_files) for f, _ in entries}
     files = [f for f, _ in entries if how[f] is None]
-    by_spark = [f for f in files if not reads_whole_file(fmt, normalize_path(f))]
-    whole = [f for f in files if reads_whole_file(fmt, normalize_path(f))]
+    by_spark, whole = spark_reads(session, fmt, files, scan.split_files)
     # read_text_file's blocks: block k of file i goes to subtask (i + k) % parallelism, k
     # counted in the block size Spark splits these files into, whoever reads them
     spark_splits = set(by_spark)
@@ -137,6 +137,18 @@ def indexed_files_frame(scan: FileSourceSpec, entries: List[Tuple[str, int]],
     for other in frames[1:]:
         frame = frame.union(other)
     return frame
+
+
+def spark_reads(session, fmt, files: List[str], split_files: bool) -> Tuple[list, list]:
+    """(the files Spark's reader for the format reads, the files read whole through Spark's
+    binaryFile source and decoded in the task), of `files`, which Spark reads."""
+    by_reader = [f for f in files if not reads_whole_file(fmt, normalize_path(f))]
+    whole = set(files).difference(by_reader)
+    if by_reader and reads_whole_when_small(fmt, split_files):
+        sizes = _listed_lengths(session, by_reader)
+        whole.update(f for f in by_reader if sizes.get(normalize_path(f), WHOLE_TEXT_BYTES + 1)
+                     <= WHOLE_TEXT_BYTES)
+    return [f for f in files if f not in whole], [f for f in files if f in whole]
 
 
 def _chunk_rows(records, dest: int, file_index: int, block_start: int, first_chunk: int,
@@ -255,16 +267,28 @@ def _runs(paths: pa.Array, starts: pa.Array):
 
 
 def _whole_file_chunker(fmt, index: Dict[str, int], parallelism: int):
-    """mapInArrow function over Spark's binaryFile rows (path, content)."""
+    """mapInArrow function over Spark's binaryFile rows (path, content): each file's
+    records, as the format reads them from the file's bytes (text: 1 MB at a time), leave
+    in batches as they come."""
 
     def run(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
         for batch in batches:
-            rows: list = []
-            for path, content in zip(batch.column(0).to_pylist(), batch.column(1).to_pylist()):
-                path = normalize_path(path)
+            for row in range(batch.num_rows):
+                path = normalize_path(batch.column(0)[row].as_py())
                 file_index = index[path]
-                records = list(fmt.decode_file(path, content))
-                _chunk_rows(records, file_index % parallelism, file_index, 0, 0, rows)
-            if rows:
-                yield rows_to_batch(rows)
+                chunk = 0
+                for records in fmt.read_content(path, batch.column(1)[row].as_py()):
+                    rows: list = []
+                    chunk = _chunk_rows(records, file_index % parallelism, file_index, 0,
+                                        chunk, rows)
+                    if rows:
+                        yield rows_to_batch(rows)
     return run
+
+
+def _listed_lengths(session, files: List[str]) -> Dict[str, int]:
+    """normalized path -> length of these files, from one listing job of Spark's binaryFile
+    source (which reads no content that is not asked for); a file missing here is read as
+    if it were big."""
+    rows = session.read.format("binaryFile").load(files).select("path", "length").collect()
+    return {normalize_path(row[0]): row[1] for row in rows}

@@ -31,4 +31,9 @@ class FileRecordFormat:
         format that can stream its records yields them in chunks of bounded size."""
         with open(path, "rb") as f:
             content = f.read()
+        return self.read_content(path, content)
+
+    def read_content(self, path: str, content: bytes) -> Iterator[list]:
+        """read_file over the file's bytes, read by someone else (a Spark reader of whole
+        files): its records in file order, as lists."""
         yield list(self.decode_file(path, content))

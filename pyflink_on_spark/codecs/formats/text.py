@@ -11,10 +11,11 @@ from __future__ import annotations
 import bz2
 import codecs
 import gzip
+import io
 import lzma
 import re
 import zlib
-from typing import Callable, Iterator, List
+from typing import Callable, Iterator, List, Optional
 
 from pyflink_on_spark.codecs.formats.base import FileRecordFormat
 
@@ -51,12 +52,16 @@ def decompress(path: str, content: bytes) -> bytes:
 READ_BYTES = 1 << 20
 
 
-def _byte_blocks(path: str, size: int) -> Iterator[bytes]:
-    """The file's bytes, decompressed by extension as decompress() does, `size` at a time."""
+def _byte_blocks(path: str, size: int, content: Optional[bytes] = None) -> Iterator[bytes]:
+    """The file's bytes (or `content`, the bytes of the file `path`), decompressed by
+    extension as decompress() does, `size` at a time."""
+    def raw():
+        return io.BytesIO(content) if content is not None else open(path, "rb")
+
     name = path.lower()
     if name.endswith(".deflate"):
         inflater = zlib.decompressobj()
-        with open(path, "rb") as f:
+        with raw() as f:
             for block in iter(lambda: f.read(size), b""):
                 yield inflater.decompress(block)
         yield inflater.flush()
@@ -65,26 +70,27 @@ def _byte_blocks(path: str, size: int) -> Iterator[bytes]:
                              "stream")
         return
     if name.endswith((".gz", ".gzip")):
-        opened = gzip.open(path, "rb")
+        opened = gzip.open(raw(), "rb")
     elif name.endswith(".bz2"):
-        opened = bz2.open(path, "rb")
+        opened = bz2.open(raw(), "rb")
     elif name.endswith(".xz"):
-        opened = lzma.open(path, "rb", format=lzma.FORMAT_XZ)
+        opened = lzma.open(raw(), "rb", format=lzma.FORMAT_XZ)
     else:
-        opened = open(path, "rb")
+        opened = raw()
     with opened as f:
         yield from iter(lambda: f.read(size), b"")
 
 
 def read_lines(path: str, codec: str, split: Callable[[str], List[str]], breaks: str,
-               size: int = READ_BYTES) -> Iterator[List[str]]:
+               size: int = READ_BYTES, content: Optional[bytes] = None) -> Iterator[List[str]]:
     """A text file's lines, as `split` cuts whole text into lines, in lists of about `size`
     bytes of text: each block of text is cut after its last complete line (a line break
     from `breaks`, but not a "\r" ending the block, which a "\n" may follow), the rest
-    waits for the next block. Malformed bytes become U+FFFD, as decode_file decodes them."""
+    waits for the next block. Malformed bytes become U+FFFD, as decode_file decodes them.
+    `content`: the file's bytes, read by someone else (a Spark reader of whole files)."""
     decoder = codecs.getincrementaldecoder(codec)(errors="replace")
     tail = ""
-    for block in _byte_blocks(path, size):
+    for block in _byte_blocks(path, size, content):
         text = tail + decoder.decode(block)
         end = len(text)
         cut = max(text.rfind(mark, 0, end) for mark in breaks)
@@ -188,6 +194,9 @@ class TextLineFormat(FileRecordFormat):
     def read_file(self, path: str) -> Iterator[List[str]]:
         return read_lines(path, self.codec, split_java_lines, "\r\n")
 
+    def read_content(self, path: str, content: bytes) -> Iterator[List[str]]:
+        return read_lines(path, self.codec, split_java_lines, "\r\n", content=content)
+
     def __repr__(self) -> str:
         return "TextLineInputFormat(%s)" % self.charset
 
@@ -217,6 +226,10 @@ class TextInputFormat(TextLineFormat):
 
     def read_file(self, path: str) -> Iterator[List[str]]:
         return read_lines(path, self.codec, split_text_input_format_lines, "\n")
+
+    def read_content(self, path: str, content: bytes) -> Iterator[List[str]]:
+        return read_lines(path, self.codec, split_text_input_format_lines, "\n",
+                          content=content)
 
     def read_block(self, path: str, start: int, end: int) -> Iterator[List[str]]:
         """The lines of an uncompressed file's block [start, end) (read_block_lines)."""

@@ -133,12 +133,35 @@ def test_spark_readers_and_the_tasks_read_the_same_records(spark, tmp_path, monk
     spark.conf.set("spark.sql.files.maxPartitionBytes", "16384")   # blocks of 16 KB
     try:
         by_tasks = _run(source)
+        # as if on another file system: small text files read whole through binaryFile
         monkeypatch.setattr(file_source, "task_read", lambda *args: None)
+        by_spark_whole = _run(source)
+        # and bigger ones through Spark's text reader
+        monkeypatch.setattr(file_source, "WHOLE_TEXT_BYTES", -1)
         by_spark = _run(source)
     finally:
         spark.conf.set("spark.sql.files.maxPartitionBytes", previous)
     assert len(by_tasks) > 3000
-    assert [(s, str(v)) for s, v in by_spark] == [(s, str(v)) for s, v in by_tasks]
+    expected = [(s, str(v)) for s, v in by_tasks]
+    assert [(s, str(v)) for s, v in by_spark_whole] == expected
+    assert [(s, str(v)) for s, v in by_spark] == expected
+
+
+def test_only_small_text_files_spark_reads_are_read_whole(spark, tmp_path, monkeypatch):
+    small, big, latin = tmp_path / "small.txt", tmp_path / "big.txt", tmp_path / "l.txt"
+    small.write_bytes(b"s\n" * 10)
+    big.write_bytes(b"b\n" * 100)
+    latin.write_bytes(b"\xe9\n" * 100)
+    monkeypatch.setattr(file_source, "WHOLE_TEXT_BYTES", 50)
+    files = ["file:" + str(p) for p in (big, small)]
+    assert file_source.spark_reads(spark, TextLineFormat(), files, False) == \
+        (files[:1], files[1:])
+    # read_text_file's blocks are Spark's: its text reader reads them
+    assert file_source.spark_reads(spark, TextInputFormat(), files, True) == (files, [])
+    # what the text reader cannot read as Flink does is read whole, whatever its size
+    latin_file = ["file:" + str(latin)]
+    assert file_source.spark_reads(spark, TextLineFormat("ISO-8859-1"), latin_file,
+                                   False) == ([], latin_file)
 
 
 def test_local_file_lengths_are_read_here_and_agree_with_hadoops(spark, tmp_path,
@@ -152,3 +175,17 @@ def test_local_file_lengths_are_read_here_and_agree_with_hadoops(spark, tmp_path
     here = file_source._file_lengths(spark, paths)
     monkeypatch.setattr(fs, "is_local", lambda uri: False)    # asked of Hadoop instead
     assert here == file_source._file_lengths(spark, paths) == [0, 5, 70000]
+
+
+def test_a_file_read_whole_leaves_in_batches_as_its_text_is_decoded():
+    import pyarrow as pa
+    lines = ["line-%07d" % i for i in range(250000)]          # 3.25 MB: four 1 MB blocks
+    content = ("\n".join(lines) + "\n").encode()
+    batch = pa.RecordBatch.from_pydict({"path": ["file:/d/a.txt"], "content": [content]})
+    run = file_source._whole_file_chunker(TextLineFormat(), {"/d/a.txt": 3}, 2)
+    batches = list(run(iter([batch])))
+    assert len(batches) == 4
+    rows = [row for b in batches for row in zip(*(b.column(i).to_pylist() for i in range(6)))]
+    assert {(row[1], row[2], row[4]) for row in rows} == {(1, 3, KIND_SPLIT)}
+    assert [row[3] for row in rows] == list(range(len(rows)))      # chunks in file order
+    assert [line for row in rows for line in pickle.loads(row[5])] == lines
