@@ -48,8 +48,9 @@ def task_read(fmt, uri: str, split_files: bool = False) -> Optional[str]:
     """How the source's task reads this file itself (codecs.formats read_file, read_block),
     or None for a file Spark's readers read: text lines and whole-file formats of this
     machine's file system are the task's. Spark's readers hand a task's Python worker every
-    line as an Arrow row built from a JVM row, with the file's path and block beside it:
-    2.8 s for 1M lines of 13 MB, where reading the files in the task takes 0.1 s. Other
+    line as an Arrow row built from a JVM row, with the file's path and block beside it: a
+    job reading and dropping 1M lines of 13 MB took 2.8 s, 0.4 s when its tasks read the
+    files (benchmarks/RESULTS.md, seventh session). Other
     file systems (HDFS, S3...) keep Spark's readers and their Hadoop settings, and so do
     read_text_file's files that Spark decompresses itself (it may split a .bz2)."""
     from pyflink_on_spark.codecs.files.fs import is_local
@@ -64,8 +65,9 @@ def task_read(fmt, uri: str, split_files: bool = False) -> Optional[str]:
 # A text file Spark reads (another file system's) whose lines are not split over blocks is
 # read whole through Spark's binaryFile source, its lines cut in the task (the format's
 # read_content, 1 MB of text at a time), up to this size: 4x faster than Spark's text
-# reader, whose lines reach Python one Arrow row each (0.6 against 2.5 s for 1M lines of
-# 13 MB). A bigger file keeps the text reader: the JVM holds a file read whole, twice.
+# reader, whose lines reach Python one Arrow row each (a job reading and dropping 1M lines
+# of 13 MB: 0.7-0.9 against 2.6-3.4 s). A bigger file keeps the text reader: the JVM holds a
+# file read whole, twice.
 WHOLE_TEXT_BYTES = 64 << 20
 
 

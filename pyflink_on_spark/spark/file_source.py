@@ -1,5 +1,5 @@
 """FileSource on Spark: files are listed by Spark's file index. Files of this machine's file
-system in formats the shim decodes (text lines, CSV...: file_formats.task_reads) are read by
+system in formats the shim decodes (text lines, CSV...: file_formats.task_read) are read by
 the source's own tasks, each given its files as splits (specs.sources.FileToRead), as Flink's
 source readers read them. Other files are read by Spark's own readers (text, parquet,
 avro...), in parallel Spark tasks; a mapInArrow turns what Spark read into chunks of PyFlink
