@@ -84,10 +84,19 @@ class FileSplitReader:
 
     def __call__(self, split):
         if isinstance(split, FileToRead):
-            if split.block is not None:
-                return RecordChunks(self.format.read_block(split.path, *split.block))
-            return RecordChunks(self.format.read_file(split.path))
+            return RecordChunks(self._chunks(split))
         return split
+
+    def _chunks(self, split: FileToRead):
+        try:
+            if split.block is not None:
+                yield from self.format.read_block(split.path, *split.block)
+            else:
+                yield from self.format.read_file(split.path)
+        except FileNotFoundError:
+            raise FileNotFoundError(
+                "FileSource: %s was listed when the job started and is gone now (deleted "
+                "or moved while the job ran)" % split.path) from None
 
 
 def split_reader(source):

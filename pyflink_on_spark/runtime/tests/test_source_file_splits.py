@@ -53,3 +53,13 @@ def test_chunked_records_get_the_sources_timestamps_when_it_has_a_strategy():
                                              strategy), name="Source: files")
     harness.operator.process_split("a file")
     assert harness.out == [("5", 5), ("7", 7), ("9", 9)]
+
+
+def test_a_file_gone_since_the_listing_is_named(tmp_path):
+    import pytest
+    missing = str(tmp_path / "gone.txt")
+    read = FileSplitReader(TextLineFormat())(FileToRead(missing))
+    with pytest.raises(FileNotFoundError,
+                       match="FileSource: .*gone.txt was listed when the job started and "
+                             "is gone now"):
+        list(read.chunks)
