@@ -27,7 +27,7 @@ from pyflink_on_spark.spark.exchange_frames import exchanged, named_column
 from pyflink_on_spark.spark.driver_channel import (OUT, DriverChannel, channel_host,
                                                    ordered_streams)
 from pyflink_on_spark.spark.frame_run import run_frame
-from pyflink_on_spark.spark.frame_sources import source_frame
+from pyflink_on_spark.spark.frame_sources import source_frame, with_files_as_splits
 from pyflink_on_spark.spark.progress import (
     ProgressLine, job_description, job_group, new_group_id, progress_wanted, stage_description)
 from pyflink_on_spark.spark.python_dependencies import (WorkerSetup, ship_dependencies,
@@ -271,6 +271,7 @@ def _run(job: CompiledJob, collect_sink_id=None, options=None,
     everything succeeded (codecs/files/commit.py)."""
     session = job_session(job)
     script_dirs = _script_dirs(options)
+    job = with_files_as_splits(job, session)
     if is_connect(session):
         # tasks cannot reach this client, nor is there a SparkContext for job groups and
         # progress: the driver rows are read back from the stages' output

@@ -53,3 +53,21 @@ def source_frame(description, parallelism: int, session):
         from pyflink_on_spark.spark.kafka import kafka_scan_frame
         return kafka_scan_frame(description, parallelism, session)
     raise TypeError("unknown frame source %r" % (description,))
+
+
+def with_files_as_splits(job, session):
+    """`job` with each bounded FileSource whose files its tasks read themselves turned into
+    a source split on the driver (file_source.files_as_splits); the same job otherwise."""
+    from dataclasses import replace
+    from pyflink_on_spark.spark.file_source import files_as_splits
+    from pyflink_on_spark.specs.stage import StageSource
+    stages, changed = [], False
+    for stage in job.stages:
+        frame = stage.source.frame if stage.source is not None else None
+        if isinstance(frame, FileSourceSpec):
+            splits = files_as_splits(frame, stage.spec.parallelism, session)
+            if splits is not None:
+                stage = replace(stage, source=StageSource(splits=splits))
+                changed = True
+        stages.append(stage)
+    return replace(job, stages=tuple(stages)) if changed else job

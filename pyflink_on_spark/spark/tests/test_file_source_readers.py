@@ -189,3 +189,50 @@ def test_a_file_read_whole_leaves_in_batches_as_its_text_is_decoded():
     assert {(row[1], row[2], row[4]) for row in rows} == {(1, 3, KIND_SPLIT)}
     assert [row[3] for row in rows] == list(range(len(rows)))      # chunks in file order
     assert [line for row in rows for line in pickle.loads(row[5])] == lines
+
+
+def test_a_bounded_source_of_local_files_becomes_splits_on_the_driver(spark, tmp_path):
+    for name, data in (("a.txt", b"a\n" * 3), ("b.txt", b"b\n"), ("c.txt", b"c\n")):
+        (tmp_path / name).write_bytes(data)
+    splits = file_source.files_as_splits(FileSourceSpec((str(tmp_path),), TextLineFormat()),
+                                         2, spark)
+    assert splits == ((0, FileToRead(str(tmp_path / "a.txt"))),
+                      (1, FileToRead(str(tmp_path / "b.txt"))),
+                      (0, FileToRead(str(tmp_path / "c.txt"))))
+    # read_text_file: each file's blocks in order, block k of file i on (i + k) % 2
+    previous = spark.conf.get("spark.sql.files.maxPartitionBytes")
+    spark.conf.set("spark.sql.files.maxPartitionBytes", "4")
+    try:
+        blocks = file_source.files_as_splits(
+            FileSourceSpec((str(tmp_path),), TextInputFormat(), split_files=True), 2, spark)
+    finally:
+        spark.conf.set("spark.sql.files.maxPartitionBytes", previous)
+    assert [(dest, os.path.basename(s.path), s.block) for dest, s in blocks] == [
+        (0, "a.txt", (0, 4)), (1, "a.txt", (4, 6)), (1, "b.txt", (0, 2)),
+        (0, "c.txt", (0, 2))]
+
+
+def test_sources_spark_reads_stay_frames(spark, tmp_path, monkeypatch):
+    (tmp_path / "a.txt").write_bytes(b"a\n")
+    scan = FileSourceSpec((str(tmp_path),), TextLineFormat())
+    monkeypatch.setattr(file_source, "task_read", lambda *args: None)
+    assert file_source.files_as_splits(scan, 2, spark) is None
+    monitored = FileSourceSpec((str(tmp_path),), TextLineFormat(), monitor_interval_ms=100)
+    assert file_source.files_as_splits(monitored, 2, spark) is None
+    remote = FileSourceSpec(("hdfs://namenode/data",), TextLineFormat())
+    assert file_source.files_as_splits(remote, 2, spark) is None
+
+
+def test_jobs_of_one_shape_over_other_files_read_their_own_files(spark, tmp_path):
+    # the plan of a job whose files travel as splits is kept for the next job of its shape:
+    # each run's splits are its own
+    outputs = []
+    for n in range(3):
+        directory = tmp_path / ("run%d" % n)
+        directory.mkdir()
+        (directory / "f.txt").write_bytes(("".join("r%d-%d\n" % (n, i)
+                                                   for i in range(n + 1))).encode())
+        source = FileSource.for_record_stream_format(StreamFormat.text_line_format(),
+                                                     str(directory)).build()
+        outputs.append(sorted(v for _, v in _run(source)))
+    assert outputs == [["r0-0"], ["r1-0", "r1-1"], ["r2-0", "r2-1", "r2-2"]]
