@@ -86,20 +86,24 @@ def read_lines(path: str, codec: str, split: Callable[[str], List[str]], breaks:
     """A text file's lines, as `split` cuts whole text into lines, in lists of about `size`
     bytes of text: each block of text is cut after its last complete line (a line break
     from `breaks`, but not a "\r" ending the block, which a "\n" may follow), the rest
-    waits for the next block. Malformed bytes become U+FFFD, as decode_file decodes them.
-    `content`: the file's bytes, read by someone else (a Spark reader of whole files)."""
+    waits for the next block (in pieces: a line of a gigabyte is joined once). Malformed
+    bytes become U+FFFD, as decode_file decodes them. `content`: the file's bytes, read by
+    someone else (a Spark reader of whole files)."""
     decoder = codecs.getincrementaldecoder(codec)(errors="replace")
-    tail = ""
+    tail: List[str] = []          # the text after the last complete line
     for block in _byte_blocks(path, size, content):
-        text = tail + decoder.decode(block)
-        end = len(text)
-        cut = max(text.rfind(mark, 0, end) for mark in breaks)
-        if cut >= 0 and cut == end - 1 and text[cut] == "\r":
+        text = decoder.decode(block)
+        cut = max(text.rfind(mark) for mark in breaks)
+        if cut >= 0 and cut == len(text) - 1 and text[cut] == "\r":
             cut = max(text.rfind(mark, 0, cut) for mark in breaks)
-        tail = text[cut + 1:]
-        if cut >= 0:
-            yield split(text[:cut + 1])
-    text = tail + decoder.decode(b"", final=True)
+        if cut < 0:
+            tail.append(text)
+            continue
+        tail.append(text[:cut + 1])
+        yield split("".join(tail))
+        tail = [text[cut + 1:]]
+    tail.append(decoder.decode(b"", final=True))
+    text = "".join(tail)
     if text:
         yield split(text)
 
@@ -114,36 +118,42 @@ def read_block_lines(path: str, start: int, end: int, codec: str = "utf-8",
     (TextInputFormat); lists of about `size` bytes of lines."""
     with open(path, "rb") as f:
         f.seek(start)
-        pending = b""
-        if start > 0:
-            while True:               # the line cut by the block's start is the last block's
-                block = f.read(size)
-                if not block:
+        data = f.read(size)           # bytes from file offset `position` on
+        position = start
+        if start > 0:                 # the line cut by the block's start is the last block's
+            while True:
+                if not data:
                     return
-                cut = block.find(b"\n")
+                cut = data.find(b"\n")
                 if cut >= 0:
-                    pending = block[cut + 1:]
-                    start += cut + 1
+                    data, position = data[cut + 1:], position + cut + 1
                     break
-                start += len(block)
-        offset = start                # the file offset of pending[0]
-        while offset <= end:          # pending starts a line of the block
+                position += len(data)
+                data = f.read(size)
+            if position > end:        # no line starts in the block
+                return
+        line: List[bytes] = []        # the bytes of a line of the block not ended yet
+        while True:
             # the first "\n" at or after `end` closes the block's last line
-            last = pending.find(b"\n", end - offset)
+            last = data.find(b"\n", max(0, end - position))
             if last >= 0:
-                yield _input_format_lines(pending[:last + 1], codec)
+                line.append(data[:last + 1])
+                yield _input_format_lines(b"".join(line), codec)
                 return
-            cut = pending.rfind(b"\n")
+            cut = data.rfind(b"\n")  # every "\n" here is before `end`
             if cut >= 0:
-                yield _input_format_lines(pending[:cut + 1], codec)
-                offset += cut + 1
-                pending = pending[cut + 1:]
-            block = f.read(size)
-            if not block:
-                if pending and offset <= end:
-                    yield _input_format_lines(pending, codec)
+                line.append(data[:cut + 1])
+                yield _input_format_lines(b"".join(line), codec)
+                line = [data[cut + 1:]]
+            else:
+                line.append(data)
+            position += len(data)
+            data = f.read(size)
+            if not data:
+                rest = b"".join(line)
+                if rest:
+                    yield _input_format_lines(rest, codec)
                 return
-            pending += block
 
 
 def _input_format_lines(data: bytes, codec: str) -> List[str]:
