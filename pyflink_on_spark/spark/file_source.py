@@ -153,8 +153,8 @@ def files_as_splits(scan: FileSourceSpec, parallelism: int, session) \
     when Spark reads some. Such splits travel to the tasks with the run's other arguments,
     as a number sequence's do: no Spark stage to hand them out, and a plan the plan cache
     keeps (a small keyed job over a local file: ~0.16-0.3 s warm with the stage)."""
-    from pyflink_on_spark.codecs.files.fs import is_local
-    if scan.monitor_interval_ms or not all(is_local(path) for path in scan.paths):
+    if scan.monitor_interval_ms or not all(_names_local_files(session, path)
+                                           for path in scan.paths):
         return None
     files = list_files(session, scan.paths)
     how = {f: task_read(scan.format, f, scan.split_files) for f in files}
@@ -167,6 +167,24 @@ def files_as_splits(scan: FileSourceSpec, parallelism: int, session) \
                           parallelism)
     splits.sort(key=lambda s: (s[1], s[2]))     # each subtask's in file and block order
     return tuple((dest, file_split) for dest, _, _, file_split in splits)
+
+
+def _names_local_files(session, path: str) -> bool:
+    """Whether `path` is of this machine's file system: a file: URI, or a path without a
+    scheme where Hadoop's default file system is the local one (on a cluster whose default
+    is HDFS, "/data" is HDFS's: listing it here would only list it twice)."""
+    from pyflink_on_spark.codecs.files.fs import is_local
+    from pyflink_on_spark.spark.session import is_connect
+    if not is_local(path):
+        return False
+    if path.startswith("file:"):
+        return True
+    if is_connect(session):
+        default = session.conf.get("spark.hadoop.fs.defaultFS", None) or "file:///"
+    else:
+        default = session.sparkContext._jsc.hadoopConfiguration().get("fs.defaultFS") or \
+            "file:///"
+    return default.startswith("file:")
 
 
 def spark_reads(session, fmt, files: List[str], split_files: bool) -> Tuple[list, list]:

@@ -223,6 +223,20 @@ def test_sources_spark_reads_stay_frames(spark, tmp_path, monkeypatch):
     assert file_source.files_as_splits(remote, 2, spark) is None
 
 
+def test_a_path_without_scheme_is_local_only_where_the_default_file_system_is(spark):
+    assert file_source._names_local_files(spark, "file:/data")
+    assert file_source._names_local_files(spark, "/data")        # a local Spark's default
+    hadoop = spark.sparkContext._jsc.hadoopConfiguration()
+    previous = hadoop.get("fs.defaultFS")
+    hadoop.set("fs.defaultFS", "hdfs://namenode:8020")
+    try:
+        assert not file_source._names_local_files(spark, "/data")
+        assert file_source._names_local_files(spark, "file:/data")
+    finally:
+        hadoop.set("fs.defaultFS", previous)
+    assert not file_source._names_local_files(spark, "s3a://bucket/data")
+
+
 def test_jobs_of_one_shape_over_other_files_read_their_own_files(spark, tmp_path):
     # the plan of a job whose files travel as splits is kept for the next job of its shape:
     # each run's splits are its own
