@@ -15,6 +15,7 @@ import csv as pycsv
 import datetime
 import decimal
 import io
+import itertools
 import re
 from typing import Iterator, List, Optional, Sequence, Tuple
 
@@ -451,33 +452,48 @@ def read_csv_records(text: str, dialect: CsvDialect, width: int,
         raise CsvReadError(e.reason, decoder.line_at(start), source) from None
 
 
-def decode_csv_rows(text: str, dialect: CsvDialect, names: Sequence[str],
-                    fields: Sequence[Field], source: str = "") -> list:
-    """A CSV file's text -> Rows as Flink's CsvReaderFormat produces them (fails where it
-    fails: malformed quoting, too many or too few values, unparsable values)."""
+def csv_rows(text: str, dialect: CsvDialect, names: Sequence[str], fields: Sequence[Field],
+             source: str = "") -> Iterator:
+    """A CSV file's text -> Rows as Flink's CsvReaderFormat produces them, one at a time
+    (fails where it fails: malformed quoting, too many or too few values, unparsable
+    values)."""
     from pyflink_on_spark.common.types import _create_row
     names = list(names)
     width = len(fields)
-    rows = []
     for line, values in read_csv_records(text, dialect, width, source):
         if len(values) != width:
             raise CsvReadError("Row length mismatch. %d fields expected but was %d."
                                % (width, len(values)), line, source)
         try:
-            rows.append(_create_row(names, [parse_value(v, f, dialect, n)
-                                            for v, f, n in zip(values, fields, names)]))
+            row = _create_row(names, [parse_value(v, f, dialect, n)
+                                      for v, f, n in zip(values, fields, names)])
         except ValueError as e:
             raise CsvReadError(str(e), line, source) from None
-    return rows
+        yield row
+
+
+def decode_csv_rows(text: str, dialect: CsvDialect, names: Sequence[str],
+                    fields: Sequence[Field], source: str = "") -> list:
+    """csv_rows, all of them."""
+    return list(csv_rows(text, dialect, names, fields, source))
+
+
+def _csv_text(path: str, content: bytes) -> str:
+    """A CSV file's text: its bytes decompressed by extension as Flink's StreamFormat does,
+    decoded as UTF-8."""
+    from pyflink_on_spark.codecs.formats.text import decompress
+    return decompress(path, content).decode("utf-8", errors="replace")
 
 
 def decode_csv_file(path: str, content: bytes, dialect: CsvDialect, names: Sequence[str],
                     fields: Sequence[Field]) -> list:
-    """A whole CSV file's bytes (decompressed by extension as Flink's StreamFormat does,
-    UTF-8) -> its Rows, or CsvReadError naming the file and line."""
-    from pyflink_on_spark.codecs.formats.text import decompress
-    text = decompress(path, content).decode("utf-8", errors="replace")
-    return decode_csv_rows(text, dialect, names, fields, path)
+    """A whole CSV file's bytes -> its Rows, or CsvReadError naming the file and line."""
+    return decode_csv_rows(_csv_text(path, content), dialect, names, fields, path)
+
+
+# Rows of a CSV file a task reads that leave together (read_content): the file's text is
+# held whole (a quoted value may span lines), its Rows, ten times its size, are not
+CSV_CHUNK_ROWS = 4096
 
 
 class CsvFileFormat(FileRecordFormat):
@@ -495,6 +511,16 @@ class CsvFileFormat(FileRecordFormat):
 
     def decode_file(self, path: str, content: bytes) -> list:
         return decode_csv_file(path, content, self.dialect, self.names, self.fields)
+
+    def read_content(self, path: str, content: bytes) -> Iterator[list]:
+        text = _csv_text(path, content)
+        del content                   # (the caller keeps no other reference to it)
+        rows = csv_rows(text, self.dialect, self.names, self.fields, path)
+        while True:
+            chunk = list(itertools.islice(rows, CSV_CHUNK_ROWS))
+            if not chunk:
+                return
+            yield chunk
 
     def decode_batch(self, batch) -> list:
         from pyflink_on_spark.common.types import _create_row

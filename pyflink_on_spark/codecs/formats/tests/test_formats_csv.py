@@ -102,3 +102,21 @@ def test_line_numbers_counted_on_match_counting_from_the_start():
         decoder = _JacksonCsvDecoder(text, CsvDialect())
         for pos in order:
             assert decoder.line_at(pos) == len(re.findall(r"\r\n|\r|\n", text[:pos])) + 1, pos
+
+
+def test_a_csv_file_read_by_a_task_leaves_in_chunks_of_rows(tmp_path):
+    from pyflink_on_spark.codecs.formats import csv as csv_format
+    from pyflink_on_spark.codecs.formats.csv import CsvDialect, CsvFileFormat
+    from pyflink_on_spark.codecs.formats.fields import Field
+    fmt = CsvFileFormat(CsvDialect(), ["id", "name"], [Field("int"), Field("string")])
+    n = 2 * csv_format.CSV_CHUNK_ROWS + 5
+    # a quoted value over two lines in every row
+    content = "".join('%d,"name\n%d"\n' % (i, i) for i in range(n)).encode()
+    path = str(tmp_path / "a.csv")
+    with open(path, "wb") as f:
+        f.write(content)
+    chunks = list(fmt.read_file(path))
+    assert [len(c) for c in chunks] == [csv_format.CSV_CHUNK_ROWS] * 2 + [5]
+    assert [tuple(r) for c in chunks for r in c] == \
+        [tuple(r) for r in fmt.decode_file(path, content)]
+    assert tuple(chunks[2][-1]) == (n - 1, "name\n%d" % (n - 1))
