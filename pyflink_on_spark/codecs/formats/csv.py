@@ -492,7 +492,7 @@ def decode_csv_file(path: str, content: bytes, dialect: CsvDialect, names: Seque
 
 
 # Rows of a CSV file a task reads that leave together (read_content): the file's text is
-# held whole (a quoted value may span lines), its Rows, ten times its size, are not
+# held whole (a quoted value may span lines), its Rows, several times its size, are not
 CSV_CHUNK_ROWS = 4096
 
 
