@@ -247,8 +247,8 @@ def _file_lengths(session, files: List[str]) -> List[int]:
     from pyflink_on_spark.codecs.files.fs import is_local
     from pyflink_on_spark.spark.session import is_connect
     if is_connect(session):
-        rows = session.read.format("binaryFile").load(files).select("length").collect()
-        return [row[0] for row in rows]
+        sizes = _listed_lengths(session, files)
+        return [sizes[normalize_path(f)] for f in files]
     jvm = session.sparkContext._jvm
     hadoop_conf = session.sparkContext._jsc.hadoopConfiguration()
     lengths = []

@@ -46,7 +46,7 @@ class TimestampsAndWatermarksOperator(Operator):
             for value in values:
                 self.process_element(value, timestamp)
             return
-        previous = MIN_WATERMARK if timestamp is None else timestamp
+        record_timestamp = MIN_WATERMARK if timestamp is None else timestamp
         on_event, collect_stamped = self._generator.on_event, self.output.collect_stamped
         every, start, count = self._every, 0, len(values)
         while start < count:
@@ -55,7 +55,7 @@ class TimestampsAndWatermarksOperator(Operator):
             stamps = []
             try:
                 for value in part:
-                    stamp = extract(value, previous)
+                    stamp = extract(value, record_timestamp)
                     if stamp is not None:
                         on_event(stamp)
                     stamps.append(stamp)
