@@ -15,7 +15,7 @@ from __future__ import annotations
 import struct
 from typing import Any, Callable, Optional
 
-import cloudpickle
+from pyflink_on_spark.common._key_hash import pickle_key
 
 _FLIP = bytes(b ^ 0x80 for b in range(256))
 
@@ -26,14 +26,61 @@ def _signed(data: bytes) -> bytes:
     return data.translate(_FLIP)
 
 
-def _pickled(key: Any) -> bytes:
-    data = cloudpickle.dumps(key)
-    return _signed(struct.pack(">i", len(data)) + data)
+def pickled_key_order(key: Any) -> bytes:
+    """The order bytes of a key without a declared type: its pickle as PyFlink's coder
+    writes it (pickle_key: a Row pickled as PyFlink's Row), length first."""
+    return pickle_order(pickle_key(key))
+
+
+def pickle_order(data: bytes) -> bytes:
+    """pickled_key_order's bytes from the key's pickle itself.
+
+    Flink compares the pickle's length (a 4-byte int), then its bytes, all as signed bytes.
+    These bytes compare the same way but are shorter in front, where it pays: Spark's sort
+    compares the first 8 bytes of two rows' order cheaply and the rest only on a tie, and
+    with the 4-byte length and the pickle's header first, every key of one length tied
+    there (the sort of a million int keys' rows took 5 s).
+    - The length: a length under 256 (the 4 bytes 0, 0, 0, n) as 1 and n; the lengths
+      before those in the signed order as 0 and the 4 bytes, those after as 2 and the 4
+      bytes: three classes in their order, each read back by its first byte.
+    - The pickle's first bytes are left out where they are the same in every pickle of
+      that length: a protocol-5 pickle starts with 0x80 0x05 and, from 4 bytes of content
+      on, a frame header giving the length less 11. The pickle module writes one frame for
+      a pickle under 64 KiB, so below that the header is a function of the length."""
+    length = len(data)
+    if length < 256:
+        head = _SHORT_LENGTHS[length]
+        if length >= _FRAMED_MIN:
+            if data.startswith(_FRAME_HEADERS[length]):
+                return head + data[_FRAMED_HEADER:].translate(_FLIP)
+        elif data.startswith(_PROTOCOL_5):
+            return head + data[2:].translate(_FLIP)
+        return head + data.translate(_FLIP)
+    signed_length = _signed(_LENGTH(length))
+    head = (b"\x00" if signed_length < b"\x80\x80\x80" else b"\x02") + signed_length
+    if length < _ONE_FRAME_MAX and data.startswith(_frame_header(length)):
+        return head + data[_FRAMED_HEADER:].translate(_FLIP)
+    return head + data.translate(_FLIP)
+
+
+_LENGTH = struct.Struct(">i").pack
+_PROTOCOL_5 = b"\x80\x05"
+_FRAMED_HEADER = 11            # PROTO 5, FRAME and its 8-byte length
+_FRAMED_MIN = 15               # a frame holds 4 bytes at least (pickle's FRAME_SIZE_MIN)
+_ONE_FRAME_MAX = 1 << 16       # pickle's FRAME_SIZE_TARGET: under it, one frame
+
+
+def _frame_header(length: int) -> bytes:
+    return _PROTOCOL_5 + b"\x95" + struct.pack("<Q", length - _FRAMED_HEADER)
+
+
+_SHORT_LENGTHS = [b"\x01" + bytes([n ^ 0x80]) for n in range(256)]
+_FRAME_HEADERS = [_frame_header(n) if n >= _FRAMED_MIN else b"" for n in range(256)]
 
 
 def _string(key: Any) -> bytes:
     if not isinstance(key, str):
-        return b"\x01" + _pickled(key)
+        return b"\x01" + pickled_key_order(key)
     # Flink writes a string's length (in characters) before its characters
     return b"\x00" + struct.pack(">I", len(key)) + _signed(key.encode("utf-8"))
 
@@ -49,7 +96,7 @@ def _numeric(fmt: str) -> Callable[[Any], bytes]:
         try:
             return b"\x00" + _signed(pack(key))
         except (struct.error, TypeError):
-            return b"\x01" + _pickled(key)
+            return b"\x01" + pickled_key_order(key)
     return order
 
 
@@ -59,12 +106,12 @@ def batch_key_order(key_type) -> Callable[[Any], bytes]:
     basic = getattr(key_type, "_basic_type", None) or getattr(key_type, "basic_type", None)
     basic_name = getattr(basic, "name", None)
     if name is None or name == "PickledBytesTypeInfo":
-        return _pickled
+        return pickled_key_order
     if basic_name == "STRING":
         return _string
     if basic_name in _NUMBER_FORMATS:
         return _numeric(_NUMBER_FORMATS[basic_name])
-    return _pickled
+    return pickled_key_order
 
 
 # The `order` of a boundary row on a key-sorted exchange (runtime/boundary.py): rows of

@@ -7,16 +7,20 @@ from __future__ import annotations
 
 import marshal
 import random
+from pickle import dumps as plain_pickle
 from itertools import chain
 from typing import Callable, List, Optional
 
 import cloudpickle
 
+from pyflink_on_spark.common._key_hash import PICKLE_PROTOCOL
 from pyflink_on_spark.datastream.functions import per_record_callable
 from pyflink_on_spark.runtime.exit_loops import compile_loop, exact_test
 from pyflink_on_spark.runtime.batch_order import (
-    ORDER_AFTER_RECORDS, ORDER_BEFORE_RECORDS, batch_key_order, sorted_record_order)
+    ORDER_AFTER_RECORDS, ORDER_BEFORE_RECORDS, batch_key_order, pickle_order,
+    pickled_key_order, sorted_record_order)
 from pyflink_on_spark.runtime.key_groups import KeyToSubtask
+from pyflink_on_spark.runtime.key_groups_bulk import pickled_key_subtasks
 from pyflink_on_spark.runtime.operators.base import user_function_error
 from pyflink_on_spark.runtime.boundary import (
     KIND_DRIVER, KIND_RECORD_COUNT, KIND_RECORDS, KIND_WATERMARK, MARSHAL_RECORD_VERSION,
@@ -487,6 +491,40 @@ class KeySortedExitCollector(ExitCollector):
                 found = located[memo_key] = (to_subtask(key), key_order(key))
             return found
 
+        # str and int keys whose slot or fold has no place yet: placed together when they
+        # are about to leave (place_new), where a key's subtask is hashed in bulk
+        # (KeyToSubtask.many) rather than one key at a time, as the key comes
+        unplaced: list = []
+        pickled_order = key_order is pickled_key_order
+
+        def place_new() -> None:
+            """The places (destination, order, key) of the keys in `unplaced`."""
+            keys = [key for key in unplaced if key not in places]
+            unplaced.clear()
+            new = []
+            for key in keys:
+                found = located.get(key)
+                if found is None:
+                    new.append(key)
+                else:
+                    places[key] = (found[0], sorted_record_order(found[1], None), key)
+            if not new:
+                return
+            if pickled_order:
+                # one pickle per key gives both its subtask and its order
+                pickles = [plain_pickle(key, PICKLE_PROTOCOL) for key in new]
+                dests = pickled_key_subtasks(pickles, spec.target_max_parallelism,
+                                             spec.target_parallelism)
+                orders = map(pickle_order, pickles)
+            else:
+                dests = to_subtask.many(new)
+                orders = map(key_order, new)
+            if len(located) + len(new) > memo_limit:
+                located.clear()
+            for key, dest, key_bytes in zip(new, dests, orders):
+                located[key] = (dest, key_bytes)
+                places[key] = (dest, sorted_record_order(key_bytes, None), key)
+
         def new_slot(key, slot_key) -> list:
             """The slot of a key's records as objects: its marshalled records, if any, turned
             back into objects first, so the key's records stay in their order."""
@@ -494,8 +532,11 @@ class KeySortedExitCollector(ExitCollector):
             if records is not None:
                 slot = slots[slot_key] = marshalled_values(records)
                 return slot
-            dest, key_bytes = locate(key, slot_key)
-            places[slot_key] = (dest, sorted_record_order(key_bytes, None), key)
+            if slot_key is key:
+                unplaced.append(key)
+            else:
+                dest, key_bytes = locate(key, slot_key)
+                places[slot_key] = (dest, sorted_record_order(key_bytes, None), key)
             slot = slots[slot_key] = []
             return slot
 
@@ -504,8 +545,7 @@ class KeySortedExitCollector(ExitCollector):
             as objects already."""
             if key in slots:
                 return None
-            dest, key_bytes = locate(key, key)
-            places[key] = (dest, sorted_record_order(key_bytes, None), key)
+            unplaced.append(key)
             slot = marshalled[key] = []
             return slot
 
@@ -534,11 +574,11 @@ class KeySortedExitCollector(ExitCollector):
             return False
 
         def new_fold(key, value) -> None:
-            dest, key_bytes = locate(key, key)
-            places[key] = (dest, sorted_record_order(key_bytes, None), key)
+            unplaced.append(key)
             folds[key] = [value]
 
         def fold_error(error: Exception, key) -> Exception:
+            place_new()
             return user_function_error(error, leading.operator_name, places[key][0])
 
         def fold_rows(keys, rows: list, seq: int) -> int:
@@ -560,6 +600,7 @@ class KeySortedExitCollector(ExitCollector):
             if timestamp is not None and folds and timestamp == LONG_MIN and key in folds:
                 # its row sorts with the fold's: the fold leaves first, the key's last
                 folding[0] = False
+                place_new()
                 self._seq = fold_rows([key], self._rows, self._seq)
             if kind in memo_types:
                 dest, key_bytes = locate(key, key if kind is str or kind is int else (kind, key))
@@ -577,6 +618,8 @@ class KeySortedExitCollector(ExitCollector):
         def flush(partly: bool = False) -> int:
             """Rows for the held records (partly: the largest slots, half the records at
             least); returns how many records are still held."""
+            if unplaced:
+                place_new()
             rows, edge, src, seq = self._rows, self._edge, self._src, self._seq
             sizes = sorted(chain(map(len, slots.values()), map(len, marshalled.values()),
                                  [1] * len(folds)), reverse=True)

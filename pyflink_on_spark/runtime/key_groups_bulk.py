@@ -1,0 +1,88 @@
+"""Flink's key -> operator index assignment for many pickled keys at once (numpy).
+
+key_groups.py hashes one key at a time in Python: for a pickled key, Arrays.hashCode over its
+pickle bytes is a Python loop per byte and Flink's murmur hash a dozen big-int operations,
+8-10 us a key on the development machine. That is paid once per distinct key, which is
+nothing for a thousand keys and most of a job's time for a million (map_keyby_reduce with
+all keys distinct ran at 51x the floor's time). Here the same arithmetic runs on uint32
+arrays, whose products wrap modulo 2**32 as Java's int arithmetic does: ~0.5 us a key.
+
+The bytes given are the keys' pickles (common/_key_hash.pickle_key); the results are exactly
+key_groups.KeyToSubtask's for the same keys (tests/test_key_groups_bulk.py compares them).
+"""
+from __future__ import annotations
+
+from typing import List, Sequence
+
+import numpy as np
+
+_U32 = np.uint32
+
+
+def _powers_of_31(count: int) -> np.ndarray:
+    """31**n mod 2**32 for n < count: Arrays.hashCode's weights."""
+    powers = np.full(count, 31, dtype=np.uint32)
+    powers[0] = 1
+    with np.errstate(over="ignore"):
+        return np.cumprod(powers, dtype=np.uint32)
+
+
+# grown when a longer key comes (_row_hashes)
+_POWERS = [_powers_of_31(1025)]
+
+
+def _murmur(codes: np.ndarray) -> np.ndarray:
+    """MathUtils.murmurHash(int) of each uint32 code, as non-negative int64s."""
+    with np.errstate(over="ignore"):
+        c = codes * _U32(0xCC9E2D51)
+        c = (c << _U32(15)) | (c >> _U32(17))
+        c = c * _U32(0x1B873593)
+        c = (c << _U32(13)) | (c >> _U32(19))
+        c = c * _U32(5) + _U32(0xE6546B64)
+        c ^= _U32(4)
+        c ^= c >> _U32(16)
+        c = c * _U32(0x85EBCA6B)
+        c ^= c >> _U32(13)
+        c = c * _U32(0xC2B2AE35)
+        c ^= c >> _U32(16)
+    signed = c.view(np.int32).astype(np.int64)
+    # Java: a negative hash is negated, except Integer.MIN_VALUE, which becomes 0
+    return np.where(signed >= 0, signed, np.where(signed == -0x80000000, 0, -signed))
+
+
+def _row_hashes(pickles: Sequence[bytes]) -> np.ndarray:
+    """The Java hash KeyGroupStreamPartitioner takes of each pickled key: 62 +
+    Arrays.hashCode(bytes) (key_groups.py's module docstring), as uint32s. Keys are hashed
+    in groups of one length: a matrix of their signed bytes times the weights."""
+    by_length: dict = {}
+    for index, data in enumerate(pickles):
+        group = by_length.get(len(data))
+        if group is None:
+            by_length[len(data)] = [index]
+        else:
+            group.append(index)
+    hashes = np.empty(len(pickles), dtype=np.uint32)
+    powers = _POWERS[0]
+    longest = max(by_length)
+    if longest >= len(powers):
+        powers = _POWERS[0] = _powers_of_31(2 * longest)
+    for length, indexes in by_length.items():
+        joined = b"".join([pickles[i] for i in indexes])
+        signed = np.frombuffer(joined, dtype=np.int8).reshape(len(indexes), length)
+        weights = powers[length - 1::-1] if length else powers[:0]
+        with np.errstate(over="ignore"):
+            # int8 -> uint32 wraps a negative byte modulo 2**32, as Java's int arithmetic
+            sums = (signed.astype(np.uint32) * weights).sum(axis=1, dtype=np.uint32)
+            hashes[indexes] = sums + powers[length] + _U32(62)
+    return hashes
+
+
+def pickled_key_subtasks(pickles: Sequence[bytes], max_parallelism: int,
+                         parallelism: int) -> List[int]:
+    """The operator index of each key given by its pickle bytes, for a keyed operator of
+    `parallelism` subtasks and `max_parallelism` key groups. (Not for None, which PyFlink
+    sends as null, not pickled.)"""
+    if not pickles:
+        return []
+    groups = _murmur(_row_hashes(pickles)) % max_parallelism
+    return (groups * parallelism // max_parallelism).tolist()
