@@ -252,7 +252,7 @@ class ExitCollector:
                 # str and int keys' subtasks, looked up here without a call into to_subtask
                 # (which memoises every key type its own way): equal strs, or equal ints,
                 # are the same key (bool, float... keys go through to_subtask)
-                dest_of={}, memo_limit=KeySortedExitCollector._MEMO_LIMIT)
+                dest_of={}, memo_limit=DEST_MEMO_LIMIT)
         options = {"route": _KEYED_ROUTE if keyed else "dest = select(value)",
                    "mark": "if not exact_value:\n    unsure[dest] = True" if tested else "pass"}
         # Two loops: the exit keeps no timestamps while its records have none (an append
@@ -334,6 +334,13 @@ class ExitCollector:
     def _emit(self, dest: int, kind: int, payload: bytes) -> None:
         self._rows.append((self._edge, dest, self._src, self._seq, kind, payload))
         self._seq += 1
+
+
+# str and int keys a keyed exit remembers the subtask of (then it forgets them all): a key
+# it forgot costs 8-10 us to hash again, so with more keys than this coming round in turn
+# every record paid that (keyed_value_state with 100k keys: 4.2x the floor's time). An
+# entry is a key and a small int: ~30 MB at most for short str keys.
+DEST_MEMO_LIMIT = 1 << 18
 
 
 # key types whose equal values have equal serialized forms (memoised per exact type)
