@@ -15,6 +15,7 @@ import cloudpickle
 
 from pyflink_on_spark.common._key_hash import PICKLE_PROTOCOL
 from pyflink_on_spark.datastream.functions import per_record_callable
+from pyflink_on_spark.runtime.exit_bulk_keys import BULK_LOOP, BULK_STAMPED_LOOP, make_router
 from pyflink_on_spark.runtime.exit_loops import compile_loop, exact_test
 from pyflink_on_spark.runtime.batch_order import (
     ORDER_AFTER_RECORDS, ORDER_BEFORE_RECORDS, batch_key_order, pickle_order,
@@ -142,6 +143,7 @@ def rescale_targets(subtask: int, parallelism: int, n: int) -> List[int]:
 _CHUNKED_LOOP = """
 def process_many(records, timestamp):
     {prologue}
+    {bulk}
     for value in records:
         {prepare}
         try:
@@ -170,6 +172,10 @@ if kind is str or kind is int:
         if len(dest_of) >= memo_limit:
             dest_of.clear()
         dest = dest_of[key] = to_subtask(key)
+        misses[0] += 1
+        if misses[0] >= BULK_AFTER_MISSES:
+            misses[0] = 0
+            bulk[0] = True
 else:
     dest = to_subtask(key)
 keys_by[dest].append(key)"""
@@ -254,7 +260,11 @@ class ExitCollector:
                 # are the same key (bool, float... keys go through to_subtask)
                 dest_of={}, memo_limit=DEST_MEMO_LIMIT)
         options = {"route": _KEYED_ROUTE if keyed else "dest = select(value)",
-                   "mark": "if not exact_value:\n    unsure[dest] = True" if tested else "pass"}
+                   "mark": "if not exact_value:\n    unsure[dest] = True" if tested else "pass",
+                   "bulk": "pass"}
+        if keyed:
+            self._bulk_keys(namespace, convert, user_map is not None, tested)
+            options["bulk"] = "if bulk[0]:\n    return bulk_many(records, timestamp)"
         # Two loops: the exit keeps no timestamps while its records have none (an append
         # per record less: keyed_value_state's source stage, engine alone, 0.28-0.31 ->
         # 0.27-0.29 us/record); the first record with one gives the records held their
@@ -280,11 +290,29 @@ class ExitCollector:
         self.process_stamped = compile_loop(
             _STAMPED_LOOP, namespace, convert, user_map is not None,
             dict(options, stamp="stamps_by[dest].append(timestamp)",
-                 prologue="if not stamped_state[0]:\n    begin_stamps()"))
+                 prologue="if not stamped_state[0]:\n    begin_stamps()",
+                 bulk=options["bulk"].replace("bulk_many(records, timestamp)",
+                                              "bulk_stamped(records, stamps)")))
         return compile_loop(_CHUNKED_LOOP, namespace, convert, user_map is not None,
                             dict(options, stamp="pass", prologue=(
                                 "if timestamp is not None or stamped_state[0]:\n"
                                 "    return to_stamped(records, timestamp)")))
+
+    def _bulk_keys(self, namespace: dict, convert: Optional[Callable], has_map: bool,
+                   tested: bool) -> None:
+        """A keyed exit's loops for calls of many new keys (exit_bulk_keys.py), into
+        `namespace`, with the switch (`bulk`) and the count of new keys met (`misses`)."""
+        bulk = [False]
+        route = make_router(
+            namespace["to_subtask"], namespace["dest_of"], namespace["memo_limit"], bulk,
+            self._values, self._keys, self._stamps, self._stamped, self._unsure, tested,
+            self._flush, CHUNK_RECORDS,
+            lambda e: _blame_selector(self._user_error(e), self.spec.partitioning, e))
+        namespace.update(bulk=bulk, misses=[0], BULK_AFTER_MISSES=BULK_AFTER_MISSES,
+                         route=route)
+        namespace.update(
+            bulk_many=compile_loop(BULK_LOOP, namespace, convert, has_map),
+            bulk_stamped=compile_loop(BULK_STAMPED_LOOP, namespace, convert, has_map))
 
     def process_watermark(self, watermark: int) -> None:
         # The end of input is implied by the end of the channel; only real progress is sent.
@@ -341,6 +369,8 @@ class ExitCollector:
 # every record paid that (keyed_value_state with 100k keys: 4.2x the floor's time). An
 # entry is a key and a small int: ~30 MB at most for short str keys.
 DEST_MEMO_LIMIT = 1 << 18
+# new keys a keyed exit meets before it takes calls of records in two steps (exit_bulk_keys)
+BULK_AFTER_MISSES = 64
 
 
 # key types whose equal values have equal serialized forms (memoised per exact type)

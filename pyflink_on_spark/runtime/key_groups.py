@@ -37,7 +37,8 @@ from pyflink_on_spark.common._java_text import java_bytes_hash
 from pyflink_on_spark.common._key_hash import (
     PICKLE_PROTOCOL, is_row, pickle_key, row_kind_value)
 from pyflink_on_spark.common.typeinfo import PickledBytesTypeInfo, TypeInformation
-from pyflink_on_spark.runtime.key_groups_bulk import pickled_key_subtasks
+from pyflink_on_spark.runtime.key_groups_bulk import (
+    int_key_subtasks, long_key_subtasks, pickled_key_subtasks, string_key_subtasks)
 
 __all__ = ["murmur_hash", "java_key_hash", "pickle_key", "assign_key_group",
            "operator_index_for_key_group", "KeyToSubtask"]
@@ -105,6 +106,26 @@ def operator_index_for_key_group(max_parallelism: int, parallelism: int, key_gro
 _FLAT = frozenset((str, int, bool, bytes, type(None)))
 
 
+def _pickled_together(keys: list, max_parallelism: int, parallelism: int) -> List[int]:
+    return pickled_key_subtasks([_plain_pickle(key, PICKLE_PROTOCOL) for key in keys],
+                                max_parallelism, parallelism)
+
+
+def _any(key: Any) -> bool:
+    return True
+
+
+_LONG_RANGE = range(-(1 << 63), 1 << 63)
+_INT_RANGE = range(-(1 << 31), 1 << 31)
+# declared key type -> (hash str / int keys together, which of them); others go one by one
+_DECLARED_TOGETHER = {
+    "LONG": (long_key_subtasks, lambda key: key.__class__ is int and key in _LONG_RANGE),
+    "INT": (int_key_subtasks, lambda key: key.__class__ is int and key in _INT_RANGE),
+    "STRING": (string_key_subtasks, lambda key: key.__class__ is str),
+}
+_BULK_FROM = 4
+
+
 def _typed_memo_safe(value: Any) -> bool:
     """False if `value` holds something equal to a value that PyFlink hashes differently under
     a declared type: a float zero (0.0 == -0.0) or a Decimal (Decimal("1.5") == "1.50")."""
@@ -167,28 +188,33 @@ class KeyToSubtask:
         return self._slow(key)
 
     def many(self, keys: Sequence[Any]) -> List[int]:
-        """[self(key) for key in keys], with the str and int keys not memoised yet hashed
-        together (key_groups_bulk.py): for pickled keys, a new key costs ~0.5 us there
-        instead of 8-10 us one at a time."""
-        if not self._pickled:
+        """[self(key) for key in keys], with the keys not memoised yet hashed together
+        where key_groups_bulk.py can (str and int keys without a declared type, int keys of
+        Types.LONG() or Types.INT(), str keys of Types.STRING()): a new key costs ~0.5 us
+        there instead of 8-10 us one at a time."""
+        bulk = self._bulk
+        if bulk is None:
             return [self(key) for key in keys]
+        hash_together, takes = bulk
         subtasks: List[Any] = [None] * len(keys)
         new: List[int] = []
-        pickles: List[bytes] = []
         by_type = self._by_type
         for position, key in enumerate(keys):
             kind = key.__class__
             if kind is str or kind is int:
                 index = by_type[kind].get(key)
-                if index is None:
+                if index is None and takes(key):
                     new.append(position)
-                    pickles.append(_plain_pickle(key, PICKLE_PROTOCOL))
-                else:
-                    subtasks[position] = index
+                    continue
+                subtasks[position] = self(key) if index is None else index
             else:
                 subtasks[position] = self(key)
-        if new:
-            found = pickled_key_subtasks(pickles, self._max_parallelism, self._parallelism)
+        if len(new) < _BULK_FROM:   # numpy's fixed cost is that of a few keys one by one
+            for position in new:
+                subtasks[position] = self(keys[position])
+        elif new:
+            found = hash_together([keys[i] for i in new], self._max_parallelism,
+                                  self._parallelism)
             for position, index in zip(new, found):
                 key = keys[position]
                 cache = by_type[key.__class__]
@@ -196,6 +222,14 @@ class KeyToSubtask:
                     cache.clear()
                 cache[key] = subtasks[position] = index
         return subtasks
+
+    @property
+    def _bulk(self) -> Optional[tuple]:
+        """(hash the keys together, which str / int keys it takes) for this key type."""
+        if self._pickled:
+            return _pickled_together, _any
+        name = getattr(getattr(self._type, "_basic_type", None), "name", None)
+        return _DECLARED_TOGETHER.get(name)
 
     def _tuple(self, key: tuple) -> int:
         if self._pickled:

@@ -77,6 +77,11 @@ def _row_hashes(pickles: Sequence[bytes]) -> np.ndarray:
     return hashes
 
 
+def _subtasks(row_hashes: np.ndarray, max_parallelism: int, parallelism: int) -> List[int]:
+    groups = _murmur(row_hashes) % max_parallelism
+    return (groups * parallelism // max_parallelism).tolist()
+
+
 def pickled_key_subtasks(pickles: Sequence[bytes], max_parallelism: int,
                          parallelism: int) -> List[int]:
     """The operator index of each key given by its pickle bytes, for a keyed operator of
@@ -84,5 +89,58 @@ def pickled_key_subtasks(pickles: Sequence[bytes], max_parallelism: int,
     sends as null, not pickled.)"""
     if not pickles:
         return []
-    groups = _murmur(_row_hashes(pickles)) % max_parallelism
-    return (groups * parallelism // max_parallelism).tolist()
+    return _subtasks(_row_hashes(pickles), max_parallelism, parallelism)
+
+
+# Keys of a declared type (key_by(..., key_type)): the Row's hash is 62 + the Java object's
+# hashCode (key_groups.py's module docstring)
+
+def long_key_subtasks(values: Sequence[int], max_parallelism: int,
+                      parallelism: int) -> List[int]:
+    """Types.LONG() keys (ints in the long range): Long.hashCode = (int)(v ^ (v >>> 32))."""
+    if not values:
+        return []
+    bits = np.array(values, dtype=np.int64).view(np.uint64)
+    with np.errstate(over="ignore"):
+        hashes = ((bits ^ (bits >> np.uint64(32))) & np.uint64(0xFFFFFFFF)).astype(np.uint32)
+        return _subtasks(hashes + _U32(62), max_parallelism, parallelism)
+
+
+def int_key_subtasks(values: Sequence[int], max_parallelism: int,
+                     parallelism: int) -> List[int]:
+    """Types.INT() keys (ints in the int range): Integer.hashCode is the value."""
+    if not values:
+        return []
+    hashes = np.array(values, dtype=np.int64).astype(np.uint32)
+    with np.errstate(over="ignore"):
+        return _subtasks(hashes + _U32(62), max_parallelism, parallelism)
+
+
+def string_key_subtasks(values: Sequence[str], max_parallelism: int,
+                        parallelism: int) -> List[int]:
+    """Types.STRING() keys: String.hashCode over the UTF-16 code units (lone surrogates
+    too), grouped by length as the pickles are."""
+    if not values:
+        return []
+    units = [v.encode("utf-16-be", "surrogatepass") for v in values]
+    by_length: dict = {}
+    for index, data in enumerate(units):
+        group = by_length.get(len(data))
+        if group is None:
+            by_length[len(data)] = [index]
+        else:
+            group.append(index)
+    hashes = np.empty(len(values), dtype=np.uint32)
+    powers = _POWERS[0]
+    longest = max(by_length) // 2
+    if longest >= len(powers):
+        powers = _POWERS[0] = _powers_of_31(2 * longest)
+    for size, indexes in by_length.items():
+        length = size // 2
+        joined = b"".join([units[i] for i in indexes])
+        codes = np.frombuffer(joined, dtype=">u2").reshape(len(indexes), length)
+        weights = powers[length - 1::-1] if length else powers[:0]
+        with np.errstate(over="ignore"):
+            sums = (codes.astype(np.uint32) * weights).sum(axis=1, dtype=np.uint32)
+            hashes[indexes] = sums + _U32(62)
+    return _subtasks(hashes, max_parallelism, parallelism)

@@ -75,9 +75,10 @@ def test_a_keyed_exit_routes_every_key_as_key_to_subtask_does(monkeypatch, memo_
     # the exit looks str and int keys up itself; equal keys of other types (True == 1 ==
     # 1.0) are other keys and must not share their entries; a full memo starts over
     from pyflink_on_spark.runtime.boundary import loads_records
-    from pyflink_on_spark.runtime.exits import ExitCollector, KeySortedExitCollector
+    from pyflink_on_spark.runtime import exits
+    from pyflink_on_spark.runtime.exits import ExitCollector
     from pyflink_on_spark.runtime.key_groups import KeyToSubtask
-    monkeypatch.setattr(KeySortedExitCollector, "_MEMO_LIMIT", memo_limit)
+    monkeypatch.setattr(exits, "DEST_MEMO_LIMIT", memo_limit)
     spec = ExitSpec(edge_id=1, source=0, side_tag=None,
                     partitioning=KeyedPartitioning(wrap_key_selector(lambda v: v[0])),
                     target_parallelism=7, target_max_parallelism=128)

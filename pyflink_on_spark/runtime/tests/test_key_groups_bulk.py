@@ -57,14 +57,29 @@ def test_many_memoises_and_takes_every_key_type():
     assert to_subtask.many([]) == []
 
 
-def test_many_under_a_declared_key_type_is_the_one_key_path():
-    keys = ["a", "bb", "日本", ""]
-    declared = KeyToSubtask(128, 2, ShimTypes.STRING())
-    assert declared.many(keys) == [KeyToSubtask(128, 2, ShimTypes.STRING())(k) for k in keys]
-    string_case = next(c.values[0] for c in CASES if c.values[0]["name"] == "string")
-    observed = OBSERVED["key_types"]["string"]
+@pytest.mark.parametrize("name", ["string", "int", "long"])
+def test_many_of_declared_keys_matches_pyflink(name):
+    observed = OBSERVED["key_types"][name]
     key_type = build_type(observed["key_type"], ShimTypes)
     keys = [decode(enc) for enc in observed["keys"]]
-    to_subtask = KeyToSubtask(string_case["max_parallelism"], string_case["parallelism"],
-                              key_type)
-    assert to_subtask.many(keys) == string_case["subtasks"]
+    cases = [c.values[0] for c in CASES if c.values[0]["name"] == name]
+    assert cases
+    for case in cases:
+        to_subtask = KeyToSubtask(case["max_parallelism"], case["parallelism"], key_type)
+        assert to_subtask.many(keys) == case["subtasks"]
+
+
+@pytest.mark.parametrize("declared", ["LONG", "INT", "STRING"])
+def test_many_of_declared_keys_matches_one_key_at_a_time(declared):
+    rng = random.Random(11)
+    key_type = getattr(ShimTypes, declared)()
+    keys = [rng.randrange(-2 ** 65, 2 ** 65) for _ in range(500)] + \
+        [rng.randrange(-2 ** 33, 2 ** 33) for _ in range(500)] + list(range(-300, 300)) + \
+        [2 ** 63 - 1, -2 ** 63, 2 ** 31 - 1, -2 ** 31, 2 ** 31, 2 ** 63]
+    keys += ["".join(chr(rng.randrange(1, 0x11000)) for _ in range(rng.randrange(30)))
+             for _ in range(800)] + ["", "\ud800", "a" * 3000, None, True, 1.5]
+    rng.shuffle(keys)
+    for max_parallelism, parallelism in ((128, 2), (4096, 7)):
+        one = KeyToSubtask(max_parallelism, parallelism, key_type)
+        expected = [one(k) for k in keys]
+        assert KeyToSubtask(max_parallelism, parallelism, key_type).many(keys) == expected

@@ -1,0 +1,111 @@
+"""A keyed exit's records routed a call at a time, for streams of many new keys.
+
+A keyed exit (exits.py) finds a str or int key's subtask in its memo; a key it has not seen
+is hashed as Flink hashes it, 8-10 us one key at a time in Python (key_groups.py), against
+~0.2 us for the rest of a record's way through the exit. With every key new (a stream of
+ids), that is most of the job. key_groups_bulk.py hashes many keys together in ~0.5 us a
+key, but a record's subtask is needed before the next record can be placed: the records of
+one destination leave in their order.
+
+So when new keys come often (exits.BULK_AFTER_MISSES of them since the last switch), the
+exit takes a call's records in two steps: a loop that runs the fused map, the converter
+and the key function per record, as the usual loop does, keeping the keys and values; then
+route(): their subtasks, the new keys' together, and each record into its destination's
+chunk in the order the records came. Once fewer than one key in BULK_LEAVE_SHARE is new in
+a call, the exit goes back to the usual loop. The records before one whose map or key
+function raised are routed before the error goes on, as the usual loop has them.
+"""
+from __future__ import annotations
+
+from typing import Callable, List, Optional
+
+# a call with fewer new keys than 1 in this many records goes back to the usual loop
+BULK_LEAVE_SHARE = 32
+_STR_INT = frozenset((str, int))
+
+# The first step of a call (exit_loops.py compiles it with the exit's {prepare} lines)
+BULK_LOOP = """
+def bulk_many(records, timestamp):
+    keys = []
+    values = []
+    exacts = []
+    try:
+        for value in records:
+            {prepare}
+            try:
+                key = get_key(value)
+            except Exception as e:
+                raise blame_selector(user_error(e), partitioning, e) from None
+            keys.append(key)
+            values.append(value)
+            exacts.append(exact_value)
+    finally:
+        route(keys, values, exacts, timestamp, None)
+"""
+
+BULK_STAMPED_LOOP = BULK_LOOP.replace(
+    "def bulk_many(records, timestamp):", "def bulk_stamped(records, stamps):").replace(
+    "for value in records:", "for value, timestamp in zip(records, stamps):").replace(
+    "    exacts = []\n", "    exacts = []\n    kept = []\n").replace(
+    "            exacts.append(exact_value)\n",
+    "            exacts.append(exact_value)\n            kept.append(timestamp)\n").replace(
+    "route(keys, values, exacts, timestamp, None)", "route(keys, values, exacts, None, kept)")
+
+
+def make_router(to_subtask, dest_of: dict, memo_limit: int, bulk: list,
+                values_by: List[list], keys_by: List[list], stamps_by: List[list],
+                stamped_state: list, unsure: list, tested: bool, flush: Callable,
+                chunk_records: int, blame: Callable[[BaseException], BaseException]
+                ) -> Callable:
+    """route(keys, values, exacts, timestamp, stamps): the second step (see the module's
+    docstring). `stamps` gives each record's timestamp, else all have `timestamp`; `blame`
+    wraps an error of the key -> subtask map (a key its declared type cannot take)."""
+
+    def subtasks(keys: list) -> tuple:
+        """(the keys' subtasks, the error met at the first key that has none, or None);
+        the subtasks stop before that key."""
+        if _STR_INT.issuperset(map(type, keys)):
+            dests = list(map(dest_of.get, keys))
+            failure = None
+        else:
+            dests, failure = [], None
+            for key in keys:
+                kind = key.__class__
+                if kind is str or kind is int:
+                    dests.append(dest_of.get(key))
+                    continue
+                try:
+                    dests.append(to_subtask(key))
+                except Exception as e:
+                    failure = e
+                    break
+        new = [i for i, dest in enumerate(dests) if dest is None]
+        if new:
+            found = to_subtask.many([keys[i] for i in new])
+            if len(dest_of) + len(new) > memo_limit:
+                dest_of.clear()
+            for i, dest in zip(new, found):
+                dests[i] = dest_of[keys[i]] = dest
+        if len(new) * BULK_LEAVE_SHARE < len(keys):
+            bulk[0] = False
+        return dests, failure
+
+    def route(keys: list, values: list, exacts: list, timestamp: Optional[int],
+              stamps: Optional[list]) -> None:
+        if not keys:
+            return
+        dests, failure = subtasks(keys)
+        stamped = stamped_state[0]
+        for i, dest in enumerate(dests):
+            chunk = values_by[dest]
+            chunk.append(values[i])
+            keys_by[dest].append(keys[i])
+            if stamped:
+                stamps_by[dest].append(timestamp if stamps is None else stamps[i])
+            if tested and not exacts[i]:
+                unsure[dest] = True
+            if len(chunk) >= chunk_records:
+                flush(dest)
+        if failure is not None:
+            raise blame(failure)
+    return route
