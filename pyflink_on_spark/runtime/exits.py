@@ -662,6 +662,8 @@ class KeySortedExitCollector(ExitCollector):
                                  [1] * len(folds)), reverse=True)
             waiting = sum(sizes)
             smallest = 0
+            if partly and marshalled and marshalled_fit():
+                return SORTED_RECORDS_HELD // 2   # look again after as many records more
             if partly:
                 leaving = 0
                 for size in sizes:
@@ -703,6 +705,20 @@ class KeySortedExitCollector(ExitCollector):
             held.clear()
             self._seq = seq
             return waiting
+
+        def marshalled_fit() -> bool:
+            """Whether the records held are mostly marshalled ones and take less than
+            MARSHALLED_BYTES_HELD (their bytes, the objects holding them, their slots): a
+            key's records then wait for the rest of them instead of leaving in pieces (with
+            100k keys of 5 records each, the partial flushes made a row of 1-2 records)."""
+            objects = sum(map(len, slots.values())) + sum(len(entry) - 3
+                                                          for entry in held.values())
+            if objects * 2 >= SORTED_RECORDS_HELD:
+                return False
+            records = sum(map(len, marshalled.values()))
+            size = sum(map(len, chain.from_iterable(marshalled.values())))
+            return size + records * _HELD_RECORD_BYTES + len(marshalled) * _SLOT_BYTES \
+                < MARSHALLED_BYTES_HELD
 
         def flush_all() -> None:
             counted[0] = flush()
@@ -813,6 +829,12 @@ _PARTIAL_FOLDS = {"MIN": _fold_min, "MAX": _fold_max, "MIN_BY": _fold_min_by,
 # A key-sorted exit holds more records than a chunk (all destinations together): the more of
 # a key's records share a row, the fewer rows Spark sorts and the tasks cross.
 SORTED_RECORDS_HELD = 64 * CHUNK_RECORDS
+# a key-sorted exit holds marshalled records past SORTED_RECORDS_HELD while they take less
+# than this: a bytes object's header and a list's pointer each (_HELD_RECORD_BYTES), a slot's
+# list and dict entry (_SLOT_BYTES), on top of the records' own bytes
+MARSHALLED_BYTES_HELD = 48 << 20
+_HELD_RECORD_BYTES = 41
+_SLOT_BYTES = 200
 
 
 def exit_collector(spec: ExitSpec, subtask: int, parallelism: int, rows: List[tuple],

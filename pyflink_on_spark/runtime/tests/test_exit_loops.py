@@ -190,6 +190,7 @@ def test_a_record_marshal_would_change_keeps_its_type_among_marshalled_ones():
 def test_marshalled_and_object_slots_leave_together_when_the_exit_is_full(monkeypatch):
     from pyflink_on_spark.runtime import exits
     monkeypatch.setattr(exits, "SORTED_RECORDS_HELD", 6)
+    monkeypatch.setattr(exits, "MARSHALLED_BYTES_HELD", 0)   # no room past the count
     collector, rows = _sorted_exit()
     # "o" waits as objects (its first record is not exact), "m" marshalled
     for value in [("o", np.int64(1)), ("m", 1), ("m", 2), ("m", 3), ("o", 2)]:
@@ -201,6 +202,26 @@ def test_marshalled_and_object_slots_leave_together_when_the_exit_is_full(monkey
     collector.flush()
     assert [v for v, _, _ in _sorted_values(rows)] == [
         [("m", 1), ("m", 2), ("m", 3), ("m", 4)], [("o", 1), ("o", 2)]]
+
+
+def test_marshalled_records_wait_whole_while_they_fit_in_their_bytes(monkeypatch):
+    # past SORTED_RECORDS_HELD, records held marshalled stay while MARSHALLED_BYTES_HELD
+    # holds them: each key's records then leave in one row, not in pieces
+    from pyflink_on_spark.runtime import exits
+    monkeypatch.setattr(exits, "SORTED_RECORDS_HELD", 8)
+    records = [("k%d" % (i % 10), i) for i in range(100)]
+    collector, rows = _sorted_exit()
+    collector.process_many(records, None)
+    assert rows == []
+    collector.flush()
+    assert sorted(len(v) for v, _, _ in _sorted_values(rows)) == [10] * 10
+    # with no room for them, they leave as the count says
+    monkeypatch.setattr(exits, "MARSHALLED_BYTES_HELD", 0)
+    collector, rows = _sorted_exit()
+    collector.process_many(records, None)
+    assert rows != []
+    collector.flush()
+    assert len(rows) > 10 and sum(len(v) for v, _, _ in _sorted_values(rows)) == 100
 
 
 def test_int_keys_and_other_key_kinds_beside_them():
