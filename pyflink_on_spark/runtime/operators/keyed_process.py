@@ -180,8 +180,10 @@ class KeyedProcessOperator(Operator):
         finish = getattr(self.function, "_end_key", None)
         if finish is not None:
             self.call_user(self._emit_end_input, finish)
-        self.current_watermark = MAX_WATERMARK
-        self._fire_all_timers()
+        timers = self.timers
+        if len(timers.event_time) or len(timers.processing_time):   # most keys have none
+            self.current_watermark = MAX_WATERMARK
+            self._fire_all_timers()
         self.current_watermark = MIN_WATERMARK
         self.backend.discard_ended_keys()
 
