@@ -662,8 +662,6 @@ class KeySortedExitCollector(ExitCollector):
                                  [1] * len(folds)), reverse=True)
             waiting = sum(sizes)
             smallest = 0
-            if partly and marshalled and marshalled_fit():
-                return SORTED_RECORDS_HELD // 2   # look again after as many records more
             if partly:
                 leaving = 0
                 for size in sizes:
@@ -671,6 +669,8 @@ class KeySortedExitCollector(ExitCollector):
                     if leaving * 2 >= waiting:
                         smallest = size
                         break
+                if smallest < FEW_RECORDS and marshalled and marshalled_fit():
+                    return SORTED_RECORDS_HELD // 2   # look again after as many more
             if folds and smallest <= 1:
                 if partly:
                     folding[0] = False
@@ -708,9 +708,11 @@ class KeySortedExitCollector(ExitCollector):
 
         def marshalled_fit() -> bool:
             """Whether the records held are mostly marshalled ones and take less than
-            MARSHALLED_BYTES_HELD (their bytes, the objects holding them, their slots): a
-            key's records then wait for the rest of them instead of leaving in pieces (with
-            100k keys of 5 records each, the partial flushes made a row of 1-2 records)."""
+            MARSHALLED_BYTES_HELD (their bytes, the objects holding them, their slots): when
+            the slots that would leave are small, their keys' records then wait for the
+            rest of them instead of leaving in pieces (with 100k keys of 5 records each, the
+            partial flushes made rows of 1-2 records). Larger slots leave as before: their
+            rows are few, and they leave while the task runs, not all at its end."""
             objects = sum(map(len, slots.values())) + sum(len(entry) - 3
                                                           for entry in held.values())
             if objects * 2 >= SORTED_RECORDS_HELD:
@@ -833,6 +835,7 @@ SORTED_RECORDS_HELD = 64 * CHUNK_RECORDS
 # than this: a bytes object's header and a list's pointer each (_HELD_RECORD_BYTES), a slot's
 # list and dict entry (_SLOT_BYTES), on top of the records' own bytes
 MARSHALLED_BYTES_HELD = 48 << 20
+FEW_RECORDS = 16    # a slot this small that would leave is worth holding longer
 _HELD_RECORD_BYTES = 41
 _SLOT_BYTES = 200
 

@@ -224,6 +224,17 @@ def test_marshalled_records_wait_whole_while_they_fit_in_their_bytes(monkeypatch
     assert len(rows) > 10 and sum(len(v) for v, _, _ in _sorted_values(rows)) == 100
 
 
+def test_large_marshalled_slots_leave_while_the_task_runs(monkeypatch):
+    # slots of FEW_RECORDS or more leave when the exit is full, room or not: few rows
+    from pyflink_on_spark.runtime import exits
+    monkeypatch.setattr(exits, "SORTED_RECORDS_HELD", 4 * exits.FEW_RECORDS)
+    collector, rows = _sorted_exit()
+    collector.process_many([("k%d" % (i % 2), i) for i in range(4 * exits.FEW_RECORDS)], None)
+    assert len(rows) >= 1
+    collector.flush()
+    assert sum(len(v) for v, _, _ in _sorted_values(rows)) == 4 * exits.FEW_RECORDS
+
+
 def test_int_keys_and_other_key_kinds_beside_them():
     collector, rows = _sorted_exit(Types.TUPLE([Types.LONG(), Types.LONG()]), Types.LONG())
     collector.process_many([(1, 10), (2, 20), (1, 11)], None)
