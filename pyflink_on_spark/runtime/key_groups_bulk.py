@@ -50,31 +50,41 @@ def _murmur(codes: np.ndarray) -> np.ndarray:
     return np.where(signed >= 0, signed, np.where(signed == -0x80000000, 0, -signed))
 
 
-def _row_hashes(pickles: Sequence[bytes]) -> np.ndarray:
-    """The Java hash KeyGroupStreamPartitioner takes of each pickled key: 62 +
-    Arrays.hashCode(bytes) (key_groups.py's module docstring), as uint32s. Keys are hashed
-    in groups of one length: a matrix of their signed bytes times the weights."""
-    by_length: dict = {}
-    for index, data in enumerate(pickles):
-        group = by_length.get(len(data))
+def _polynomial_hashes(encoded: Sequence[bytes], dtype: str, first: int) -> np.ndarray:
+    """Java's h = 31 * h + unit over each encoding's units (of `dtype`: signed bytes for
+    Arrays.hashCode(byte[]), UTF-16 code units for String.hashCode), h starting at `first`,
+    as uint32s. Encodings are hashed in groups of one length: a matrix of their units times
+    the weights 31**k."""
+    width = np.dtype(dtype).itemsize
+    by_size: dict = {}
+    for index, data in enumerate(encoded):
+        group = by_size.get(len(data))
         if group is None:
-            by_length[len(data)] = [index]
+            by_size[len(data)] = [index]
         else:
             group.append(index)
-    hashes = np.empty(len(pickles), dtype=np.uint32)
+    hashes = np.empty(len(encoded), dtype=np.uint32)
     powers = _POWERS[0]
-    longest = max(by_length)
+    longest = max(by_size) // width
     if longest >= len(powers):
         powers = _POWERS[0] = _powers_of_31(2 * longest)
-    for length, indexes in by_length.items():
-        joined = b"".join([pickles[i] for i in indexes])
-        signed = np.frombuffer(joined, dtype=np.int8).reshape(len(indexes), length)
+    for size, indexes in by_size.items():
+        length = size // width
+        units = np.frombuffer(b"".join([encoded[i] for i in indexes]), dtype=dtype)
         weights = powers[length - 1::-1] if length else powers[:0]
         with np.errstate(over="ignore"):
-            # int8 -> uint32 wraps a negative byte modulo 2**32, as Java's int arithmetic
-            sums = (signed.astype(np.uint32) * weights).sum(axis=1, dtype=np.uint32)
-            hashes[indexes] = sums + powers[length] + _U32(62)
+            # a negative signed byte -> uint32 wraps modulo 2**32, as Java's int arithmetic
+            sums = (units.reshape(len(indexes), length).astype(np.uint32) * weights).sum(
+                axis=1, dtype=np.uint32)
+            hashes[indexes] = sums + _U32(first) * powers[length]
     return hashes
+
+
+def _row_hashes(pickles: Sequence[bytes]) -> np.ndarray:
+    """The Java hash KeyGroupStreamPartitioner takes of each pickled key: 62 +
+    Arrays.hashCode(bytes) (key_groups.py's module docstring), as uint32s."""
+    with np.errstate(over="ignore"):
+        return _polynomial_hashes(pickles, "i1", 1) + _U32(62)
 
 
 def _subtasks(row_hashes: np.ndarray, max_parallelism: int, parallelism: int) -> List[int]:
@@ -119,28 +129,10 @@ def int_key_subtasks(values: Sequence[int], max_parallelism: int,
 def string_key_subtasks(values: Sequence[str], max_parallelism: int,
                         parallelism: int) -> List[int]:
     """Types.STRING() keys: String.hashCode over the UTF-16 code units (lone surrogates
-    too), grouped by length as the pickles are."""
+    too)."""
     if not values:
         return []
     units = [v.encode("utf-16-be", "surrogatepass") for v in values]
-    by_length: dict = {}
-    for index, data in enumerate(units):
-        group = by_length.get(len(data))
-        if group is None:
-            by_length[len(data)] = [index]
-        else:
-            group.append(index)
-    hashes = np.empty(len(values), dtype=np.uint32)
-    powers = _POWERS[0]
-    longest = max(by_length) // 2
-    if longest >= len(powers):
-        powers = _POWERS[0] = _powers_of_31(2 * longest)
-    for size, indexes in by_length.items():
-        length = size // 2
-        joined = b"".join([units[i] for i in indexes])
-        codes = np.frombuffer(joined, dtype=">u2").reshape(len(indexes), length)
-        weights = powers[length - 1::-1] if length else powers[:0]
-        with np.errstate(over="ignore"):
-            sums = (codes.astype(np.uint32) * weights).sum(axis=1, dtype=np.uint32)
-            hashes[indexes] = sums + _U32(62)
+    with np.errstate(over="ignore"):
+        hashes = _polynomial_hashes(units, ">u2", 0) + _U32(62)
     return _subtasks(hashes, max_parallelism, parallelism)
