@@ -263,8 +263,10 @@ class ExitCollector:
                    "mark": "if not exact_value:\n    unsure[dest] = True" if tested else "pass",
                    "bulk": "pass"}
         if keyed:
+            # where the key type has no bulk hash, the loops never look at the switch
             self._bulk_keys(namespace, convert, user_map is not None, tested)
-            options["bulk"] = "if bulk[0]:\n    return bulk_many(records, timestamp)"
+            if namespace["to_subtask"].hashes_together:
+                options["bulk"] = "if bulk[0]:\n    return bulk_many(records, timestamp)"
         # Two loops: the exit keeps no timestamps while its records have none (an append
         # per record less: keyed_value_state's source stage, engine alone, 0.28-0.31 ->
         # 0.27-0.29 us/record); the first record with one gives the records held their

@@ -224,6 +224,11 @@ class KeyToSubtask:
         return subtasks
 
     @property
+    def hashes_together(self) -> bool:
+        """Whether many() hashes new keys of this key type together."""
+        return self._bulk is not None
+
+    @property
     def _bulk(self) -> Optional[tuple]:
         """(hash the keys together, which str / int keys it takes) for this key type."""
         if self._pickled:

@@ -129,3 +129,15 @@ def test_a_key_that_cannot_be_hashed_fails_after_the_records_before_it(monkeypat
                                + [(i, i) for i in range(151, 160)], None)
     collector.flush()
     assert sorted(v[1] for _, vs, _, _ in _records(rows) for v in vs) == list(range(150))
+
+
+def test_a_key_type_without_a_bulk_hash_keeps_the_one_step_loop():
+    rows = []
+    spec = ExitSpec(edge_id=1, source=0, side_tag=None,
+                    partitioning=KeyedPartitioning(wrap_key_selector(lambda v: v[0]),
+                                                   key_type=Types.DOUBLE()),
+                    target_parallelism=2, target_max_parallelism=128)
+    collector = ExitCollector(spec, 0, 1, rows, lambda e: e)
+    assert "bulk_many" not in collector.process_many.__code__.co_names
+    keyed = _collector([])
+    assert "bulk_many" in keyed.process_many.__code__.co_names
