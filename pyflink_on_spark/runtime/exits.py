@@ -534,7 +534,9 @@ class KeySortedExitCollector(ExitCollector):
         # are about to leave (place_new), where a key's subtask is hashed in bulk
         # (KeyToSubtask.many) rather than one key at a time, as the key comes
         unplaced: list = []
-        pickled_order = key_order is pickled_key_order
+        # keys without a declared type: one pickle gives both the subtask and the order (a
+        # declared type that orders by the pickle, BIG_INT, a tuple..., hashes its own way)
+        one_pickle = key_order is pickled_key_order and to_subtask.pickled
 
         def place_new() -> None:
             """The places (destination, order, key) of the keys in `unplaced`."""
@@ -549,8 +551,7 @@ class KeySortedExitCollector(ExitCollector):
                     places[key] = (found[0], sorted_record_order(found[1], None), key)
             if not new:
                 return
-            if pickled_order:
-                # one pickle per key gives both its subtask and its order
+            if one_pickle:
                 pickles = [plain_pickle(key, PICKLE_PROTOCOL) for key in new]
                 dests = pickled_key_subtasks(pickles, spec.target_max_parallelism,
                                              spec.target_parallelism)

@@ -224,6 +224,11 @@ class KeyToSubtask:
         return subtasks
 
     @property
+    def pickled(self) -> bool:
+        """Whether keys travel pickled (no declared key type): hashed by their pickle."""
+        return self._pickled
+
+    @property
     def hashes_together(self) -> bool:
         """Whether many() hashes new keys of this key type together."""
         return self._bulk is not None

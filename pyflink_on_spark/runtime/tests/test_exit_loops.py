@@ -235,6 +235,32 @@ def test_large_marshalled_slots_leave_while_the_task_runs(monkeypatch):
     assert sum(len(v) for v, _, _ in _sorted_values(rows)) == 4 * exits.FEW_RECORDS
 
 
+@pytest.mark.parametrize("key_type", [None, Types.BIG_INT(), Types.LONG(), Types.STRING()])
+def test_new_keys_placed_together_go_where_one_key_at_a_time_sends_them(key_type):
+    # a BATCH exit hashes its new keys together when they leave; a declared type that
+    # orders keys by their pickle (BIG_INT) still hashes them its own way
+    from pyflink_on_spark.runtime.key_groups import KeyToSubtask
+    ints = list(range(-50, 300)) + [2 ** 40 + i for i in range(50)]
+    strs = ["k%d" % i for i in range(300)]
+    keys = strs if key_type == Types.STRING() else ints + (strs if key_type is None else [])
+    spec = ExitSpec(edge_id=3, source=1, side_tag=None,
+                    partitioning=KeyedPartitioning(wrap_key_selector(lambda v: v[0]),
+                                                   key_type),
+                    target_parallelism=3, target_max_parallelism=128, sort_by_key=True)
+    rows = []
+    collector = KeySortedExitCollector(spec, 0, 1, rows, lambda e: e)
+    collector.process_many([(k, i) for i, k in enumerate(keys)], None)
+    collector.flush()
+    where = KeyToSubtask(128, 3, key_type)
+    seen = {}
+    for row in rows:
+        values, _, key = loads_records(row[5])
+        assert row[1] == where(key), key
+        seen[key] = len(values)
+    assert sorted(seen, key=str) == sorted(set(keys), key=str)
+    assert len({row[1] for row in rows}) == 3
+
+
 def test_int_keys_and_other_key_kinds_beside_them():
     collector, rows = _sorted_exit(Types.TUPLE([Types.LONG(), Types.LONG()]), Types.LONG())
     collector.process_many([(1, 10), (2, 20), (1, 11)], None)
