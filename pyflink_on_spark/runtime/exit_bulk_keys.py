@@ -7,11 +7,11 @@ ids), that is most of the job. key_groups_bulk.py hashes many keys together in ~
 key, but a record's subtask is needed before the next record can be placed: the records of
 one destination leave in their order.
 
-So when new keys come often (exits.BULK_AFTER_MISSES of them since the last switch), the
-exit takes a call's records in two steps: a loop that runs the fused map, the converter
-and the key function per record, as the usual loop does, keeping the keys and values; then
-route(): their subtasks, the new keys' together, and each record into its destination's
-chunk in the order the records came. Once fewer than one key in BULK_LEAVE_SHARE is new in
+So when new keys come often (exits.BULK_AFTER_MISSES of them since the exit last took this
+way, or since it started), the exit takes a call's records in two steps: a loop that runs
+the fused map, the converter and the key function per record, as the usual loop does,
+keeping the keys and values; then route(): their subtasks, the new keys' together, and each
+record into its destination's chunk in the order the records came. Once fewer than one key in BULK_LEAVE_SHARE is new in
 a call, the exit goes back to the usual loop. The records before one whose map or key
 function raised are routed before the error goes on, as the usual loop has them.
 """

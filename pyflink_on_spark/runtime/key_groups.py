@@ -190,8 +190,8 @@ class KeyToSubtask:
     def many(self, keys: Sequence[Any]) -> List[int]:
         """[self(key) for key in keys], with the keys not memoised yet hashed together
         where key_groups_bulk.py can (str and int keys without a declared type, int keys of
-        Types.LONG() or Types.INT(), str keys of Types.STRING()): a new key costs ~0.5 us
-        there instead of 8-10 us one at a time."""
+        Types.LONG() or Types.INT(), str keys of Types.STRING()): 100k new keys cost
+        0.9-2.7 us each here, 5-11 us each one at a time (measured while other work ran)."""
         bulk = self._bulk
         if bulk is None:
             return [self(key) for key in keys]

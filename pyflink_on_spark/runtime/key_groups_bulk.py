@@ -1,14 +1,16 @@
-"""Flink's key -> operator index assignment for many pickled keys at once (numpy).
+"""Flink's key -> operator index assignment for many keys at once (numpy).
 
 key_groups.py hashes one key at a time in Python: for a pickled key, Arrays.hashCode over its
 pickle bytes is a Python loop per byte and Flink's murmur hash a dozen big-int operations,
 8-10 us a key on the development machine. That is paid once per distinct key, which is
 nothing for a thousand keys and most of a job's time for a million (map_keyby_reduce with
 all keys distinct ran at 51x the floor's time). Here the same arithmetic runs on uint32
-arrays, whose products wrap modulo 2**32 as Java's int arithmetic does: ~0.5 us a key.
+arrays, whose products wrap modulo 2**32 as Java's int arithmetic does: ~0.5 us a key
+for the hashing itself (KeyToSubtask.many, with its memo, 1-3 us).
 
-The bytes given are the keys' pickles (common/_key_hash.pickle_key); the results are exactly
-key_groups.KeyToSubtask's for the same keys (tests/test_key_groups_bulk.py compares them).
+Pickled keys are given by their pickles (common/_key_hash.pickle_key); LONG, INT and STRING
+declared keys by their values. The results are exactly key_groups.KeyToSubtask's for the
+same keys (tests/test_key_groups_bulk.py compares them, and with real PyFlink's).
 """
 from __future__ import annotations
 
