@@ -22,6 +22,8 @@ from typing import Callable, List, Optional
 # a call with fewer new keys than 1 in this many records goes back to the usual loop
 BULK_LEAVE_SHARE = 32
 _STR_INT = frozenset((str, int))
+# the classes of a tuple key's elements the exits remember it by (exits._tuple_dest)
+_TUPLE_MEMO_CLASSES = frozenset((str, int, bool, bytes, type(None)))
 
 # The first step of a call (exit_loops.py compiles it with the exit's {prepare} lines)
 BULK_LOOP = """
@@ -52,7 +54,7 @@ BULK_STAMPED_LOOP = BULK_LOOP.replace(
     "route(keys, values, exacts, timestamp, None)", "route(keys, values, exacts, None, kept)")
 
 
-def make_router(to_subtask, dest_of: dict, memo_limit: int, bulk: list,
+def make_router(to_subtask, dest_of: dict, tuple_dest_of: dict, memo_limit: int, bulk: list,
                 values_by: List[list], keys_by: List[list], stamps_by: List[list],
                 stamped_state: list, unsure: list, tested: bool, flush: Callable,
                 chunk_records: int, blame: Callable[[BaseException], BaseException]
@@ -74,6 +76,12 @@ def make_router(to_subtask, dest_of: dict, memo_limit: int, bulk: list,
                 if kind is str or kind is int:
                     dests.append(dest_of.get(key))
                     continue
+                if kind is tuple and _TUPLE_MEMO_CLASSES.issuperset(map(type, key)):
+                    # remembered with its elements' classes, as the usual loop does
+                    found = tuple_dest_of.get(key)
+                    dests.append(found[0] if found is not None
+                                 and found[1] == tuple(map(type, key)) else None)
+                    continue
                 try:
                     dests.append(to_subtask(key))
                 except Exception as e:
@@ -81,11 +89,29 @@ def make_router(to_subtask, dest_of: dict, memo_limit: int, bulk: list,
                     break
         new = [i for i, dest in enumerate(dests) if dest is None]
         if new:
-            found = to_subtask.many([keys[i] for i in new])
+            try:
+                found = to_subtask.many([keys[i] for i in new])
+            except Exception:   # a key its type cannot take: the ones before it go on
+                found = []
+                for i in new:
+                    try:
+                        found.append(to_subtask(keys[i]))
+                    except Exception as e:
+                        failure = e
+                        del dests[i:]
+                        new = new[:len(found)]
+                        break
             if len(dest_of) + len(new) > memo_limit:
                 dest_of.clear()
+            if len(tuple_dest_of) + len(new) > memo_limit:
+                tuple_dest_of.clear()
             for i, dest in zip(new, found):
-                dests[i] = dest_of[keys[i]] = dest
+                key = keys[i]
+                dests[i] = dest
+                if key.__class__ is tuple:
+                    tuple_dest_of[key] = (dest, tuple(map(type, key)))
+                else:
+                    dest_of[key] = dest
         if len(new) * BULK_LEAVE_SHARE < len(keys):
             bulk[0] = False
         return dests, failure

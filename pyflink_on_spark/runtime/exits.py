@@ -176,9 +176,42 @@ if kind is str or kind is int:
         if misses[0] >= BULK_AFTER_MISSES:
             misses[0] = 0
             bulk[0] = True
+elif kind is tuple:
+    try:
+        found = tuple_dest_of.get(key)
+    except TypeError:   # something unhashable inside: to_subtask hashes it by its pickle
+        found = None
+    if found is not None and found[1] == tuple(map(type, key)):
+        dest = found[0]
+    else:
+        dest = tuple_dest(key)
+        misses[0] += 1
+        if misses[0] >= BULK_AFTER_MISSES:
+            misses[0] = 0
+            bulk[0] = True
 else:
     dest = to_subtask(key)
 keys_by[dest].append(key)"""
+
+
+def _tuple_dest(to_subtask, memo: dict, memo_limit: int) -> Callable:
+    """key -> subtask for a tuple key the exit has not remembered; it remembers the subtask
+    with the elements' classes when they are all _TUPLE_MEMO_CLASSES: (1, "a") and
+    (True, "a") are equal but pickle (and hash in Java) apart, so a hit must have the
+    remembered classes too. Elements of other classes (a float zero, a nested tuple) are
+    not remembered: equal values of one class there can still hash apart."""
+    def tuple_dest(key: tuple) -> int:
+        dest = to_subtask(key)
+        classes = tuple(map(type, key))
+        if _TUPLE_MEMO_CLASSES.issuperset(classes):
+            if len(memo) >= memo_limit:
+                memo.clear()
+            memo[key] = (dest, classes)
+        return dest
+    return tuple_dest
+
+
+_TUPLE_MEMO_CLASSES = frozenset((str, int, bool, bytes, type(None)))
 
 
 class ExitCollector:
@@ -258,7 +291,9 @@ class ExitCollector:
                 # str and int keys' subtasks, looked up here without a call into to_subtask
                 # (which memoises every key type its own way): equal strs, or equal ints,
                 # are the same key (bool, float... keys go through to_subtask)
-                dest_of={}, memo_limit=DEST_MEMO_LIMIT)
+                dest_of={}, memo_limit=DEST_MEMO_LIMIT, tuple_dest_of={})
+            namespace["tuple_dest"] = _tuple_dest(namespace["to_subtask"],
+                                                  namespace["tuple_dest_of"], DEST_MEMO_LIMIT)
         options = {"route": _KEYED_ROUTE if keyed else "dest = select(value)",
                    "mark": "if not exact_value:\n    unsure[dest] = True" if tested else "pass",
                    "bulk": "pass"}
@@ -306,7 +341,8 @@ class ExitCollector:
         `namespace`, with the switch (`bulk`) and the count of new keys met (`misses`)."""
         bulk = [False]
         route = make_router(
-            namespace["to_subtask"], namespace["dest_of"], namespace["memo_limit"], bulk,
+            namespace["to_subtask"], namespace["dest_of"], namespace["tuple_dest_of"],
+            namespace["memo_limit"], bulk,
             self._values, self._keys, self._stamps, self._stamped, self._unsure, tested,
             self._flush, CHUNK_RECORDS,
             lambda e: _blame_selector(self._user_error(e), self.spec.partitioning, e))

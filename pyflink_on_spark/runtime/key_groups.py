@@ -124,6 +124,8 @@ _DECLARED_TOGETHER = {
     "STRING": (string_key_subtasks, lambda key: key.__class__ is str),
 }
 _BULK_FROM = 4
+# a tuple key of these only is hashed together with the others when keys travel pickled
+_PLAIN_FLAT = frozenset((str, int, bool, bytes, type(None)))
 
 
 def _typed_memo_safe(value: Any) -> bool:
@@ -198,7 +200,7 @@ class KeyToSubtask:
         hash_together, takes = bulk
         subtasks: List[Any] = [None] * len(keys)
         new: List[int] = []
-        by_type = self._by_type
+        by_type, pickled, tuples = self._by_type, self._pickled, self._tuples
         for position, key in enumerate(keys):
             kind = key.__class__
             if kind is str or kind is int:
@@ -207,6 +209,13 @@ class KeyToSubtask:
                     new.append(position)
                     continue
                 subtasks[position] = self(key) if index is None else index
+            elif pickled and kind is tuple and _PLAIN_FLAT.issuperset(map(type, key)):
+                # a flat tuple of builtins pickles as the C pickler writes it (pickle_key)
+                index = tuples.get((tuple(map(type, key)), key))
+                if index is None:
+                    new.append(position)
+                else:
+                    subtasks[position] = index
             else:
                 subtasks[position] = self(key)
         if len(new) < _BULK_FROM:   # numpy's fixed cost is that of a few keys one by one
@@ -217,10 +226,13 @@ class KeyToSubtask:
                                   self._parallelism)
             for position, index in zip(new, found):
                 key = keys[position]
-                cache = by_type[key.__class__]
+                if key.__class__ is tuple:
+                    cache, memo_key = tuples, (tuple(map(type, key)), key)
+                else:
+                    cache, memo_key = by_type[key.__class__], key
                 if len(cache) >= self._CACHE_LIMIT:
                     cache.clear()
-                cache[key] = subtasks[position] = index
+                cache[memo_key] = subtasks[position] = index
         return subtasks
 
     @property

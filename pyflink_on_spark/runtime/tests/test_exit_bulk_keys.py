@@ -141,3 +141,31 @@ def test_a_key_type_without_a_bulk_hash_keeps_the_one_step_loop():
     assert "bulk_many" not in collector.process_many.__code__.co_names
     keyed = _collector([])
     assert "bulk_many" in keyed.process_many.__code__.co_names
+
+
+TRICKY_TUPLES = [(1, "a"), (True, "a"), (1.0, "a"), ((1,), "a"), ((True,), "a"), (0.0, "x"),
+                 (-0.0, "x"), (None, b"k"), (2 ** 70, "a"), ("a", [1]), ("a", [True])]
+
+
+@pytest.mark.parametrize("after_misses", [8, 10 ** 9])
+def test_tuple_keys_go_where_key_to_subtask_sends_them(monkeypatch, after_misses):
+    # keys equal in Python but not to PyFlink ((1, "a") and (True, "a"), 0.0 and -0.0,
+    # nested tuples) are never taken for one another, remembered or hashed together
+    from pyflink_on_spark.runtime.key_groups import KeyToSubtask
+    monkeypatch.setattr(exits, "BULK_AFTER_MISSES", after_misses)
+    rows = []
+    collector = _collector(rows, selector=lambda v: v[0], parallelism=5)
+    keys = [(i, "n") for i in range(300)] + TRICKY_TUPLES * 20
+    calls = [[(k, i) for i, k in enumerate(keys[s:s + 50], s)] for s in range(0, len(keys), 50)]
+    for call in calls * 2:
+        collector.process_many(call, None)
+    collector.flush()
+    where = KeyToSubtask(128, 5)
+    routed = 0
+    for dest, values, _, carried in _records(rows):
+        assert [v[0] for v in values] == carried
+        assert all(dest == where(v[0]) for v in values), [v[0] for v in values
+                                                          if dest != where(v[0])]
+        routed += len(values)
+    assert routed == 2 * len(keys)
+    assert len({where(k) for k in TRICKY_TUPLES}) > 1

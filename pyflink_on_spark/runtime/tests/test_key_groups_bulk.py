@@ -83,3 +83,14 @@ def test_many_of_declared_keys_matches_one_key_at_a_time(declared):
         one = KeyToSubtask(max_parallelism, parallelism, key_type)
         expected = [one(k) for k in keys]
         assert KeyToSubtask(max_parallelism, parallelism, key_type).many(keys) == expected
+
+
+def test_many_of_tuple_keys_matches_one_key_at_a_time():
+    keys = [(i, "a") for i in range(200)] + [(1, "a"), (True, "a"), (1.0, "a"), ((1,), "a"),
+                                               ((True,), "a"), (0.0, "x"), (-0.0, "x"),
+                                               (None, b"k", "z" * 300), ("a", [1])] * 3
+    for key_type in (None, ShimTypes.TUPLE([ShimTypes.INT(), ShimTypes.STRING()])):
+        expected = [KeyToSubtask(128, 3, key_type)(k) for k in keys]
+        to_subtask = KeyToSubtask(128, 3, key_type)
+        assert to_subtask.many(keys) == expected
+        assert to_subtask.many(keys) == expected   # from the memo
