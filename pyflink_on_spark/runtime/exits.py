@@ -435,6 +435,14 @@ def process_many(records, timestamp):
                         if slot is None:
                             slot = new_slot(key, slot_key)
                         slot.append(value)
+                    elif kind is tuple and memo_types.issuperset(map(type, key)):
+                        # a flat tuple: its elements' classes keep (1, "a") and (True, "a")
+                        # apart, as for a key of one of memo_types
+                        slot_key = (tuple(map(type, key)), key)
+                        slot = slots.get(slot_key)
+                        if slot is None:
+                            slot = new_slot(key, slot_key)
+                        slot.append(value)
                     else:
                         hold_other(key, value, None)
                 else:
@@ -566,40 +574,47 @@ class KeySortedExitCollector(ExitCollector):
                 found = located[memo_key] = (to_subtask(key), key_order(key))
             return found
 
-        # str and int keys whose slot or fold has no place yet: placed together when they
-        # are about to leave (place_new), where a key's subtask is hashed in bulk
-        # (KeyToSubtask.many) rather than one key at a time, as the key comes
+        # (slot key, key) of the slots and folds with no place yet: placed together when
+        # they are about to leave (place_new), where their keys' subtasks are hashed in bulk
+        # (KeyToSubtask.many) rather than one key at a time, as the keys come
         unplaced: list = []
-        # keys without a declared type: one pickle gives both the subtask and the order (a
-        # declared type that orders by the pickle, BIG_INT, a tuple..., hashes its own way)
+        # keys without a declared type: the key's pickle also gives its order (a declared
+        # type that orders by the pickle, BIG_INT, a tuple..., hashes its own way)
         one_pickle = key_order is pickled_key_order and to_subtask.pickled
 
         def place_new() -> None:
-            """The places (destination, order, key) of the keys in `unplaced`."""
-            keys = [key for key in unplaced if key not in places]
+            """The places (destination, order, key) of the slot keys in `unplaced`."""
+            pending = [entry for entry in unplaced if entry[0] not in places]
             unplaced.clear()
             new = []
-            for key in keys:
-                found = located.get(key)
+            for slot_key, key in pending:
+                found = located.get(slot_key)
                 if found is None:
-                    new.append(key)
+                    new.append((slot_key, key))
                 else:
-                    places[key] = (found[0], sorted_record_order(found[1], None), key)
+                    places[slot_key] = (found[0], sorted_record_order(found[1], None), key)
             if not new:
                 return
+            keys = [key for _, key in new]
             if one_pickle:
-                pickles = [plain_pickle(key, PICKLE_PROTOCOL) for key in new]
+                # slot keys are builtins (_MEMO_TYPES, flat tuples of them): one plain
+                # pickle gives a key's order and its hash, but for None, which PyFlink
+                # sends as null
+                pickles = [plain_pickle(key, PICKLE_PROTOCOL) for key in keys]
                 dests = pickled_key_subtasks(pickles, spec.target_max_parallelism,
                                              spec.target_parallelism)
+                if None in keys:
+                    dests = [to_subtask(None) if key is None else dest
+                             for key, dest in zip(keys, dests)]
                 orders = map(pickle_order, pickles)
             else:
-                dests = to_subtask.many(new)
-                orders = map(key_order, new)
+                dests = to_subtask.many(keys)
+                orders = map(key_order, keys)
             if len(located) + len(new) > memo_limit:
                 located.clear()
-            for key, dest, key_bytes in zip(new, dests, orders):
-                located[key] = (dest, key_bytes)
-                places[key] = (dest, sorted_record_order(key_bytes, None), key)
+            for (slot_key, key), dest, key_bytes in zip(new, dests, orders):
+                located[slot_key] = (dest, key_bytes)
+                places[slot_key] = (dest, sorted_record_order(key_bytes, None), key)
 
         def new_slot(key, slot_key) -> list:
             """The slot of a key's records as objects: its marshalled records, if any, turned
@@ -608,11 +623,7 @@ class KeySortedExitCollector(ExitCollector):
             if records is not None:
                 slot = slots[slot_key] = marshalled_values(records)
                 return slot
-            if slot_key is key:
-                unplaced.append(key)
-            else:
-                dest, key_bytes = locate(key, slot_key)
-                places[slot_key] = (dest, sorted_record_order(key_bytes, None), key)
+            unplaced.append((slot_key, key))
             slot = slots[slot_key] = []
             return slot
 
@@ -621,7 +632,7 @@ class KeySortedExitCollector(ExitCollector):
             as objects already."""
             if key in slots:
                 return None
-            unplaced.append(key)
+            unplaced.append((key, key))
             slot = marshalled[key] = []
             return slot
 
@@ -650,7 +661,7 @@ class KeySortedExitCollector(ExitCollector):
             return False
 
         def new_fold(key, value) -> None:
-            unplaced.append(key)
+            unplaced.append((key, key))
             folds[key] = [value]
 
         def fold_error(error: Exception, key) -> Exception:
