@@ -7,6 +7,7 @@ print records/s and the ratios from this one run.
     python benchmarks/run.py co_process_join --records 500000   # N records per input stream
     python benchmarks/run.py word_count_file [--megabytes 200] [--reference ...]
     python benchmarks/run.py keyed_value_state --repeat 5   # 5 shim/floor pairs in turn, medians
+    python benchmarks/run.py tuple_key_reduce --keys 100000   # a composite (id, region) key
 
 The shim is timed inside the job (execute to last result), with the SparkSession already
 warm, as a long-lived user session would be; the cold start is reported apart. Real PyFlink
@@ -176,8 +177,33 @@ def floor_word_count_file(path: str) -> float:
     return time.perf_counter() - start
 
 
+def floor_tuple_key_reduce(n: int, keys: int) -> float:
+    """tuple_key_reduce's user functions driven by a plain loop, a dict keyed by the tuple."""
+    regions = ("eu", "us", "ap")
+
+    def to_sale(value):
+        user = value % keys
+        return (user, regions[user % 3], value)
+
+    def key(sale):
+        return (sale[0], sale[1])
+
+    def add(a, b):
+        return (a[0], a[1], a[2] + b[2])
+
+    start = time.perf_counter()
+    state = {}
+    for i in range(n):
+        sale = to_sale(i)
+        k = key(sale)
+        current = state.get(k)
+        state[k] = sale if current is None else add(current, sale)
+    return time.perf_counter() - start
+
+
 FLOORS = {
     "map_keyby_reduce": floor_map_keyby_reduce,
+    "tuple_key_reduce": floor_tuple_key_reduce,
     "keyed_value_state": floor_keyed_value_state,
     "co_process_join": floor_co_process_join,
     "window_aggregate": floor_window_aggregate,
