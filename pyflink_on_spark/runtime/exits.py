@@ -437,12 +437,9 @@ def process_many(records, timestamp):
                         slot.append(value)
                     elif kind is tuple and memo_types.issuperset(map(type, key)):
                         # a flat tuple: its elements' classes keep (1, "a") and (True, "a")
-                        # apart, as for a key of one of memo_types
+                        # apart; its slot is kept as a str or int key's is, under slot_key
                         slot_key = (tuple(map(type, key)), key)
-                        slot = slots.get(slot_key)
-                        if slot is None:
-                            slot = new_slot(key, slot_key)
-                        slot.append(value)
+                        {tuple_key}
                     else:
                         hold_other(key, value, None)
                 else:
@@ -493,6 +490,20 @@ if folding[0]:
     new_fold(key, value)
 else:
 {plain}"""
+
+
+def _under_slot_key(snippet: str) -> str:
+    """A str or int key's slot snippet for a key whose slots, folds and marshalled records
+    are held under `slot_key` (a flat tuple's: its elements' classes and itself)."""
+    for old, new in (("folds.get(key)", "folds.get(slot_key)"),
+                     ("fold_error(e, key)", "fold_error(e, slot_key)"),
+                     ("new_fold(key, value)", "new_fold(key, value, slot_key)"),
+                     ("marshalled.get(key)", "marshalled.get(slot_key)"),
+                     ("new_marshalled_slot(key)", "new_marshalled_slot(key, slot_key)"),
+                     ("slots[key]", "slots[slot_key]"), ("slots.get(key)", "slots.get(slot_key)"),
+                     ("new_slot(key, key)", "new_slot(key, slot_key)")):
+        snippet = snippet.replace(old, new)
+    return snippet
 
 
 class KeySortedExitCollector(ExitCollector):
@@ -627,13 +638,15 @@ class KeySortedExitCollector(ExitCollector):
             slot = slots[slot_key] = []
             return slot
 
-        def new_marshalled_slot(key) -> Optional[list]:
+        def new_marshalled_slot(key, slot_key=None) -> Optional[list]:
             """A str or int key's slot of marshalled records; None when its records wait
             as objects already."""
-            if key in slots:
+            if slot_key is None:
+                slot_key = key
+            if slot_key in slots:
                 return None
-            unplaced.append((key, key))
-            slot = marshalled[key] = []
+            unplaced.append((slot_key, key))
+            slot = marshalled[slot_key] = []
             return slot
 
         def add_to_partial(slot: list, value) -> bool:
@@ -660,9 +673,11 @@ class KeySortedExitCollector(ExitCollector):
             slot.append(value)
             return False
 
-        def new_fold(key, value) -> None:
-            unplaced.append((key, key))
-            folds[key] = [value]
+        def new_fold(key, value, slot_key=None) -> None:
+            if slot_key is None:
+                slot_key = key
+            unplaced.append((slot_key, key))
+            folds[slot_key] = [value]
 
         def fold_error(error: Exception, key) -> Exception:
             place_new()
@@ -684,11 +699,13 @@ class KeySortedExitCollector(ExitCollector):
         def hold_other(key, value, timestamp) -> None:
             """A record with a timestamp, or of a key that is not memoised."""
             kind = type(key)
-            if timestamp is not None and folds and timestamp == LONG_MIN and key in folds:
+            fold_key = (tuple(map(type, key)), key) if kind is tuple and \
+                memo_types.issuperset(map(type, key)) else key
+            if timestamp is not None and folds and timestamp == LONG_MIN and fold_key in folds:
                 # its row sorts with the fold's: the fold leaves first, the key's last
                 folding[0] = False
                 place_new()
-                self._seq = fold_rows([key], self._rows, self._seq)
+                self._seq = fold_rows([fold_key], self._rows, self._seq)
             if kind in memo_types:
                 dest, key_bytes = locate(key, key if kind is str or kind is int else (kind, key))
             else:
@@ -798,7 +815,8 @@ class KeySortedExitCollector(ExitCollector):
             blame_selector=_blame_selector,
             get_key=per_record_callable(partitioning.key_selector, "get_key"))
         return compile_loop(_KEY_SORTED_LOOP, namespace, convert, user_map is not None,
-                            {"str_int_key": str_int_key})
+                            {"str_int_key": str_int_key,
+                             "tuple_key": _under_slot_key(str_int_key)})
 
     def flush(self) -> None:
         self._flush_all()

@@ -85,8 +85,11 @@ def test_upstream_subtask_0_sends_one_folded_record_per_key_and_the_others_every
     ([("w%d" % (i % 7), i) for i in range(200)], None, None),
     # int keys, a declared type (the marshalled path of the other subtasks)
     ([(i % 5, i) for i in range(100)], None, Types.TUPLE([Types.LONG(), Types.LONG()])),
-    # tuple keys are not folded; bool and int keys stay apart
+    # flat tuple keys are folded too, (1, "x") and (True, "x") apart; nested ones are not
     ([((i % 3, "x"), i) for i in range(30)], None, None),
+    ([((i % 2, "x"), i) for i in range(20)] + [((True, "x"), 7), ((1.0, "x"), 8),
+                                              (((1,), "x"), 9), (((True,), "x"), 10)] * 3,
+     None, None),
     ([(True, 1), (1, 2), (True, 3), (1, 4), (False, 5)], None, None),
     # values that are not marshal-safe
     ([("k", [i]) for i in range(20)], None, None),
@@ -101,7 +104,31 @@ def test_results_are_those_of_the_reduce_folding_every_record(monkeypatch, value
     folded, one_by_one = _run_both(monkeypatch, values, reduce, parallelism, key=key,
                                    type_info=type_info)
     assert repr(sorted(folded, key=repr)) == repr(sorted(one_by_one, key=repr))
-    assert len(folded) == len({(type(v[0]), v[0]) for v in values})
+    assert len(folded) == len({repr(v[0]) for v in values})   # (1, "x") and (True, "x") too
+
+
+def _add_third(a, b):
+    return (a[0], a[1], a[2] * 3 - b[2])
+
+
+def test_tuple_keys_are_folded_by_subtask_0():
+    values = [(i % 4, "r%d" % (i % 2), i) for i in range(40)]
+    type_info = Types.TUPLE([Types.LONG(), Types.STRING(), Types.LONG()])
+    job, _ = _reduced(values, _add_third, parallelism=1, key=lambda v: (v[0], v[1]),
+                      type_info=type_info)
+    assert [len(row) for row in _exit_records(job, 0)] == [1, 1, 1, 1]   # one fold a key
+
+
+@pytest.mark.parametrize("parallelism", [1, 2])
+def test_tuple_keys_of_a_declared_type_are_folded_and_marshalled(monkeypatch, parallelism):
+    # (id, region) keys over (id, region, amount) records of a declared type: subtask 0
+    # folds, the other subtask's exact records wait marshalled
+    values = [(i % 4, "r%d" % (i % 2), i) for i in range(80)]
+    type_info = Types.TUPLE([Types.LONG(), Types.STRING(), Types.LONG()])
+    folded, one_by_one = _run_both(monkeypatch, values, _add_third, parallelism,
+                                   key=lambda v: (v[0], v[1]), type_info=type_info)
+    assert sorted(folded, key=repr) == sorted(one_by_one, key=repr)
+    assert len(folded) == 4
 
 
 def test_a_reduce_returning_none_starts_the_key_again(monkeypatch):
@@ -120,6 +147,14 @@ def test_records_with_timestamps_long_min_value_among_them(monkeypatch):
                                    timestamps=lambda v: v[2])
     assert folded == one_by_one
     assert list(no_stamps.values())[0] != folded    # the timestamps did order the records
+
+
+def test_tuple_keys_with_timestamps_long_min_value_among_them(monkeypatch):
+    values = [(("a", 1), 1, 5), (("a", 1), 2, -(1 << 63)), (("a", 1), 3, 7), (("b", 1), 4, 1),
+              (("a", 1), 5, 2), ((True, 1), 6, 3), ((1, 1), 7, -(1 << 63))]
+    folded, one_by_one = _run_both(monkeypatch, values, parallelism=1,
+                                   timestamps=lambda v: v[2])
+    assert folded == one_by_one
 
 
 def test_a_full_exit_closes_folding_and_the_results_stay(monkeypatch):
