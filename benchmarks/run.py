@@ -41,13 +41,18 @@ def floor_map_keyby_reduce(n: int, keys: int) -> float:
     def key(pair):
         return pair[0]
 
+    return _floor_map_key_reduce(n, to_pair, key, add)
+
+
+def _floor_map_key_reduce(n: int, to_record, key, add) -> float:
+    """Seconds of a plain loop over range(n): map, key, and reduce into a dict per key."""
     start = time.perf_counter()
     state = {}
     for i in range(n):
-        pair = to_pair(i)
-        k = key(pair)
+        record = to_record(i)
+        k = key(record)
         current = state.get(k)
-        state[k] = pair if current is None else add(current, pair)
+        state[k] = record if current is None else add(current, record)
     return time.perf_counter() - start
 
 
@@ -191,14 +196,7 @@ def floor_tuple_key_reduce(n: int, keys: int) -> float:
     def add(a, b):
         return (a[0], a[1], a[2] + b[2])
 
-    start = time.perf_counter()
-    state = {}
-    for i in range(n):
-        sale = to_sale(i)
-        k = key(sale)
-        current = state.get(k)
-        state[k] = sale if current is None else add(current, sale)
-    return time.perf_counter() - start
+    return _floor_map_key_reduce(n, to_sale, key, add)
 
 
 FLOORS = {
