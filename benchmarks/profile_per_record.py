@@ -91,7 +91,7 @@ def run_through_stage_functions(job, collect_sink_id: int, stage_seconds: dict =
             out_batches = list(run_stage(iter(batches)))
             spent += time.perf_counter() - start
             for batch in out_batches:
-                produced.extend(zip(*(batch.column(i).to_pylist() for i in range(6))))
+                produced.extend(zip(*(batch.column(i).to_pylist() for i in range(7))))
         outputs[spec.stage_id] = produced
         if stage_seconds is not None:
             stage_seconds[spec.stage_id] = spent
