@@ -145,6 +145,9 @@ class KeyedProcessOperator(Operator):
         # unless a variant (window, two-input) processes its records its own way
         if type(self).process_keyed is KeyedProcessOperator.process_keyed:
             self.process_key_run = self._process_key_run
+        # looked up once, not per key (a million keys: a million lookups)
+        self._run_fold = getattr(self.function, "_process_run", None)
+        self._key_end = getattr(self.function, "_end_key", None)
 
     # Sorted BATCH input only (use_sorted_input): the task's method for a row's records, all
     # of one key and without timestamps; None where records go one by one.
@@ -160,7 +163,7 @@ class KeyedProcessOperator(Operator):
         self.set_current_key(key)
         ctx = self.ctx
         ctx._timestamp = None
-        fold = getattr(self.function, "_process_run", None)
+        fold = self._run_fold
         try:
             if fold is not None:
                 fold(values)
@@ -177,7 +180,7 @@ class KeyedProcessOperator(Operator):
         """The current key's input has ended (sorted BATCH input): what the function emits
         at a key's end, then every timer of the key, as _run_batch does per key; then the
         state of the keys so far is dropped (none of them comes back)."""
-        finish = getattr(self.function, "_end_key", None)
+        finish = self._key_end
         if finish is not None:
             self.call_user(self._emit_end_input, finish)
         timers = self.timers

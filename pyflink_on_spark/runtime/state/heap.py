@@ -323,9 +323,11 @@ class HeapKeyedStateBackend(KeyedStateBackend):
     def discard_ended_keys(self) -> None:
         for raw in self._raw.values():
             tables = raw._tables
-            if len(tables) == 1 and not tables[VOID_NAMESPACE]:
-                continue
             void = tables[VOID_NAMESPACE]
+            if len(tables) == 1:   # no namespace but the void one: nothing to re-resolve
+                if void:
+                    void.clear()
+                continue
             void.clear()
             raw._tables = {VOID_NAMESPACE: void}
             raw._ns_reset()
