@@ -22,7 +22,10 @@ watermark alignment); a runner only moves rows, and must move them exactly so:
    Flink's sort-based batch input: its record rows carry the key's bytes and the timestamp
    (runtime/batch_order.py), so the subtask reads them key by key, each key's records by
    timestamp, and the runner sorts with spilling as it would any shuffle (Spark does); the
-   task then holds one key at a time, whatever the input's size.
+   task then holds one key at a time, whatever the input's size. A row there may also be a
+   key run (KIND_KEY_RUN: small keys' groups in order, the row's ``order`` its first
+   group's): the runner sorts it as any row, and the task merges its groups with the rows
+   that come after it (runtime/key_runs.py), which needs each row's ``seq``.
 5. **Watermarks** travel in the same rows (KIND_WATERMARK, per channel, in order): the runner
    does not interpret them; the task aligns them across channels.
 6. **End of input.** After its last row, a task is finished (``StreamTask.finish``: the final

@@ -54,7 +54,7 @@ def _run_task(spec, subtask: int, rows: List[Row], work_dir: Optional[str]) -> L
         try:
             task.process_rows([r[EDGE] for r in rows], [r[SRC] for r in rows],
                               [r[KIND] for r in rows], [r[PAYLOAD] for r in rows],
-                              [row_order(r) for r in rows])
+                              [row_order(r) for r in rows], [r[SEQ] for r in rows])
             task.finish()
         finally:
             task.close()

@@ -3,8 +3,9 @@
 An executor moves them between the stages' tasks (spark/batch_schema.py is Spark's schema of
 them); `kind` says what the payload holds. `order` (bytes; b"" when a row leaves it out)
 is set only by the exits of a key-sorted exchange (BATCH mode into a keyed operator,
-runtime/batch_order.py): a row there holds records of one key with one timestamp, and the
-runner delivers a subtask's rows in `order` first (direct/exchange.py).
+runtime/batch_order.py): a row there holds records of one key with one timestamp, or a key
+run (KIND_KEY_RUN: several such groups in order), and the runner delivers a subtask's rows in
+`order` first (direct/exchange.py).
 """
 from __future__ import annotations
 
@@ -23,6 +24,9 @@ KIND_RECORD_COUNT = 4  # payload: pickled int, the records an upstream subtask s
 KIND_DRIVER = 3       # payload: dumps_records((values, None)) for a sink exit (print, collect...)
 KIND_PRESENCE = 5     # payload b"": a subtask's presence row, sent by upstream subtask 0 on
                       # the edge (spark/executor.py presence_carriers); not input
+KIND_KEY_RUN = 6      # payload: a key run, [(order, values, timestamps-or-None, key), ...] in
+                      # order, several keys' records in one row of a key-sorted exchange
+                      # (runtime/key_runs.py); the row's `order` is its first group's
 
 
 def row_order(row: tuple) -> bytes:
@@ -79,17 +83,28 @@ def dumps_records(group: tuple, values_exact: bool = False) -> bytes:
     need cloudpickle (classes or functions of the job script, `__main__`, which workers
     cannot import). values_exact: the caller knows the values (group[0]) to be exact
     (runtime/exit_loops.py), so only the rest is checked."""
-    if all(marshal_exact(part) if type(part) is list else marshal_exact((part,))
-           for part in (group[1:] if values_exact else group)):
+    return _dumps_checked(group, all(
+        marshal_exact(part) if type(part) is list else marshal_exact((part,))
+        for part in (group[1:] if values_exact else group)))
+
+
+def dumps_key_run(groups: list) -> bytes:
+    """A key run's payload (KIND_KEY_RUN) from its groups, (order, values, timestamps-or-None,
+    key) each, as dumps_records would write them."""
+    return _dumps_checked(groups, marshal_exact(groups))
+
+
+def _dumps_checked(data, exact: bool) -> bytes:
+    if exact:
         try:
-            return marshal.dumps(group)
+            return marshal.dumps(data)
         except ValueError:  # too deep for marshal
             pass
     try:
-        data = pickle.dumps(group, 5)
+        pickled = pickle.dumps(data, 5)
     except Exception:
-        return cloudpickle.dumps(group)
-    return cloudpickle.dumps(group) if b"__main__" in data else data
+        return cloudpickle.dumps(data)
+    return cloudpickle.dumps(data) if b"__main__" in pickled else pickled
 
 
 # A record marshalled alone (runtime/exits.py) is written in marshal's version 2, which has
@@ -97,6 +112,7 @@ def dumps_records(group: tuple, values_exact: bool = False) -> bytes:
 MARSHAL_RECORD_VERSION = 2
 _LIST_HEAD = b"["   # marshal's list: "[", the count (int32, little-endian), the items
 _TUPLE3_HEAD = b"(" + struct.pack("<i", 3)
+_TUPLE4_HEAD = b"(" + struct.pack("<i", 4)
 _NONE = b"N"
 _count = struct.Struct("<i").pack
 
@@ -107,6 +123,19 @@ def marshalled_records(records: list, key) -> bytes:
     bytes a marshal of the whole would be, less the back-references, read by loads_records."""
     return b"".join((_TUPLE3_HEAD, _LIST_HEAD, _count(len(records)), *records, _NONE,
                      marshal.dumps(key, MARSHAL_RECORD_VERSION)))
+
+
+def marshalled_run_parts(parts: list, order: bytes, records: list, key) -> None:
+    """Appends to `parts` the bytes of one group of a key run, (order, values, None, key),
+    from its records each marshalled apart and its key (an exact str or int, or a flat tuple
+    of exact values); marshalled_key_run joins the parts of its groups."""
+    parts += (_TUPLE4_HEAD, marshal.dumps(order, MARSHAL_RECORD_VERSION), _LIST_HEAD,
+              _count(len(records)), *records, _NONE, marshal.dumps(key, MARSHAL_RECORD_VERSION))
+
+
+def marshalled_key_run(parts: list, groups: int) -> bytes:
+    """A key run's payload from marshalled_run_parts' bytes of its `groups` groups."""
+    return b"".join((_LIST_HEAD, _count(groups), *parts))
 
 
 def marshalled_values(records: list) -> list:

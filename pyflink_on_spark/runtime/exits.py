@@ -9,6 +9,7 @@ import marshal
 import random
 from pickle import dumps as plain_pickle
 from itertools import chain
+from operator import itemgetter
 from typing import Callable, List, Optional
 
 import cloudpickle
@@ -22,6 +23,7 @@ from pyflink_on_spark.runtime.batch_order import (
     pickled_key_order, sorted_record_order)
 from pyflink_on_spark.runtime.key_groups import KeyToSubtask
 from pyflink_on_spark.runtime.key_groups_bulk import pickled_key_subtasks
+from pyflink_on_spark.runtime.key_runs import append_key_runs
 from pyflink_on_spark.runtime.operators.base import user_function_error
 from pyflink_on_spark.runtime.boundary import (
     KIND_DRIVER, KIND_RECORD_COUNT, KIND_RECORDS, KIND_WATERMARK, MARSHAL_RECORD_VERSION,
@@ -718,13 +720,36 @@ class KeySortedExitCollector(ExitCollector):
                 entry.append(value)
 
         sent = self._sent
+        in_runs = not spec.counts_records   # a two-input operator reads rows of one key
+
+        def leave_groups(groups: list, seq: int) -> int:
+            """Rows for the groups leaving (flush); returns the next sequence number. Into a
+            one-input operator, each destination's groups go in key order, and runs of small
+            groups leave as key runs (few rows for many keys: Spark's cost is per row)."""
+            rows, edge, src = self._rows, self._edge, self._src
+            if in_runs and len(groups) > 1:
+                by_dest = [[] for _ in sent]
+                for group in groups:
+                    by_dest[group[1]].append(group)
+                for mine in by_dest:
+                    if mine:
+                        mine.sort(key=_GROUP_ORDER)   # stable: equal orders stay as held
+                        seq = append_key_runs(rows, mine, edge, src, seq, sent)
+                return seq
+            for order, dest, count, records, values, stamps, key in groups:
+                sent[dest] += count
+                payload = dumps_records((values, stamps, key)) if records is None \
+                    else marshalled_records(records, key)
+                rows.append((edge, dest, src, seq, KIND_RECORDS, payload, order))
+                seq += 1
+            return seq
 
         def flush(partly: bool = False) -> int:
             """Rows for the held records (partly: the largest slots, half the records at
             least); returns how many records are still held."""
             if unplaced:
                 place_new()
-            rows, edge, src, seq = self._rows, self._edge, self._src, self._seq
+            seq = self._seq
             sizes = sorted(chain(map(len, slots.values()), map(len, marshalled.values()),
                                  [1] * len(folds)), reverse=True)
             waiting = sum(sizes)
@@ -738,37 +763,36 @@ class KeySortedExitCollector(ExitCollector):
                         break
                 if smallest < FEW_RECORDS and marshalled and marshalled_fit():
                     return SORTED_RECORDS_HELD // 2   # look again after as many more
+            # (order, destination, records, marshalled records or None, values, timestamps,
+            # key) of each group leaving: rows of their own, or key runs (leave_groups)
+            groups = []
             if folds and smallest <= 1:
                 if partly:
                     folding[0] = False
                 waiting -= len(folds)
-                seq = fold_rows(list(folds), rows, seq)
+                for slot_key in list(folds):
+                    value = folds.pop(slot_key)[0]
+                    dest, order, key = places.pop(slot_key)
+                    if value is not None:
+                        groups.append((order, dest, 1, None, [value], None, key))
             for slot_key in [k for k, slot in marshalled.items() if len(slot) >= smallest]:
                 records = marshalled.pop(slot_key)
                 dest, order, key = places.pop(slot_key)
                 waiting -= len(records)
-                sent[dest] += len(records)
-                rows.append((edge, dest, src, seq, KIND_RECORDS,
-                             marshalled_records(records, key), order))
-                seq += 1
+                groups.append((order, dest, len(records), records, None, None, key))
             for slot_key in [k for k, slot in slots.items() if len(slot) >= smallest]:
                 values = slots.pop(slot_key)
                 if values[0].__class__ is partial_kind:
                     values[0] = values[0].record(at)
                 dest, order, key = places.pop(slot_key)
                 waiting -= len(values)
-                sent[dest] += len(values)
-                rows.append((edge, dest, src, seq, KIND_RECORDS,
-                             dumps_records((values, None, key)), order))
-                seq += 1
+                groups.append((order, dest, len(values), None, values, None, key))
             for order, entry in held.items():
                 dest, timestamp, key = entry[0], entry[1], entry[2]
                 values = entry[3:]
-                sent[dest] += len(values)
                 stamps = None if timestamp is None else [timestamp] * len(values)
-                rows.append((edge, dest, src, seq, KIND_RECORDS,
-                             dumps_records((values, stamps, key)), order))
-                seq += 1
+                groups.append((order, dest, len(values), None, values, stamps, key))
+            seq = leave_groups(groups, seq)
             held.clear()
             self._seq = seq
             return waiting
@@ -895,6 +919,9 @@ def _fold_max_by(partial: _Partial, value: tuple, field) -> None:
 _PARTIAL_FOLDS = {"MIN": _fold_min, "MAX": _fold_max, "MIN_BY": _fold_min_by,
                   "MAX_BY": _fold_max_by}
 
+
+# a group leaving a key-sorted exit (flush): its order
+_GROUP_ORDER = itemgetter(0)
 
 # A key-sorted exit holds more records than a chunk (all destinations together): the more of
 # a key's records share a row, the fewer rows Spark sorts and the tasks cross.

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pickle
 import time
+from itertools import repeat
 from typing import Callable, Dict, Iterable, Iterator, List, Optional
 
 from pyflink_on_spark.runtime.context import TaskContext, wall_clock_ms
@@ -15,7 +16,8 @@ from pyflink_on_spark.runtime.exits import ExitCollector, exit_collector
 from pyflink_on_spark.runtime.output import Output
 from pyflink_on_spark.runtime.registry import build_operator
 from pyflink_on_spark.runtime.boundary import (
-    KIND_RECORD_COUNT, KIND_RECORDS, KIND_SPLIT, KIND_WATERMARK, loads_records)
+    KIND_KEY_RUN, KIND_RECORD_COUNT, KIND_RECORDS, KIND_SPLIT, KIND_WATERMARK, loads_records)
+from pyflink_on_spark.runtime.key_runs import KeyRunMerge
 from pyflink_on_spark.runtime.watermarks import MAX_WATERMARK
 from pyflink_on_spark.specs.stage import StageSpec
 from pyflink_on_spark.runtime.two_input import AlternatingInputs
@@ -95,6 +97,8 @@ class StreamTask:
         # begins, instead of grouping the whole input in memory.
         self._sorted_edges = frozenset(i.edge_id for i in spec.inputs if i.sorted_by_key)
         self._last_key = None
+        # the groups of key runs read but not yet due (runtime/key_runs.py)
+        self._key_runs = KeyRunMerge()
         if self._sorted_edges:
             self.head.use_sorted_input()
         self._input_methods = {
@@ -151,22 +155,30 @@ class StreamTask:
         for operator in reversed(self.operators):
             operator.open()
 
+    @property
+    def reads_sorted_input(self) -> bool:
+        """Whether an input is key-sorted: process_rows then needs the rows' order and seq
+        columns."""
+        return bool(self._sorted_edges)
+
     def process_rows(self, edges: Iterable[int], srcs: Iterable[int], kinds: Iterable[int],
-                     payloads: Iterable[bytes], orders: Optional[Iterable[bytes]] = None) \
-            -> None:
+                     payloads: Iterable[bytes], orders: Optional[Iterable[bytes]] = None,
+                     seqs: Optional[Iterable[int]] = None) -> None:
         """One batch of input rows (runtime/boundary.py), in the exchange's order.
-        `orders`: the rows' order column (needed when an input is key-sorted)."""
-        for _ in self.process_rows_in_steps(edges, srcs, kinds, payloads, orders):
+        `orders`, `seqs`: the rows' order and seq columns (needed when an input is
+        key-sorted: reads_sorted_input)."""
+        for _ in self.process_rows_in_steps(edges, srcs, kinds, payloads, orders, seqs):
             pass
 
     def process_rows_in_steps(self, edges: Iterable[int], srcs: Iterable[int],
                               kinds: Iterable[int], payloads: Iterable[bytes],
-                              orders: Optional[Iterable[bytes]] = None) -> Iterator[None]:
+                              orders: Optional[Iterable[bytes]] = None,
+                              seqs: Optional[Iterable[int]] = None) -> Iterator[None]:
         """process_rows, pausing (a yield) between the steps of a source split being read
         (SourceOperator.read_split): the caller sends on what the task holds (take_rows)
         before the rest of the split is read."""
         if self._sorted_edges:
-            self._process_sorted_rows(edges, srcs, kinds, payloads, orders)
+            self._process_sorted_rows(edges, srcs, kinds, payloads, orders, seqs)
         else:
             yield from self._process_rows_in_order(edges, srcs, kinds, payloads)
         if self._has_timers:
@@ -220,35 +232,52 @@ class StreamTask:
                 if advanced is not None:
                     head.process_watermark(advanced)
 
-    def _process_sorted_rows(self, edges, srcs, kinds, payloads, orders) -> None:
-        """Rows of a key-sorted input: each row is records of one key (the order's key part),
-        keys one after another; the head ends a key when the next one starts. Watermarks of
-        sorted channels are dropped (BATCH mode: only the end of input counts). Rows of other
-        inputs (a broadcast input, sorted first) go the usual way."""
+    def _process_sorted_rows(self, edges, srcs, kinds, payloads, orders, seqs) -> None:
+        """Rows of a key-sorted input: each row is records of one key (the order's key part)
+        or a key run (runtime/key_runs.py: groups of several keys, merged with the rows that
+        come later), keys one after another; the head ends a key when the next one starts.
+        Watermarks of sorted channels are dropped (BATCH mode: only the end of input
+        counts). Rows of other inputs (a broadcast input, sorted first) go the usual way."""
         if orders is None:
             raise ValueError("a key-sorted input needs the rows' order column")
         head = self.head
         sorted_edges = self._sorted_edges
-        keyed_methods, runs = self._keyed_methods, self._run_methods
-        for edge, src, kind, payload, order in zip(edges, srcs, kinds, payloads, orders):
+        held = self._key_runs
+        process_groups = self._process_groups
+        for edge, src, kind, payload, order, seq in zip(
+                edges, srcs, kinds, payloads, orders, repeat(None) if seqs is None else seqs):
             if edge not in sorted_edges:   # a broadcast input's row: no split to pause in
                 for _ in self._process_rows_in_order((edge,), (src,), (kind,), (payload,)):
                     pass
                 continue
-            if kind != KIND_RECORDS:
-                if kind == KIND_RECORD_COUNT:   # before every record row (a two-input head)
-                    head.count_sorted_input(self._input_index[edge], _loads(payload))
-                continue
+            if kind == KIND_RECORDS or kind == KIND_KEY_RUN:
+                if held:   # the groups held that sort before this row come first
+                    for run_edge, groups in held.release(order, edge, src, seq):
+                        process_groups(run_edge, groups)
+                if kind == KIND_RECORDS:
+                    # a sorted row's third item is its records' one key (exits.py)
+                    process_groups(edge, ((order, *loads_records(payload)),))
+                else:
+                    if seq is None:
+                        raise ValueError("a key run needs the rows' seq column")
+                    groups = loads_records(payload)
+                    process_groups(edge, groups[:1])
+                    held.hold(groups, 1, edge, src, seq)
+            elif kind == KIND_RECORD_COUNT:   # before every record row (a two-input head)
+                head.count_sorted_input(self._input_index[edge], _loads(payload))
+
+    def _process_groups(self, edge: int, groups) -> None:
+        """Groups of one key's records with one timestamp, (order, values, timestamps-or-
+        None, key) each, in the input's order: a key ends where the next one starts."""
+        head = self.head
+        keyed, run = self._keyed_methods[edge], self._run_methods[edge]
+        for order, values, stamps, row_key in groups:
             key = key_of_order(order)
             if key != self._last_key:
                 if self._last_key is not None:
                     head.end_sorted_key()
                 self._last_key = key
-            # a sorted row's third item is its records' one key (exits.py)
-            values, stamps, row_key = loads_records(payload)
-            keyed = keyed_methods[edge]
             if stamps is None:
-                run = runs[edge]
                 if run is not None:
                     run(row_key, values)
                     continue
@@ -280,6 +309,9 @@ class StreamTask:
         Pending processing-time timers do not fire, as in PyFlink."""
         if self._two_inputs is not None:
             self._two_inputs.finish()
+        if self._key_runs:
+            for run_edge, groups in self._key_runs.release_all():
+                self._process_groups(run_edge, groups)
         if self._last_key is not None:
             self.head.end_sorted_key()
             self._last_key = None

@@ -272,6 +272,8 @@ def _run_subtask(spec_bytes: bytes, subtask: int, attempt: int,
                 columns = (batch.column(0).to_pylist(), batch.column(2).to_pylist(),
                            batch.column(4).to_pylist(), batch.column(5).to_pylist(),
                            batch.column(6).to_pylist())
+                if task.reads_sorted_input:
+                    columns += (batch.column(3).to_pylist(),)
                 for start, end in input_slices(columns[3]):
                     steps = task.process_rows_in_steps(*(column[start:end]
                                                          for column in columns))

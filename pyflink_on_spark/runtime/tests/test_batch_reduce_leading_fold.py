@@ -12,7 +12,8 @@ from pyflink_on_spark.direct.exchange import source_split_rows
 from pyflink_on_spark.graph import compile as compile_module
 from pyflink_on_spark.graph.transformations import SinkTransformation
 from pyflink_on_spark.runtime import exits
-from pyflink_on_spark.runtime.boundary import KIND_RECORDS, loads_records, row_order
+from pyflink_on_spark.runtime.boundary import KIND_KEY_RUN, KIND_RECORDS, loads_records, row_order
+from pyflink_on_spark.runtime.key_runs import merged_groups, row_groups
 from pyflink_on_spark.runtime.errors import UserFunctionError
 from pyflink_on_spark.runtime.task import StreamTask
 from pyflink_on_spark.runtime.tests.engine_harness import compile_sinks, run_job
@@ -60,7 +61,8 @@ def _run_both(monkeypatch, *args, **kwargs):
 
 
 def _exit_records(job, subtask):
-    """What upstream `subtask` of the first stage sends on: its records, row by row."""
+    """What upstream `subtask` of the first stage sends on: its records, group by group
+    (a group: one key's records in a row, or in a key run)."""
     stage = job.stages[0]
     task = StreamTask(stage.spec, subtask)
     task.open()
@@ -68,7 +70,8 @@ def _exit_records(job, subtask):
     task.process_rows([r[0] for r in splits], [r[2] for r in splits], [r[4] for r in splits],
                       [r[5] for r in splits], [row_order(r) for r in splits])
     task.finish()
-    return [loads_records(r[5])[0] for r in task.take_rows() if r[4] == KIND_RECORDS]
+    return [group[1] for row in task.take_rows() if row[4] in (KIND_RECORDS, KIND_KEY_RUN)
+            for group in row_groups(row)]
 
 
 def test_upstream_subtask_0_sends_one_folded_record_per_key_and_the_others_every_record():
@@ -230,7 +233,7 @@ def test_a_record_stamped_long_min_value_makes_its_keys_fold_leave_before_it():
     assert set(collector._folds) == {"b"}
     collector.flush()
     # the order the reduce reads (a flush sends the records without timestamp first)
-    read = [loads_records(r[5]) for r in route(rows, 1)[0]]
+    read = [tuple(group[1:]) for _, group in merged_groups(route(rows, 1)[0])]
     assert read == [([("a", -2)], None, "a"), ([("a", 6)], None, "a"),
                     ([("a", 4)], [exits.LONG_MIN], "a"), ([("b", 3)], None, "b"),
                     ([("c", 7)], None, "c")]

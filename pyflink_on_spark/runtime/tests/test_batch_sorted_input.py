@@ -13,7 +13,9 @@ from pyflink_on_spark.graph.sources import collection_source
 from pyflink_on_spark.graph.transformations import (
     OneInputTransformation, PartitionTransformation, SinkTransformation, SourceTransformation)
 from pyflink_on_spark.runtime.batch_order import batch_key_order, key_of_order
-from pyflink_on_spark.runtime.boundary import KIND_RECORDS, KIND_WATERMARK, loads_records, row_order
+from pyflink_on_spark.runtime.boundary import (
+    KIND_KEY_RUN, KIND_RECORDS, KIND_WATERMARK, loads_records, row_order)
+from pyflink_on_spark.runtime.key_runs import merged_groups, row_groups
 from pyflink_on_spark.runtime.exits import KeySortedExitCollector
 from pyflink_on_spark.runtime.tests.engine_harness import (
     compile_sinks, run_job, source_stage_rows)
@@ -88,18 +90,20 @@ def _collector(key_type=None, parallelism=1):
     return KeySortedExitCollector(spec, 0, 1, rows, lambda e: e), rows
 
 
-def test_the_exit_writes_one_row_per_key_and_timestamp_ordered_by_them():
+def test_the_exit_writes_one_group_per_key_and_timestamp_ordered_by_them():
     collector, rows = _collector(Types.STRING())
     for value, ts in [(("b", 1), 5), (("a", 2), 7), (("b", 3), 5), (("a", 4), 6)]:
         collector.process_element(value, ts)
     collector.flush()
-    assert len(rows) == 3 and all(r[4] == KIND_RECORDS for r in rows)
-    ordered = route(rows, 1)[0]
-    # each row carries its records' one key, as the key selector computed it
-    assert [loads_records(r[5]) for r in ordered] == [
+    # three small groups: one key run, its order its first group's
+    assert len(rows) == 1 and rows[0][4] == KIND_KEY_RUN
+    groups = [group for _, group in merged_groups(route(rows, 1)[0])]
+    assert row_order(rows[0]) == groups[0][0]
+    # each group carries its records' one key, as the key selector computed it
+    assert [tuple(g[1:]) for g in groups] == [
         ([("a", 4)], [6], "a"), ([("a", 2)], [7], "a"), ([("b", 1), ("b", 3)], [5, 5], "b")]
     key = batch_key_order(Types.STRING())
-    assert [key_of_order(row_order(r)) for r in ordered] == [key("a"), key("a"), key("b")]
+    assert [key_of_order(g[0]) for g in groups] == [key("a"), key("a"), key("b")]
 
 
 def test_rows_without_timestamps_come_before_timestamped_ones_of_the_key():
@@ -130,11 +134,13 @@ def test_state_of_ended_keys_is_dropped_so_one_key_is_held_at_a_time():
     consumer.open()
     backend = consumer.head.backend
     for row in rows:
-        consumer.process_rows([row[0]], [row[2]], [row[4]], [row[5]], [row_order(row)])
+        consumer.process_rows([row[0]], [row[2]], [row[4]], [row[5]], [row_order(row)],
+                              [row[3]])
         held.append(len(set(backend.keys_for_state("v"))))
     consumer.finish()
     assert max(held) == 1
-    assert len(rows) == 6      # one row per key: the source chunk held all nine records
+    # one group per key (the source chunk held all nine records), in one key run
+    assert [len(row_groups(row)) for row in rows] == [6]
 
 
 def test_a_watermark_row_of_a_sorted_exit_comes_after_every_record_row():
@@ -160,7 +166,7 @@ def test_a_full_exit_sends_its_largest_keys_and_keeps_the_rare_ones_waiting(monk
     for value in [("b", 2), ("a", 7), ("a", 8)]:
         collector.process_element(value, None)
     collector.flush()
-    assert [loads_records(r[5])[0] for r in route(rows, 1)[0]] == [
+    assert [group[1] for _, group in merged_groups(route(rows, 1)[0])] == [
         [("a", i) for i in range(1, 7)], [("a", 7), ("a", 8)], [("b", 1), ("b", 2)],
         [("c", 1)]]
 
@@ -253,11 +259,11 @@ def test_only_the_plain_keyed_operator_takes_rows_as_runs():
 
 
 def test_equal_keys_of_different_types_wait_in_slots_of_their_own():
-    # 1, True and b"1"/"1" are different keys (1 == True in Python): each its own row
+    # 1, True and b"1"/"1" are different keys (1 == True in Python): each its own group
     collector, rows = _collector()
     for key in (1, True, "1", b"1", 1, True):
         collector.process_element((key, 0), None)
     collector.flush()
-    keyed_rows = [loads_records(r[5])[0] for r in rows]
+    keyed_rows = [group[1] for row in rows for group in row_groups(row)]
     assert sorted(map(len, keyed_rows)) == [1, 1, 2, 2]
     assert all(len({type(v[0]) for v in row}) == 1 for row in keyed_rows)

@@ -10,7 +10,8 @@ from pyflink_on_spark.datastream import StreamExecutionEnvironment
 from pyflink_on_spark.datastream.execution_mode import RuntimeExecutionMode
 from pyflink_on_spark.graph import compile as compile_module
 from pyflink_on_spark.graph.transformations import SinkTransformation
-from pyflink_on_spark.runtime.boundary import KIND_RECORDS, loads_records
+from pyflink_on_spark.runtime.boundary import KIND_KEY_RUN, KIND_RECORDS, loads_records
+from pyflink_on_spark.runtime.key_runs import row_groups
 from pyflink_on_spark.runtime.tests.engine_harness import (
     compile_sinks, run_job, source_stage_rows)
 from pyflink_on_spark.specs.sinks import CollectSinkSpec
@@ -46,9 +47,10 @@ def test_the_exit_into_a_batch_sum_sends_one_partial_sum_per_key():
     job, sink = _summed(values)
     assert [e.partial_aggregation for st in job.stages for e in st.spec.exits
             if not e.to_driver] == [("SUM", 1)]
-    rows = [r for r in source_stage_rows(job.stages[0]) if r[4] == KIND_RECORDS]
-    assert sorted(loads_records(r[5])[0] for r in rows) == [[("a", 8, "first a")],
-                                                          [("b", 2, "first b")]]
+    groups = [group for r in source_stage_rows(job.stages[0])
+              if r[4] in (KIND_RECORDS, KIND_KEY_RUN) for group in row_groups(r)]
+    assert sorted(group[1] for group in groups) == [[("a", 8, "first a")],
+                                                    [("b", 2, "first b")]]
     assert run_job(job)[sink.id] == [("a", 8, "first a"), ("b", 2, "first b")]
 
 

@@ -11,6 +11,7 @@ from pyflink_on_spark.common.typeinfo import Types
 from pyflink_on_spark.datastream.functions import wrap_key_selector
 from pyflink_on_spark.direct.exchange import route
 from pyflink_on_spark.runtime.boundary import loads_records
+from pyflink_on_spark.runtime.key_runs import merged_groups, row_groups
 from pyflink_on_spark.runtime.exit_loops import (
     EXACT_LEAVES, compile_loop, exact_test, prepare_source)
 from pyflink_on_spark.runtime.exits import ExitCollector, KeySortedExitCollector
@@ -154,7 +155,8 @@ def _sorted_exit(type_info=PAIR, key_type=Types.STRING(), select=lambda x: x[0])
 
 
 def _sorted_values(rows):
-    return [loads_records(row[5]) for row in route(rows, 1)[0]]
+    """(values, timestamps, key) of each group, in the order the reading task takes them."""
+    return [tuple(group[1:]) for _, group in merged_groups(route(rows, 1)[0])]
 
 
 def test_exact_records_wait_marshalled_and_leave_as_one_row_per_key():
@@ -258,10 +260,10 @@ def test_new_keys_placed_together_go_where_one_key_at_a_time_sends_them(key_type
     where = KeyToSubtask(128, 4, key_type)
     seen = []
     for row in rows:
-        values, _, key = loads_records(row[5])
-        assert row[1] == where(key), key
-        assert all(repr(v[0]) == repr(key) for v in values), (key, values)
-        seen.append(repr(key))
+        for _, values, _, key in row_groups(row):
+            assert row[1] == where(key), key
+            assert all(repr(v[0]) == repr(key) for v in values), (key, values)
+            seen.append(repr(key))
     assert sorted(seen) == sorted(map(repr, keys))
     assert len({row[1] for row in rows}) == 4
 
