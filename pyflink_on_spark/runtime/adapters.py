@@ -85,11 +85,18 @@ class _RollingAdapter(KeyedProcessFunction):
         return self._fold_run if self._batch_mode else None
 
     def _fold_run(self, values) -> None:
-        state, combine = self._state, self._combine
-        current = state.value()
+        state = self._state
+        state.update(self.fold_values(state.value(), values))
+
+    def fold_values(self, current, values):
+        """`current` (None: nothing yet, or a reduce returned None) with a run of one key's
+        records folded in, as process_element folds them one at a time (BATCH mode emits
+        nothing per record). A BATCH operator on sorted input keeps the key's value in a
+        local instead of the state (KeyedProcessOperator.use_sorted_input)."""
+        combine = self._combine
         for value in values:
             current = value if current is None else combine(current, value)
-        state.update(current)
+        return current
 
     def _end_key(self, operator):
         """BATCH mode, input sorted by key: the key's final value when the key ends."""
@@ -153,15 +160,13 @@ class AggregationAdapter(_RollingAdapter):
         # sum on a tuple index: runs of plain tuples with number fields fold in one loop
         self._sums_tuple_index = aggregation is Aggregation.SUM and type(position) is int
 
-    def _fold_run(self, values) -> None:
+    def fold_values(self, current, values):
         """A run of one key's records (BATCH): a sum over a tuple index of plain tuples
         whose fields are ints or floats adds the fields in one loop, in record order, and
         replaces the field once (the result _sum's record-by-record fold gives); any other
         run, or a record that is not so, takes that fold from the start (nothing is
-        stored before a fold ends, and + of ints and floats calls no user code)."""
+        kept before a fold ends, and + of ints and floats calls no user code)."""
         if self._sums_tuple_index and values:
-            state = self._state
-            current = state.value()
             first = current if current is not None else values[0]
             position = self._position
             try:
@@ -176,10 +181,8 @@ class AggregationAdapter(_RollingAdapter):
             except (_NotPlain, IndexError):
                 pass
             else:
-                state.update(first if total is first[position] else
-                             self._replace(first, total))
-                return
-        super()._fold_run(values)
+                return first if total is first[position] else self._replace(first, total)
+        return super().fold_values(current, values)
 
     def _field(self, value):
         position = self._position

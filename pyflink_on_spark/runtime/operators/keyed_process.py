@@ -148,6 +148,18 @@ class KeyedProcessOperator(Operator):
         # looked up once, not per key (a million keys: a million lookups)
         self._run_fold = getattr(self.function, "_process_run", None)
         self._key_end = getattr(self.function, "_end_key", None)
+        fold_values = getattr(self.function, "fold_values", None)
+        if self._run_fold is not None and fold_values is not None \
+                and self.process_key_run is not None:
+            # a BATCH rolling reduce or aggregation: a key's value is folded in a local,
+            # not in its ValueState, and leaves when the key ends (nothing else reads it:
+            # such a function has no timers, and its end_input emits nothing on sorted
+            # input). The state path cost ~30% of a reading task's own time with 1M keys.
+            self._fold_values = fold_values
+            self._folded = None
+            self.process_key_run = self._fold_key_run
+            self.process_keyed = self._fold_keyed
+            self.end_sorted_key = self._end_folded_key
 
     # Sorted BATCH input only (use_sorted_input): the task's method for a row's records, all
     # of one key and without timestamps; None where records go one by one.
@@ -175,6 +187,35 @@ class KeyedProcessOperator(Operator):
                     collect(results, None)
         except Exception as e:
             raise self.user_error(e) from None
+
+    def _fold_key_run(self, key, values) -> None:
+        """process_key_run of a BATCH rolling function (use_sorted_input): the run folded
+        into the key's value so far. The key is still set: the user's function may read
+        keyed state of its own through its runtime context."""
+        if not values:
+            return
+        self.set_current_key(key)
+        try:
+            self._folded = self._fold_values(self._folded, values)
+        except Exception as e:
+            raise self.user_error(e) from None
+
+    def _fold_keyed(self, key, value, timestamp) -> None:
+        """process_keyed of a BATCH rolling function (a record with a timestamp: BATCH
+        leaves the key's value without one)."""
+        self._fold_key_run(key, (value,))
+
+    def _end_folded_key(self) -> None:
+        """end_sorted_key of a BATCH rolling function: the key's value leaves, then the
+        state of ended keys is dropped, as end_sorted_key does."""
+        folded = self._folded
+        if folded is not None:
+            self._folded = None
+            try:
+                emit_results((folded,), self.output, None)
+            except Exception as e:
+                raise self.user_error(e) from None
+        self.backend.discard_ended_keys()
 
     def end_sorted_key(self) -> None:
         """The current key's input has ended (sorted BATCH input): what the function emits

@@ -197,18 +197,18 @@ def _reduce_job(values, reduce):
 def test_a_batch_reduce_folds_each_rows_run_in_one_call(monkeypatch):
     from pyflink_on_spark.runtime.adapters import ReduceAdapter
     calls = {"per record": 0, "runs": []}
-    one_by_one, fold = ReduceAdapter.process_element, ReduceAdapter._fold_run
+    one_by_one, fold = ReduceAdapter.process_element, ReduceAdapter.fold_values
 
     def counted(self, value, ctx):
         calls["per record"] += 1
         return one_by_one(self, value, ctx)
 
-    def counted_fold(self, values):
+    def counted_fold(self, current, values):
         calls["runs"].append(list(values))
-        return fold(self, values)
+        return fold(self, current, values)
 
     monkeypatch.setattr(ReduceAdapter, "process_element", counted)
-    monkeypatch.setattr(ReduceAdapter, "_fold_run", counted_fold)
+    monkeypatch.setattr(ReduceAdapter, "fold_values", counted_fold)
     # the records themselves, not the source's fold of them (test_batch_reduce_leading_fold)
     from pyflink_on_spark.graph import compile as compile_module
     monkeypatch.setattr(compile_module, "_leading_fold", lambda edge, edges: None)
@@ -267,3 +267,43 @@ def test_equal_keys_of_different_types_wait_in_slots_of_their_own():
     keyed_rows = [group[1] for row in rows for group in row_groups(row)]
     assert sorted(map(len, keyed_rows)) == [1, 1, 2, 2]
     assert all(len({type(v[0]) for v in row}) == 1 for row in keyed_rows)
+
+
+def _stamped_reduce_job(values, reduce):
+    from pyflink_on_spark.common import WatermarkStrategy
+    from pyflink_on_spark.common.watermark_strategy import TimestampAssigner
+    from pyflink_on_spark.datastream import StreamExecutionEnvironment
+    from pyflink_on_spark.datastream.execution_mode import RuntimeExecutionMode
+
+    class Stamps(TimestampAssigner):
+        def extract_timestamp(self, value, record_timestamp):
+            return value[2]
+    env = StreamExecutionEnvironment.get_execution_environment()
+    env.set_parallelism(1)
+    env.set_runtime_mode(RuntimeExecutionMode.BATCH)
+    ds = env.from_collection(values).assign_timestamps_and_watermarks(
+        WatermarkStrategy.for_monotonous_timestamps().with_timestamp_assigner(Stamps()))
+    ds = ds.key_by(lambda v: v[0]).reduce(reduce)
+    sink = SinkTransformation(name="Collect", input=ds._transformation, spec=CollectSinkSpec())
+    sink.parallelism = 1
+    return compile_sinks([sink], parallelism=1, mode="BATCH"), sink
+
+
+def test_a_batch_reduce_folds_stamped_records_by_timestamp_and_restarts_after_none():
+    # the key's value is folded in a local, record by record for stamped records
+    # (KeyedProcessOperator._fold_keyed); a reduce returning None starts the key again
+    def reduce(a, b):
+        if b[1] == 0:
+            return None
+        return (a[0], a[1] * 3 - b[1], b[2])
+    values = [("b", 1, 5), ("a", 2, 9), ("b", 3, 2), ("a", 4, 1), ("a", 5, 4), ("c", 7, 1),
+              ("c", 0, 3), ("d", 1, 1), ("d", 0, 2), ("d", 6, 3)]
+    job, sink = _stamped_reduce_job(values, reduce)
+
+    def expected(key):
+        current = None
+        for value in sorted((v for v in values if v[0] == key), key=lambda v: v[2]):
+            current = value if current is None else reduce(current, value)
+        return current
+    assert run_job(job)[sink.id] == [expected(k) for k in "abd"]   # c's value is None
+    assert expected("a") == ("a", (4 * 3 - 5) * 3 - 2, 9)
