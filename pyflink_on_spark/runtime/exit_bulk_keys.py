@@ -22,8 +22,10 @@ from typing import Callable, List, Optional
 # a call with fewer new keys than 1 in this many records goes back to the usual loop
 BULK_LEAVE_SHARE = 32
 _STR_INT = frozenset((str, int))
-# the classes of a tuple key's elements the exits remember it by (exits._tuple_dest)
-_TUPLE_MEMO_CLASSES = frozenset((str, int, bool, bytes, type(None)))
+# key classes whose equal values have equal serialized forms, so the exits remember a key's
+# subtask by the key itself with its class (exits._MEMO_TYPES), and a flat tuple's by the
+# tuple with its elements' classes (exits._tuple_dest)
+MEMO_CLASSES = frozenset((str, int, bool, bytes, type(None)))
 
 # The first step of a call (exit_loops.py compiles it with the exit's {prepare} lines)
 BULK_LOOP = """
@@ -76,7 +78,7 @@ def make_router(to_subtask, dest_of: dict, tuple_dest_of: dict, memo_limit: int,
                 if kind is str or kind is int:
                     dests.append(dest_of.get(key))
                     continue
-                if kind is tuple and _TUPLE_MEMO_CLASSES.issuperset(map(type, key)):
+                if kind is tuple and MEMO_CLASSES.issuperset(map(type, key)):
                     # remembered with its elements' classes, as the usual loop does
                     found = tuple_dest_of.get(key)
                     dests.append(found[0] if found is not None

@@ -16,7 +16,8 @@ import cloudpickle
 
 from pyflink_on_spark.common._key_hash import PICKLE_PROTOCOL
 from pyflink_on_spark.datastream.functions import per_record_callable
-from pyflink_on_spark.runtime.exit_bulk_keys import BULK_LOOP, BULK_STAMPED_LOOP, make_router
+from pyflink_on_spark.runtime.exit_bulk_keys import (
+    BULK_LOOP, BULK_STAMPED_LOOP, MEMO_CLASSES, make_router)
 from pyflink_on_spark.runtime.exit_loops import compile_loop, exact_test
 from pyflink_on_spark.runtime.batch_order import (
     ORDER_AFTER_RECORDS, ORDER_BEFORE_RECORDS, batch_key_order, pickle_order,
@@ -198,22 +199,20 @@ keys_by[dest].append(key)"""
 
 def _tuple_dest(to_subtask, memo: dict, memo_limit: int) -> Callable:
     """key -> subtask for a tuple key the exit has not remembered; it remembers the subtask
-    with the elements' classes when they are all _TUPLE_MEMO_CLASSES: (1, "a") and
+    with the elements' classes when they are all MEMO_CLASSES: (1, "a") and
     (True, "a") are equal but pickle (and hash in Java) apart, so a hit must have the
     remembered classes too. Elements of other classes (a float zero, a nested tuple) are
     not remembered: equal values of one class there can still hash apart."""
     def tuple_dest(key: tuple) -> int:
         dest = to_subtask(key)
         classes = tuple(map(type, key))
-        if _TUPLE_MEMO_CLASSES.issuperset(classes):
+        if MEMO_CLASSES.issuperset(classes):
             if len(memo) >= memo_limit:
                 memo.clear()
             memo[key] = (dest, classes)
         return dest
     return tuple_dest
 
-
-_TUPLE_MEMO_CLASSES = frozenset((str, int, bool, bytes, type(None)))
 
 
 class ExitCollector:
@@ -414,7 +413,7 @@ BULK_AFTER_MISSES = 64
 
 
 # key types whose equal values have equal serialized forms (memoised per exact type)
-_MEMO_TYPES = frozenset((str, int, bool, bytes, type(None)))
+_MEMO_TYPES = MEMO_CLASSES
 
 
 # The loop of a key-sorted exit (exit_loops.py compiles it); {str_int_key} is one of the
@@ -685,18 +684,16 @@ class KeySortedExitCollector(ExitCollector):
             place_new()
             return user_function_error(error, leading.operator_name, places[key][0])
 
-        def fold_rows(keys, rows: list, seq: int) -> int:
-            """The rows of these keys' folds (none for a fold that is None); returns the
-            next sequence number."""
+        def fold_groups(keys) -> list:
+            """The groups (as flush's) of these keys' folds, which leave the exit: none for
+            a fold that is None."""
+            groups = []
             for slot_key in keys:
                 value = folds.pop(slot_key)[0]
                 dest, order, key = places.pop(slot_key)
                 if value is not None:
-                    sent[dest] += 1
-                    rows.append((self._edge, dest, self._src, seq, KIND_RECORDS,
-                                 dumps_records(([value], None, key)), order))
-                    seq += 1
-            return seq
+                    groups.append((order, dest, 1, None, [value], None, key))
+            return groups
 
         def hold_other(key, value, timestamp) -> None:
             """A record with a timestamp, or of a key that is not memoised."""
@@ -707,7 +704,7 @@ class KeySortedExitCollector(ExitCollector):
                 # its row sorts with the fold's: the fold leaves first, the key's last
                 folding[0] = False
                 place_new()
-                self._seq = fold_rows([fold_key], self._rows, self._seq)
+                self._seq = leave_groups(fold_groups([fold_key]), self._seq)
             if kind in memo_types:
                 dest, key_bytes = locate(key, key if kind is str or kind is int else (kind, key))
             else:
@@ -770,11 +767,7 @@ class KeySortedExitCollector(ExitCollector):
                 if partly:
                     folding[0] = False
                 waiting -= len(folds)
-                for slot_key in list(folds):
-                    value = folds.pop(slot_key)[0]
-                    dest, order, key = places.pop(slot_key)
-                    if value is not None:
-                        groups.append((order, dest, 1, None, [value], None, key))
+                groups = fold_groups(list(folds))
             for slot_key in [k for k, slot in marshalled.items() if len(slot) >= smallest]:
                 records = marshalled.pop(slot_key)
                 dest, order, key = places.pop(slot_key)
