@@ -78,36 +78,25 @@ class _RollingAdapter(KeyedProcessFunction):
         return None
 
     @property
-    def _process_run(self):
-        """BATCH mode: a run of one key's records (sorted input) folded into the state in
-        one call, the same fold process_element makes one record at a time (BATCH mode
-        emits nothing per record). None in STREAMING mode, which emits every result."""
-        return self._fold_run if self._batch_mode else None
-
-    def _fold_run(self, values) -> None:
-        state = self._state
-        state.update(self.fold_values(state.value(), values))
+    def folds_sorted_input(self) -> bool:
+        """BATCH mode: on sorted input the operator folds each key's runs itself
+        (fold_values) and emits the key's value when the key ends
+        (KeyedProcessOperator.use_sorted_input). STREAMING mode emits every result."""
+        return self._batch_mode
 
     def fold_values(self, current, values):
         """`current` (None: nothing yet, or a reduce returned None) with a run of one key's
         records folded in, as process_element folds them one at a time (BATCH mode emits
         nothing per record). A BATCH operator on sorted input keeps the key's value in a
-        local instead of the state (KeyedProcessOperator.use_sorted_input)."""
+        local instead of the state (folds_sorted_input)."""
         combine = self._combine
         for value in values:
             current = value if current is None else combine(current, value)
         return current
 
-    def _end_key(self, operator):
-        """BATCH mode, input sorted by key: the key's final value when the key ends."""
-        if not self._batch_mode:
-            return None
-        value = self._state.value()
-        return None if value is None else (value,)
-
     def _end_input(self, operator):
         """BATCH mode: the final value of every key, keys in the order they were first seen
-        (with the input sorted by key each key's value left at its end: _end_key)."""
+        (with the input sorted by key the operator left each key's value at its end)."""
         if not self._batch_mode or operator.sorted_input:
             return None
         results = []
@@ -135,7 +124,7 @@ class ReduceAdapter(_RollingAdapter):
 
 
 class _NotPlain(Exception):
-    """A record the plain-tuple sum cannot fold (adapters.py AggregationAdapter._fold_run)."""
+    """A record the plain-tuple sum cannot fold (AggregationAdapter.fold_values)."""
 
 
 def _plain_number(record, position: int):

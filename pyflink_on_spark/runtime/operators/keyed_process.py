@@ -145,17 +145,12 @@ class KeyedProcessOperator(Operator):
         # unless a variant (window, two-input) processes its records its own way
         if type(self).process_keyed is KeyedProcessOperator.process_keyed:
             self.process_key_run = self._process_key_run
-        # looked up once, not per key (a million keys: a million lookups)
-        self._run_fold = getattr(self.function, "_process_run", None)
-        self._key_end = getattr(self.function, "_end_key", None)
-        fold_values = getattr(self.function, "fold_values", None)
-        if self._run_fold is not None and fold_values is not None \
-                and self.process_key_run is not None:
+        if getattr(self.function, "folds_sorted_input", False):
             # a BATCH rolling reduce or aggregation: a key's value is folded in a local,
             # not in its ValueState, and leaves when the key ends (nothing else reads it:
             # such a function has no timers, and its end_input emits nothing on sorted
             # input). The state path cost ~30% of a reading task's own time with 1M keys.
-            self._fold_values = fold_values
+            self._fold_values = self.function.fold_values
             self._folded = None
             self.process_key_run = self._fold_key_run
             self.process_keyed = self._fold_keyed
@@ -166,20 +161,15 @@ class KeyedProcessOperator(Operator):
     process_key_run = None
 
     def _process_key_run(self, key, values) -> None:
-        """The records of a row of sorted input: one key, no timestamps. The key is set once;
-        a function that folds a run itself (a rolling reduce or aggregation: adapters.py
-        _RollingAdapter._process_run) is handed the run in one call, else each record goes
-        to process_keyed's user call as it would one by one."""
+        """The records of a row of sorted input: one key, no timestamps. The key is set once,
+        then each record goes to process_keyed's user call as it would one by one (a rolling
+        reduce or aggregation folds its runs itself: _fold_key_run)."""
         if not values:
             return
         self.set_current_key(key)
         ctx = self.ctx
         ctx._timestamp = None
-        fold = self._run_fold
         try:
-            if fold is not None:
-                fold(values)
-                return
             process, collect = self._user_process, self._collect_results
             for value in values:
                 results = process(value, ctx)
@@ -218,12 +208,9 @@ class KeyedProcessOperator(Operator):
         self.backend.discard_ended_keys()
 
     def end_sorted_key(self) -> None:
-        """The current key's input has ended (sorted BATCH input): what the function emits
-        at a key's end, then every timer of the key, as _run_batch does per key; then the
-        state of the keys so far is dropped (none of them comes back)."""
-        finish = self._key_end
-        if finish is not None:
-            self.call_user(self._emit_end_input, finish)
+        """The current key's input has ended (sorted BATCH input): every timer of the key
+        fires, as _run_batch does per key; then the state of the keys so far is dropped
+        (none of them comes back). A rolling function's key ends in _end_folded_key."""
         timers = self.timers
         if len(timers.event_time) or len(timers.processing_time):   # most keys have none
             self.current_watermark = MAX_WATERMARK

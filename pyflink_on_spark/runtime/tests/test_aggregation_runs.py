@@ -7,20 +7,9 @@ from pyflink_on_spark.runtime.adapters import AggregationAdapter
 from pyflink_on_spark.specs.operators import Aggregation
 
 
-class _State:
-    def __init__(self, value=None):
-        self._value = value
-
-    def value(self):
-        return self._value
-
-    def update(self, value):
-        self._value = value
-
-
 def _adapter(aggregation=Aggregation.SUM, position=1, state=None, count_combines=None):
     adapter = AggregationAdapter(aggregation, position, batch_mode=True)
-    adapter._state = _State(state)
+    adapter.first_value = state   # the key's value before the runs
     if count_combines is not None:
         combine = adapter._combine
 
@@ -32,9 +21,12 @@ def _adapter(aggregation=Aggregation.SUM, position=1, state=None, count_combines
 
 
 def _fold(adapter, *runs):
+    """The key's value after these runs, folded as a BATCH operator on sorted input folds
+    them (KeyedProcessOperator._fold_key_run)."""
+    current = adapter.first_value
     for run in runs:
-        adapter._process_run(list(run))
-    return adapter._state.value()
+        current = adapter.fold_values(current, list(run))
+    return current
 
 
 def test_a_run_of_plain_tuples_is_summed_without_a_call_per_record():
