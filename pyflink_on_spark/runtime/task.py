@@ -115,6 +115,10 @@ class StreamTask:
         self._keyed_many_methods = {
             i.edge_id: getattr(self.head, "process_keyed_many", None) if i.input_index == 1
             else None for i in spec.inputs}
+        # edge -> the same for a row's records with timestamps (None: one by one)
+        self._keyed_stamped_many_methods = {
+            i.edge_id: getattr(self.head, "process_keyed_stamped_many", None)
+            if i.input_index == 1 else None for i in spec.inputs}
         self._input_index = {i.edge_id: i.input_index for i in spec.inputs}
         # sorted edge -> the head's method for a row's records at once (None: one by one)
         self._run_methods = {
@@ -217,6 +221,10 @@ class StreamTask:
                         for key, value in zip(group[2], values):
                             keyed(key, value, None)
                     else:
+                        many = self._keyed_stamped_many_methods[edge]
+                        if many is not None:
+                            many(group[2], values, stamps)
+                            continue
                         for key, value, stamp in zip(group[2], values, stamps):
                             keyed(key, value, stamp)
                     continue

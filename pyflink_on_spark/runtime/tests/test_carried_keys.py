@@ -106,6 +106,26 @@ def test_a_window_calls_the_selector_once_per_record(env, mode):
     assert sorted(out) == [("a", 10), ("b", 7), ("c", 4)]
 
 
+def test_a_streaming_window_takes_a_rows_stamped_records_in_one_call(env, monkeypatch):
+    """STREAMING: the task hands a row's keys, records and timestamps to the window's
+    process_keyed_stamped_many, one call per row."""
+    from pyflink_on_spark.runtime.window.operator import WindowOperator
+    calls = Counter()
+    many = WindowOperator.process_keyed_stamped_many
+
+    def counted_many(self, keys, values, stamps):
+        calls["many"] += 1
+        return many(self, keys, values, stamps)
+    monkeypatch.setattr(WindowOperator, "process_keyed_stamped_many", counted_many)
+    stream = env.from_collection(RECORDS).assign_timestamps_and_watermarks(
+        WatermarkStrategy.for_monotonous_timestamps().with_timestamp_assigner(Stamps())) \
+        .key_by(lambda v: v[0]).window(TumblingEventTimeWindows.of(Time.seconds(2))) \
+        .reduce(lambda x, y: (x[0], x[1] + y[1]))
+    out = _run(env, stream, "STREAMING", parallelism=1)
+    assert sorted(out) == [("a", 1), ("a", 3), ("a", 6), ("b", 2), ("b", 5), ("c", 4)]
+    assert calls == {"many": 1}
+
+
 class Pair(KeyedCoProcessFunction):
     def process_element1(self, value, ctx):
         yield "1", ctx.get_current_key(), value[1]

@@ -31,6 +31,7 @@ from pyflink_on_spark.runtime.operators.base import emit_results
 from pyflink_on_spark.runtime.operators.keyed_process import KeyedProcessOperator
 from pyflink_on_spark.runtime.watermarks import MAX_WATERMARK, MIN_WATERMARK
 from pyflink_on_spark.runtime.state.backend import VOID_NAMESPACE
+from pyflink_on_spark.runtime.state.heap import HeapAggregatingState
 from pyflink_on_spark.runtime.window.merging_window_set import MergingWindowSet
 
 LATE_ELEMENTS_DROPPED_METRIC_NAME = "numLateRecordsDropped"
@@ -167,6 +168,8 @@ class WindowOperator(KeyedProcessOperator):
         self.window_state_descriptor = descriptor.window_state_descriptor
         self.merging = isinstance(self.assigner, MergingWindowAssigner)
         self.is_event_time = bool(self.assigner.is_event_time())
+        self._tumbling = ((self.assigner._size, self.assigner._offset)
+                          if type(self.assigner) is TumblingEventTimeWindows else None)
 
     # -- lifecycle --------------------------------------------------------------------------
 
@@ -184,8 +187,6 @@ class WindowOperator(KeyedProcessOperator):
             LATE_ELEMENTS_DROPPED_METRIC_NAME)
         self._event_queue = self.timers.event_time
         self._window_cache = {}
-        self._tumbling = ((self.assigner._size, self.assigner._offset)
-                          if type(self.assigner) is TumblingEventTimeWindows else None)
 
     def _bind_user_functions(self) -> None:
         pass   # the window function is called per firing (_emit), not per element
@@ -202,6 +203,12 @@ class WindowOperator(KeyedProcessOperator):
             self._element_logic = self._process_event_time
         else:
             self._element_logic = self._process
+        # A row's stamped records in one loop (process_keyed_stamped_many): tumbling
+        # event-time windows with the default trigger, no allowed lateness, records keyed as
+        # they come (not BATCH's buffering)
+        if self._element_logic != self._process_event_time or self._tumbling is None \
+                or self.allowed_lateness or self._batch_key_order is not None:
+            self.process_keyed_stamped_many = None
 
     def process_keyed(self, key, value, timestamp) -> None:
         try:
@@ -303,6 +310,76 @@ class WindowOperator(KeyedProcessOperator):
                 queue.register(key, window, cleanup)
         if skipped:
             self._maybe_late(value, timestamp_or_min, timestamp)
+
+    def process_keyed_stamped_many(self, keys, values, stamps) -> None:
+        """process_keyed for a row's records, in one loop: _process_event_time's usual case
+        (the record's tumbling window ahead of the watermark: into the window's state, its
+        timer registered) inline, with the state's namespace set only when the window
+        changes and the key stored as the heap backend's set_current_key would store it
+        (KeyedProcessOperator.process_keyed_many). Any other record (no timestamp, its
+        window behind the watermark) goes through process_keyed. The task calls it where
+        prepare() left it (tumbling event-time windows, EventTimeTrigger, no lateness)."""
+        size, offset = self._tumbling
+        cache = self._window_cache
+        new_window = self._cached_window
+        watermark = self.current_watermark
+        state = self.window_state
+        set_namespace, add = state.set_current_namespace, state.add
+        # a heap state's namespace is its _ns; other backends' states are told every time
+        heap_namespace = hasattr(state, "_ns")
+        # an aggregate()'s heap state: HeapAggregatingState.add inline, on the window's table
+        aggregating = type(state) is HeapAggregatingState
+        if aggregating:
+            create, add_to = state._create, state._add
+        queue = self._event_queue
+        register, registered = queue.register, queue._index
+        backend = self.backend
+        set_key = self._set_key
+        # the inline path below is for a heap backend's usual keys and states
+        as_is = backend.keys_stored_as_is() if heap_namespace else frozenset()
+        process_keyed = self.process_keyed
+        key = None
+        try:
+            for key, value, timestamp in zip(keys, values, stamps):
+                if timestamp is None:
+                    process_keyed(key, value, timestamp)
+                    continue
+                start = timestamp - (timestamp - offset + size) % size
+                window = cache.get(start)
+                if window is None:
+                    window = new_window(start, start + size)
+                max_timestamp = start + size - 1
+                if max_timestamp <= watermark:
+                    process_keyed(key, value, timestamp)   # late, or fires at once
+                    continue
+                if key.__class__ in as_is:
+                    backend._key = key
+                    if window is not state._ns:
+                        set_namespace(window)
+                    if aggregating and value is not None:
+                        table = state._map
+                        accumulator = table.get(key)
+                        if accumulator is None:
+                            accumulator = create()
+                        accumulator = add_to(value, accumulator)
+                        if accumulator is None:
+                            table.pop(key, None)
+                        else:
+                            table[key] = accumulator
+                    else:
+                        add(value)
+                    if (max_timestamp, key, window) not in registered:
+                        register(key, window, max_timestamp)
+                else:
+                    set_key(key)
+                    if not heap_namespace or window is not state._ns:
+                        set_namespace(window)
+                    add(value)
+                    register(key, window, max_timestamp)
+        except Exception as e:
+            self.current_key = key
+            raise self.user_error(e) from None
+        self.current_key = key
 
     def _cached_window(self, start: int, end: int):
         cache = self._window_cache

@@ -1,0 +1,155 @@
+"""A row's stamped records in one call (WindowOperator.process_keyed_stamped_many): the same
+windows, outputs, late records and state as the records one by one (process_keyed)."""
+import random
+
+import pytest
+
+from pyflink_on_spark.common.time import Time
+from pyflink_on_spark.datastream.functions import AggregateFunction, ProcessWindowFunction
+from pyflink_on_spark.datastream.window import (
+    EventTimeTrigger, SlidingEventTimeWindows, TumblingEventTimeWindows)
+from pyflink_on_spark.runtime.errors import UserFunctionError
+from pyflink_on_spark.runtime.window.tests.window_harness import (
+    LATE, Harness, aggregate_op, process_op, reduce_op)
+
+
+class CountMinMax(AggregateFunction):
+    """None for a key's accumulator after a record whose value is -1 (the state drops it)."""
+
+    def create_accumulator(self):
+        return 0, None, None
+
+    def add(self, value, accumulator):
+        if value[1] == -1:
+            return None
+        count, low, high = accumulator
+        n = value[1]
+        return (count + 1, n if low is None or n < low else low,
+                n if high is None or n > high else high)
+
+    def get_result(self, accumulator):
+        return accumulator
+
+    def merge(self, a, b):
+        return a[0] + b[0], min(a[1], b[1]), max(a[2], b[2])
+
+
+class Elements(ProcessWindowFunction):
+    def process(self, key, context, elements):
+        yield key, context.window().start, [e[1] for e in elements]
+
+
+def _add(a, b):
+    return a[0], a[1] + b[1]
+
+
+def tumbling(ms):
+    return TumblingEventTimeWindows.of(Time.milliseconds(ms))
+
+
+OPERATORS = {
+    "aggregate": lambda **kw: aggregate_op(tumbling(10), CountMinMax(), **kw),
+    "reduce": lambda **kw: reduce_op(tumbling(10), _add, **kw),
+    "process": lambda **kw: process_op(tumbling(10), Elements(), **kw),
+}
+# str and int keys take the inline path, a tuple key and a float key the backend's calls
+KEYS = ["a", "b", 7, 8, ("t", 1), 2.5]
+
+
+def _rows(seed: int):
+    """Rows of (key, value, timestamp) with a watermark after each: timestamps wander back
+    behind the watermark now and then (late records, windows that fire at once)."""
+    rng = random.Random(seed)
+    rows, now = [], 0
+    for _ in range(12):
+        row = []
+        for _ in range(rng.randint(1, 40)):
+            now += rng.randint(0, 4)
+            timestamp = now - rng.choice([0, 0, 0, 3, 15, 40])
+            key = rng.choice(KEYS)
+            row.append((key, (key, rng.choice([1, 2, 3, 5, -1])), timestamp))
+        rows.append((row, now - rng.randint(0, 12)))
+    return rows
+
+
+def _run(kind: str, rows, in_one_call: bool, **harness):
+    h = Harness(OPERATORS[kind](late_tag=LATE), **harness)
+    operator = h.operator
+    assert operator.process_keyed_stamped_many is not None
+    for row, watermark in rows:
+        if in_one_call:
+            operator.process_keyed_stamped_many([r[0] for r in row], [r[1] for r in row],
+                                                [r[2] for r in row])
+        else:
+            for key, value, timestamp in row:
+                operator.process_keyed(key, value, timestamp)
+        h.watermark(watermark)
+    h.end()
+    return h.out, h.late
+
+
+@pytest.mark.parametrize("kind", sorted(OPERATORS))
+@pytest.mark.parametrize("seed", range(6))
+def test_a_rows_records_in_one_call_give_what_they_give_one_by_one(kind, seed):
+    rows = _rows(seed)
+    one_by_one = _run(kind, rows, False)
+    assert one_by_one[0] and one_by_one[1]   # windows fired, and some records were late
+    assert _run(kind, rows, True) == one_by_one
+
+
+@pytest.mark.parametrize("kind", sorted(OPERATORS))
+def test_on_rocksdb_too(kind, tmp_path):
+    rows = _rows(1)
+    expected = _run(kind, rows, False)
+    got = _run(kind, rows, True, state_backend="rocksdb", work_dir=str(tmp_path))
+    assert got == expected
+
+
+def test_late_records_are_counted_as_one_by_one():
+    h = Harness(aggregate_op(tumbling(10), CountMinMax()))
+    h.watermark(30)
+    h.operator.process_keyed_stamped_many(["a", "a", "b"], [("a", 1), ("a", 2), ("b", 3)],
+                                          [5, 35, 12])
+    h.end()
+    assert h.values() == [(1, 2, 2)]
+    assert h.operator.late_records_dropped.get_count() == 2
+
+
+def test_an_error_in_the_users_add_names_the_window_with_the_users_frame():
+    class Broken(CountMinMax):
+        def add(self, value, accumulator):
+            return 1 // 0
+
+    h = Harness(aggregate_op(tumbling(10), Broken()))
+    with pytest.raises(UserFunctionError) as info:
+        h.operator.process_keyed_stamped_many(["a"], [("a", 1)], [3])
+    assert info.value.operator_name == "Window"
+    trace = info.value.user_traceback
+    assert "in add" in trace and "return 1 // 0" in trace
+    assert h.operator.current_key == "a"
+
+
+def test_a_record_without_timestamp_fails_as_it_does_alone():
+    h = Harness(aggregate_op(tumbling(10), CountMinMax()))
+    with pytest.raises(UserFunctionError) as info:
+        h.operator.process_keyed_stamped_many(["a", "b"], [("a", 1), ("b", 2)], [3, None])
+    assert "Long.MIN_VALUE timestamp" in str(info.value)
+
+
+class SameAsEventTimeTrigger(EventTimeTrigger):
+    """Not EventTimeTrigger itself: the operator may not assume its logic."""
+
+
+@pytest.mark.parametrize("make", [
+    lambda: aggregate_op(SlidingEventTimeWindows.of(Time.milliseconds(10),
+                                                    Time.milliseconds(5)), CountMinMax()),
+    lambda: aggregate_op(tumbling(10), CountMinMax(), allowed_lateness=5),
+    lambda: aggregate_op(tumbling(10), CountMinMax(), trigger=SameAsEventTimeTrigger()),
+])
+def test_other_windows_take_their_records_one_by_one(make):
+    assert Harness(make()).operator.process_keyed_stamped_many is None
+
+
+def test_batch_mode_takes_its_records_one_by_one():
+    h = Harness(aggregate_op(tumbling(10), CountMinMax()), batch=True)
+    assert h.operator.process_keyed_stamped_many is None
