@@ -209,6 +209,10 @@ class WindowOperator(KeyedProcessOperator):
         if self._element_logic != self._process_event_time or self._tumbling is None \
                 or self.allowed_lateness or self._batch_key_order is not None:
             self.process_keyed_stamped_many = None
+        # EventTimeTrigger without allowed lateness: a window's one timer fires and cleans up
+        self._timer_logic = self._on_event_timer_no_lateness \
+            if self._element_logic == self._process_event_time and not self.allowed_lateness \
+            else self._on_timer
 
     def process_keyed(self, key, value, timestamp) -> None:
         try:
@@ -403,7 +407,30 @@ class WindowOperator(KeyedProcessOperator):
         timestamp, key, window = due
         self.current_key = key
         self._set_key(key)
-        self.call_user(self._on_timer, timestamp, window, domain is TimeDomain.EVENT_TIME)
+        self.call_user(self._timer_logic, timestamp, window, domain is TimeDomain.EVENT_TIME)
+
+    def _on_event_timer_no_lateness(self, timestamp: int, window, event_time: bool) -> None:
+        """_on_timer for EventTimeTrigger on windows that do not merge, without allowed
+        lateness (prepare): the trigger fires at the window's max timestamp, which is the
+        window's cleanup time too, so the firing clears its state. EventTimeTrigger.clear
+        would delete the timer at that max timestamp: the one firing, which its round took
+        off the queue (_fire_rounds), so there is nothing to delete."""
+        if not event_time:
+            self._on_timer(timestamp, window, event_time)
+            return
+        self.trigger_context.window = window
+        state = self.window_state
+        state.set_current_namespace(window)
+        max_timestamp = window.max_timestamp()
+        if timestamp != max_timestamp:
+            return   # on_event_time: CONTINUE, and not the cleanup time
+        contents = self._contents()
+        if contents is not None:
+            self._emit(window, contents, timestamp)
+        state.clear()
+        context = self.window_context
+        context.window = window
+        self.function.clear(window, context)
 
     def _on_timer(self, timestamp: int, window, event_time: bool) -> None:
         ctx = self.trigger_context

@@ -153,3 +153,82 @@ def test_other_windows_take_their_records_one_by_one(make):
 def test_batch_mode_takes_its_records_one_by_one():
     h = Harness(aggregate_op(tumbling(10), CountMinMax()), batch=True)
     assert h.operator.process_keyed_stamped_many is None
+
+
+# -- a window's timer (WindowOperator._on_event_timer_no_lateness) -----------------------------
+
+class CountsFirings(ProcessWindowFunction):
+    """Per-window state that clear() drops, and a global count of clears."""
+
+    def process(self, key, context, elements):
+        from pyflink_on_spark.datastream.state import ValueStateDescriptor
+        from pyflink_on_spark.common.typeinfo import Types
+        fired = context.window_state().get_state(ValueStateDescriptor("fired", Types.INT()))
+        cleared = context.global_state().get_state(ValueStateDescriptor("cleared", Types.INT()))
+        fired.update((fired.value() or 0) + 1)
+        yield key, context.window().start, fired.value(), cleared.value() or 0, len(elements)
+
+    def clear(self, context):
+        from pyflink_on_spark.datastream.state import ValueStateDescriptor
+        from pyflink_on_spark.common.typeinfo import Types
+        fired = context.window_state().get_state(ValueStateDescriptor("fired", Types.INT()))
+        fired.clear()
+        cleared = context.global_state().get_state(ValueStateDescriptor("cleared", Types.INT()))
+        cleared.update((cleared.value() or 0) + 1)
+
+
+OPERATORS["counts_firings"] = lambda **kw: process_op(tumbling(10), CountsFirings(), **kw)
+
+
+def _fired(kind: str, rows, general: bool):
+    h = Harness(OPERATORS[kind](late_tag=LATE))
+    operator = h.operator
+    if general:
+        operator._timer_logic = operator._on_timer
+    else:
+        assert operator._timer_logic == operator._on_event_timer_no_lateness
+    for row, watermark in rows:
+        operator.process_keyed_stamped_many([r[0] for r in row], [r[1] for r in row],
+                                            [r[2] for r in row])
+        h.watermark(watermark)
+    h.operator.process_watermark(10 ** 6)   # every window fires, before the end
+    tables = {namespace: dict(table) for state in operator.backend._raw.values()
+              for namespace, table in state._tables.items() if table}
+    return h.out, h.late, tables, len(operator._event_queue)
+
+
+@pytest.mark.parametrize("kind", sorted(OPERATORS))
+@pytest.mark.parametrize("seed", range(3))
+def test_a_windows_timer_fires_and_cleans_up_as_the_general_path(kind, seed):
+    rows = _rows(seed)
+    general = _fired(kind, rows, True)
+    out, late, tables, timers = general
+    assert out and late and timers == 0
+    assert _fired(kind, rows, False) == general
+
+
+def test_a_windows_state_is_gone_once_it_fired():
+    h = Harness(OPERATORS["counts_firings"]())
+    h.operator.process_keyed_stamped_many(["a", "a", "b"], [("a", 1), ("a", 2), ("b", 3)],
+                                          [1, 12, 15])
+    h.watermark(19)
+    assert sorted(h.values()) == [("a", 0, 1, 0, 1), ("a", 10, 1, 1, 1), ("b", 10, 1, 0, 1)]
+    from pyflink_on_spark.runtime.state.backend import VOID_NAMESPACE
+    left = {namespace for state in h.operator.backend._raw.values()
+            for namespace, table in state._tables.items() if table}
+    assert left == {VOID_NAMESPACE}   # the global clear counts; no window's state
+    assert len(h.operator._event_queue) == 0
+
+
+@pytest.mark.parametrize("general", [False, True])
+def test_a_timer_at_another_time_than_the_windows_end_neither_fires_nor_clears(general):
+    from pyflink_on_spark.datastream.time_domain import TimeDomain
+    h = Harness(OPERATORS["aggregate"]())
+    if general:
+        h.operator._timer_logic = h.operator._on_timer
+    h.operator.process_keyed_stamped_many(["a"], [("a", 4)], [4])
+    window = h.operator._window_cache[0]
+    h.operator._fire((5, "a", window), TimeDomain.EVENT_TIME)
+    assert h.out == []
+    h.watermark(9)
+    assert h.values() == [(1, 4, 4)]
