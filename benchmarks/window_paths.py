@@ -1,10 +1,14 @@
-"""Does the window operator's event-time fast path pay? One WindowOperator (10 s tumbling
-event-time windows, AggregateFunction, 1000 keys, a watermark every 200 records) driven
-directly through the operator harness, once on its fast path (_process_event_time: non-merging
-event-time windows with the default trigger) and once forced onto the general path (_process:
-any assigner, any trigger). CPU seconds of this process, best of 5.
+"""Do the window operator's event-time paths pay? One WindowOperator (10 s event-time windows,
+tumbling or, with --slide-seconds, sliding; AggregateFunction, 1000 keys, a watermark every 200
+records) driven directly through the operator harness three ways:
+- rows: the task's way, 200 records a call (process_keyed_stamped_many: tumbling and sliding
+  windows with the default trigger);
+- per element on the event-time path (_process_event_time: non-merging event-time windows
+  with the default trigger);
+- per element forced onto the general path (_process: any assigner, any trigger).
+CPU seconds of this process, best of 5.
 
-    PYTHONPATH=$PWD python benchmarks/window_paths.py [--records N]
+    PYTHONPATH=$PWD python benchmarks/window_paths.py [--records N] [--slide-seconds S]
 """
 from __future__ import annotations
 
@@ -13,7 +17,8 @@ import time
 
 from pyflink_on_spark.common.time import Time
 from pyflink_on_spark.datastream.functions import AggregateFunction
-from pyflink_on_spark.datastream.window import TumblingEventTimeWindows
+from pyflink_on_spark.datastream.window import (
+    SlidingEventTimeWindows, TumblingEventTimeWindows)
 from pyflink_on_spark.runtime.watermarks import MAX_WATERMARK
 from pyflink_on_spark.runtime.window.tests.window_harness import Harness, aggregate_op
 
@@ -35,35 +40,53 @@ class CountMinMax(AggregateFunction):
         return acc_a
 
 
-def run(records: int, general: bool) -> float:
+ROW = 200   # records a call on the rows path, and between two watermarks
+
+
+def run(records: int, path: str, slide_seconds: int = 0) -> tuple:
+    """(best CPU seconds of 5, the number of window results)."""
     best = float("inf")
     for _ in range(5):
-        harness = Harness(aggregate_op(TumblingEventTimeWindows.of(Time.seconds(10)),
-                                       CountMinMax()))
+        assigner = TumblingEventTimeWindows.of(Time.seconds(10)) if not slide_seconds else \
+            SlidingEventTimeWindows.of(Time.seconds(10), Time.seconds(slide_seconds))
+        harness = Harness(aggregate_op(assigner, CountMinMax()))
         operator = harness.operator
-        if general:
+        if path == "general":
             operator._element_logic = operator._process
         element, watermark = operator.process_element, operator.process_watermark
+        many = operator.process_keyed_stamped_many
         start = time.process_time()
-        for i in range(records):
-            element((i % 1000, i), i)
-            if i % 200 == 0:
-                watermark(i - 1)
+        for row in range(0, records, ROW):
+            numbers = range(row, min(records, row + ROW))
+            if path == "rows":
+                many([i % 1000 for i in numbers], [(i % 1000, i) for i in numbers],
+                     list(numbers))
+            else:
+                for i in numbers:
+                    element((i % 1000, i), i)
+            watermark(numbers[-1])
         watermark(MAX_WATERMARK)
         best = min(best, time.process_time() - start)
-        assert len(harness.out) == records // 10_000 * 1000
-    return best
+    return best, len(harness.out)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--records", type=int, default=300_000)
-    records = parser.parse_args().records
-    fast, general = run(records, False), run(records, True)
-    print("window per-element paths, %d records (CPU s, best of 5)" % records)
-    print("  fast path (_process_event_time)  %.3f s  %8.0f rec/s" % (fast, records / fast))
-    print("  general path (_process)          %.3f s  %8.0f rec/s  %.2fx the fast path's time"
-          % (general, records / general, general / fast))
+    parser.add_argument("--slide-seconds", type=int, default=0,
+                        help="sliding windows of 10 s every this many seconds (0: tumbling)")
+    args = parser.parse_args()
+    records = args.records
+    (rows, out), (fast, out_fast), (general, out_general) = (
+        run(records, path, args.slide_seconds) for path in ("rows", "element", "general"))
+    assert out == out_fast == out_general, (out, out_fast, out_general)
+    print("window paths, %d records, %s windows, %d results (CPU s, best of 5)"
+          % (records, "sliding" if args.slide_seconds else "tumbling", out))
+    print("  rows (process_keyed_stamped_many)        %.3f s  %8.0f rec/s" % (rows, records / rows))
+    print("  per element (_process_event_time)        %.3f s  %8.0f rec/s  %.2fx the rows' time"
+          % (fast, records / fast, fast / rows))
+    print("  per element, general path (_process)     %.3f s  %8.0f rec/s  %.2fx the rows' time"
+          % (general, records / general, general / rows))
 
 
 if __name__ == "__main__":

@@ -25,8 +25,8 @@ from pyflink_on_spark.datastream.functions import InternalWindowFunction, KeyedS
 from pyflink_on_spark.datastream.state import ListStateDescriptor, MapStateDescriptor
 from pyflink_on_spark.datastream.time_domain import TimeDomain
 from pyflink_on_spark.datastream.window import (
-    EventTimeTrigger, MergingWindowAssigner, TimeWindow, Trigger, TriggerResult,
-    TumblingEventTimeWindows, WindowAssigner, WindowOperationDescriptor)
+    EventTimeTrigger, MergingWindowAssigner, SlidingEventTimeWindows, TimeWindow, Trigger,
+    TriggerResult, TumblingEventTimeWindows, WindowAssigner, WindowOperationDescriptor)
 from pyflink_on_spark.runtime.operators.base import emit_results
 from pyflink_on_spark.runtime.operators.keyed_process import KeyedProcessOperator
 from pyflink_on_spark.runtime.watermarks import MAX_WATERMARK, MIN_WATERMARK
@@ -170,6 +170,13 @@ class WindowOperator(KeyedProcessOperator):
         self.is_event_time = bool(self.assigner.is_event_time())
         self._tumbling = ((self.assigner._size, self.assigner._offset)
                           if type(self.assigner) is TumblingEventTimeWindows else None)
+        # (size, slide, offset) of tumbling (slide = size) and sliding event-time windows
+        kind = type(self.assigner)
+        self._aligned = (
+            (self.assigner._size, self.assigner._size, self.assigner._offset)
+            if kind is TumblingEventTimeWindows else
+            (self.assigner._size, self.assigner._slide, self.assigner._offset)
+            if kind is SlidingEventTimeWindows else None)
 
     # -- lifecycle --------------------------------------------------------------------------
 
@@ -203,10 +210,10 @@ class WindowOperator(KeyedProcessOperator):
             self._element_logic = self._process_event_time
         else:
             self._element_logic = self._process
-        # A row's stamped records in one loop (process_keyed_stamped_many): tumbling
-        # event-time windows with the default trigger, no allowed lateness, records keyed as
-        # they come (not BATCH's buffering)
-        if self._element_logic != self._process_event_time or self._tumbling is None \
+        # A row's stamped records in one loop (process_keyed_stamped_many): tumbling or
+        # sliding event-time windows with the default trigger, no allowed lateness, records
+        # keyed as they come (not BATCH's buffering)
+        if self._element_logic != self._process_event_time or self._aligned is None \
                 or self.allowed_lateness or self._batch_key_order is not None:
             self.process_keyed_stamped_many = None
         # EventTimeTrigger without allowed lateness: a window's one timer fires and cleans up
@@ -317,13 +324,15 @@ class WindowOperator(KeyedProcessOperator):
 
     def process_keyed_stamped_many(self, keys, values, stamps) -> None:
         """process_keyed for a row's records, in one loop: _process_event_time's usual case
-        (the record's tumbling window ahead of the watermark: into the window's state, its
+        (every window of the record ahead of the watermark: into each window's state, its
         timer registered) inline, with the state's namespace set only when the window
         changes and the key stored as the heap backend's set_current_key would store it
-        (KeyedProcessOperator.process_keyed_many). Any other record (no timestamp, its
-        window behind the watermark) goes through process_keyed. The task calls it where
-        prepare() left it (tumbling event-time windows, EventTimeTrigger, no lateness)."""
-        size, offset = self._tumbling
+        (KeyedProcessOperator.process_keyed_many). Any other record (no timestamp, a window
+        behind the watermark, no window at all) goes through process_keyed. The task calls
+        it where prepare() left it (tumbling or sliding event-time windows, EventTimeTrigger,
+        no allowed lateness)."""
+        size, slide, offset = self._aligned
+        sliding = slide != size
         cache = self._window_cache
         new_window = self._cached_window
         watermark = self.current_watermark
@@ -348,38 +357,52 @@ class WindowOperator(KeyedProcessOperator):
                 if timestamp is None:
                     process_keyed(key, value, timestamp)
                     continue
-                start = timestamp - (timestamp - offset + size) % size
-                window = cache.get(start)
-                if window is None:
-                    window = new_window(start, start + size)
-                max_timestamp = start + size - 1
-                if max_timestamp <= watermark:
+                last_start = timestamp - (timestamp - offset + slide) % slide
+                if sliding:
+                    # the record's windows, newest first (as the assigner lists them); the
+                    # oldest ends first
+                    starts = range(last_start, timestamp - size, -slide)
+                    if not starts or starts[-1] + size - 1 <= watermark:
+                        process_keyed(key, value, timestamp)
+                        continue
+                elif last_start + size - 1 <= watermark:
                     process_keyed(key, value, timestamp)   # late, or fires at once
                     continue
+                else:
+                    starts = (last_start,)
                 if key.__class__ in as_is:
                     backend._key = key
-                    if window is not state._ns:
-                        set_namespace(window)
-                    if aggregating and value is not None:
-                        table = state._map
-                        accumulator = table.get(key)
-                        if accumulator is None:
-                            accumulator = create()
-                        accumulator = add_to(value, accumulator)
-                        if accumulator is None:
-                            table.pop(key, None)
+                    for start in starts:
+                        window = cache.get(start)
+                        if window is None:
+                            window = new_window(start, start + size)
+                        if window is not state._ns:
+                            set_namespace(window)
+                        if aggregating and value is not None:
+                            table = state._map
+                            accumulator = table.get(key)
+                            if accumulator is None:
+                                accumulator = create()
+                            accumulator = add_to(value, accumulator)
+                            if accumulator is None:
+                                table.pop(key, None)
+                            else:
+                                table[key] = accumulator
                         else:
-                            table[key] = accumulator
-                    else:
-                        add(value)
-                    if (max_timestamp, key, window) not in registered:
-                        register(key, window, max_timestamp)
+                            add(value)
+                        max_timestamp = start + size - 1
+                        if (max_timestamp, key, window) not in registered:
+                            register(key, window, max_timestamp)
                 else:
                     set_key(key)
-                    if not heap_namespace or window is not state._ns:
-                        set_namespace(window)
-                    add(value)
-                    register(key, window, max_timestamp)
+                    for start in starts:
+                        window = cache.get(start)
+                        if window is None:
+                            window = new_window(start, start + size)
+                        if not heap_namespace or window is not state._ns:
+                            set_namespace(window)
+                        add(value)
+                        register(key, window, start + size - 1)
         except Exception as e:
             self.current_key = key
             raise self.user_error(e) from None

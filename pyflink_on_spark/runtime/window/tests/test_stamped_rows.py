@@ -47,10 +47,19 @@ def tumbling(ms):
     return TumblingEventTimeWindows.of(Time.milliseconds(ms))
 
 
+def sliding(size_ms, slide_ms, offset_ms=0):
+    return SlidingEventTimeWindows.of(Time.milliseconds(size_ms), Time.milliseconds(slide_ms),
+                                      Time.milliseconds(offset_ms))
+
+
 OPERATORS = {
     "aggregate": lambda **kw: aggregate_op(tumbling(10), CountMinMax(), **kw),
     "reduce": lambda **kw: reduce_op(tumbling(10), _add, **kw),
     "process": lambda **kw: process_op(tumbling(10), Elements(), **kw),
+    "sliding aggregate": lambda **kw: aggregate_op(sliding(10, 4, 1), CountMinMax(), **kw),
+    "sliding process": lambda **kw: process_op(sliding(9, 3), Elements(), **kw),
+    # windows with gaps between them: some records are in none
+    "sparse sliding reduce": lambda **kw: reduce_op(sliding(4, 10, 3), _add, **kw),
 }
 # str and int keys take the inline path, a tuple key and a float key the backend's calls
 KEYS = ["a", "b", 7, 8, ("t", 1), 2.5]
@@ -141,9 +150,8 @@ class SameAsEventTimeTrigger(EventTimeTrigger):
 
 
 @pytest.mark.parametrize("make", [
-    lambda: aggregate_op(SlidingEventTimeWindows.of(Time.milliseconds(10),
-                                                    Time.milliseconds(5)), CountMinMax()),
     lambda: aggregate_op(tumbling(10), CountMinMax(), allowed_lateness=5),
+    lambda: aggregate_op(sliding(10, 5), CountMinMax(), allowed_lateness=5),
     lambda: aggregate_op(tumbling(10), CountMinMax(), trigger=SameAsEventTimeTrigger()),
 ])
 def test_other_windows_take_their_records_one_by_one(make):
