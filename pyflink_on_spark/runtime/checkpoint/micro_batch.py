@@ -158,6 +158,12 @@ class MicroBatchTask:
         for edge, method in list(keyed_methods.items()):
             if method is not None:
                 keyed_methods[edge] = self._counting_keyed(method)
+        # a row's keyed records in one call (with or without timestamps)
+        for rows_methods in (self.task._keyed_many_methods,
+                             self.task._keyed_stamped_many_methods):
+            for edge, method in list(rows_methods.items()):
+                if method is not None:
+                    rows_methods[edge] = self._counting_rows(method)
         self.version: Optional[int] = None   # the version this task's state equals
         self.last_used = time.monotonic()     # when it last ran a batch (LIVE_IDLE_S)
         self.last_input_time: Optional[int] = None   # processing time of the last input
@@ -173,6 +179,12 @@ class MicroBatchTask:
         def counted(key, value, timestamp):
             self.records_in += 1
             method(key, value, timestamp)
+        return counted
+
+    def _counting_rows(self, method):
+        def counted(keys, values, *stamps):
+            self.records_in += len(values)
+            method(keys, values, *stamps)
         return counted
 
     # -- restore -------------------------------------------------------------------------------

@@ -131,6 +131,10 @@ class KeyedProcessOperator(Operator):
         if self._batch_key_order is not None \
                 or type(self).process_keyed is not KeyedProcessOperator.process_keyed:
             self.process_keyed_many = None
+            # (a variant with its own loop for stamped rows decides for itself: windows)
+            if type(self).process_keyed_stamped_many is \
+                    KeyedProcessOperator.process_keyed_stamped_many:
+                self.process_keyed_stamped_many = None
 
     def use_sorted_input(self) -> None:
         """BATCH mode with the keyed input sorted by key (the task's exchange did it, as
@@ -318,6 +322,28 @@ class KeyedProcessOperator(Operator):
                 results = process(value, ctx)
                 if results is not None:
                     collect(results, None)
+        except Exception as e:
+            raise self.user_error(e) from None
+
+    def process_keyed_stamped_many(self, keys, values, stamps) -> None:
+        """process_keyed_many for a row's records with timestamps (a Kafka source's records,
+        an assigner's): each record's timestamp is ctx.timestamp() and its results'. The
+        task's path for such rows; None (prepare) where process_keyed_many is None."""
+        set_key, process, collect = self._set_key, self._user_process, self._collect_results
+        ctx = self.ctx
+        backend = self.backend
+        as_is = backend.keys_stored_as_is()
+        try:
+            for key, value, timestamp in zip(keys, values, stamps):
+                self.current_key = key
+                if key.__class__ in as_is:
+                    backend._key = key
+                else:
+                    set_key(key)
+                ctx._timestamp = timestamp
+                results = process(value, ctx)
+                if results is not None:
+                    collect(results, timestamp)
         except Exception as e:
             raise self.user_error(e) from None
 

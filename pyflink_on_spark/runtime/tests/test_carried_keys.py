@@ -126,6 +126,30 @@ def test_a_streaming_window_takes_a_rows_stamped_records_in_one_call(env, monkey
     assert calls == {"many": 1}
 
 
+class EchoStamp(KeyedProcessFunction):
+    def process_element(self, value, ctx):
+        yield ctx.get_current_key(), value[1], ctx.timestamp()
+
+
+def test_a_streaming_keyed_input_takes_a_rows_stamped_records_in_one_call(env, monkeypatch):
+    """STREAMING: records with timestamps (an assigner's, a Kafka source's) reach a keyed
+    process function through process_keyed_stamped_many, one call per row."""
+    from pyflink_on_spark.runtime.operators.keyed_process import KeyedProcessOperator
+    calls = Counter()
+    many = KeyedProcessOperator.process_keyed_stamped_many
+
+    def counted_many(self, keys, values, stamps):
+        calls["many"] += 1
+        return many(self, keys, values, stamps)
+    monkeypatch.setattr(KeyedProcessOperator, "process_keyed_stamped_many", counted_many)
+    stream = env.from_collection(RECORDS).assign_timestamps_and_watermarks(
+        WatermarkStrategy.for_monotonous_timestamps().with_timestamp_assigner(Stamps())) \
+        .key_by(lambda v: v[0]).process(EchoStamp())
+    out = _run(env, stream, "STREAMING", parallelism=1)
+    assert sorted(out) == sorted((k, n, n * 1000) for k, n in RECORDS)
+    assert calls == {"many": 1}
+
+
 class Pair(KeyedCoProcessFunction):
     def process_element1(self, value, ctx):
         yield "1", ctx.get_current_key(), value[1]
