@@ -118,9 +118,12 @@ def floor_keyed_value_state(n: int, keys: int) -> float:
     return time.perf_counter() - start
 
 
-def floor_window_aggregate(n: int, keys: int) -> float:
-    """window_aggregate's work in a plain Python loop: per record, key and 10 s window, then
-    (count, min, max) per key and window in a dict (the floor)."""
+def floor_window_aggregate(n: int, keys: int, slide_seconds: int = 0) -> float:
+    """window_aggregate's work in a plain Python loop: per record, key and 10 s window (each
+    of its sliding windows with slide_seconds), then (count, min, max) per key and window in
+    a dict (the floor)."""
+    if slide_seconds:
+        return _floor_sliding_window_aggregate(n, keys, slide_seconds * 1000)
     def to_pair(value):
         return (value % keys, value)
 
@@ -197,6 +200,26 @@ def floor_tuple_key_reduce(n: int, keys: int) -> float:
         return (a[0], a[1], a[2] + b[2])
 
     return _floor_map_key_reduce(n, to_sale, key, add)
+
+
+def _floor_sliding_window_aggregate(n: int, keys: int, slide: int) -> float:
+    def to_pair(value):
+        return (value % keys, value)
+
+    def add(value, acc):
+        count, low, high = acc
+        v = value[1]
+        return (count + 1, v if low is None or v < low else low,
+                v if high is None or v > high else high)
+
+    start = time.perf_counter()
+    state = {}
+    for i in range(n):
+        pair = to_pair(i)
+        for window_start in range(i - i % slide, i - 10000, -slide):
+            slot = (pair[0], window_start)
+            state[slot] = add(pair, state.get(slot, (0, None, None)))
+    return time.perf_counter() - start
 
 
 FLOORS = {
@@ -323,13 +346,15 @@ def _job_args(args, warm_up: bool = False) -> list:
     if args.job == "word_count_file":
         return [generated_text_file(1 if warm_up else args.megabytes), str(args.parallelism)]
     return ["1000" if warm_up else str(args.records), str(args.keys), str(args.parallelism),
-            args.backend, args.mode]
+            args.backend, args.mode, str(args.slide_seconds)]
 
 
 def floor_seconds(args) -> float:
     """The floor's time for this job (None: no floor for it)."""
     if args.job == "word_count_file":
         return floor_word_count_file(_job_args(args)[0])
+    if args.job == "window_aggregate":
+        return floor_window_aggregate(args.records, args.keys, args.slide_seconds)
     floor = FLOORS.get(args.job)
     return floor(args.records, args.keys) if floor is not None else None
 
@@ -358,6 +383,9 @@ def main(argv=None) -> int:
                              "turn; report each pair and the medians")
     parser.add_argument("--backend", default="hashmap", choices=["hashmap", "rocksdb"],
                         help="state backend, for jobs that take one")
+    parser.add_argument("--slide-seconds", type=int, default=0,
+                        help="window_aggregate: sliding windows of 10 s every this many "
+                             "seconds (0: tumbling)")
     args = parser.parse_args(argv)
     job = os.path.join(HERE, "jobs", args.job + ".py")
     n, shim_s, shim_sum, result_keys, cold = run_shim(job, args)

@@ -2,11 +2,14 @@
 -> key_by -> 10 s tumbling event-time windows -> aggregate (count, min, max per key and
 window).
 
-Record n has key n % KEYS and event time n ms, so 1M records make 100 windows per key.
+Record n has key n % KEYS and event time n ms, so 1M records make 100 windows per key (with
+SLIDE_SECONDS, sliding windows of 10 s every SLIDE_SECONDS: each record is in 10 / SLIDE of
+them).
 Watermarks are the periodic monotonous ones (windows fire while the job runs). Prints one
 line: RESULT records=N keys=K seconds=T checksum=C, where C = total count + sum of
 (max - min) over all window results (depends on every window holding the right records).
-argv: N [KEYS] [PARALLELISM]
+argv: N [KEYS] [PARALLELISM] [BACKEND] [MODE] [SLIDE_SECONDS] (benchmarks/run.py passes all
+six; this job ignores BACKEND and MODE)
 """
 import sys
 import time
@@ -15,11 +18,12 @@ from pyflink.common import Time, Types, WatermarkStrategy
 from pyflink.common.watermark_strategy import TimestampAssigner
 from pyflink.datastream import AggregateFunction, StreamExecutionEnvironment
 from pyflink.datastream.connectors.number_seq import NumberSequenceSource
-from pyflink.datastream.window import TumblingEventTimeWindows
+from pyflink.datastream.window import SlidingEventTimeWindows, TumblingEventTimeWindows
 
 N = int(sys.argv[1]) if len(sys.argv) > 1 else 1_000_000
 KEYS = int(sys.argv[2]) if len(sys.argv) > 2 else 1000
 PARALLELISM = int(sys.argv[3]) if len(sys.argv) > 3 else 2
+SLIDE_SECONDS = int(sys.argv[6]) if len(sys.argv) > 6 else 0
 
 
 class EventTimeIsTheNumber(TimestampAssigner):
@@ -61,7 +65,8 @@ def main():
         # (PyFlink ignores a Python TimestampAssigner given to from_source)
         .assign_timestamps_and_watermarks(strategy)
         .key_by(lambda pair: pair[0], key_type=Types.LONG())
-        .window(TumblingEventTimeWindows.of(Time.seconds(10)))
+        .window(TumblingEventTimeWindows.of(Time.seconds(10)) if not SLIDE_SECONDS else
+                SlidingEventTimeWindows.of(Time.seconds(10), Time.seconds(SLIDE_SECONDS)))
         .aggregate(CountMinMax(),
                    output_type=Types.TUPLE([Types.LONG(), Types.LONG(), Types.LONG()]))
         .execute_and_collect())
