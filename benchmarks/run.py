@@ -122,8 +122,6 @@ def floor_window_aggregate(n: int, keys: int, slide_seconds: int = 0) -> float:
     """window_aggregate's work in a plain Python loop: per record, key and 10 s window (each
     of its sliding windows with slide_seconds), then (count, min, max) per key and window in
     a dict (the floor)."""
-    if slide_seconds:
-        return _floor_sliding_window_aggregate(n, keys, slide_seconds * 1000)
     def to_pair(value):
         return (value % keys, value)
 
@@ -133,14 +131,21 @@ def floor_window_aggregate(n: int, keys: int, slide_seconds: int = 0) -> float:
         return (count + 1, v if low is None or v < low else low,
                 v if high is None or v > high else high)
 
+    slide = slide_seconds * 1000
     start = time.perf_counter()
     state = {}
+    if not slide:
+        for i in range(n):
+            pair = to_pair(i)
+            slot = (pair[0], i - i % 10000)
+            state[slot] = add(pair, state.get(slot, (0, None, None)))
+        return time.perf_counter() - start
     for i in range(n):
         pair = to_pair(i)
-        slot = (pair[0], i - i % 10000)
-        state[slot] = add(pair, state.get(slot, (0, None, None)))
+        for window_start in range(i - i % slide, i - 10000, -slide):
+            slot = (pair[0], window_start)
+            state[slot] = add(pair, state.get(slot, (0, None, None)))
     return time.perf_counter() - start
-
 
 
 def generated_text_file(megabytes: int) -> str:
@@ -200,26 +205,6 @@ def floor_tuple_key_reduce(n: int, keys: int) -> float:
         return (a[0], a[1], a[2] + b[2])
 
     return _floor_map_key_reduce(n, to_sale, key, add)
-
-
-def _floor_sliding_window_aggregate(n: int, keys: int, slide: int) -> float:
-    def to_pair(value):
-        return (value % keys, value)
-
-    def add(value, acc):
-        count, low, high = acc
-        v = value[1]
-        return (count + 1, v if low is None or v < low else low,
-                v if high is None or v > high else high)
-
-    start = time.perf_counter()
-    state = {}
-    for i in range(n):
-        pair = to_pair(i)
-        for window_start in range(i - i % slide, i - 10000, -slide):
-            slot = (pair[0], window_start)
-            state[slot] = add(pair, state.get(slot, (0, None, None)))
-    return time.perf_counter() - start
 
 
 FLOORS = {

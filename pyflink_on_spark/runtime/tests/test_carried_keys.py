@@ -106,17 +106,23 @@ def test_a_window_calls_the_selector_once_per_record(env, mode):
     assert sorted(out) == [("a", 10), ("b", 7), ("c", 4)]
 
 
-def test_a_streaming_window_takes_a_rows_stamped_records_in_one_call(env, monkeypatch):
-    """STREAMING: the task hands a row's keys, records and timestamps to the window's
-    process_keyed_stamped_many, one call per row."""
-    from pyflink_on_spark.runtime.window.operator import WindowOperator
+def _count_stamped_rows(monkeypatch, operator_class) -> Counter:
+    """Counts the calls of operator_class.process_keyed_stamped_many (as calls["many"])."""
     calls = Counter()
-    many = WindowOperator.process_keyed_stamped_many
+    many = operator_class.process_keyed_stamped_many
 
     def counted_many(self, keys, values, stamps):
         calls["many"] += 1
         return many(self, keys, values, stamps)
-    monkeypatch.setattr(WindowOperator, "process_keyed_stamped_many", counted_many)
+    monkeypatch.setattr(operator_class, "process_keyed_stamped_many", counted_many)
+    return calls
+
+
+def test_a_streaming_window_takes_a_rows_stamped_records_in_one_call(env, monkeypatch):
+    """STREAMING: the task hands a row's keys, records and timestamps to the window's
+    process_keyed_stamped_many, one call per row."""
+    from pyflink_on_spark.runtime.window.operator import WindowOperator
+    calls = _count_stamped_rows(monkeypatch, WindowOperator)
     stream = env.from_collection(RECORDS).assign_timestamps_and_watermarks(
         WatermarkStrategy.for_monotonous_timestamps().with_timestamp_assigner(Stamps())) \
         .key_by(lambda v: v[0]).window(TumblingEventTimeWindows.of(Time.seconds(2))) \
@@ -135,13 +141,7 @@ def test_a_streaming_keyed_input_takes_a_rows_stamped_records_in_one_call(env, m
     """STREAMING: records with timestamps (an assigner's, a Kafka source's) reach a keyed
     process function through process_keyed_stamped_many, one call per row."""
     from pyflink_on_spark.runtime.operators.keyed_process import KeyedProcessOperator
-    calls = Counter()
-    many = KeyedProcessOperator.process_keyed_stamped_many
-
-    def counted_many(self, keys, values, stamps):
-        calls["many"] += 1
-        return many(self, keys, values, stamps)
-    monkeypatch.setattr(KeyedProcessOperator, "process_keyed_stamped_many", counted_many)
+    calls = _count_stamped_rows(monkeypatch, KeyedProcessOperator)
     stream = env.from_collection(RECORDS).assign_timestamps_and_watermarks(
         WatermarkStrategy.for_monotonous_timestamps().with_timestamp_assigner(Stamps())) \
         .key_by(lambda v: v[0]).process(EchoStamp())
