@@ -1,5 +1,9 @@
 """KeyedProcessOperator timers driven directly (no Spark, no graph): firing rounds, processing
 time with an injected clock, BATCH end-of-key firing, timestamps of timer output."""
+import random
+
+import pytest
+
 from pyflink_on_spark.datastream.functions import KeyedProcessFunction, wrap_key_selector
 from pyflink_on_spark.datastream.state import ValueStateDescriptor
 from pyflink_on_spark.datastream.time_domain import TimeDomain
@@ -52,6 +56,33 @@ def test_timer_queue_pop_all_due_returns_one_round_in_firing_order():
     assert queue.pop_all_due(30) == [(10, "b", None), (10, "a", None), (30, "a", None)]
     assert queue.pop_all_due(30) == []
     assert len(queue) == 1
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_timer_queue_deletes_exactly_the_timer_named_after_any_moves(seed):
+    """Random registers, deletes and rounds against a set of timers: a round returns
+    exactly the timers due that are still registered, in timestamp order (the heap keeps
+    each element's position; a wrong one would delete another timer)."""
+    rng = random.Random(seed)
+    queue, model = TimerQueue(), set()
+    for _ in range(300):
+        timer = (rng.randint(0, 60), rng.choice("abcdefgh"), rng.choice([None, 1, 2]))
+        action = rng.random()
+        if action < 0.6:
+            queue.register(timer[1], timer[2], timer[0])
+            model.add(timer)
+        elif action < 0.9:
+            queue.delete(timer[1], timer[2], timer[0])
+            model.discard(timer)
+        else:
+            up_to = rng.randint(0, 60)
+            due = queue.pop_all_due(up_to)
+            assert sorted(due, key=repr) == sorted((t for t in model if t[0] <= up_to),
+                                                   key=repr)
+            assert [t[0] for t in due] == sorted(t[0] for t in due)
+            model -= set(due)
+        assert len(queue) == len(model)
+    assert sorted(queue.export(), key=repr) == sorted(model, key=repr)
 
 
 def test_timers_registered_in_on_timer_fire_in_the_next_round_after_all_due_timers():
