@@ -69,7 +69,6 @@ def run_through_stage_functions(job, collect_sink_id: int, stage_seconds: dict =
     gets each stage's time per task, as a list (tasks in turn, Arrow batches made beforehand
     excluded)."""
     import cloudpickle
-    import pyarrow as pa
     from pyflink_on_spark.direct.exchange import route, source_split_rows, upstream_rows
     from pyflink_on_spark.direct.runner import sink_rows
     from pyflink_on_spark.spark.batch_schema import rows_to_batch

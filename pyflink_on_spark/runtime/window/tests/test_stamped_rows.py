@@ -5,7 +5,9 @@ import random
 import pytest
 
 from pyflink_on_spark.common.time import Time
+from pyflink_on_spark.common.typeinfo import Types
 from pyflink_on_spark.datastream.functions import AggregateFunction, ProcessWindowFunction
+from pyflink_on_spark.datastream.state import ValueStateDescriptor
 from pyflink_on_spark.datastream.window import (
     EventTimeTrigger, SlidingEventTimeWindows, TumblingEventTimeWindows)
 from pyflink_on_spark.runtime.errors import UserFunctionError
@@ -43,6 +45,25 @@ def _add(a, b):
     return a[0], a[1] + b[1]
 
 
+FIRED = ValueStateDescriptor("fired", Types.INT())
+CLEARED = ValueStateDescriptor("cleared", Types.INT())
+
+
+class CountsFirings(ProcessWindowFunction):
+    """Per-window state that clear() drops, and a global count of clears."""
+
+    def process(self, key, context, elements):
+        fired = context.window_state().get_state(FIRED)
+        cleared = context.global_state().get_state(CLEARED)
+        fired.update((fired.value() or 0) + 1)
+        yield key, context.window().start, fired.value(), cleared.value() or 0, len(elements)
+
+    def clear(self, context):
+        context.window_state().get_state(FIRED).clear()
+        cleared = context.global_state().get_state(CLEARED)
+        cleared.update((cleared.value() or 0) + 1)
+
+
 def tumbling(ms):
     return TumblingEventTimeWindows.of(Time.milliseconds(ms))
 
@@ -60,6 +81,7 @@ OPERATORS = {
     "sliding process": lambda **kw: process_op(sliding(9, 3), Elements(), **kw),
     # windows with gaps between them: some records are in none
     "sparse sliding reduce": lambda **kw: reduce_op(sliding(4, 10, 3), _add, **kw),
+    "counts_firings": lambda **kw: process_op(tumbling(10), CountsFirings(), **kw),
 }
 # str and int keys take the inline path, a tuple key and a float key the backend's calls
 KEYS = ["a", "b", 7, 8, ("t", 1), 2.5]
@@ -164,29 +186,6 @@ def test_batch_mode_takes_its_records_one_by_one():
 
 
 # -- a window's timer (WindowOperator._on_event_timer_no_lateness) -----------------------------
-
-class CountsFirings(ProcessWindowFunction):
-    """Per-window state that clear() drops, and a global count of clears."""
-
-    def process(self, key, context, elements):
-        from pyflink_on_spark.datastream.state import ValueStateDescriptor
-        from pyflink_on_spark.common.typeinfo import Types
-        fired = context.window_state().get_state(ValueStateDescriptor("fired", Types.INT()))
-        cleared = context.global_state().get_state(ValueStateDescriptor("cleared", Types.INT()))
-        fired.update((fired.value() or 0) + 1)
-        yield key, context.window().start, fired.value(), cleared.value() or 0, len(elements)
-
-    def clear(self, context):
-        from pyflink_on_spark.datastream.state import ValueStateDescriptor
-        from pyflink_on_spark.common.typeinfo import Types
-        fired = context.window_state().get_state(ValueStateDescriptor("fired", Types.INT()))
-        fired.clear()
-        cleared = context.global_state().get_state(ValueStateDescriptor("cleared", Types.INT()))
-        cleared.update((cleared.value() or 0) + 1)
-
-
-OPERATORS["counts_firings"] = lambda **kw: process_op(tumbling(10), CountsFirings(), **kw)
-
 
 def _fired(kind: str, rows, general: bool):
     h = Harness(OPERATORS[kind](late_tag=LATE))
