@@ -9,6 +9,8 @@ records) driven directly through the operator harness three ways:
 CPU seconds of this process, best of 5.
 
     PYTHONPATH=$PWD python benchmarks/window_paths.py [--records N] [--slide-seconds S]
+    PYTHONPATH=$PWD python benchmarks/window_paths.py --processing-time   (tumbling
+        processing-time windows: _process_processing_time against _process)
 """
 from __future__ import annotations
 
@@ -18,7 +20,8 @@ import time
 from pyflink_on_spark.common.time import Time
 from pyflink_on_spark.datastream.functions import AggregateFunction
 from pyflink_on_spark.datastream.window import (
-    SlidingEventTimeWindows, TumblingEventTimeWindows)
+    SlidingEventTimeWindows, TumblingEventTimeWindows, TumblingProcessingTimeWindows)
+from pyflink_on_spark.runtime.testing import ManualClock
 from pyflink_on_spark.runtime.watermarks import MAX_WATERMARK
 from pyflink_on_spark.runtime.window.tests.window_harness import Harness, aggregate_op
 
@@ -70,13 +73,49 @@ def run(records: int, path: str, slide_seconds: int = 0) -> tuple:
     return best, len(harness.out)
 
 
+def run_processing_time(records: int, general: bool) -> tuple:
+    """Tumbling 10 s processing-time windows, the clock at the record's number (ms), processing
+    time advanced every ROW records: (best CPU seconds of 5, the number of results)."""
+    best = float("inf")
+    for _ in range(5):
+        clock = ManualClock(now=0)
+        harness = Harness(aggregate_op(TumblingProcessingTimeWindows.of(Time.seconds(10)),
+                                       CountMinMax()), clock=clock)
+        operator = harness.operator
+        if general:
+            operator._element_logic = operator._process
+        element = operator.process_element
+        start = time.process_time()
+        for i in range(records):
+            clock.now = i
+            element((i % 1000, i), None)
+            if i % ROW == 0:
+                harness.processing_time(i)
+        best = min(best, time.process_time() - start)
+    return best, len(harness.out)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--records", type=int, default=300_000)
     parser.add_argument("--slide-seconds", type=int, default=0,
                         help="sliding windows of 10 s every this many seconds (0: tumbling)")
+    parser.add_argument("--processing-time", action="store_true",
+                        help="tumbling processing-time windows: their element path against "
+                             "the general one")
     args = parser.parse_args()
     records = args.records
+    if args.processing_time:
+        (fast, out), (general, out_general) = (run_processing_time(records, general)
+                                               for general in (False, True))
+        assert out == out_general, (out, out_general)
+        print("window paths, %d records, tumbling processing-time windows, %d results (CPU s, "
+              "best of 5)" % (records, out))
+        print("  per element (_process_processing_time)   %.3f s  %8.0f rec/s"
+              % (fast, records / fast))
+        print("  per element, general path (_process)     %.3f s  %8.0f rec/s  %.2fx its time"
+              % (general, records / general, general / fast))
+        return
     (rows, out), (fast, out_fast), (general, out_general) = (
         run(records, path, args.slide_seconds) for path in ("rows", "element", "general"))
     assert out == out_fast == out_general, (out, out_fast, out_general)

@@ -25,8 +25,9 @@ from pyflink_on_spark.datastream.functions import InternalWindowFunction, KeyedS
 from pyflink_on_spark.datastream.state import ListStateDescriptor, MapStateDescriptor
 from pyflink_on_spark.datastream.time_domain import TimeDomain
 from pyflink_on_spark.datastream.window import (
-    EventTimeTrigger, MergingWindowAssigner, SlidingEventTimeWindows, TimeWindow, Trigger,
-    TriggerResult, TumblingEventTimeWindows, WindowAssigner, WindowOperationDescriptor)
+    EventTimeTrigger, MergingWindowAssigner, ProcessingTimeTrigger, SlidingEventTimeWindows,
+    TimeWindow, Trigger, TriggerResult, TumblingEventTimeWindows,
+    TumblingProcessingTimeWindows, WindowAssigner, WindowOperationDescriptor)
 from pyflink_on_spark.runtime.operators.base import emit_results
 from pyflink_on_spark.runtime.operators.keyed_process import KeyedProcessOperator
 from pyflink_on_spark.runtime.watermarks import MAX_WATERMARK, MIN_WATERMARK
@@ -170,6 +171,9 @@ class WindowOperator(KeyedProcessOperator):
         self.is_event_time = bool(self.assigner.is_event_time())
         self._tumbling = ((self.assigner._size, self.assigner._offset)
                           if type(self.assigner) is TumblingEventTimeWindows else None)
+        self._processing_tumbling = ((self.assigner._size, self.assigner._offset)
+                                     if type(self.assigner) is TumblingProcessingTimeWindows
+                                     else None)
         # (size, slide, offset) of tumbling (slide = size) and sliding event-time windows
         kind = type(self.assigner)
         self._aligned = (
@@ -201,13 +205,18 @@ class WindowOperator(KeyedProcessOperator):
     # -- elements ---------------------------------------------------------------------------
 
     def prepare(self) -> None:
-        # Two per-element paths: _process (Flink's processElement: any assigner and trigger)
-        # and _process_event_time, the common case of non-merging event-time windows with the
-        # default trigger, with EventTimeTrigger.on_element inlined (and tumbling windows
-        # computed inline). The split pays: benchmarks/RESULTS.md, "Window per-element paths".
+        # Three per-element paths: _process (Flink's processElement: any assigner and
+        # trigger); _process_event_time, the common case of non-merging event-time windows
+        # with the default trigger, with EventTimeTrigger.on_element inlined (and tumbling
+        # windows computed inline); _process_processing_time, tumbling processing-time
+        # windows with the default trigger. The split pays: benchmarks/RESULTS.md, "Window
+        # per-element paths" and "Windows and stamped rows in one call".
         super().prepare()
         if not self.merging and self.is_event_time and type(self.trigger) is EventTimeTrigger:
             self._element_logic = self._process_event_time
+        elif type(self.assigner) is TumblingProcessingTimeWindows \
+                and type(self.trigger) is ProcessingTimeTrigger:
+            self._element_logic = self._process_processing_time
         else:
             self._element_logic = self._process
         # A row's stamped records in one loop (process_keyed_stamped_many): tumbling or
@@ -407,6 +416,23 @@ class WindowOperator(KeyedProcessOperator):
             self.current_key = key
             raise self.user_error(e) from None
         self.current_key = key
+
+    def _process_processing_time(self, value, timestamp) -> None:
+        """_process for tumbling processing-time windows with ProcessingTimeTrigger, inlined:
+        the window of the current processing time takes the element, and the window's one
+        timer (the trigger's, which is also the cleanup timer) is registered. Such a window
+        is never late."""
+        size, offset = self._processing_tumbling
+        now = self.timers.current_processing_time()
+        start = now - (now - offset + size) % size
+        window = self._window_cache.get(start)
+        if window is None:
+            window = self._cached_window(start, start + size)
+        self.trigger_context.window = window
+        state = self.window_state
+        state.set_current_namespace(window)
+        state.add(value)
+        self.timers.processing_time.register(self.current_key, window, start + size - 1)
 
     def _cached_window(self, start: int, end: int):
         cache = self._window_cache

@@ -1,5 +1,7 @@
-"""A row's stamped records in one call (WindowOperator.process_keyed_stamped_many): the same
-windows, outputs, late records and state as the records one by one (process_keyed)."""
+"""The window operator's own paths give what the general ones give: a row's stamped records in
+one call (WindowOperator.process_keyed_stamped_many) against the records one by one
+(process_keyed), a window's timer in one step against _on_timer, and tumbling processing-time
+windows' element path against _process."""
 import random
 
 import pytest
@@ -9,8 +11,10 @@ from pyflink_on_spark.common.typeinfo import Types
 from pyflink_on_spark.datastream.functions import AggregateFunction, ProcessWindowFunction
 from pyflink_on_spark.datastream.state import ValueStateDescriptor
 from pyflink_on_spark.datastream.window import (
-    EventTimeTrigger, SlidingEventTimeWindows, TumblingEventTimeWindows)
+    EventTimeTrigger, ProcessingTimeTrigger, SlidingEventTimeWindows, TumblingEventTimeWindows,
+    TumblingProcessingTimeWindows)
 from pyflink_on_spark.runtime.errors import UserFunctionError
+from pyflink_on_spark.runtime.testing import ManualClock
 from pyflink_on_spark.runtime.window.tests.window_harness import (
     LATE, Harness, aggregate_op, process_op, reduce_op)
 
@@ -239,3 +243,57 @@ def test_a_timer_at_another_time_than_the_windows_end_neither_fires_nor_clears(g
     assert h.out == []
     h.watermark(9)
     assert h.values() == [(1, 4, 4)]
+
+
+# -- tumbling processing-time windows (WindowOperator._process_processing_time) ----------------
+
+PROCESSING = {
+    "aggregate": lambda: aggregate_op(TumblingProcessingTimeWindows.of(
+        Time.milliseconds(10), Time.milliseconds(3)), CountMinMax()),
+    "reduce": lambda: reduce_op(TumblingProcessingTimeWindows.of(Time.milliseconds(7)), _add),
+    "process": lambda: process_op(TumblingProcessingTimeWindows.of(Time.milliseconds(10)),
+                                  CountsFirings()),
+}
+
+
+def _processing_run(kind: str, seed: int, general: bool, **harness):
+    """Records at a clock that moves on, processing time advanced now and then (windows
+    fire), then the end (pending windows do not fire)."""
+    rng = random.Random(seed)
+    clock = ManualClock(now=rng.randint(-20, 20))
+    h = Harness(PROCESSING[kind](), clock=clock, **harness)
+    operator = h.operator
+    if general:
+        operator._element_logic = operator._process
+    else:
+        assert operator._element_logic == operator._process_processing_time
+    for _ in range(200):
+        clock.now += rng.choice([0, 0, 1, 2, 5])
+        if rng.random() < 0.1:
+            h.processing_time(clock.now)
+        key = rng.choice(["a", "b", 7, ("t", 1)])
+        h.element((key, rng.choice([1, 2, 3, -1])), rng.choice([None, clock.now]))
+    h.end()
+    return h.out, len(operator.timers.processing_time)
+
+
+@pytest.mark.parametrize("kind", sorted(PROCESSING))
+@pytest.mark.parametrize("seed", range(4))
+def test_tumbling_processing_time_windows_take_an_element_as_the_general_path(kind, seed):
+    expected = _processing_run(kind, seed, True)
+    assert expected[0] and expected[1]   # windows fired, and some were pending at the end
+    assert _processing_run(kind, seed, False) == expected
+
+
+def test_tumbling_processing_time_windows_on_rocksdb_too(tmp_path):
+    assert _processing_run("aggregate", 1, False, state_backend="rocksdb",
+                           work_dir=str(tmp_path)) == _processing_run("aggregate", 1, True)
+
+
+def test_other_processing_time_windows_take_the_general_path():
+    class SameAsProcessingTimeTrigger(ProcessingTimeTrigger):
+        """Not ProcessingTimeTrigger itself."""
+
+    h = Harness(aggregate_op(TumblingProcessingTimeWindows.of(Time.milliseconds(10)),
+                             CountMinMax(), trigger=SameAsProcessingTimeTrigger()))
+    assert h.operator._element_logic == h.operator._process
