@@ -169,18 +169,18 @@ class WindowOperator(KeyedProcessOperator):
         self.window_state_descriptor = descriptor.window_state_descriptor
         self.merging = isinstance(self.assigner, MergingWindowAssigner)
         self.is_event_time = bool(self.assigner.is_event_time())
-        self._tumbling = ((self.assigner._size, self.assigner._offset)
-                          if type(self.assigner) is TumblingEventTimeWindows else None)
-        self._processing_tumbling = ((self.assigner._size, self.assigner._offset)
-                                     if type(self.assigner) is TumblingProcessingTimeWindows
-                                     else None)
+        assigner, kind = self.assigner, type(self.assigner)
         # (size, slide, offset) of tumbling (slide = size) and sliding event-time windows
-        kind = type(self.assigner)
         self._aligned = (
-            (self.assigner._size, self.assigner._size, self.assigner._offset)
+            (assigner._size, assigner._size, assigner._offset)
             if kind is TumblingEventTimeWindows else
-            (self.assigner._size, self.assigner._slide, self.assigner._offset)
+            (assigner._size, assigner._slide, assigner._offset)
             if kind is SlidingEventTimeWindows else None)
+        # (size, offset) of tumbling event-time / processing-time windows
+        self._tumbling = (assigner._size, assigner._offset) \
+            if kind is TumblingEventTimeWindows else None
+        self._processing_tumbling = (assigner._size, assigner._offset) \
+            if kind is TumblingProcessingTimeWindows else None
 
     # -- lifecycle --------------------------------------------------------------------------
 
