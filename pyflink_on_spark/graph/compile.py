@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Tuple
 
+from pyflink_on_spark.graph.associativity import reduce_is_associative
 from pyflink_on_spark.graph.sources import (
     estimated_bytes, is_split_here, source_reader_spec, source_splits)
 from pyflink_on_spark.graph.transformations import (
@@ -261,9 +262,11 @@ def _leading_fold(edge: Edge, target_edges: List[Edge]) -> Optional[LeadingFold]
     of a key come first, and what the reduce makes of them is their left fold. Subtask 0
     may send that fold instead of the records (runtime/exits.py): the reduce then folds the
     other subtasks' records onto it, in the order it did, so the result is the same for any
-    reduce function, associative or not (a combiner for every subtask would need
-    associativity, which nothing promises). A reduce with its own open() or close() (which
-    may set up what reduce() uses, with the reduce's RuntimeContext) is left alone."""
+    reduce function, associative or not. Every upstream subtask may send its fold when the
+    reduce is proved associative over the records' declared type (graph/associativity.py):
+    a combiner for every subtask needs that, and nothing promises it of a user's function.
+    A reduce with its own open() or close() (which may set up what reduce() uses, with the
+    reduce's RuntimeContext) is left alone."""
     spec = getattr(edge.target, "spec", None)
     if not isinstance(spec, ReduceSpec) or len(target_edges) != 1:
         return None
@@ -271,7 +274,9 @@ def _leading_fold(edge: Edge, target_edges: List[Edge]) -> Optional[LeadingFold]
     if any(not getattr(kind, name).__module__.startswith("pyflink_on_spark.")
            for name in ("open", "close")):
         return None
-    return LeadingFold(spec.function, edge.target.name)
+    record_type = edge.side_type if edge.side_tag is not None else edge.source.output_type
+    return LeadingFold(spec.function, edge.target.name,
+                       every_subtask=reduce_is_associative(spec.function, record_type))
 
 
 def _keyed_two_input_sorts(target: Transformation, edges: List[Edge],

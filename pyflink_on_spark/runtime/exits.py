@@ -530,7 +530,10 @@ class KeySortedExitCollector(ExitCollector):
     after a reduce returned None (the reduce's state then starts again, as the reduce's own
     fold does), and leaves at the end. If a fold has to leave before (the exit is full, or
     a record of its key with timestamp Long.MIN_VALUE, which sorts with it, has come), no
-    new fold starts: a key's second fold row would be reduced with its first.
+    new fold starts: a key's second fold row would be reduced with its first. The other
+    upstream subtasks send their folds too when the reduce is proved associative
+    (LeadingFold.every_subtask, graph/associativity.py): the reduce then folds them onto
+    what it read before, as it would have folded their records one by one.
 
     A record the loop knows to be exact (exit_loops.py) under a str or int key waits
     marshalled, not as objects: marshalled when it was just made, in the caches, it costs
@@ -570,7 +573,8 @@ class KeySortedExitCollector(ExitCollector):
         summing = aggregation == "SUM"
         fold = _PARTIAL_FOLDS.get(aggregation)
         partial_kind = _PartialHolder if aggregation in ("MIN_BY", "MAX_BY") else _Partial
-        leading = spec.leading_fold if self._src == 0 and aggregation is None else None
+        leading = spec.leading_fold if aggregation is None and spec.leading_fold is not None \
+            and (self._src == 0 or spec.leading_fold.every_subtask) else None
         # True while no fold has left before the end: only then may a key's fold start
         folding = [leading is not None]
         # records held; the loop keeps it in a local and stores it back when it returns

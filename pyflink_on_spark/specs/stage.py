@@ -62,15 +62,18 @@ class ExitSpec:
     # value, the index); the exit may send a key's partial result (exits.py)
     partial_aggregation: Optional[Tuple[str, int]] = None
     # key-sorted into a BATCH reduce, its only input: the reduce the first upstream subtask
-    # may apply to the records it sends, whose rows the reduce reads first (exits.py)
+    # may apply to the records it sends, whose rows the reduce reads first, and every
+    # upstream subtask when the reduce is associative (exits.py)
     leading_fold: Optional["LeadingFold"] = None
 
 
 @dataclass(frozen=True)
 class LeadingFold:
-    """A BATCH reduce's function and name, for the exit of upstream subtask 0 into it."""
+    """A BATCH reduce's function and name, for the exit of upstream subtask 0 into it, and
+    of every upstream subtask when the function is proved associative (every_subtask)."""
     function: Any               # ReduceFunction without open() or close() of its own
     operator_name: str
+    every_subtask: bool = False
 
 
 @dataclass(frozen=True)

@@ -25,12 +25,23 @@ def not_associative(a, b):
 
 
 def _reduced(values, reduce=not_associative, parallelism=2, mode="BATCH", key=None,
-             type_info=None, union=False, timestamps=None):
+             type_info=None, union=False, timestamps=None, collection_type=True,
+             parallel_source=False):
+    """parallel_source: the values come from a number sequence read by `parallelism`
+    subtasks (from_collection's one subtask leaves the map behind it at 1 in BATCH mode:
+    adaptive parallelism of a small input), so the reduce has as many upstream subtasks."""
     env = StreamExecutionEnvironment.get_execution_environment()
     env.set_parallelism(parallelism)
     env.set_runtime_mode(RuntimeExecutionMode.BATCH if mode == "BATCH"
                          else RuntimeExecutionMode.STREAMING)
-    ds = env.from_collection(values, type_info=type_info)
+    if parallel_source:
+        from pyflink_on_spark.common import WatermarkStrategy
+        from pyflink_on_spark.datastream.connectors.number_seq import NumberSequenceSource
+        ds = env.from_source(NumberSequenceSource(0, len(values) - 1),
+                             WatermarkStrategy.no_watermarks(), "numbers") \
+            .map(lambda i: values[i], type_info)
+    else:
+        ds = env.from_collection(values, type_info=type_info if collection_type else None)
     if timestamps is not None:
         from pyflink_on_spark.common import WatermarkStrategy
         from pyflink_on_spark.common.watermark_strategy import TimestampAssigner
@@ -53,6 +64,8 @@ def _reduced(values, reduce=not_associative, parallelism=2, mode="BATCH", key=No
 def _run_both(monkeypatch, *args, **kwargs):
     """(with the fold, without it): the job's results both ways."""
     job, sink = _reduced(*args, **kwargs)
+    if kwargs.get("parallel_source"):   # as many upstream subtasks as asked for
+        assert job.stages[0].spec.parallelism == kwargs.get("parallelism", args[2])
     assert any(e.leading_fold is not None for st in job.stages for e in st.spec.exits)
     folded = run_job(job)[sink.id]
     monkeypatch.setattr(compile_module, "_leading_fold", lambda edge, edges: None)
@@ -98,14 +111,16 @@ def test_upstream_subtask_0_sends_one_folded_record_per_key_and_the_others_every
     ([("k", [i]) for i in range(20)], None, None),
 ])
 @pytest.mark.parametrize("parallelism", [1, 2])
+@pytest.mark.parametrize("parallel_source", [False, True])
 def test_results_are_those_of_the_reduce_folding_every_record(monkeypatch, values, key,
-                                                              type_info, parallelism):
+                                                              type_info, parallelism,
+                                                              parallel_source):
     def reduce(a, b):
         if isinstance(a[1], list):
             return (a[0], a[1] + b[1])
         return (a[0], a[1] * 3 - b[1])
     folded, one_by_one = _run_both(monkeypatch, values, reduce, parallelism, key=key,
-                                   type_info=type_info)
+                                   type_info=type_info, parallel_source=parallel_source)
     assert repr(sorted(folded, key=repr)) == repr(sorted(one_by_one, key=repr))
     assert len(folded) == len({repr(v[0]) for v in values})   # (1, "x") and (True, "x") too
 
@@ -237,3 +252,84 @@ def test_a_record_stamped_long_min_value_makes_its_keys_fold_leave_before_it():
     assert read == [([("a", -2)], None, "a"), ([("a", 6)], None, "a"),
                     ([("a", 4)], [exits.LONG_MIN], "a"), ([("b", 3)], None, "b"),
                     ([("c", 7)], None, "c")]
+
+
+# Associative reduces (graph/associativity.py): every upstream subtask sends its fold
+
+def _add(a, b):
+    return (a[0], a[1] + b[1])
+
+
+STR_LONG = Types.TUPLE([Types.STRING(), Types.LONG()])
+STR_STR = Types.TUPLE([Types.STRING(), Types.STRING()])
+
+
+def test_every_upstream_subtask_sends_one_fold_per_key_of_an_associative_reduce():
+    values = [("w%d" % (i % 5), i) for i in range(60)]
+    job, sink = _reduced(values, _add, type_info=STR_LONG)
+    folds = [e.leading_fold for st in job.stages for e in st.spec.exits if not e.to_driver]
+    assert [f.every_subtask for f in folds] == [True]
+    for subtask in (0, 1):
+        sent = _exit_records(job, subtask)
+        assert sorted(len(group) for group in sent) == [1] * 5
+    # the reduce folds the two subtasks' folds: the sums of all records
+    assert sorted(run_job(job)[sink.id]) == sorted(
+        ("w%d" % k, sum(i for i in range(60) if i % 5 == k)) for k in range(5))
+
+
+def test_a_reduce_not_proved_associative_keeps_the_other_subtasks_records():
+    values = [("w%d" % (i % 5), i) for i in range(60)]
+    for reduce, type_info in ((not_associative, STR_LONG), (_add, None)):
+        job, _ = _reduced(values, reduce, type_info=type_info)
+        fold, = [e.leading_fold for st in job.stages for e in st.spec.exits if not e.to_driver]
+        assert not fold.every_subtask
+        assert sorted(len(group) for group in _exit_records(job, 0)) == [1] * 5
+        # (_exit_records runs every split through the one subtask)
+        assert sum(len(group) for group in _exit_records(job, 1)) == 60
+
+
+@pytest.mark.parametrize("values, reduce, type_info, key", [
+    ([("w%d" % (i % 7), i) for i in range(300)], _add, STR_LONG, None),
+    # a concatenation is associative, not commutative: the order of the fold shows
+    ([("k%d" % (i % 3), "s%d" % i) for i in range(90)], _add, STR_STR, None),
+    ([("k%d" % (i % 3), "s%d" % i) for i in range(90)],
+     lambda a, b: (a[0], b[1] + a[1]), STR_STR, None),
+    ([(i % 4, i * 7 % 13) for i in range(120)],
+     lambda a, b: (b[0], max(a[1], b[1])), Types.TUPLE([Types.LONG(), Types.LONG()]), None),
+    # keep the last record, no declared type
+    ([("k%d" % (i % 3), i, [i]) for i in range(50)], lambda a, b: b, None, None),
+    # flat tuple keys
+    ([(i % 4, "r%d" % (i % 2), i) for i in range(80)],
+     lambda a, b: (a[0], a[1], a[2] + b[2]),
+     Types.TUPLE([Types.LONG(), Types.STRING(), Types.LONG()]), lambda v: (v[0], v[1])),
+])
+@pytest.mark.parametrize("parallelism", [2, 3])
+def test_folds_of_every_subtask_give_the_results_of_the_reduce_folding_every_record(
+        monkeypatch, values, reduce, type_info, key, parallelism):
+    folded, one_by_one = _run_both(monkeypatch, values, reduce, parallelism, key=key,
+                                   type_info=type_info, parallel_source=True)
+    assert sorted(folded, key=repr) == sorted(one_by_one, key=repr)
+
+
+def test_every_subtask_folds_with_timestamps_long_min_value_among_the_records(monkeypatch):
+    values = [("a", "x%d" % i, [5, -(1 << 63), 7, 2][i % 4]) for i in range(40)] \
+        + [("b", "y%d" % i, 1) for i in range(10)]
+    type_info = Types.TUPLE([Types.STRING(), Types.STRING(), Types.LONG()])
+    folded, one_by_one = _run_both(monkeypatch, values, lambda a, b: (a[0], a[1] + b[1], b[2]),
+                                   2, type_info=type_info, timestamps=lambda v: v[2],
+                                   parallel_source=True)
+    assert folded == one_by_one
+
+
+def test_an_error_in_another_subtask_s_fold_names_the_reduce_with_the_users_frame():
+    # a declared tuple of STRING or LONG fields holds no None; a STRING record may be None
+    def concat(a, b):
+        return a + b
+    values = ["x", "y", None, "z"]
+    job, _ = _reduced(values, concat, type_info=Types.STRING(), collection_type=False,
+                      key=lambda v: "k")
+    with pytest.raises(UserFunctionError) as failure:
+        _exit_records(job, 1)
+    assert failure.value.operator_name == "Reduce"
+    assert "NoneType" in str(failure.value)
+    assert "concat" in failure.value.user_traceback
