@@ -168,6 +168,12 @@ def _folds_field(item: tuple, index: int, field_type: Any) -> bool:
         and item[1] in _associative_ops(field_type)
 
 
+def is_integral(type_info: Any) -> bool:
+    """A declared BYTE, SHORT, INT or LONG: the exit makes its values Python ints, whose
+    sums do not depend on their order (a float's do, in the last bits)."""
+    return type(type_info) is BasicTypeInfo and type_info._basic_type in _INTEGRAL
+
+
 def _associative_ops(type_info: Any) -> frozenset:
     if type(type_info) is BasicTypeInfo:
         basic = type_info._basic_type

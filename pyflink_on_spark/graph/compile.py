@@ -9,7 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Tuple
 
-from pyflink_on_spark.graph.associativity import reduce_is_associative
+from pyflink_on_spark.common.typeinfo import TupleTypeInfo
+from pyflink_on_spark.graph.associativity import is_integral, reduce_is_associative
 from pyflink_on_spark.graph.sources import (
     estimated_bytes, is_split_here, source_reader_spec, source_splits)
 from pyflink_on_spark.graph.transformations import (
@@ -245,14 +246,28 @@ def _sorts_by_key(edge: Edge, config: JobConfig) -> bool:
             and isinstance(getattr(edge.target, "spec", None), KEY_SORTED_INPUT_SPECS))
 
 
-def _partial_aggregation(edge: Edge) -> Optional[Tuple[str, int]]:
-    """(aggregation, tuple index) of a BATCH rolling aggregation (sum, min, max, min_by,
-    max_by) at the end of a key-sorted edge: only the key's final result leaves that
-    operator, so the exit may send a partial result of the records it holds
-    (runtime/exits.py KeySortedExitCollector), as a combiner would."""
+def _partial_aggregation(edge: Edge) -> Optional[Tuple[str, int, bool]]:
+    """(aggregation, tuple index, every subtask) of a BATCH rolling aggregation (sum, min,
+    max, min_by, max_by) at the end of a key-sorted edge: only the key's final result leaves
+    that operator, so the exit may send a partial result of the records it holds
+    (runtime/exits.py KeySortedExitCollector), as a combiner would.
+
+    Upstream subtask 0's partial result is the aggregation's own fold of its records (the
+    aggregation reads its rows first). Another subtask's is what the aggregation would make
+    of its records one by one only when the fold is associative: a min or a max (the first
+    extreme; a NaN stops the partial result), and a sum of a field declared BYTE, SHORT, INT
+    or LONG (ints everywhere). A sum of floats depends on its order in the last bits:
+    (1e16 + 1.0) + 1.0 is 1e16, 1e16 + (1.0 + 1.0) is not; so without that declared type
+    only subtask 0 sums."""
     spec = getattr(edge.target, "spec", None)
     if isinstance(spec, AggregationSpec) and type(spec.position) is int:
-        return spec.aggregation.value, spec.position
+        aggregation = spec.aggregation.value
+        record_type = edge.side_type if edge.side_tag is not None else edge.source.output_type
+        fields = record_type.get_field_types() if isinstance(record_type, TupleTypeInfo) \
+            else ()
+        every_subtask = aggregation != "SUM" or (
+            spec.position < len(fields) and is_integral(fields[spec.position]))
+        return aggregation, spec.position, every_subtask
     return None
 
 

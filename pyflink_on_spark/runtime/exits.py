@@ -569,7 +569,9 @@ class KeySortedExitCollector(ExitCollector):
                                   partitioning.key_type)
         key_order = batch_key_order(partitioning.key_type)
         memo_types, memo_limit = _MEMO_TYPES, self._MEMO_LIMIT
-        aggregation, at = spec.partial_aggregation or (None, None)
+        aggregation, at, every_subtask = spec.partial_aggregation or (None, None, False)
+        if self._src != 0 and not every_subtask:
+            aggregation = None   # a float sum: only subtask 0's is the aggregation's own
         summing = aggregation == "SUM"
         fold = _PARTIAL_FOLDS.get(aggregation)
         partial_kind = _PartialHolder if aggregation in ("MIN_BY", "MAX_BY") else _Partial

@@ -10,6 +10,7 @@ from pyflink_on_spark.datastream import StreamExecutionEnvironment
 from pyflink_on_spark.datastream.execution_mode import RuntimeExecutionMode
 from pyflink_on_spark.graph import compile as compile_module
 from pyflink_on_spark.graph.transformations import SinkTransformation
+from pyflink_on_spark.runtime import exits
 from pyflink_on_spark.runtime.boundary import KIND_KEY_RUN, KIND_RECORDS, loads_records
 from pyflink_on_spark.runtime.key_runs import row_groups
 from pyflink_on_spark.runtime.tests.engine_harness import (
@@ -46,7 +47,7 @@ def test_the_exit_into_a_batch_sum_sends_one_partial_sum_per_key():
     values = [("a", 1, "first a"), ("b", 2, "first b"), ("a", 3, "x"), ("a", 4, "y")]
     job, sink = _summed(values)
     assert [e.partial_aggregation for st in job.stages for e in st.spec.exits
-            if not e.to_driver] == [("SUM", 1)]
+            if not e.to_driver] == [("SUM", 1, False)]
     groups = [group for r in source_stage_rows(job.stages[0])
               if r[4] in (KIND_RECORDS, KIND_KEY_RUN) for group in row_groups(r)]
     assert sorted(group[1] for group in groups) == [[("a", 8, "first a")],
@@ -63,8 +64,10 @@ def test_streaming_mode_sends_every_record():
 @pytest.mark.parametrize("values", [
     # words counted by two upstream subtasks
     [("w%d" % (i % 7), 1) for i in range(100)],
-    # floats and ints, one upstream subtask: the same additions in the same order
+    # floats and ints: the same additions in the same order (two upstream subtasks: only
+    # subtask 0 sums floats, (1e16 + 1.0) + 1.0 is not 1e16 + (1.0 + 1.0))
     [("k", 0.1), ("k", 0.2), ("k", 3), ("j", 1e16), ("j", 1.0), ("j", -1e16)],
+    [("j", 1e16)] + [("j", 1.0)] * 20,
     # a bool field, a str field, a list record: they stop a key's partial sum, and what
     # follows waits as it is
     [("a", 1), ("a", 2), ("a", True), ("a", 5), ("b", "x"), ("b", "y")],
@@ -82,9 +85,6 @@ def test_partial_results_give_what_the_record_by_record_fold_gives(monkeypatch, 
         values = [v for v in values if type(v[1]) is not str]
     combined, one_by_one = _run_both(monkeypatch, values, parallelism=parallelism,
                                      aggregation=aggregation)
-    if aggregation == "sum" and parallelism == 2 and any(type(v[1]) is float for v in values):
-        # float additions grouped per upstream subtask may round otherwise: not compared
-        return
     assert repr(combined) == repr(one_by_one)   # repr: a NaN result equals itself
     assert [type(v) for v in combined] == [type(v) for v in one_by_one]
 
@@ -116,3 +116,32 @@ def test_the_exit_into_a_batch_min_or_max_sends_one_partial_result_per_key(aggre
     rows = [r for r in source_stage_rows(job.stages[0]) if r[4] == KIND_RECORDS]
     assert [loads_records(r[5])[0] for r in rows] == [expected]
     assert run_job(job)[sink.id] == expected
+
+
+@pytest.mark.parametrize("aggregation, type_info, every_subtask", [
+    ("sum", None, False),
+    ("sum", Types.TUPLE([Types.STRING(), Types.DOUBLE()]), False),
+    ("sum", Types.TUPLE([Types.STRING(), Types.LONG()]), True),
+    ("sum", Types.TUPLE([Types.STRING(), Types.INT()]), True),
+    ("min", None, True), ("max_by", Types.TUPLE([Types.STRING(), Types.DOUBLE()]), True),
+])
+def test_a_sum_is_partial_on_every_subtask_only_over_a_declared_integral_field(
+        monkeypatch, aggregation, type_info, every_subtask):
+    values = [("k%d" % (i % 3), i) for i in range(60)] if type_info is None or \
+        type_info.get_field_types()[1] != Types.DOUBLE() else \
+        [("k%d" % (i % 3), i / 7) for i in range(60)]
+    job, _ = _summed(values, parallelism=2, type_info=type_info, aggregation=aggregation)
+    exit_spec, = [e for st in job.stages for e in st.spec.exits if e.sort_by_key]
+    assert exit_spec.partial_aggregation[2] is every_subtask
+    sent = []
+    for subtask in (0, 1):   # what each upstream subtask's exit sends of the same records
+        rows = []
+        collector = exits.KeySortedExitCollector(exit_spec, subtask, 2, rows, lambda e: e)
+        collector.process_many(values, None)
+        collector.flush()
+        sent.append(sum(len(group[1]) for r in rows if r[4] in (KIND_RECORDS, KIND_KEY_RUN)
+                        for group in row_groups(r)))
+    assert sent == [3, 3 if every_subtask else 60]
+    combined, one_by_one = _run_both(monkeypatch, values, parallelism=2, type_info=type_info,
+                                     aggregation=aggregation)
+    assert combined == one_by_one
