@@ -4,6 +4,7 @@ types. A proof lets every upstream subtask of a BATCH reduce send the fold of it
 change results, so the negative cases matter as much as the positive ones."""
 import pytest
 
+from pyflink_on_spark.common import Row
 from pyflink_on_spark.common.typeinfo import Types
 from pyflink_on_spark.datastream import ReduceFunction
 from pyflink_on_spark.datastream.functions import wrap_reduce
@@ -12,6 +13,7 @@ from pyflink_on_spark.graph.associativity import reduce_is_associative
 LONG_PAIR = Types.TUPLE([Types.LONG(), Types.LONG()])
 WORD_COUNT = Types.TUPLE([Types.STRING(), Types.INT()])
 LONG_TRIPLE = Types.TUPLE([Types.LONG(), Types.LONG(), Types.LONG()])
+USER_AMOUNT = Types.ROW_NAMED(["user", "amount"], [Types.STRING(), Types.LONG()])
 
 
 def _proved(function, record_type) -> bool:
@@ -45,6 +47,18 @@ def add_counts(a, b):
     (lambda a, b: b, None),
     (lambda a, b: a, Types.PICKLED_BYTE_ARRAY()),
     (lambda a, b: b, LONG_PAIR),
+    # the first or the last extreme record by a field of ints or strs
+    (lambda a, b: a if a[1] >= b[1] else b, LONG_PAIR),
+    (lambda a, b: a if a[1] < b[1] else b, LONG_PAIR),
+    (lambda a, b: b if a[1] > b[1] else a, Types.TUPLE([Types.LONG(), Types.STRING()])),
+    (lambda a, b: b if b[0] <= a[0] else a, Types.TUPLE([Types.STRING(), Types.DOUBLE()])),
+    (lambda a, b: a if a.amount >= b.amount else b, USER_AMOUNT),
+    (lambda a, b: a if a > b else b, Types.LONG()),
+    # PyFlink's Row: by name, when the result has the declared names; else by position
+    (lambda a, b: Row(user=a.user, amount=a.amount + b.amount), USER_AMOUNT),
+    (lambda a, b: Row(user=b.user, amount=max(b.amount, a[1])), USER_AMOUNT),
+    (lambda a, b: Row(a[0], a[1] + b[1]), Types.ROW([Types.STRING(), Types.LONG()])),
+    (lambda a, b: (a[0], a[1] + b[1]), USER_AMOUNT),
 ])
 def test_proved(function, record_type):
     assert _proved(function, record_type)
@@ -64,8 +78,18 @@ def _with_closure():
     return reduce
 
 
+def _other_row():
+    class Row:   # not PyFlink's
+        def __init__(self, **fields):
+            self.fields = fields
+    scope = {"Row": Row}
+    exec("def reduce(a, b):\n    return Row(user=a.user, amount=a.amount + b.amount)\n",
+         scope)
+    return scope["reduce"]
+
+
 def _with_branch(a, b):
-    if a[1] >= b[1]:   # a max_by: associative, but branches are not proved
+    if a[1] >= b[1]:   # a max_by
         return a
     return b
 
@@ -108,13 +132,33 @@ def _with_star(*pair):
     (lambda a, b: [a[0], a[1] + b[1]], LONG_PAIR),
     (_shadowed_max(), LONG_PAIR),
     (_with_closure(), LONG_PAIR),
-    (_with_branch, LONG_PAIR),
+    (_with_branch, Types.TUPLE([Types.LONG(), Types.DOUBLE()])),   # NaN: no total order
+    (lambda a, b: a if a[1] >= b[2] else b, LONG_TRIPLE),
+    (lambda a, b: a if a[1] >= a[1] else b, LONG_PAIR),
+    (lambda a, b: a if a[1] >= b[1] else a, LONG_PAIR),
+    (lambda a, b: a if a[1] == b[1] else b, LONG_PAIR),
+    (lambda a, b: a if a[1] >= b[1] else b, None),
+    (lambda a, b: (a[0], a[1]) if a[1] >= b[1] else b, LONG_PAIR),
+    (lambda a, b: a if a[1] >= b[1] else (b if b[0] > a[0] else a), LONG_PAIR),
+    (lambda a, b: a if a.missing >= b.missing else b, USER_AMOUNT),
+    (lambda a, b: Row(u=a.user, amount=a.amount + b.amount), USER_AMOUNT),
+    (lambda a, b: Row(amount=a.amount + b.amount, user=a.user), USER_AMOUNT),
+    (lambda a, b: Row(a.user, a.amount + b.amount), USER_AMOUNT),
+    (lambda a, b: (a.user, a.amount + b.amount), USER_AMOUNT),
+    (lambda a, b: Row(user=a.user, amount=a.amount + b.amount),
+     Types.ROW_NAMED(["user", "amount"], [Types.STRING(), Types.DOUBLE()])),
+    (lambda a, b: Row(user=a.user), USER_AMOUNT),
+    (_other_row(), USER_AMOUNT),
     (_with_call, LONG_PAIR),
     (_with_default, LONG_PAIR),
     (_with_star, LONG_PAIR),
 ])
 def test_not_proved(function, record_type):
     assert not _proved(function, record_type)
+
+
+def test_an_if_and_returns_is_read_as_a_ternary():
+    assert _proved(_with_branch, LONG_PAIR)
 
 
 def test_a_subclass_s_reduce_is_read_without_self():

@@ -5,6 +5,7 @@ of the reduce folding every record itself, for any reduce function: the order of
 is the same."""
 import pytest
 
+from pyflink_on_spark.common import Row
 from pyflink_on_spark.common.typeinfo import Types
 from pyflink_on_spark.datastream import ReduceFunction, StreamExecutionEnvironment
 from pyflink_on_spark.datastream.execution_mode import RuntimeExecutionMode
@@ -298,6 +299,19 @@ def test_a_reduce_not_proved_associative_keeps_the_other_subtasks_records():
      lambda a, b: (b[0], max(a[1], b[1])), Types.TUPLE([Types.LONG(), Types.LONG()]), None),
     # keep the last record, no declared type
     ([("k%d" % (i % 3), i, [i]) for i in range(50)], lambda a, b: b, None, None),
+    # the first or the last extreme record: ties show which
+    ([("k%d" % (i % 3), i * 7 % 5, "t%d" % i) for i in range(90)],
+     lambda a, b: a if a[1] >= b[1] else b,
+     Types.TUPLE([Types.STRING(), Types.LONG(), Types.STRING()]), None),
+    ([("k%d" % (i % 3), i * 7 % 5, "t%d" % i) for i in range(90)],
+     lambda a, b: b if a[1] > b[1] else a,
+     Types.TUPLE([Types.STRING(), Types.LONG(), Types.STRING()]), None),
+    # PyFlink's Row, by name and by position
+    ([Row(user="u%d" % (i % 4), amount=i) for i in range(80)],
+     lambda a, b: Row(user=a.user, amount=a.amount + b.amount),
+     Types.ROW_NAMED(["user", "amount"], [Types.STRING(), Types.LONG()]), None),
+    ([Row("u%d" % (i % 4), "s%d" % i) for i in range(80)],
+     lambda a, b: Row(a[0], b[1] + a[1]), Types.ROW([Types.STRING(), Types.STRING()]), None),
     # flat tuple keys
     ([(i % 4, "r%d" % (i % 2), i) for i in range(80)],
      lambda a, b: (a[0], a[1], a[2] + b[2]),
@@ -306,6 +320,10 @@ def test_a_reduce_not_proved_associative_keeps_the_other_subtasks_records():
 @pytest.mark.parametrize("parallelism", [2, 3])
 def test_folds_of_every_subtask_give_the_results_of_the_reduce_folding_every_record(
         monkeypatch, values, reduce, type_info, key, parallelism):
+    job, _ = _reduced(values, reduce, parallelism, key=key, type_info=type_info,
+                      parallel_source=True)
+    fold, = [e.leading_fold for st in job.stages for e in st.spec.exits if e.sort_by_key]
+    assert fold.every_subtask
     folded, one_by_one = _run_both(monkeypatch, values, reduce, parallelism, key=key,
                                    type_info=type_info, parallel_source=True)
     assert sorted(folded, key=repr) == sorted(one_by_one, key=repr)
