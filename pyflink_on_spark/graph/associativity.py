@@ -51,7 +51,8 @@ _OLD_BINARY_OPS = {"BINARY_ADD": "+", "BINARY_MULTIPLY": "*", "BINARY_OR": "|",
 _LOAD_ARG = frozenset(("LOAD_FAST", "LOAD_FAST_CHECK", "LOAD_FAST_BORROW"))
 _LOAD_ARGS = frozenset(("LOAD_FAST_LOAD_FAST", "LOAD_FAST_BORROW_LOAD_FAST_BORROW"))
 _SKIPPED = frozenset(("RESUME", "NOP", "CACHE", "PRECALL", "PUSH_NULL", "NOT_TAKEN"))
-_CALLABLE_BUILTINS = {"min": builtins.min, "max": builtins.max}
+_KNOWN_CALLABLES = {"min": builtins.min, "max": builtins.max, "Row": Row}
+_MISSING = object()
 _COMPARISONS = frozenset(("<", "<=", ">", ">="))
 _CONDITIONAL_JUMPS = frozenset(("POP_JUMP_IF_FALSE", "POP_JUMP_IF_TRUE",
                                 "POP_JUMP_FORWARD_IF_FALSE", "POP_JUMP_FORWARD_IF_TRUE"))
@@ -86,6 +87,15 @@ def reduce_is_associative(function: Any, record_type: Any) -> bool:
         return all(_folds_field(item, index, field_type, name if names is not None else None)
                    for index, (item, (name, field_type)) in enumerate(zip(result[1], fields)))
     return _folds_whole(result, record_type)
+
+
+def _global(globals_: dict, name: str) -> Any:
+    """What `name` is to a function of these globals: the module's, else its builtins'."""
+    if name in globals_:
+        return globals_[name]
+    scope = globals_.get("__builtins__", builtins)
+    return scope.get(name, _MISSING) if isinstance(scope, dict) \
+        else getattr(scope, name, _MISSING)
 
 
 def _declared_fields(record_type: Any) -> Optional[list]:
@@ -141,6 +151,10 @@ def _reduce_code(function: Any) -> Optional[tuple]:
     if code.co_argcount != count or code.co_kwonlyargcount or code.co_flags & _NO_PLAIN_ARGS \
             or code.co_freevars or code.co_cellvars:
         return None
+    if getattr(code, "co_exceptiontable", b""):
+        # a try block (3.11 on: no instruction on the way in): its handler is another way
+        # out, not followed (before 3.11 SETUP_FINALLY is refused as any unknown one)
+        return None
     names = code.co_varnames[:count]
     return code, target.__globals__, names[-2], names[-1]
 
@@ -168,13 +182,10 @@ def _evaluate(code: types.CodeType, globals_: dict, first: str, second: str) -> 
             elif name in ("LOAD_CONST", "LOAD_SMALL_INT"):
                 stack.append(("const", value))
             elif name == "LOAD_GLOBAL":
-                # a builtin min or max the module does not shadow, or PyFlink's Row
-                if value == "Row" and globals_.get("Row") is Row:
-                    stack.append(("callable", "Row"))
-                elif value in _CALLABLE_BUILTINS and value not in globals_:
-                    stack.append(("callable", value))
-                else:
+                # the builtin min or max, or PyFlink's Row, as the function finds them
+                if _KNOWN_CALLABLES.get(value, _MISSING) is not _global(globals_, value):
                     return None
+                stack.append(("callable", value))
             elif name == "LOAD_ATTR":
                 # a named Row's field (not one of Row's own attributes, which shadow fields)
                 if not stack or stack[-1][0] != "arg" or not isinstance(value, str) \

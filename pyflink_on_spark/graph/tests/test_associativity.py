@@ -70,6 +70,19 @@ def _shadowed_max():
     return scope["reduce"]
 
 
+def _builtins_max_replaced():
+    scope = {"__builtins__": {"max": lambda x, y: x - y}}
+    exec("def reduce(a, b):\n    return (a[0], max(a[1], b[1]))\n", scope)
+    return scope["reduce"]
+
+
+def _max_imported_as_itself():
+    scope = {}
+    exec("from builtins import max\ndef reduce(a, b):\n    return (a[0], max(a[1], b[1]))\n",
+         scope)
+    return scope["reduce"]
+
+
 def _with_closure():
     factor = 2
 
@@ -103,6 +116,14 @@ def _with_default(a, b=(0, 0)):
     return (a[0], a[1] + b[1])
 
 
+def _with_try(a, b):
+    # the handler makes it keep the last record where a field is None: not associative
+    try:
+        return (a[0], a[1] + b[1])
+    except TypeError:
+        return b
+
+
 def _with_star(*pair):
     return pair[1]
 
@@ -131,6 +152,7 @@ def _with_star(*pair):
     (lambda a, b: (a[0], max(a[1], b[1], 0)), LONG_PAIR),
     (lambda a, b: [a[0], a[1] + b[1]], LONG_PAIR),
     (_shadowed_max(), LONG_PAIR),
+    (_builtins_max_replaced(), LONG_PAIR),
     (_with_closure(), LONG_PAIR),
     (_with_branch, Types.TUPLE([Types.LONG(), Types.DOUBLE()])),   # NaN: no total order
     (lambda a, b: a if a[1] >= b[2] else b, LONG_TRIPLE),
@@ -152,9 +174,14 @@ def _with_star(*pair):
     (_with_call, LONG_PAIR),
     (_with_default, LONG_PAIR),
     (_with_star, LONG_PAIR),
+    (_with_try, LONG_PAIR),
 ])
 def test_not_proved(function, record_type):
     assert not _proved(function, record_type)
+
+
+def test_max_imported_from_builtins_is_the_builtin():
+    assert _proved(_max_imported_as_itself(), LONG_PAIR)
 
 
 def test_an_if_and_returns_is_read_as_a_ternary():
