@@ -362,7 +362,8 @@ def main(argv=None) -> int:
                         help="word_count_file: size of the generated text file")
     parser.add_argument("--reference", help="python of a venv with apache-flink 1.20")
     parser.add_argument("--mode", default="STREAMING", choices=["STREAMING", "BATCH"],
-                        help="runtime mode of the jobs that read it (co_process_join)")
+                        help="runtime mode of the jobs that read it (co_process_join, "
+                             "window_aggregate)")
     parser.add_argument("--repeat", type=int, default=1,
                         help="time the shim's job and the floor this many times each, in "
                              "turn; report each pair and the medians")

@@ -5,24 +5,27 @@ window).
 Record n has key n % KEYS and event time n ms, so 1M records make 100 windows per key (with
 SLIDE_SECONDS, sliding windows of 10 s every SLIDE_SECONDS: each record is in 10 / SLIDE of
 them).
-Watermarks are the periodic monotonous ones (windows fire while the job runs). Prints one
+Watermarks are the periodic monotonous ones (windows fire while the job runs; in BATCH mode,
+a backfill's, each key's windows fire at the end of its input). Prints one
 line: RESULT records=N keys=K seconds=T checksum=C, where C = total count + sum of
 (max - min) over all window results (depends on every window holding the right records).
 argv: N [KEYS] [PARALLELISM] [BACKEND] [MODE] [SLIDE_SECONDS] (benchmarks/run.py passes all
-six; this job ignores BACKEND and MODE)
+six; this job ignores BACKEND; MODE is STREAMING or BATCH)
 """
 import sys
 import time
 
 from pyflink.common import Time, Types, WatermarkStrategy
 from pyflink.common.watermark_strategy import TimestampAssigner
-from pyflink.datastream import AggregateFunction, StreamExecutionEnvironment
+from pyflink.datastream import (
+    AggregateFunction, RuntimeExecutionMode, StreamExecutionEnvironment)
 from pyflink.datastream.connectors.number_seq import NumberSequenceSource
 from pyflink.datastream.window import SlidingEventTimeWindows, TumblingEventTimeWindows
 
 N = int(sys.argv[1]) if len(sys.argv) > 1 else 1_000_000
 KEYS = int(sys.argv[2]) if len(sys.argv) > 2 else 1000
 PARALLELISM = int(sys.argv[3]) if len(sys.argv) > 3 else 2
+MODE = sys.argv[5] if len(sys.argv) > 5 else "STREAMING"
 SLIDE_SECONDS = int(sys.argv[6]) if len(sys.argv) > 6 else 0
 
 
@@ -55,6 +58,8 @@ def to_pair(n):
 def main():
     env = StreamExecutionEnvironment.get_execution_environment()
     env.set_parallelism(PARALLELISM)
+    env.set_runtime_mode(RuntimeExecutionMode.BATCH if MODE == "BATCH"
+                         else RuntimeExecutionMode.STREAMING)
     strategy = WatermarkStrategy.for_monotonous_timestamps() \
         .with_timestamp_assigner(EventTimeIsTheNumber())
     start = time.perf_counter()
