@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Tuple
 
 from pyflink_on_spark.common.typeinfo import TupleTypeInfo
+from pyflink_on_spark.graph.adaptive import exchange_bytes
 from pyflink_on_spark.graph.associativity import is_integral, reduce_is_associative
 from pyflink_on_spark.graph.sources import (
     estimated_bytes, is_split_here, source_reader_spec, source_splits)
@@ -323,13 +324,18 @@ def _parallelism(nodes: List[Transformation], default: int, batch: bool) -> Dict
 
     BATCH: like Flink 1.20's adaptive batch scheduler, an operator whose parallelism the
     program did not set and which sits behind an exchange gets a parallelism from the data
-    volume (16 MiB per task, at most the default); PyFlink decides it from the bytes that
-    actually arrive, the shim from the sources' size (the same answer for small inputs: 1).
-    Operators forward-connected to such an operator follow it."""
+    volume (16 MiB per task, at most the default). PyFlink decides it from the bytes that
+    actually arrive; the shim counts them as Flink does where it can know them before the
+    job runs (graph/adaptive.py: records of declared fixed-size types, in a known number),
+    and otherwise from the sources' size (the same answer for small inputs: 1). Operators
+    forward-connected to such an operator follow it."""
     parallelism: Dict[int, int] = {}
     volume = sum(estimated_bytes(n.source) for n in nodes
                  if isinstance(n, SourceTransformation))
-    adaptive = max(1, min(default, -(-volume // ADAPTIVE_BYTES_PER_TASK)))
+
+    def tasks_for(volume: int) -> int:
+        return max(1, min(default, -(-volume // ADAPTIVE_BYTES_PER_TASK)))
+    adaptive = tasks_for(volume)
     for node in nodes:
         if node.parallelism is not None:
             parallelism[node.id] = node.parallelism
@@ -341,7 +347,8 @@ def _parallelism(nodes: List[Transformation], default: int, batch: bool) -> Dict
         if producers and all(part is None for _, part, _, _ in producers):
             parallelism[node.id] = parallelism[producers[0][0].id]
         else:
-            parallelism[node.id] = adaptive
+            counted = exchange_bytes(node, _resolve)
+            parallelism[node.id] = adaptive if counted is None else tasks_for(counted)
     return parallelism
 
 
