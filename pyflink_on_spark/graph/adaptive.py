@@ -9,11 +9,12 @@ for a record with a timestamp, then the value; behind key_by the value is a Row 
 and the record (a 1-byte header, the key, the record). A LONG costs 8 bytes, a TUPLE the sum
 of its fields.
 
-So the volume is known when every record on the exchange has a declared type of fixed size
-(key and record) and their number is: a NumberSequenceSource's or a collection's, through
-operators that emit one record per record (map, assign_timestamps_and_watermarks). Elsewhere
-(files, strings, pickled values, a filter) it is not known before the records exist, and
-compile.py falls back to the sources' size.
+So the volume of key_by's exchanges (the others' were not measured) is known when every
+record on them has a declared type of fixed size (key and record) and their number is
+known: a NumberSequenceSource's or a collection's, through operators that emit one record
+per record (map, assign_timestamps_and_watermarks). Elsewhere (files, strings, pickled
+values, a filter) it is not known before the records exist, and compile.py falls back to
+the sources' size.
 """
 from __future__ import annotations
 
@@ -42,22 +43,18 @@ def exchange_bytes(node: Transformation,
     (an input's physical producers, (node, partitioning, side tag, side type) each)."""
     total = 0
     for upstream in node.inputs:
-        for producer, partitioning, side_tag, side_type in resolve(upstream):
-            if partitioning is None or side_tag is not None:
+        for producer, partitioning, side_tag, _ in resolve(upstream):
+            # key_by's exchanges only: the others' sizes were not measured on PyFlink
+            # (partition_custom sends its own rows; broadcast inputs count apart in Flink)
+            if not isinstance(partitioning, KeyedPartitioning) or side_tag is not None:
                 return None
             count = _record_count(producer, resolve)
             record = _fixed_size(producer.output_type)
-            if count is None or record is None:
+            key = _fixed_size(partitioning.key_type)
+            if count is None or record is None or key is None:
                 return None
             size = _ELEMENT + (_TIMESTAMP if _stamped(producer, resolve) else 0)
-            if isinstance(partitioning, KeyedPartitioning):
-                key = _fixed_size(partitioning.key_type)
-                if key is None:
-                    return None
-                size += _ROW_HEADER + key + record
-            else:
-                size += record
-            total += count * size
+            total += count * (size + _ROW_HEADER + key + record)
     return total
 
 

@@ -67,3 +67,16 @@ def test_an_unknown_volume_falls_back_to_the_sources_size(shape):
 
 def test_streaming_mode_runs_the_default_parallelism():
     assert _keyed_parallelism(1000, "pair", RuntimeExecutionMode.STREAMING) == 2
+
+
+def test_other_exchanges_keep_the_estimate_from_the_sources():
+    # a rebalance of 1.5M numbers: 12 MB from the source, 1 task (its element size on PyFlink
+    # was not measured, so it is not counted)
+    env = StreamExecutionEnvironment.get_execution_environment()
+    env.set_parallelism(2)
+    env.set_runtime_mode(RuntimeExecutionMode.BATCH)
+    mapped = env.from_source(NumberSequenceSource(0, 1_499_999), WatermarkStrategy.no_watermarks(),
+                             "numbers").rebalance().map(lambda v: v, output_type=Types.LONG())
+    mapped.print()
+    job = env._compile(env._sinks)
+    assert job.stage_of(mapped._transformation.id).spec.parallelism == 1
