@@ -12,7 +12,10 @@ record with the highest score):
 - the function is plain code over its two arguments: no globals but the builtins min and
   max and PyFlink's Row, no closure, no `self`, no defaults, no stores, no loops, one
   forward branch at most (a ternary or an if/return);
-- it returns `a` or `b` (keep the first, keep the last: any type);
+- the declared type refuses a None record: a TUPLE, a ROW, or a number or BOOLEAN (a
+  fold takes a None as "nothing yet", as the reduce does after a reduce returned None; in
+  another subtask than 0 that would skip the reduce's call f(what came before, None));
+- it returns `a` or `b` (keep the first, keep the last);
 - or `a OP b` / `b OP a` over a declared scalar type;
 - or a tuple, or a Row, of the declared TUPLE or ROW type's n fields, field i being `a[i]`,
   `b[i]`, or `a[i] OP b[i]` / `b[i] OP a[i]`: each field is folded on its own, and a tuple
@@ -43,6 +46,8 @@ from pyflink_on_spark.common.types import Row
 
 _INTEGRAL = frozenset((BasicType.BYTE, BasicType.SHORT, BasicType.INT, BasicType.LONG))
 _INTEGRAL_OPS = frozenset(("+", "*", "|", "&", "^", "min", "max"))
+# declared scalars whose converter refuses None (a STRING lets it pass)
+_NOT_NONE = _INTEGRAL | {BasicType.FLOAT, BasicType.DOUBLE, BasicType.BOOLEAN}
 _STRING_OPS = frozenset(("+", "min", "max"))
 
 # the binary operators by name before Python 3.11 (BINARY_OP's argrepr from 3.11 on)
@@ -64,6 +69,8 @@ _NO_PLAIN_ARGS = inspect.CO_VARARGS | inspect.CO_VARKEYWORDS | inspect.CO_GENERA
 def reduce_is_associative(function: Any, record_type: Any) -> bool:
     """True when `function` (a ReduceFunction: the API's wrapper of a plain function, or a
     user's subclass) is proved associative over records of `record_type` (see above)."""
+    if not _rejects_none(record_type):
+        return False
     target = _reduce_code(function)
     if target is None:
         return False
@@ -96,6 +103,16 @@ def _global(globals_: dict, name: str) -> Any:
     scope = globals_.get("__builtins__", builtins)
     return scope.get(name, _MISSING) if isinstance(scope, dict) \
         else getattr(scope, name, _MISSING)
+
+
+def _rejects_none(record_type: Any) -> bool:
+    """Whether the declared type refuses a None record at the exit (its converter raises).
+    A fold takes a None as "nothing yet", as the reduce does after a reduce returned None;
+    in another subtask than 0 that would skip the call the reduce makes one by one, f(what
+    came before, None): keep-the-last would not end with None, and a + b would not fail."""
+    if isinstance(record_type, (TupleTypeInfo, RowTypeInfo)):
+        return True
+    return type(record_type) is BasicTypeInfo and record_type._basic_type in _NOT_NONE
 
 
 def _declared_fields(record_type: Any) -> Optional[list]:

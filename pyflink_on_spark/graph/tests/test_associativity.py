@@ -42,11 +42,9 @@ def add_counts(a, b):
     # scalar records
     (lambda a, b: a + b, Types.LONG()),
     (lambda a, b: max(a, b), Types.INT()),
-    (lambda a, b: b + a, Types.STRING()),
-    # keep the first or the last record: any type, declared or not
-    (lambda a, b: b, None),
-    (lambda a, b: a, Types.PICKLED_BYTE_ARRAY()),
+    # keep the first or the last record
     (lambda a, b: b, LONG_PAIR),
+    (lambda a, b: a, Types.DOUBLE()),
     # the first or the last extreme record by a field of ints or strs
     (lambda a, b: a if a[1] >= b[1] else b, LONG_PAIR),
     (lambda a, b: a if a[1] < b[1] else b, LONG_PAIR),
@@ -140,6 +138,12 @@ def _with_star(*pair):
     (lambda a, b: (a[0], a[1] + b[1]), Types.TUPLE([Types.LONG(), Types.BIG_INT()])),
     (lambda a, b: (a[0], a[1] * b[1]), Types.TUPLE([Types.LONG(), Types.STRING()])),
     (lambda a, b: (a[0], a[1] + b[1]), None),                     # no declared type
+    # a record that may be None: keep-the-last, a str's concatenation and min
+    (lambda a, b: b, None),
+    (lambda a, b: a, Types.PICKLED_BYTE_ARRAY()),
+    (lambda a, b: b + a, Types.STRING()),
+    (lambda a, b: a + b, Types.STRING()),
+    (lambda a, b: max(a, b), Types.STRING()),
     (lambda a, b: (a[0], a[1] + b[1]), Types.PICKLED_BYTE_ARRAY()),
     (lambda a, b: (a[0], a[1] + b[1]), LONG_TRIPLE),              # a field missing
     (lambda a, b: (a[0], a[1] + b[1], b[2], a[3]), LONG_TRIPLE),  # a field too many

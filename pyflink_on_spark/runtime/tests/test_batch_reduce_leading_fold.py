@@ -66,12 +66,13 @@ def _run_both(monkeypatch, *args, **kwargs):
     """(with the fold, without it): the job's results both ways."""
     job, sink = _reduced(*args, **kwargs)
     if kwargs.get("parallel_source"):   # as many upstream subtasks as asked for
-        assert job.stages[0].spec.parallelism == kwargs.get("parallelism", args[2])
+        assert job.stages[0].spec.parallelism == kwargs.get(
+            "parallelism", args[2] if len(args) > 2 else 2)
     assert any(e.leading_fold is not None for st in job.stages for e in st.spec.exits)
-    folded = run_job(job)[sink.id]
+    folded = run_job(job).get(sink.id, [])     # (a sink given nothing is not there)
     monkeypatch.setattr(compile_module, "_leading_fold", lambda edge, edges: None)
     job, sink = _reduced(*args, **kwargs)
-    return folded, run_job(job)[sink.id]
+    return folded, run_job(job).get(sink.id, [])
 
 
 def _exit_records(job, subtask):
@@ -297,8 +298,9 @@ def test_a_reduce_not_proved_associative_keeps_the_other_subtasks_records():
      lambda a, b: (a[0], b[1] + a[1]), STR_STR, None),
     ([(i % 4, i * 7 % 13) for i in range(120)],
      lambda a, b: (b[0], max(a[1], b[1])), Types.TUPLE([Types.LONG(), Types.LONG()]), None),
-    # keep the last record, no declared type
-    ([("k%d" % (i % 3), i, [i]) for i in range(50)], lambda a, b: b, None, None),
+    # keep the last record
+    ([("k%d" % (i % 3), i, "s%d" % i) for i in range(50)], lambda a, b: b,
+     Types.TUPLE([Types.STRING(), Types.LONG(), Types.STRING()]), None),
     # the first or the last extreme record: ties show which
     ([("k%d" % (i % 3), i * 7 % 5, "t%d" % i) for i in range(90)],
      lambda a, b: a if a[1] >= b[1] else b,
@@ -340,14 +342,44 @@ def test_every_subtask_folds_with_timestamps_long_min_value_among_the_records(mo
 
 
 def test_an_error_in_another_subtask_s_fold_names_the_reduce_with_the_users_frame():
-    # a declared tuple of STRING or LONG fields holds no None; a STRING record may be None
-    def concat(a, b):
-        return a + b
-    values = ["x", "y", None, "z"]
-    job, _ = _reduced(values, concat, type_info=Types.STRING(), collection_type=False,
-                      key=lambda v: "k")
+    # a ROW's field may be None (a record may not be)
+    def add_amounts(a, b):
+        return Row(user=a.user, amount=a.amount + b.amount)
+    values = [Row(user="u", amount=1), Row(user="u", amount=None), Row(user="u", amount=3)]
+    job, _ = _reduced(values, add_amounts, key=lambda r: r.user,
+                      type_info=Types.ROW_NAMED(["user", "amount"],
+                                                [Types.STRING(), Types.LONG()]))
     with pytest.raises(UserFunctionError) as failure:
         _exit_records(job, 1)
     assert failure.value.operator_name == "Reduce"
     assert "NoneType" in str(failure.value)
-    assert "concat" in failure.value.user_traceback
+    assert "add_amounts" in failure.value.user_traceback
+
+
+@pytest.mark.parametrize("values, reduce, type_info", [
+    # keep the last: subtask 1's records end with None, so the key's value is None and it
+    # leaves nothing; a fold of subtask 1 (None) left out would have left subtask 0's last
+    (["x%d" % i for i in range(9)] + [None], lambda a, b: b, None),
+    # a concatenation meeting a None record fails as the reduce does one by one; subtask
+    # 1's fold, starting at its None, would have gone on without a call (as after a reduce
+    # that returned None) and nothing would have failed
+    (["x0", "x1", "x2", None, "y", "z"], lambda a, b: a + b, Types.STRING()),
+])
+def test_records_that_may_be_none_are_not_folded_by_the_other_subtasks(
+        monkeypatch, values, reduce, type_info):
+    def outcome():
+        """The job's results, or that it failed on the None record."""
+        job, sink = _reduced(values, reduce, key=lambda v: "k", type_info=type_info,
+                             parallel_source=True)
+        try:
+            return run_job(job).get(sink.id, [])
+        except UserFunctionError as failure:
+            assert "NoneType" in str(failure)
+            return "failed"
+    job, _ = _reduced(values, reduce, key=lambda v: "k", type_info=type_info,
+                      parallel_source=True)
+    fold, = [e.leading_fold for st in job.stages for e in st.spec.exits if e.sort_by_key]
+    assert not fold.every_subtask
+    folded = outcome()
+    monkeypatch.setattr(compile_module, "_leading_fold", lambda edge, edges: None)
+    assert folded == outcome()
