@@ -145,8 +145,11 @@ def _selects(result: tuple, record_type: Any) -> bool:
 
 
 def _totally_ordered(type_info: Any) -> bool:
-    return type(type_info) is BasicTypeInfo and (
-        type_info._basic_type in _INTEGRAL or type_info._basic_type is BasicType.STRING)
+    return is_integral(type_info) or _is_string(type_info)
+
+
+def _is_string(type_info: Any) -> bool:
+    return type(type_info) is BasicTypeInfo and type_info._basic_type is BasicType.STRING
 
 
 def _reduce_code(function: Any) -> Optional[tuple]:
@@ -315,10 +318,6 @@ def is_integral(type_info: Any) -> bool:
 
 
 def _associative_ops(type_info: Any) -> frozenset:
-    if type(type_info) is BasicTypeInfo:
-        basic = type_info._basic_type
-        if basic in _INTEGRAL:
-            return _INTEGRAL_OPS
-        if basic is BasicType.STRING:
-            return _STRING_OPS
-    return frozenset()
+    if is_integral(type_info):
+        return _INTEGRAL_OPS
+    return _STRING_OPS if _is_string(type_info) else frozenset()

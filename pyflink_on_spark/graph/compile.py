@@ -169,7 +169,7 @@ def compile_job(sinks: List[Transformation], *, default_parallelism: int,
                 edge.source.id, edge.target.id, edge.side_tag,
                 _converter(edge.side_type) if edge.side_tag is not None else None))
             continue
-        source_type = edge.side_type if edge.side_tag is not None else edge.source.output_type
+        source_type = _record_type(edge)
         two_input = _keyed_two_input_sorts(edge.target, in_edges[edge.target.id], config)
         sort_by_key = two_input or _sorts_by_key(edge, config)
         exits[s_src].append(ExitSpec(edge.edge_id, edge.source.id, edge.side_tag,
@@ -247,6 +247,12 @@ def _sorts_by_key(edge: Edge, config: JobConfig) -> bool:
             and isinstance(getattr(edge.target, "spec", None), KEY_SORTED_INPUT_SPECS))
 
 
+def _record_type(edge: Edge):
+    """The declared type of the records on an edge: a side output's tag type, else the
+    type its source operator declares."""
+    return edge.side_type if edge.side_tag is not None else edge.source.output_type
+
+
 def _partial_aggregation(edge: Edge) -> Optional[Tuple[str, int, bool]]:
     """(aggregation, tuple index, every subtask) of a BATCH rolling aggregation (sum, min,
     max, min_by, max_by) at the end of a key-sorted edge: only the key's final result leaves
@@ -263,7 +269,7 @@ def _partial_aggregation(edge: Edge) -> Optional[Tuple[str, int, bool]]:
     spec = getattr(edge.target, "spec", None)
     if isinstance(spec, AggregationSpec) and type(spec.position) is int:
         aggregation = spec.aggregation.value
-        record_type = edge.side_type if edge.side_tag is not None else edge.source.output_type
+        record_type = _record_type(edge)
         fields = record_type.get_field_types() if isinstance(record_type, TupleTypeInfo) \
             else ()
         every_subtask = aggregation != "SUM" or (
@@ -290,7 +296,7 @@ def _leading_fold(edge: Edge, target_edges: List[Edge]) -> Optional[LeadingFold]
     if any(not getattr(kind, name).__module__.startswith("pyflink_on_spark.")
            for name in ("open", "close")):
         return None
-    record_type = edge.side_type if edge.side_tag is not None else edge.source.output_type
+    record_type = _record_type(edge)
     return LeadingFold(spec.function, edge.target.name,
                        every_subtask=reduce_is_associative(spec.function, record_type))
 
