@@ -29,6 +29,7 @@ import time
 from typing import Optional
 
 from pyflink_on_spark.codecs.files.staging import process_alive
+from pyflink_on_spark.private_files import open_private, private_dir
 
 CLASS_CACHE_ENV = "PYFLINK_ON_SPARK_CLASS_CACHE"
 _QUIET = "-Xshare:auto -Xlog:cds=off -Xlog:cds+dynamic=off"
@@ -78,7 +79,9 @@ class ClassCache:
     def java_options(self) -> str:
         """Options for the driver JVM about to start ("" when no archive can be used)."""
         try:
-            os.makedirs(self.directory, exist_ok=True)
+            # the driver JVM maps the archive in: only this user may put one here (another
+            # user's directory, or a symlink, is refused: OSError, and no archive is used)
+            private_dir(self.directory, "the class cache directory")
             self._promote_finished()
             if os.path.exists(self.archive):
                 self._mark_used()
@@ -96,7 +99,7 @@ class ClassCache:
         if self.writing is None:
             return
         try:
-            with open(self.writing + ".jvm", "w") as f:
+            with open_private(self.writing + ".jvm", "w") as f:
                 f.write(str(jvm_pid))
         except OSError:
             pass
@@ -116,7 +119,7 @@ class ClassCache:
             return 0
 
     def _count_failure(self) -> None:
-        with open(self._failures, "a") as f:
+        with open_private(self._failures, "a") as f:
             f.write("x")
 
     def _someone_writing(self) -> bool:

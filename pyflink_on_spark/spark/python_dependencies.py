@@ -23,11 +23,11 @@ import os
 import shutil
 import subprocess
 import sys
-import tempfile
 import zipfile
 from dataclasses import dataclass
 from typing import Iterator, Optional, Tuple
 
+from pyflink_on_spark.private_files import shared_temp_dir
 from pyflink_on_spark.specs.stage import PythonDependencies
 
 _SPARK_PY_FILES = (".py", ".zip", ".egg")
@@ -206,10 +206,10 @@ def _digest(path: str) -> str:
 
 def _shipping_dir() -> str:
     """Where made-up files live: one stable path per content (Spark refuses a file name
-    registered twice with different paths, and accepts the same path again)."""
-    path = os.path.join(tempfile.gettempdir(), "pyflink-on-spark-shipped")
-    os.makedirs(path, exist_ok=True)
-    return path
+    registered twice with different paths, and accepts the same path again). They go on the
+    workers' sys.path, and a file already there is reused: the directory is the user's own,
+    0700, and refused when another user made it (shared_temp_dir)."""
+    return shared_temp_dir("pyflink-on-spark-shipped")
 
 
 def _stable_copy(path: str, stem: str, suffix: str) -> str:

@@ -16,6 +16,7 @@ import tempfile
 import threading
 from typing import Dict, Optional
 
+from pyflink_on_spark.private_files import open_private, private_dir
 from pyflink_on_spark.spark.class_cache import class_cache_for, with_class_cache
 from pyflink_on_spark.spark.jit import with_jit_mode
 from pyflink_on_spark.spark.start_warmup import start_warmup
@@ -115,11 +116,11 @@ def _java_known_good(java: str) -> bool:
 
 def _remember_java(java: str) -> None:
     try:
-        os.makedirs(os.path.dirname(_java_check_file()), exist_ok=True)
-        with open(_java_check_file(), "w") as f:
+        private_dir(os.path.dirname(_java_check_file()), "the cache directory")
+        with open_private(_java_check_file(), "w") as f:
             f.write(_java_stamp(java))
     except OSError:
-        pass   # only a cache
+        pass   # only a cache (a symlink or another user's file there: none is kept)
 
 
 def _extra_conf() -> Dict[str, str]:

@@ -32,14 +32,16 @@ LAYERS: Dict[str, FrozenSet[str]] = {
     "specs": frozenset(),                          # leaf: standard library only
     "aliasing": frozenset(),                       # leaf: the `pyflink` import alias
     "code_pickling": frozenset(),                  # leaf: cloudpickle keeps file names
+    "private_files": frozenset(),                  # leaf: 0700 / 0600 files of the shim's own
     "<root>": frozenset({"code_pickling"}),        # the package's __init__ installs it
     "codecs": frozenset({"common", "table"}),      # pure codecs: value and type classes only
     "graph": frozenset({"specs", "common"}),
-    "runtime": frozenset({"specs", "codecs", "common", "table"}),
+    "runtime": frozenset({"specs", "codecs", "common", "table", "private_files"}),
     "direct": frozenset({"runtime", "specs", "graph", "codecs", "common"}),
-    "spark": frozenset({"specs", "runtime", "codecs", "common", "graph", "aliasing"}),
+    "spark": frozenset({"specs", "runtime", "codecs", "common", "graph", "aliasing",
+                        "private_files"}),
     **{api: API | {"specs", "graph", "codecs", "aliasing"} for api in API},
-    **{tool: API | TOOLS | {"specs", "aliasing"} for tool in TOOLS},
+    **{tool: API | TOOLS | {"specs", "aliasing", "private_files"} for tool in TOOLS},
     # the pytest plugin for users' jobs: the engine's operator harness, the direct runner
     "testing": API | {"specs", "aliasing", "runtime", "direct"},
 }

@@ -6,7 +6,6 @@ import argparse
 import contextlib
 import os
 import sys
-import tempfile
 import traceback
 import webbrowser
 from typing import Callable, Dict, List
@@ -17,6 +16,7 @@ from pyflink_on_spark.cli.plan.html import render_html
 from pyflink_on_spark.cli.plan.mermaid import render_mermaid
 from pyflink_on_spark.cli.plan.model import PlanPicture, picture_of
 from pyflink_on_spark.cli.plan.text import render_text
+from pyflink_on_spark.private_files import UnsafePathError, open_private, shared_temp_dir
 
 TEXT_FORMATS: Dict[str, Callable[[PlanPicture], str]] = {
     "text": render_text, "mermaid": render_mermaid, "dot": render_dot}
@@ -75,10 +75,10 @@ def _html_path(args) -> str:
     if args.output:
         return args.output if args.output.endswith(".html") \
             else os.path.splitext(args.output)[0] + ".html"
-    directory = os.path.join(tempfile.gettempdir(), "pyflink-on-spark-plans")
-    os.makedirs(directory, exist_ok=True)
-    return os.path.join(directory, os.path.splitext(os.path.basename(args.script))[0] +
-                        ".html")
+    # a fixed name in the shared temp directory: the user's own directory (0700), so no one
+    # else can put a symlink where the page is written
+    return os.path.join(shared_temp_dir("pyflink-on-spark-plans"),
+                        os.path.splitext(os.path.basename(args.script))[0] + ".html")
 
 
 def run_plan(args) -> int:
@@ -102,6 +102,9 @@ def run_plan(args) -> int:
     except GraphvizMissing as e:
         print("pyflink-on-spark plan: %s" % e, file=sys.stderr)
         return 3
+    except UnsafePathError as e:      # the temp page's directory or name is someone else's
+        print(e, file=sys.stderr)
+        return 2
 
 
 def _write_text(args, pictures: List[PlanPicture]) -> int:
@@ -133,7 +136,12 @@ def _write_images(args, pictures: List[PlanPicture]) -> int:
 
 def _open_page(args, pictures: List[PlanPicture]) -> int:
     path = os.path.abspath(_html_path(args))
-    _write(path, render_html(pictures, os.path.basename(args.script)).encode())
+    page = render_html(pictures, os.path.basename(args.script)).encode()
+    if args.output:
+        _write(path, page)          # the user's own file: the umask's mode
+    else:
+        with open_private(path, "wb") as handle:
+            handle.write(page)
     print(path)
     if os.environ.get("BROWSER"):
         webbrowser.open("file://" + path)

@@ -103,16 +103,30 @@ def snapshot_rocksdb(backend, store: SnapshotStore, version: int, node: str,
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+def _file_name(name: str) -> str:
+    """``name`` from a snapshot's description, when it is a plain file name: the description
+    is read back from the checkpoint, and a name with a separator or '..' would reach
+    outside the store or the local database directory."""
+    if not isinstance(name, str) or name in ("", ".", "..") or "/" in name or "\\" in name \
+            or "\0" in name:
+        raise ValueError("pyflink_on_spark: a RocksDB snapshot names the file %r, which is "
+                         "not a plain file name; the checkpoint was changed by something "
+                         "other than this job" % (name,))
+    return name
+
+
 def _download(store: SnapshotStore, description: dict, version: int, node: str,
               subtask: int, local: str) -> Dict[str, tuple]:
     os.makedirs(local)
     sizes = {}
     for name, shared in description["sst"].items():
-        store.download_file(store.shared_path(shared), os.path.join(local, name))
-        sizes[name] = (shared, os.path.getsize(os.path.join(local, name)))
+        target = os.path.join(local, _file_name(name))
+        store.download_file(store.shared_path(_file_name(shared)), target)
+        sizes[name] = (shared, os.path.getsize(target))
     private_dir = store.private_dir(version, node, subtask)
     for name in description["private"]:
-        store.download_file(private_dir + "/" + name, os.path.join(local, name))
+        store.download_file(private_dir + "/" + _file_name(name),
+                            os.path.join(local, _file_name(name)))
     return sizes
 
 

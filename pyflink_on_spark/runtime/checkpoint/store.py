@@ -16,15 +16,26 @@ so re-running batch N (after a crash, or a Spark task retry) overwrites version 
 same content: no rollback is ever needed. Files are written under a fresh name and then
 moved into place (local) or written whole by one PUT (object stores): a reader never sees
 half a file.
+
+Everything here is read back with pickle (the snapshots, _META) or feeds state that is
+(RocksDB values): write access to ``root`` is code execution at the next restore
+(docs/security.md). So on a local file system the store keeps ``root`` (the shim's own
+directory under the user's checkpoint directory) 0700 and refuses it when it is a symlink or
+another user's, makes what it creates 0700 / 0600, and reads only paths that resolve inside
+``root``. Remote file systems (s3://, hdfs://...) have no such modes: their access control is
+the bucket's or cluster's.
 """
 from __future__ import annotations
 
 import os
 import pickle
+import posixpath
 import uuid
 from typing import Dict, Iterable, List, Optional, Tuple
 
 from pyarrow import fs as pafs
+
+from pyflink_on_spark import private_files
 
 COMPLETED = "_COMPLETED"
 META = "_META"
@@ -47,6 +58,7 @@ class SnapshotStore:
         self.root_uri = root
         self.fs, self.root = filesystem_of(root)
         self._local = isinstance(self.fs, pafs.LocalFileSystem)
+        self._root_checked = False
 
     # -- paths --------------------------------------------------------------------------------
 
@@ -61,22 +73,52 @@ class SnapshotStore:
     def state_name(node: str, subtask: int) -> str:
         return "%s-%d" % (node, subtask)
 
+    def inside(self, path: str) -> str:
+        """``path``, when it lies inside ``root`` (local: after resolving symlinks and
+        '..'); else ValueError. A store never reads or writes elsewhere, whatever names a
+        checkpoint's own files hold."""
+        if self._local:
+            root = os.path.realpath(self.root)
+            resolved = os.path.realpath(path)
+        else:
+            root = posixpath.normpath(self.root)
+            resolved = posixpath.normpath(path)
+        if resolved != root and not resolved.startswith(root.rstrip("/") + "/"):
+            raise ValueError(
+                "pyflink_on_spark: %s is outside the checkpoint's state directory %s; the "
+                "checkpoint's files were changed by something other than this job. Restore "
+                "from a checkpoint directory only the job's user can write." % (path, root))
+        return path
+
+    def _own_root(self) -> None:
+        """Local: ``root`` is ours (refused if a symlink or another user's) and 0700, checked
+        once per store before its first read or write."""
+        if self._local and not self._root_checked:
+            if os.path.lexists(self.root):
+                private_files.private_dir(self.root, "the checkpoint state directory")
+            self._root_checked = True
+
     # -- bytes ---------------------------------------------------------------------------------
 
     def write_bytes(self, path: str, data: bytes) -> None:
         """Writes ``data`` to ``path`` so that readers see the old file or the new one."""
+        self.inside(path)
         parent = path.rsplit("/", 1)[0]
-        self.fs.create_dir(parent, recursive=True)
         if self._local:
+            self._own_root()
+            private_files.makedirs_private(parent)
             tmp = "%s.tmp-%s" % (path, uuid.uuid4().hex[:8])
-            with self.fs.open_output_stream(tmp) as out:
+            with private_files.open_private(tmp, "xb") as out:
                 out.write(data)
             os.replace(tmp, path)
         else:
+            self.fs.create_dir(parent, recursive=True)
             with self.fs.open_output_stream(path) as out:   # one PUT on object stores
                 out.write(data)
 
     def read_bytes(self, path: str) -> bytes:
+        self.inside(path)
+        self._own_root()
         with self.fs.open_input_stream(path) as f:
             return f.read()
 
@@ -88,8 +130,13 @@ class SnapshotStore:
             self.write_bytes(path, f.read())
 
     def download_file(self, path: str, local_path: str) -> None:
-        os.makedirs(os.path.dirname(local_path), exist_ok=True)
-        with self.fs.open_input_stream(path) as src, open(local_path, "wb") as out:
+        """Copies the store's ``path`` to ``local_path`` (a task's private scratch
+        directory)."""
+        self.inside(path)
+        self._own_root()
+        private_files.makedirs_private(os.path.dirname(local_path))
+        with self.fs.open_input_stream(path) as src, \
+                private_files.open_private(local_path, "wb") as out:
             while True:
                 chunk = src.read(1 << 22)
                 if not chunk:

@@ -2,10 +2,10 @@
 from __future__ import annotations
 
 import os
-import tempfile
 import zlib
 from typing import Callable, Optional
 
+from pyflink_on_spark.private_files import shared_temp_dir
 from pyflink_on_spark.runtime.state.backend import KeyedStateBackend
 from pyflink_on_spark.runtime.state.heap import HeapKeyedStateBackend
 
@@ -24,8 +24,8 @@ def create_keyed_state_backend(state_backend, *, work_dir: Optional[str], max_pa
     * None, HashMapStateBackend, MemoryStateBackend, FsStateBackend, "hashmap" -> heap;
     * EmbeddedRocksDBStateBackend, RocksDBStateBackend, "rocksdb" -> RocksDB, in a fresh
       directory under one of the backend's db storage paths (picked by ``work_dir``), else
-      under ``work_dir`` (else the system temp directory); its PredefinedOptions /
-      OptionsFactory shape the rocksdict options.
+      under ``work_dir`` (else the user's ``pyflink-on-spark-rocksdb-<uid>`` in the system
+      temp directory); its PredefinedOptions / OptionsFactory shape the rocksdict options.
 
     ``label`` (e.g. operator name and subtask) only makes directory names readable;
     ``rocksdb_kwargs`` go to RocksDBKeyedStateBackend (cache sizes, delete_on_close).
@@ -65,8 +65,9 @@ def _rocksdb(config, work_dir: str, max_parallelism: int, clock, label: str,
     elif work_dir:
         base = work_dir
     else:
-        base = os.path.join(tempfile.gettempdir(), "pyflink-on-spark-rocksdb")
-    os.makedirs(base, exist_ok=True)
+        # a fixed name in the shared temp directory: the user's own, never another's
+        base = shared_temp_dir("pyflink-on-spark-rocksdb")
+    os.makedirs(base, exist_ok=True)    # a db storage path the user chose keeps its modes
     options = build_options(
         config.get_predefined_options() if config is not None else None,
         config._options_factory if config is not None else None)

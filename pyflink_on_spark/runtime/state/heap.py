@@ -18,6 +18,7 @@ from typing import Callable, Iterator
 
 from pyflink_on_spark.datastream.state import (
     AggregatingState, ListState, MapState, ReducingState, ValueState)
+from pyflink_on_spark.private_files import open_private
 from pyflink_on_spark.runtime.state.backend import (
     AGGREGATING, LIST, MAP, REDUCING, VALUE, VOID_NAMESPACE, KeyedStateBackend,
     MergingStateMixin)
@@ -421,9 +422,9 @@ class HeapKeyedStateBackend(KeyedStateBackend):
         except Exception:
             import cloudpickle
             payload = cloudpickle.dumps(data, 5)
-        os.makedirs(path)
+        os.makedirs(path, mode=0o700)    # a pickle, loaded by restore(): this user's only
         tmp = os.path.join(path, _SNAPSHOT_FILE + ".tmp")
-        with open(tmp, "wb") as f:
+        with open_private(tmp, "xb") as f:
             f.write(payload)
         os.replace(tmp, os.path.join(path, _SNAPSHOT_FILE))
 

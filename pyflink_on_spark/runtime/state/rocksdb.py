@@ -41,6 +41,7 @@ from rocksdict import (
 
 from pyflink_on_spark.datastream.state import (
     AggregatingState, ListState, MapState, ReducingState, ValueState)
+from pyflink_on_spark.private_files import private_dir
 from pyflink_on_spark.runtime.state.backend import (
     AGGREGATING, LIST, MAP, REDUCING, VALUE, VOID_NAMESPACE, KeyedStateBackend,
     MergingStateMixin)
@@ -455,7 +456,9 @@ class RocksDBKeyedStateBackend(KeyedStateBackend):
         self._open()
 
     def _open(self) -> None:
-        os.makedirs(self.path, exist_ok=True)
+        # its values are pickles, unpickled when read: only this user may write them (and
+        # restore()'s copy of a snapshot is narrowed to 0700 here too)
+        private_dir(self.path, "the RocksDB directory")
         self._db = Rdict(self.path, self._options)
         write_options = WriteOptions()
         write_options.disable_wal = True

@@ -22,7 +22,8 @@ into the directory (Flink's monitor has the same contract).
 from __future__ import annotations
 
 import json
-from typing import Dict, List, Sequence, Tuple
+import posixpath
+from typing import Dict, List, Optional, Sequence, Tuple
 
 from pyarrow import fs as pafs
 
@@ -53,6 +54,22 @@ def list_files(paths: Sequence[str]) -> List[str]:
     return sorted(set(found))
 
 
+def _root_of(uri: str) -> Tuple[str, str]:
+    """(scheme prefix, normalised path) of a source path, as list_files names its files."""
+    _, root = filesystem_of(uri)
+    prefix = uri[: len(uri) - len(uri.split("://", 1)[1])] if "://" in uri else ""
+    return prefix, posixpath.normpath(root)
+
+
+def _under(f: str, prefix: str, base: str) -> bool:
+    """Whether the file ``f`` is the source path (prefix, base) or lies under it ('..'
+    resolved first: the names are compared, the file system is not asked)."""
+    if not f.startswith(prefix):
+        return False
+    path = posixpath.normpath(f[len(prefix):])
+    return path == base or path.startswith(base.rstrip("/") + "/")
+
+
 COMPACT_EVERY = 64   # batch records folded into the base at once
 BASE_PREFIX = "base-"
 
@@ -66,6 +83,7 @@ class FileIndex:
         self.dir = store.path("sources", source_id)
         self._seen: Dict[str, int] = {}
         self._loaded_up_to = -1
+        self._roots: Optional[List[Tuple[str, str]]] = None   # the paths, as _root_of says
 
     def _record_path(self, batch_id: int) -> str:
         return "%s/%d" % (self.dir, batch_id)
@@ -90,6 +108,20 @@ class FileIndex:
             for path, index in json.loads(self.store.read_bytes(self._record_path(b))):
                 self._seen[path] = index
             self._loaded_up_to = b
+
+    def _check_recorded(self, f: str, batch_id: int) -> None:
+        """A re-run batch reads the files its record names: only ones under the source's
+        own paths (the record is in the checkpoint directory, and a name pointing elsewhere
+        would make the job read, and write out, any file its user can read)."""
+        if self._roots is None:
+            self._roots = [_root_of(uri) for uri in self.paths]
+        if not any(_under(f, prefix, base) for prefix, base in self._roots):
+            raise ValueError(
+                "pyflink_on_spark: the checkpoint's record of batch %d names %s, which is not "
+                "under the source's paths %s: the source's paths changed since the batch was "
+                "recorded, or the checkpoint directory was changed by something other than "
+                "this job. Run with the paths it was recorded with, or from a new checkpoint "
+                "directory." % (batch_id, f, ", ".join(self.paths)))
 
     def compact(self, before: int) -> None:
         """Folds the records of batches < ``before`` into a new base once COMPACT_EVERY of
@@ -119,7 +151,10 @@ class FileIndex:
         """(file, global index) read by batch ``batch_id``: recorded, or discovered now."""
         record = self._record_path(batch_id)
         if self.store.exists(record):
-            return [tuple(e) for e in json.loads(self.store.read_bytes(record))]
+            entries = [tuple(e) for e in json.loads(self.store.read_bytes(record))]
+            for f, _ in entries:
+                self._check_recorded(f, batch_id)
+            return entries
         self._load(batch_id)
         start = max(self._seen.values(), default=-1) + 1
         new = [f for f in list_files(self.paths) if f not in self._seen]

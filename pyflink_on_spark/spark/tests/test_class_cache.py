@@ -139,3 +139,29 @@ def test_archives_unused_for_thirty_days_are_removed(tmp_path):
     _archives_aged(str(tmp_path), {"a": 1, "b": 29, "c": 31})
     evict_unused(str(tmp_path))
     assert sorted(os.listdir(tmp_path)) == ["a.jsa", "b.jsa"]
+
+
+def test_the_cache_directory_and_its_markers_are_the_users_only(tmp_path):
+    import stat
+    previous = os.umask(0o022)
+    try:
+        cache = ClassCache("k", str(tmp_path / "class-cache"))
+        assert "-XX:ArchiveClassesAtExit" in cache.java_options()
+        cache.started(os.getpid())
+        cache._count_failure()
+    finally:
+        os.umask(previous)
+    assert stat.S_IMODE(os.stat(tmp_path / "class-cache").st_mode) == 0o700
+    for path in (cache.writing + ".jvm", cache._failures):
+        assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
+
+
+def test_a_cache_directory_another_user_owns_or_a_symlink_is_not_used(tmp_path, monkeypatch):
+    (tmp_path / "target").mkdir()
+    (tmp_path / "link").symlink_to(tmp_path / "target")
+    assert ClassCache("k", str(tmp_path / "link")).java_options() == ""
+    (tmp_path / "theirs").mkdir(mode=0o777)
+    other = os.getuid() + 1
+    monkeypatch.setattr(os, "getuid", lambda: other)
+    assert ClassCache("k", str(tmp_path / "theirs")).java_options() == ""
+    assert os.listdir(tmp_path / "target") == [] and os.listdir(tmp_path / "theirs") == []

@@ -66,3 +66,28 @@ def test_a_failing_install_says_what_failed(tmp_path):
     with pytest.raises(RuntimeError, match="(?s)set_python_requirements.*no-such-package-anywhere==9"):
         install_requirements(str(tmp_path), "requirements-y.txt", "cache")
     assert not os.path.exists(tmp_path / "python-requirements-requirements-y.txt")
+
+
+def test_shipped_zips_live_in_the_users_own_private_temp_directory(tmp_path, monkeypatch):
+    import stat
+    import tempfile
+    from pyflink_on_spark.private_files import UnsafePathError
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp"))
+    (tmp_path / "tmp").mkdir()
+    deps = tmp_path / "helpers"
+    deps.mkdir()
+    (deps / "m.py").write_text("X = 1\n")
+    previous = os.umask(0o022)
+    try:
+        shipped = _py_file(str(deps))
+    finally:
+        os.umask(previous)
+    directory = tmp_path / "tmp" / ("pyflink-on-spark-shipped-%d" % os.getuid())
+    assert os.path.dirname(shipped) == str(directory)
+    assert stat.S_IMODE(os.stat(directory).st_mode) == 0o700
+    # a directory of that name someone else made (their zips would go on the workers' path)
+    other = os.getuid() + 1
+    (tmp_path / "tmp" / ("pyflink-on-spark-shipped-%d" % other)).mkdir(mode=0o777)
+    monkeypatch.setattr(os, "getuid", lambda: other)
+    with pytest.raises(UnsafePathError, match="pyflink-on-spark-shipped-%d" % other):
+        _py_file(str(deps))

@@ -2,6 +2,8 @@
 import os
 import time
 
+import pytest
+
 from pyflink_on_spark.spark.temp_dirs import remove_left_behind, untouched_for
 
 
@@ -23,3 +25,20 @@ def test_an_entry_that_cannot_be_read_is_skipped(tmp_path):
 
     assert remove_left_behind("run-", unreadable, str(tmp_path)) == 0
     assert os.listdir(tmp_path) == ["run-1"]
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0,
+                    reason="needs root to give a directory to another uid")
+def test_another_users_entries_are_neither_read_nor_removed(tmp_path):
+    (tmp_path / "run-mine").mkdir()
+    (tmp_path / "run-theirs").mkdir()
+    os.chown(tmp_path / "run-theirs", 65534, -1)     # nobody's, in a shared temp directory
+    asked = []
+
+    def left_behind(entry):
+        asked.append(entry.name)
+        return True
+
+    assert remove_left_behind("run-", left_behind, str(tmp_path)) == 1
+    assert asked == ["run-mine"]
+    assert os.listdir(tmp_path) == ["run-theirs"]

@@ -103,3 +103,31 @@ def test_svg_without_graphviz_gives_the_install_hint(script, capsys, monkeypatch
     assert main(["plan", "--format", "svg", script(plan_jobs.TWO_JOBS)]) == 3
     err = capsys.readouterr().err
     assert "apt-get install graphviz" in err and "--format mermaid" in err
+
+
+def test_the_open_page_goes_to_the_users_private_temp_directory(script, capsys, tmp_path,
+                                                                monkeypatch):
+    import stat
+    import tempfile
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    monkeypatch.delenv("BROWSER", raising=False)
+    job = script(plan_jobs.SIDE_OUTPUT_AND_WINDOW)
+    previous = os.umask(0o022)
+    try:
+        assert main(["plan", "--open", job]) == 0
+        page = capsys.readouterr().out.strip().splitlines()[-1]
+        assert page == str(tmp_path / ("pyflink-on-spark-plans-%d" % os.getuid()) / "job.html")
+        assert stat.S_IMODE(os.stat(os.path.dirname(page)).st_mode) == 0o700
+        assert stat.S_IMODE(os.stat(page).st_mode) == 0o600
+        # a page the user names keeps the umask's mode, as any file they write
+        assert main(["plan", "--open", "-o", str(tmp_path / "mine.html"), job]) == 0
+        assert stat.S_IMODE(os.stat(tmp_path / "mine.html").st_mode) == 0o644
+    finally:
+        os.umask(previous)
+    # a page name someone else linked elsewhere is refused, the target untouched
+    os.remove(page)
+    (tmp_path / "victim").write_text("keep")
+    os.symlink(tmp_path / "victim", page)
+    assert main(["plan", "--open", job]) == 2
+    assert "is a symbolic link" in capsys.readouterr().err
+    assert (tmp_path / "victim").read_text() == "keep"

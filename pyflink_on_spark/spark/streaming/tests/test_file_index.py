@@ -1,6 +1,9 @@
 """The monitored directory's file index (no Spark): same batch id, same files; compaction
 keeps the directory bounded and forgets nothing."""
+import json
 import os
+
+import pytest
 
 from pyflink_on_spark.runtime.checkpoint.store import SnapshotStore
 from pyflink_on_spark.spark.streaming import file_index
@@ -36,3 +39,30 @@ def test_compaction_bounds_the_records_and_a_restart_still_sees_every_file(tmp_p
     _touch(data, "late.txt")
     assert [os.path.basename(p) for p, i in restarted.files_for_batch(20)] == ["late.txt"]
     assert restarted.files_for_batch(20)[0][1] == 7
+
+
+def test_a_re_run_batch_reads_only_files_under_the_sources_paths(tmp_path):
+    data = str(tmp_path / "in")
+    os.makedirs(data)
+    _touch(data, "a.txt")
+    (tmp_path / "secret").write_text("s")
+    store = SnapshotStore(str(tmp_path / "state"))
+    assert [os.path.basename(p) for p, _ in FileIndex(store, "src", [data])
+            .files_for_batch(0)] == ["a.txt"]
+    # a record naming other files, as someone who can write the checkpoint could make it
+    for planted in (str(tmp_path / "secret"), os.path.join(data, "..", "secret"),
+                    "file://" + str(tmp_path / "secret"), data + "-other/x"):
+        store.write_bytes(store.path("sources", "src", "1"),
+                          json.dumps([[planted, 1]]).encode())
+        with pytest.raises(ValueError, match="not under the source's paths"):
+            FileIndex(store, "src", [data]).files_for_batch(1)
+    # and what list_files names is accepted, for local paths and file:// URIs alike
+    store.write_bytes(store.path("sources", "src", "1"),
+                      json.dumps([[os.path.join(data, "a.txt"), 1]]).encode())
+    assert FileIndex(store, "src", [data]).files_for_batch(1) == [
+        (os.path.join(data, "a.txt"), 1)]
+    uri = "file://" + data
+    store.write_bytes(store.path("sources", "uri", "0"),
+                      json.dumps([[p, 0] for p in file_index.list_files([uri])]).encode())
+    assert FileIndex(store, "uri", [uri]).files_for_batch(0) == [
+        ("file://" + os.path.join(data, "a.txt"), 0)]
