@@ -141,7 +141,7 @@ def main() -> int:
         before_phases = _phases([sys.executable, phases_script, job], _env(BEFORE))
         cold_phases = _phases([sys.executable, phases_script, job], _env())
         warm_phases = _phases([sys.executable, phases_script, job],
-                              _env({"SPARK_REMOTE": url}))
+                              _env({**state, "SPARK_REMOTE": url}))   # its token is there
     finally:
         subprocess.run(cli + ["serve", "--stop"], env=_env(state), capture_output=True)
     load = os.getloadavg()[0]

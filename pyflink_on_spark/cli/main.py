@@ -82,20 +82,41 @@ def _serve(args) -> int:
         return 0
     if args.status:
         url = entry.served_url()
-        print(url or "not running")
-        return 0 if url else 1
+        if url:
+            print(url)
+            return 0
+        unauthenticated = entry.unauthenticated_served()
+        if unauthenticated:
+            print("pyflink-on-spark: %s" % unauthenticated, file=sys.stderr)
+        else:
+            print("not running")
+        return 1
     conf = _parse_conf(args.conf)
     if conf is None:
         return 2
     try:
-        url, log, started = entry.start_served(port=args.port, master=args.master, conf=conf,
-                                               verbose=args.verbose)
+        server = entry.start_served(port=args.port, master=args.master, conf=conf,
+                                    verbose=args.verbose, host=args.host)
     except (entry.JavaNotFoundError, entry.ConnectServerError) as e:
         print("pyflink-on-spark: %s" % e, file=sys.stderr)
         return 3
-    print("pyflink-on-spark: Spark Connect server %s at %s (log: %s); `pyflink-on-spark "
-          "run` uses it until `pyflink-on-spark serve --stop`"
-          % ("started" if started else "already running", url, log))
+    print("pyflink-on-spark: Spark Connect server %s at %s, listening on %s (log: %s); "
+          "`pyflink-on-spark run` uses it until `pyflink-on-spark serve --stop`"
+          % ("started" if server.started else "already running", server.url, server.host,
+             server.log))
+    if not server.loopback_only:
+        print("pyflink-on-spark serve: warning: the server listens on %s, so other machines "
+              "can reach it. It requires the token in %s (readable by you only). pyspark's "
+              "client sends a token to a host other than localhost only over TLS, which the "
+              "server does not speak: clients on other machines need a TLS proxy in front of "
+              "it (sc://PROXY:PORT/;use_ssl=true;token=TOKEN)." % (server.host,
+                                                                  server.state_file),
+              file=sys.stderr)
+    if not server.answers_localhost:
+        print("pyflink-on-spark serve: warning: `pyflink-on-spark run` on this machine "
+              "connects to localhost, where a server listening on %s alone does not answer; "
+              "`--host 0.0.0.0` listens on every interface, the loopback too." % server.host,
+              file=sys.stderr)
     return 0
 
 
@@ -127,8 +148,13 @@ def build_parser() -> argparse.ArgumentParser:
                                          "in the background: later runs start in a moment")
     serve.add_argument("--stop", action="store_true", help="stop the server")
     serve.add_argument("--status", action="store_true",
-                       help="print the server's URL (exit 1 if none is running)")
+                       help="print the server's URL, without its token (exit 1 if none "
+                            "is running)")
     serve.add_argument("--port", type=int, help="its port (default: a free one)")
+    serve.add_argument("--host", metavar="ADDRESS",
+                       help="the address it listens on (default: 127.0.0.1, this machine "
+                            "only; clients on other machines need a TLS proxy in front of "
+                            "it, as pyspark sends its token only over TLS)")
     serve.add_argument("--master", help="its Spark master (default: local[*,4])")
     serve.add_argument("--conf", action="append", metavar="KEY=VALUE",
                        help="a Spark configuration property of the server (repeatable)")

@@ -213,36 +213,73 @@ def execute_and_collect(sinks: List, collect_sink_id: int, settings: JobSettings
 
 # `pyflink-on-spark serve`: a local Spark Connect server kept running between jobs
 
-def served_url():
-    """sc://localhost:PORT of the server `serve` started, if it is running; else None."""
+@dataclass(frozen=True)
+class ServedServer:
+    """The server `serve` started, as the CLI shows it (no token: that stays in the state
+    file, which only the user can read)."""
+    url: str            # without the token; a client on this machine gets it from the state
+    log: str
+    started: bool       # started now, not running already
+    host: str           # the address it listens on
+    state_file: str     # where its token is
+
+    @property
+    def loopback_only(self) -> bool:
+        """Only this machine can reach it."""
+        from pyflink_on_spark.spark.connect_server import is_loopback
+        return is_loopback(self.host)
+
+    @property
+    def answers_localhost(self) -> bool:
+        """Clients on this machine (`run`: sc://localhost:PORT) reach it."""
+        from pyflink_on_spark.spark.connect_server import answers_localhost
+        return answers_localhost(self.host)
+
+
+def served_url() -> Optional[str]:
+    """sc://localhost:PORT of the server `serve` started, if it is running (and requires a
+    token: one an earlier version started is not used); else None. Without the token:
+    connecting to it adds the token (spark/session.py _connect)."""
     from pyflink_on_spark.spark.connect_server import served
     info = served()
     return info.url if info is not None else None
 
 
-def start_served(port=None, master=None, conf=(), verbose: bool = False):
-    """(url, log path, started now?): starts the server unless one is running already."""
+def unauthenticated_served() -> Optional[str]:
+    """What to tell the user about a running server an earlier version started without a
+    token (not used, but open to the network until stopped); None if there is none."""
+    from pyflink_on_spark.spark.connect_server import unauthenticated_served as note
+    return note()
+
+
+def start_served(port: Optional[int] = None, master: Optional[str] = None, conf=(),
+                 verbose: bool = False, host: Optional[str] = None) -> ServedServer:
+    """Starts the server unless one is running already (then port, master, conf and host
+    are not applied). Raises ConnectServerError while a server an earlier version started
+    without a token is running: its port and session would be lost track of."""
     from pyflink_on_spark.spark import connect_server
-    info = connect_server.served()
+    info = connect_server.running_served()
+    if info is not None and not info.token:
+        raise ConnectServerError(connect_server.unauthenticated_note(info))
     if info is not None:
-        return info.url, info.log, False
-    log = os.path.join(connect_server.state_dir(), "serve.log")
-    os.makedirs(connect_server.state_dir(), exist_ok=True)
+        return ServedServer(info.url, info.log, False, info.host, connect_server.state_file())
+    log = os.path.join(connect_server.private_state_dir(), "serve.log")
     import dataclasses
     import uuid
     # the shared session lives as long as the server (its id cannot be reused once closed)
     settings = {"spark.connect.session.manager.defaultSessionTimeout": "3650d", **dict(conf)}
     info = connect_server.start_server(port=port, master=master, conf=settings,
-                                       log_path=log, verbose=verbose)
+                                       log_path=log, verbose=verbose, host=host)
     info = dataclasses.replace(info, session_id=str(uuid.uuid4()))
-    connect_server.save_served(info)
-    return info.url, info.log, True
+    state_file = connect_server.save_served(info)
+    return ServedServer(info.url, info.log, True, info.host, state_file)
 
 
-def stop_served():
-    """The URL of the server it stopped, None if none was running."""
+def stop_served() -> Optional[str]:
+    """The URL of the server it stopped (one an earlier version started without a token
+    too), None if none was running."""
     from pyflink_on_spark.spark import connect_server
-    info = connect_server.served()
+    info = connect_server.running_served()
     connect_server.forget_served()
     if info is None:
         return None

@@ -482,7 +482,9 @@ def _connect(url: str):
             "Running on Spark Connect (%s) needs the client packages: pip install "
             "'pyflink-on-spark[connect]' (%s)" % (url, e)) from None
     from pyspark.sql import SparkSession
-    builder = SparkSession.builder.remote(url)
+    from pyflink_on_spark.spark.connect_server import authenticated_url
+    # the server `serve` started requires its token, which its printed URL leaves out
+    builder = SparkSession.builder.remote(authenticated_url(url))
     for key, value in _extra_conf().items():
         builder = builder.config(key, value)
     return _configure(builder.getOrCreate())
