@@ -6,7 +6,10 @@ Why a channel and not the stage's output rows: Spark returns a task's rows only 
 task has finished (a job over a huge source printed nothing for minutes where PyFlink prints
 at once), and what user functions print in the workers never reached the job's stdout.
 
-Each task attempt connects, says which stream it is (stage, subtask) and sends numbered
+Each task attempt connects, proves it holds the job's channel key and says which stream it
+is (stage, subtask) in a fixed-size hello checked before anything else it sends is read
+(spark/channel_protocol.py: nothing a connection sends is decoded before it has proved
+the key, and no message is a pickle), then sends numbered
 messages: text the user code printed, driver-sink rows (print lines, collected values, file
 sink committables), then "end". The driver hands them on in stream order: stage by stage
 (the job's topological order), subtask by subtask, each stream's messages in their order.
@@ -26,43 +29,30 @@ restart strategy fails the job at the first exception; Spark would retry the tas
 from __future__ import annotations
 
 import os
-import pickle
 import queue
-import secrets
 import socket
-import struct
+import sys
 import tempfile
 import threading
 import time
 from typing import Callable, Dict, Iterator, List, Optional, Sequence, Tuple
 
+from pyflink_on_spark.spark.channel_protocol import (
+    ACK, END, ERROR, OUT, ROW, TASK_HELLO_BYTES, MessageTooLarge, challenge, check_task_hello, new_key, read_message, signed_args, verdict, write_message)
+
+__all__ = ["DriverChannel", "StreamOrder", "OUT", "ROW", "END", "ERROR", "channel_host",
+           "channel_bind_address", "spark_guards_its_network", "ordered_streams"]
+
 Stream = Tuple[int, int]          # (stage id, subtask)
 
-# message kinds (the first element of each message tuple)
-HELLO, OUT, ROW, END, ERROR = "hello", "out", "row", "end", "error"
-GO, STOP, ACK = b"G", b"S", b"A"
-
-LENGTH = struct.Struct("!I")
 QUEUE_MESSAGES = 64               # messages in flight between receivers and the consumer
 HOLD_SECONDS = 30.0               # longest a stream's messages wait for their turn
 HOLD_BYTES = 64 << 20             # most spilled bytes before the order gives way
-
-
-def send_message(stream, message: tuple) -> None:
-    data = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
-    stream.write(LENGTH.pack(len(data)))
-    stream.write(data)
-
-
-def read_message(stream) -> Optional[tuple]:
-    head = stream.read(LENGTH.size)
-    if len(head) < LENGTH.size:
-        return None
-    (size,) = LENGTH.unpack(head)
-    data = stream.read(size)
-    if len(data) < size:
-        return None
-    return pickle.loads(data)
+# A connection has this long to prove it is one of the job's tasks (a task sends its hello
+# at once); one that dawdles (a slow-loris) is closed, and at most this many wait at once,
+# each on its own thread, so none of them holds up the tasks.
+HANDSHAKE_SECONDS = 10.0
+MAX_PENDING_HANDSHAKES = 64
 
 
 class _Spill:
@@ -74,9 +64,7 @@ class _Spill:
 
     def append(self, message: tuple) -> int:
         """Spills the message; returns the bytes it took."""
-        before = self._file.tell()
-        send_message(self._file, message)
-        return self._file.tell() - before
+        return write_message(self._file, message)
 
     def drain(self) -> Iterator[tuple]:
         self._file.close()
@@ -181,13 +169,18 @@ def _no_stage_args(stage_id: int, subtask: int) -> bytes:
 
 
 class DriverChannel:
-    """A socket server on the driver for one job run. `address` and `token` go to the
-    tasks (in the stage function); `messages()` yields the tasks' messages in stream order
-    until `job_finished` is called and every connection has closed."""
+    """A socket server on the driver for one job run. `address` and `token` (the job's
+    channel key, spark/channel_protocol.py) go to the tasks inside their Spark tasks;
+    `messages()` yields the tasks' messages in stream order until `job_finished` is called
+    and every connection has closed. It listens on `bind_address` (the loopback for a local
+    master: channel_bind_address); a connection that does not prove the key is closed
+    before anything it sent is decoded, and counted (`refused`)."""
 
     def __init__(self, streams: Sequence[Stream], host: str = "127.0.0.1",
-                 on_error: Callable[[str], None] = lambda text: None) -> None:
-        self.token = secrets.token_hex(16)
+                 on_error: Callable[[str], None] = lambda text: None,
+                 bind_address: Optional[str] = None) -> None:
+        self.token = new_key()
+        self._key = bytes.fromhex(self.token)
         self._spill_dir = tempfile.mkdtemp(prefix="pyflink-on-spark-driver-")
         self._order = StreamOrder(streams, self._spill_dir)
         self._queue: "queue.Queue" = queue.Queue(QUEUE_MESSAGES)
@@ -200,10 +193,10 @@ class DriverChannel:
         self.stage_args: Callable[[int, int], bytes] = _no_stage_args
         self.user_error: Optional[str] = None
         self.job_error: Optional[BaseException] = None
-        self._server = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        self._server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        self._server.bind((host if host == "127.0.0.1" else "", 0))
-        self._server.listen(128)
+        self.refused = 0                  # connections that did not prove the key
+        self._refused_from: set = set()
+        self._handshakes = threading.BoundedSemaphore(MAX_PENDING_HANDSHAKES)
+        self._server = _listening_socket(bind_address or host)
         self.address = (host, self._server.getsockname()[1])
         threading.Thread(target=self._accept, name="pyflink-on-spark-channel",
                          daemon=True).start()
@@ -213,33 +206,75 @@ class DriverChannel:
     def _accept(self) -> None:
         while not self._closed.is_set():
             try:
-                conn, _ = self._server.accept()
+                conn, peer = self._server.accept()
             except OSError:
                 return
-            threading.Thread(target=self._receive, args=(conn,), daemon=True,
+            if not self._handshakes.acquire(blocking=False):
+                self._refuse(conn, peer)     # a flood of connections that do not speak
+                continue
+            threading.Thread(target=self._receive, args=(conn, peer), daemon=True,
                              name="pyflink-on-spark-channel-task").start()
 
-    def _receive(self, conn: socket.socket) -> None:
+    def _refuse(self, conn: socket.socket, peer) -> None:
+        """Closes a connection that did not prove the key. Only its count and its host are
+        kept (what it sent is neither decoded nor logged)."""
+        conn.close()
+        with self._lock:
+            self.refused += 1
+            if isinstance(peer, tuple) and peer:
+                self._refused_from.add(str(peer[0]))
+
+    def _authenticate(self, conn: socket.socket, peer):
+        """(the task's nonce, its fields) when the connection proves the key within
+        HANDSHAKE_SECONDS; else None (the connection is then refused)."""
+        try:
+            conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            conn.settimeout(HANDSHAKE_SECONDS)
+            challenge_bytes, nonce = challenge()
+            conn.sendall(challenge_bytes)
+            hello = _receive_within(conn, TASK_HELLO_BYTES, HANDSHAKE_SECONDS)
+            checked = None if hello is None else check_task_hello(self._key, nonce, hello)
+        except OSError:
+            checked = None
+        finally:
+            self._handshakes.release()
+        if checked is None:
+            self._refuse(conn, peer)
+            return None
+        conn.settimeout(None)    # a task may go quiet for long (a slow source)
+        return nonce, checked
+
+    def _receive(self, conn: socket.socket, peer=None) -> None:
+        authenticated = self._authenticate(conn, peer)
+        if authenticated is None:
+            return
+        driver_nonce, (task_nonce, (stage_id, subtask, _attempt, want_args)) = authenticated
+        stream = (stage_id, subtask)
         registered = False
         try:
-            reader = conn.makefile("rb")
-            hello = read_message(reader)
-            if hello is None or hello[0] != HELLO or hello[1] != self.token:
-                return
-            stream = (hello[2], hello[3])
             with self._lock:
                 stopped = self.user_error is not None or self._closed.is_set()
                 if not stopped:
                     self._open_connections += 1
                     registered = True
-            conn.sendall(STOP if stopped else GO)
+            answer = verdict(self._key, driver_nonce, task_nonce, not stopped)
+            if not stopped and want_args:   # a shared stage function: its run's arguments
+                answer += signed_args(self._key, driver_nonce, task_nonce,
+                                      self.stage_args(*stream))
+            # one write: a second small one would wait for the task's delayed ACK of the
+            # first (Nagle's algorithm), 40 ms per task
+            conn.sendall(answer)
             if stopped:
                 return
-            if len(hello) > 5 and hello[5]:   # a shared stage function: its run's arguments
-                args = self.stage_args(*stream)
-                conn.sendall(LENGTH.pack(len(args)) + args)
+            reader = conn.makefile("rb")
             while True:
-                message = read_message(reader)
+                try:
+                    message = read_message(reader)
+                except (MessageTooLarge, ValueError) as e:
+                    # a task of this job broke the protocol: the job fails, saying so
+                    self._user_failed("stage %d, subtask %d sent the driver a message it "
+                                      "cannot take: %s" % (stage_id, subtask, e))
+                    return
                 if message is None:
                     return
                 if message[0] == ERROR:
@@ -327,6 +362,48 @@ class DriverChannel:
         self._order.discard()
         import shutil
         shutil.rmtree(self._spill_dir, ignore_errors=True)
+        if self.refused:
+            # someone else reached the job's port: the user should know, and from where
+            sys.stderr.write("pyflink-on-spark: the driver channel refused %d connection(s) "
+                             "that did not prove this job's key (from %s)\n"
+                             % (self.refused, ", ".join(sorted(self._refused_from)) or
+                                "unknown hosts"))
+
+
+def _listening_socket(bind_address: str) -> socket.socket:
+    """A server socket on a free port of `bind_address` (IPv4 or IPv6, as it resolves)."""
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(
+            bind_address, 0, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[0]
+        server = socket.socket(family, kind, proto)
+        server.bind(address)
+    except OSError as e:
+        raise OSError("the driver channel cannot listen on %r (%s): set "
+                      "spark.driver.bindAddress to an address of this machine"
+                      % (bind_address, e)) from None
+    server.listen(128)
+    return server
+
+
+def _receive_within(conn: socket.socket, size: int, seconds: float) -> Optional[bytes]:
+    """Exactly `size` bytes arriving within `seconds` in all (a peer trickling a byte at a
+    time does not get a new timeout per byte), or None."""
+    deadline = time.monotonic() + seconds
+    parts, got = [], 0
+    while got < size:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return None
+        conn.settimeout(left)
+        try:
+            part = conn.recv(size - got)
+        except socket.timeout:
+            return None
+        if not part:
+            return None
+        parts.append(part)
+        got += len(part)
+    return b"".join(parts)
 
 
 def channel_host(session) -> str:
@@ -336,6 +413,35 @@ def channel_host(session) -> str:
     if master.startswith("local"):
         return "127.0.0.1"
     return session.sparkContext.getConf().get("spark.driver.host", socket.gethostname())
+
+
+def channel_bind_address(session) -> str:
+    """Where the channel listens: the loopback in local mode (the tasks run here), else
+    where Spark's own driver endpoints listen (spark.driver.bindAddress, which defaults to
+    spark.driver.host), never every interface."""
+    if session.sparkContext.master.startswith("local"):
+        return "127.0.0.1"
+    conf = session.sparkContext.getConf()
+    return conf.get("spark.driver.bindAddress", None) or channel_host(session)
+
+
+# Spark settings under which its own endpoints authenticate or encrypt what they carry
+SPARK_SECURITY_SETTINGS = ("spark.authenticate", "spark.network.crypto.enabled",
+                           "spark.ssl.enabled", "spark.ssl.rpc.enabled")
+
+
+def spark_guards_its_network(get: Callable[[str], Optional[str]]) -> Optional[str]:
+    """The first of SPARK_SECURITY_SETTINGS that is on (`get` reads a Spark setting), or
+    None. With one on, a job opens no port of its own: its driver rows come back in Spark's
+    own authenticated (and encrypted) results instead of the driver channel, whose key
+    would otherwise travel to the executors without Spark's protection, and whose data
+    would cross the network in the clear (the executors' Python workers hold neither
+    Spark's secret nor its TLS keys)."""
+    for key in SPARK_SECURITY_SETTINGS:
+        value = get(key)
+        if value is not None and str(value).strip().lower() == "true":
+            return key
+    return None
 
 
 def ordered_streams(job) -> List[Stream]:

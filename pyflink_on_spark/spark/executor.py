@@ -24,8 +24,9 @@ from pyflink_on_spark.direct.exchange import source_split_rows
 from pyflink_on_spark.runtime.boundary import KIND_RECORDS, loads_records
 from pyflink_on_spark.spark.batch_schema import SPARK_SCHEMA, control_rows_frame
 from pyflink_on_spark.spark.exchange_frames import exchanged, named_column
-from pyflink_on_spark.spark.driver_channel import (OUT, DriverChannel, channel_host,
-                                                   ordered_streams)
+from pyflink_on_spark.spark.driver_channel import (OUT, DriverChannel, channel_bind_address,
+                                                   channel_host, ordered_streams,
+                                                   spark_guards_its_network)
 from pyflink_on_spark.spark.frame_run import run_frame
 from pyflink_on_spark.spark.frame_sources import source_frame, with_files_as_splits
 from pyflink_on_spark.spark.progress import (
@@ -272,13 +273,33 @@ def _run(job: CompiledJob, collect_sink_id=None, options=None,
     session = job_session(job)
     script_dirs = _script_dirs(options)
     job = with_files_as_splits(job, session)
-    if is_connect(session):
-        # tasks cannot reach this client, nor is there a SparkContext for job groups and
-        # progress: the driver rows are read back from the stages' output
+    guarded = not is_connect(session) and _spark_guards_its_network(session)
+    if is_connect(session) or guarded:
+        # Connect: tasks cannot reach this client, nor is there a SparkContext for job
+        # groups and progress. A Spark whose endpoints authenticate or encrypt: a port of
+        # the job's own would be weaker than Spark's (driver_channel.spark_guards_its_network).
+        # Either way the driver rows are read back from the stages' output
+        if guarded and options is not None and options.verbose:
+            print("pyflink-on-spark: %s is on: the job opens no port of its own, and its "
+                  "output arrives as each stage finishes (docs/security.md)" % guarded,
+                  file=sys.stderr)
         yield from _run_read_back(job, session, collect_sink_id, script_dirs, job_name, python)
         return
     yield from _run_with_channel(job, session, collect_sink_id, script_dirs, job_name,
                                  options, python)
+
+
+# (SparkContext, the security setting that is on or None): read once per context (Spark
+# reads them at its start), not by Py4J calls on every run
+_guarded: list = [None, None]
+
+
+def _spark_guards_its_network(session):
+    context = session.sparkContext
+    if _guarded[0] is not context:
+        conf = context.getConf()
+        _guarded[:] = [context, spark_guards_its_network(lambda key: conf.get(key, None))]
+    return _guarded[1]
 
 
 def _deliver(sink_exit, values, out, committables, edge, collect_sink_id) -> Iterator:
@@ -308,7 +329,8 @@ def _run_with_channel(job: CompiledJob, session, collect_sink_id, script_dirs, j
     context = session.sparkContext
     group = new_group_id(job_name)
     channel = DriverChannel(ordered_streams(job), channel_host(session),
-                            on_error=lambda text: context.cancelJobGroup(group))
+                            on_error=lambda text: context.cancelJobGroup(group),
+                            bind_address=channel_bind_address(session))
     progress = None
     if progress_wanted(sys.stderr, options is None or options.progress):
         progress = ProgressLine(context, group).start()

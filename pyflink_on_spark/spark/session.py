@@ -6,6 +6,7 @@ default 200 shuffle partitions are pointless here (every exchange names its own 
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shutil
@@ -14,7 +15,7 @@ import subprocess
 import sys
 import tempfile
 import threading
-from typing import Dict, Optional
+from typing import Dict, Iterator, Optional
 
 from pyflink_on_spark.private_files import open_private, private_dir
 from pyflink_on_spark.spark.class_cache import class_cache_for, with_class_cache
@@ -301,7 +302,8 @@ def get_session():
         if conf.get("spark.api.mode", "").lower() != "connect":
             start_warmup(started)   # pandas and JVM singletons, while the JVM starts
         try:
-            session = builder.getOrCreate()
+            with loopback_ui(master or conf.get("spark.master")):
+                session = builder.getOrCreate()
         finally:
             started.set()
             _forget_conf_dir(conf_dir)
@@ -428,14 +430,38 @@ def is_local_master(master: Optional[str]) -> bool:
     return master is not None and master.strip().lower().startswith("local")
 
 
+# A local master's driver, executors and Python workers are all on this machine, so its
+# endpoints (the driver's RPC and block manager) listen on the loopback only: Spark's default,
+# the machine's address, made a development run reachable from the network, with Spark's
+# authentication off. The user's own settings win.
+LOOPBACK = "127.0.0.1"
+LOCAL_BIND_SETTINGS = {"spark.driver.bindAddress": LOOPBACK, "spark.driver.host": LOOPBACK}
+
+
 def local_master_settings(master: Optional[str], socket_dir) -> Dict[str, str]:
     """The settings of a Spark this tool starts on a local master (none for another master):
-    worker sockets in the directory `socket_dir()` makes, the local shuffle, the workers'
-    daemon."""
+    its endpoints on the loopback, worker sockets in the directory `socket_dir()` makes, the
+    local shuffle, the workers' daemon."""
     if not is_local_master(master):
         return {}
     daemon = LOCAL_WORKER_DAEMON if is_this_python(os.environ.get("PYSPARK_PYTHON")) else {}
-    return {**worker_socket_settings(socket_dir()), **LOCAL_SHUFFLE_SETTINGS, **daemon}
+    return {**LOCAL_BIND_SETTINGS, **worker_socket_settings(socket_dir()),
+            **LOCAL_SHUFFLE_SETTINGS, **daemon}
+
+
+@contextlib.contextmanager
+def loopback_ui(master: Optional[str]) -> Iterator[None]:
+    """While a local master's JVM starts: SPARK_LOCAL_IP on the loopback unless the user set
+    it. Spark's UI (`run --ui`) binds SPARK_LOCAL_IP, else every interface (0.0.0.0); no
+    setting moves it."""
+    if not is_local_master(master) or "SPARK_LOCAL_IP" in os.environ:
+        yield
+        return
+    os.environ["SPARK_LOCAL_IP"] = LOOPBACK
+    try:
+        yield
+    finally:
+        os.environ.pop("SPARK_LOCAL_IP", None)
 
 
 def worker_socket_settings(directory: Optional[str]) -> Dict[str, str]:

@@ -124,9 +124,11 @@ class StageArgs:
         return replace(self, split_rows={subtask: self.split_rows.get(subtask, [])})
 
 
-# the local property that names the driver channel (host:port:token) to the tasks of a
-# job whose stage functions are shared (spark/plan_cache.py)
-CHANNEL_PROPERTY = "pyflink_on_spark.channel"
+# the local property that names the driver channel (host:port:key) to the tasks of a job
+# whose stage functions are shared (spark/plan_cache.py). Its name matches Spark's
+# spark.redaction.regex (secret|password|token): Spark's UI and event logs show the job's
+# properties, and redact those
+CHANNEL_PROPERTY = "pyflink_on_spark.driver_channel.token"
 
 
 def make_stage_function(spec_bytes: bytes, alias_pyflink: bool, script_dirs=(),

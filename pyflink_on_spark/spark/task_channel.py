@@ -11,10 +11,13 @@ import traceback
 from contextlib import contextmanager
 from typing import Iterator, List, Optional, Tuple
 
-from pyflink_on_spark.spark.driver_channel import (END, ERROR, GO, HELLO, LENGTH, OUT, ROW,
-                                                   send_message)
+from pyflink_on_spark.spark.channel_protocol import (
+    CHALLENGE_BYTES, END, ERROR, LENGTH, MAC_BYTES, OUT, ROW, VERDICT_BYTES, check_args,
+    check_verdict, task_hello, write_message)
 
-ChannelAddress = Tuple[str, int, str]      # host, port, token
+ChannelAddress = Tuple[str, int, str]      # host, port, the job's channel key (hex)
+# how long a task waits for the driver to answer its connection (a busy driver's accept)
+HANDSHAKE_TIMEOUT_S = 120.0
 
 
 class JobAlreadyFailed(RuntimeError):
@@ -57,35 +60,46 @@ class TaskChannel:
     def __init__(self, address: ChannelAddress, stage_id: int, subtask: int,
                  attempt: int, want_args: bool = False) -> None:
         host, port, token = address
-        self._socket = socket.create_connection((host, port))
+        key = bytes.fromhex(token)
+        self._socket = socket.create_connection((host, port), timeout=HANDSHAKE_TIMEOUT_S)
+        # the handshake's small writes go at once (its messages are flushed in batches)
+        self._socket.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        self.stage_args: Optional[bytes] = None
+        try:
+            # the driver's challenge, the task's answer, the driver's proof with its verdict
+            # (spark/channel_protocol.py): the task trusts nothing before that proof
+            challenge = self._receive_exactly(CHALLENGE_BYTES)
+            hello, nonce = task_hello(key, challenge, stage_id, subtask, attempt, want_args)
+            self._socket.sendall(hello)
+            driver_nonce = challenge[-len(nonce):]
+            go = check_verdict(key, driver_nonce, nonce, self._receive_exactly(VERDICT_BYTES))
+            if not go:
+                raise JobAlreadyFailed("the job has already failed; this attempt of stage "
+                                       "%d, subtask %d does not run" % (stage_id, subtask))
+            if want_args:
+                (size,) = LENGTH.unpack(self._receive_exactly(LENGTH.size))
+                args = self._receive_exactly(size)
+                self.stage_args = check_args(key, driver_nonce, nonce, args,
+                                             self._receive_exactly(MAC_BYTES))
+            self._socket.settimeout(None)
+        except BaseException:
+            self._socket.close()
+            raise
         self._out = self._socket.makefile("wb", buffering=1 << 16)
         self._seq = 0
-        send_message(self._out, (HELLO, token, stage_id, subtask, attempt, want_args))
-        self._out.flush()
-        verdict = self._socket.recv(1)
-        if verdict != GO:
-            self.close()
-            raise JobAlreadyFailed("the job has already failed; this attempt of stage %d, "
-                                   "subtask %d does not run" % (stage_id, subtask))
-        self.stage_args: Optional[bytes] = None
-        if want_args:
-            (size,) = LENGTH.unpack(self._receive_exactly(LENGTH.size))
-            self.stage_args = self._receive_exactly(size)
 
     def _receive_exactly(self, size: int) -> bytes:
         parts = []
         while size:
             part = self._socket.recv(min(size, 1 << 20))
             if not part:
-                self.close()
-                raise ConnectionError("the driver closed the channel before sending the "
-                                      "stage's arguments")
+                raise ConnectionError("the driver closed the channel during its handshake")
             parts.append(part)
             size -= len(part)
         return b"".join(parts)
 
     def _send(self, kind: str, *fields) -> None:
-        send_message(self._out, (kind, self._seq) + fields)
+        write_message(self._out, (kind, self._seq) + fields)
         self._seq += 1
 
     def send_output(self, text: str) -> None:
@@ -112,7 +126,7 @@ class TaskChannel:
             text = "".join(traceback.format_exception(type(error), error,
                                                       error.__traceback__))
         try:
-            send_message(self._out, (ERROR, text))
+            write_message(self._out, (ERROR, text))
             self._out.flush()
             self._socket.settimeout(60)
             self._socket.recv(1)          # ACK (or the driver is gone)
