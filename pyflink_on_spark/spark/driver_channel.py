@@ -41,7 +41,8 @@ from pyflink_on_spark.spark.channel_protocol import (
     ACK, END, ERROR, OUT, ROW, TASK_HELLO_BYTES, MessageTooLarge, challenge, check_task_hello, new_key, read_message, signed_args, verdict, write_message)
 
 __all__ = ["DriverChannel", "StreamOrder", "OUT", "ROW", "END", "ERROR", "channel_host",
-           "channel_bind_address", "spark_guards_its_network", "ordered_streams"]
+           "channel_bind_address", "channel_off_because", "spark_guards_its_network",
+           "ordered_streams"]
 
 Stream = Tuple[int, int]          # (stage id, subtask)
 
@@ -428,6 +429,21 @@ def channel_bind_address(session) -> str:
 # Spark settings under which its own endpoints authenticate or encrypt what they carry
 SPARK_SECURITY_SETTINGS = ("spark.authenticate", "spark.network.crypto.enabled",
                            "spark.ssl.enabled", "spark.ssl.rpc.enabled")
+
+
+# Turns the channel off (executors that cannot reach the driver on a port of its own): the
+# driver rows then come back in Spark's results, as with SPARK_SECURITY_SETTINGS on
+CHANNEL_ENABLED_KEY = "spark.pyflink_on_spark.driverChannel.enabled"
+
+
+def channel_off_because(get: Callable[[str], Optional[str]]) -> Optional[str]:
+    """Why a job runs without the driver channel (a setting, as the user would write it),
+    or None when it runs with it."""
+    value = get(CHANNEL_ENABLED_KEY)
+    if value is not None and str(value).strip().lower() == "false":
+        return "%s=false" % CHANNEL_ENABLED_KEY
+    guard = spark_guards_its_network(get)
+    return None if guard is None else "%s=true" % guard
 
 
 def spark_guards_its_network(get: Callable[[str], Optional[str]]) -> Optional[str]:

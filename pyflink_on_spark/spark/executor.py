@@ -25,8 +25,8 @@ from pyflink_on_spark.runtime.boundary import KIND_RECORDS, loads_records
 from pyflink_on_spark.spark.batch_schema import SPARK_SCHEMA, control_rows_frame
 from pyflink_on_spark.spark.exchange_frames import exchanged, named_column
 from pyflink_on_spark.spark.driver_channel import (OUT, DriverChannel, channel_bind_address,
-                                                   channel_host, ordered_streams,
-                                                   spark_guards_its_network)
+                                                   channel_host, channel_off_because,
+                                                   ordered_streams)
 from pyflink_on_spark.spark.frame_run import run_frame
 from pyflink_on_spark.spark.frame_sources import source_frame, with_files_as_splits
 from pyflink_on_spark.spark.progress import (
@@ -273,15 +273,16 @@ def _run(job: CompiledJob, collect_sink_id=None, options=None,
     session = job_session(job)
     script_dirs = _script_dirs(options)
     job = with_files_as_splits(job, session)
-    guarded = not is_connect(session) and _spark_guards_its_network(session)
-    if is_connect(session) or guarded:
+    channel_off = not is_connect(session) and _channel_off_because(session)
+    if is_connect(session) or channel_off:
         # Connect: tasks cannot reach this client, nor is there a SparkContext for job
         # groups and progress. A Spark whose endpoints authenticate or encrypt: a port of
-        # the job's own would be weaker than Spark's (driver_channel.spark_guards_its_network).
-        # Either way the driver rows are read back from the stages' output
-        if guarded and options is not None and options.verbose:
-            print("pyflink-on-spark: %s is on: the job opens no port of its own, and its "
-                  "output arrives as each stage finishes (docs/security.md)" % guarded,
+        # the job's own would be weaker than Spark's (driver_channel.spark_guards_its_network);
+        # or the user turned the channel off. Either way the driver rows are read back from
+        # the stages' output
+        if channel_off and options is not None and options.verbose:
+            print("pyflink-on-spark: %s: the job opens no port of its own, and its output "
+                  "arrives as each stage finishes (docs/security.md)" % channel_off,
                   file=sys.stderr)
         yield from _run_read_back(job, session, collect_sink_id, script_dirs, job_name, python)
         return
@@ -289,17 +290,17 @@ def _run(job: CompiledJob, collect_sink_id=None, options=None,
                                  options, python)
 
 
-# (SparkContext, the security setting that is on or None): read once per context (Spark
-# reads them at its start), not by Py4J calls on every run
-_guarded: list = [None, None]
+# (SparkContext, why it runs jobs without the driver channel or None): read once per context
+# (Spark reads its security settings at its start), not by Py4J calls on every run
+_channel_off: list = [None, None]
 
 
-def _spark_guards_its_network(session):
+def _channel_off_because(session):
     context = session.sparkContext
-    if _guarded[0] is not context:
+    if _channel_off[0] is not context:
         conf = context.getConf()
-        _guarded[:] = [context, spark_guards_its_network(lambda key: conf.get(key, None))]
-    return _guarded[1]
+        _channel_off[:] = [context, channel_off_because(lambda key: conf.get(key, None))]
+    return _channel_off[1]
 
 
 def _deliver(sink_exit, values, out, committables, edge, collect_sink_id) -> Iterator:

@@ -517,14 +517,16 @@ def _connect(url: str):
 
 
 def job_session(job, unbounded: bool = False):
-    """The session to run `job` on: with the connector packages its sources and sinks need.
-    `unbounded`: the job runs until stopped (a session it starts keeps the full JIT)."""
+    """The session to run `job` on: with the connector packages its sources and sinks need,
+    and the shim itself on its workers (spark/package_shipping.py). `unbounded`: the job
+    runs until stopped (a session it starts keeps the full JIT)."""
     global _unbounded_job
     from pyflink_on_spark.spark.kafka_package import job_reads_kafka, kafka_session
+    from pyflink_on_spark.spark.package_shipping import ship_package
     _unbounded_job = _unbounded_job or unbounded
-    if job_reads_kafka(job):
-        return kafka_session()
-    return get_session()
+    session = kafka_session() if job_reads_kafka(job) else get_session()
+    ship_package(session)
+    return session
 
 
 # The Arrow batches a stage's task reads its input in: Spark cuts them at 10,000 rows by

@@ -18,6 +18,9 @@ from pyflink_on_spark.spark.channel_protocol import (
 ChannelAddress = Tuple[str, int, str]      # host, port, the job's channel key (hex)
 # how long a task waits for the driver to answer its connection (a busy driver's accept)
 HANDSHAKE_TIMEOUT_S = 120.0
+# how long a task tries to reach the driver at all (an address the executors cannot route
+# to fails then, naming it, rather than hanging: Spark retries the task a few times)
+CONNECT_TIMEOUT_S = 15.0
 
 
 class JobAlreadyFailed(RuntimeError):
@@ -61,7 +64,8 @@ class TaskChannel:
                  attempt: int, want_args: bool = False) -> None:
         host, port, token = address
         key = bytes.fromhex(token)
-        self._socket = socket.create_connection((host, port), timeout=HANDSHAKE_TIMEOUT_S)
+        self._socket = _connect_to_driver(host, port)
+        self._socket.settimeout(HANDSHAKE_TIMEOUT_S)
         # the handshake's small writes go at once (its messages are flushed in batches)
         self._socket.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         self.stage_args: Optional[bytes] = None
@@ -139,6 +143,23 @@ class TaskChannel:
         except OSError:
             pass
         self._socket.close()
+
+
+class DriverUnreachable(ConnectionError):
+    """The task cannot reach the driver channel: a deployment setting, not the job's code."""
+
+
+def _connect_to_driver(host: str, port: int) -> socket.socket:
+    try:
+        return socket.create_connection((host, port), timeout=CONNECT_TIMEOUT_S)
+    except OSError as e:
+        raise DriverUnreachable(
+            "this task (on %s) cannot reach the job's driver at %s:%d (%s). Executors send "
+            "print lines and collected values to the driver there: set spark.driver.host to "
+            "an address of the driver that the executors can reach (and "
+            "spark.driver.bindAddress to the driver's interface, if it differs), or turn on "
+            "spark.authenticate (then the job opens no port of its own; docs/security.md)"
+            % (socket.gethostname(), host, port, e)) from None
 
 
 def connect(address: Optional[ChannelAddress], stage_id: int, subtask: int,

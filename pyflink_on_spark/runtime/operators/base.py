@@ -12,6 +12,9 @@ from pyflink_on_spark.runtime.output import Output
 from pyflink_on_spark.runtime.watermarks import MIN_WATERMARK
 
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+# The file names in the bytecode of the zip the shim ships to a cluster's workers
+# (spark/package_shipping.py): relative, as where the zip lands is not known when it is built
+_SHIPPED_PREFIX = "pyflink_on_spark/"
 
 
 class Operator:
@@ -115,7 +118,8 @@ def user_function_error(exc: BaseException, operator_name: str,
 
 
 def _is_engine_frame(filename: str) -> bool:
-    return filename.startswith(_PACKAGE_DIR) and os.sep + "tests" + os.sep not in filename
+    return (filename.startswith(_PACKAGE_DIR) or filename.startswith(_SHIPPED_PREFIX)) and \
+        os.sep + "tests" + os.sep not in filename
 
 
 def _trim(tb, keep_ids, frames):

@@ -35,9 +35,21 @@ import shutil
 import uuid
 from typing import Callable, Iterator, Optional
 
-from rocksdict import (
-    BlockBasedOptions, Cache, Checkpoint, DBCompactionStyle, Options, Rdict, ReadOptions,
-    WriteBatch, WriteOptions)
+try:
+    from rocksdict import (
+        BlockBasedOptions, Cache, Checkpoint, DBCompactionStyle, Options, Rdict, ReadOptions,
+        WriteBatch, WriteOptions)
+except ImportError as missing:
+    # a compiled package: the shim ships its own Python code to a cluster's workers, not
+    # this (docs/deploy.md); say where it is missing and what to do
+    import sys as _sys
+    raise ModuleNotFoundError(
+        "EmbeddedRocksDBStateBackend needs the rocksdict package in the Python that runs this "
+        "task (%s, Python %d.%d), which cannot import it (%s). Install it there (pip install "
+        "rocksdict, on every worker machine or in the environment you ship with --archives), "
+        "or use HashMapStateBackend." % (_sys.executable, _sys.version_info[0],
+                                         _sys.version_info[1], missing),
+        name="rocksdict") from None
 
 from pyflink_on_spark.datastream.state import (
     AggregatingState, ListState, MapState, ReducingState, ValueState)

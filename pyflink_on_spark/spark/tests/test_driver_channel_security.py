@@ -298,3 +298,27 @@ def test_a_bind_address_not_of_this_machine_fails_saying_what_to_set():
 ])
 def test_a_spark_that_guards_its_network_gets_no_port_of_the_jobs_own(conf, expected):
     assert spark_guards_its_network(conf.get) == expected
+
+
+@pytest.mark.parametrize("conf,expected", [
+    ({}, None),
+    ({"spark.pyflink_on_spark.driverChannel.enabled": "false"},
+     "spark.pyflink_on_spark.driverChannel.enabled=false"),
+    ({"spark.pyflink_on_spark.driverChannel.enabled": "true"}, None),
+    ({"spark.network.crypto.enabled": "true"}, "spark.network.crypto.enabled=true"),
+])
+def test_the_channel_is_off_by_the_users_setting_or_sparks_security(conf, expected):
+    assert driver_channel.channel_off_because(conf.get) == expected
+
+
+def test_a_task_that_cannot_reach_the_driver_fails_naming_the_address_and_the_setting():
+    from pyflink_on_spark.spark.task_channel import DriverUnreachable
+    with socket.socket() as closed:
+        closed.bind(("127.0.0.1", 0))
+        port = closed.getsockname()[1]      # bound, never listening: refused
+        started = time.monotonic()
+        with pytest.raises(DriverUnreachable) as raised:
+            TaskChannel(("127.0.0.1", port, protocol.new_key()), 0, 0, 0)
+    assert time.monotonic() - started < 5
+    assert "127.0.0.1:%d" % port in str(raised.value)
+    assert "spark.driver.host" in str(raised.value)
