@@ -1,8 +1,8 @@
 """Test-session wide set-up: one SparkSession for every Spark test (a cold start costs ~5 s),
-and one Kafka broker and one PostgreSQL server for the tests that need them; and the project's
-own pytest plugin for users' jobs (pyflink_on_spark.testing), named here too so that it loads
-from a checkout that is not installed (its entry point has the same name, so it is never
-registered twice)."""
+one Kafka broker, one PostgreSQL server and one Spark standalone cluster (with a bare Python
+for its executors) for the tests that need them; and the project's own pytest plugin for
+users' jobs (pyflink_on_spark.testing), named here too so that it loads from a checkout that
+is not installed (its entry point has the same name, so it is never registered twice)."""
 import pytest
 
 pytest_plugins = ["pyflink_on_spark.testing.plugin"]
@@ -60,3 +60,25 @@ def kafka_broker():
         import gc
         gc.collect()
         broker.stop()
+
+
+@pytest.fixture(scope="session")
+def bare_python() -> str:
+    """The interpreter of a virtualenv with only a plain PySpark environment and nothing of
+    ours (pyflink_on_spark/spark/tests/standalone_cluster.py), built once and cached."""
+    from pyflink_on_spark.spark.tests.standalone_cluster import bare_python as build
+    return build()
+
+
+@pytest.fixture(scope="session")
+def standalone_cluster(bare_python):
+    """A Spark standalone cluster (a master and two 1-core workers on loopback, from the
+    installed pyspark's bin/spark-class) whose executors run `bare_python`: started once
+    per test session, at the first test that asks for it (a run that collects none never
+    starts it), stopped at the end."""
+    from pyflink_on_spark.spark.tests.standalone_cluster import start_cluster
+    cluster = start_cluster(workers=2)
+    try:
+        yield cluster
+    finally:
+        cluster.stop()

@@ -1,0 +1,115 @@
+"""Jobs on a Spark with nothing of ours installed (issue 38; spark/package_shipping.py): a
+standalone cluster whose executors run a plain PySpark virtualenv, spark-submit to it, and
+pyspark's own local Connect server whose Python lacks the shim. Each client is a process of
+its own, as a user runs it; the recorded PyFlink output is the reference."""
+import os
+import sys
+
+import pytest
+
+import pyflink_on_spark
+from pyflink_on_spark.spark.tests.standalone_cluster import clean_python_environment
+
+CHECKOUT = os.path.dirname(os.path.dirname(os.path.abspath(pyflink_on_spark.__file__)))
+CASES = os.path.join(CHECKOUT, "compat_tests", "cases")
+# operators, keyed state, timers, windows (event time, counts), two inputs, a FileSink,
+# a parallel print: each a job on the cluster, its output compared with PyFlink's
+CLUSTER_SAMPLE = ["basic/map_lambda_p1", "basic/key_by_reduce_p1", "basic/batch_print_parallel",
+                  "state/aggregating_state", "state/event_time_timers",
+                  "window/event_time_tumbling_process", "window/count_tumbling_apply",
+                  "two_input/keyed_co_process_timer", "connectors/file_sink_rolling_parts"]
+
+JOB = '''
+from pyflink.datastream import StreamExecutionEnvironment
+env = StreamExecutionEnvironment.get_execution_environment()
+env.set_parallelism(1)
+env.from_collection([1, 2, 3]).map(lambda x: x * 10).print()
+env.execute()
+'''
+
+FAILING_JOB = '''
+from pyflink.datastream import StreamExecutionEnvironment
+
+
+def divide(x):
+    return 10 // (x - 2)          # the user's own line: x == 2 divides by zero
+
+
+env = StreamExecutionEnvironment.get_execution_environment()
+env.set_parallelism(1)
+env.from_collection([1, 2, 3]).map(divide).print()
+env.execute()
+'''
+
+SUBMITTED_JOB = '''
+from pyflink_on_spark.aliasing import install_pyflink_alias; install_pyflink_alias()
+''' + JOB
+
+
+def _cli(args):
+    return [sys.executable, "-m", "pyflink_on_spark.cli.main"] + args
+
+
+def test_compat_cases_on_a_cluster_without_the_shim_print_what_pyflink_printed(
+        standalone_cluster, tmp_path):
+    keywords = [arg for name in CLUSTER_SAMPLE for arg in ("-k", name)]
+    code, out, err = standalone_cluster.run_client(_cli(["compat", CASES] + keywords),
+                                                   str(tmp_path), cwd=CHECKOUT)
+    assert code == 0, out[-4000:] + err[-3000:] + standalone_cluster.executor_log_tails()
+    assert out.splitlines()[-1] == "%d passed, 0 failed" % len(CLUSTER_SAMPLE), out
+
+
+def test_a_user_error_on_the_cluster_shows_the_users_traceback_not_the_engines(
+        standalone_cluster, tmp_path):
+    script = tmp_path / "failing_job.py"
+    script.write_text(FAILING_JOB)
+    code, out, err = standalone_cluster.run_client(_cli(["run", str(script)]), str(tmp_path),
+                                                   cwd=CHECKOUT)
+    assert code == 1, err[-3000:]
+    assert "ZeroDivisionError" in err and "failing_job.py" in err, err[-3000:]
+    assert "return 10 // (x - 2)" in err, err[-3000:]
+    # the shipped bytecode names the engine's files relative to its zip: still hidden
+    assert "pyflink_on_spark/runtime/" not in err, err[-3000:]
+
+
+def test_spark_submit_of_a_job_runs_on_the_cluster_without_py_files(standalone_cluster,
+                                                                   tmp_path):
+    from pyflink_on_spark.spark.tests.standalone_cluster import spark_home
+    script = tmp_path / "submitted_job.py"
+    script.write_text(SUBMITTED_JOB)
+    env = standalone_cluster.env()
+    submit = [os.path.join(spark_home(), "bin", "spark-submit"), "--master",
+              standalone_cluster.master_url, "--conf", "spark.driver.host=127.0.0.1",
+              "--conf", "spark.ui.enabled=false", str(script)]
+    # spark-submit's driver is this interpreter (PYSPARK_DRIVER_PYTHON), where the shim is
+    code, out, err = standalone_cluster.run_client(submit, str(tmp_path), cwd=CHECKOUT,
+                                                   env=env)
+    assert code == 0, err[-4000:] + standalone_cluster.executor_log_tails()
+    assert out == "10\n20\n30\n", err[-3000:]
+
+
+def _connect_local_env(bare_python, ship: bool):
+    """A client whose `SPARK_REMOTE=local` starts pyspark's own local Connect server, whose
+    Python workers run the bare Python; nothing of ours on their path but what is shipped."""
+    env = clean_python_environment()
+    env.update(SPARK_REMOTE="local", PYSPARK_PYTHON=bare_python,
+               PYFLINK_ON_SPARK_SHIP="1" if ship else "0")
+    return env
+
+
+@pytest.mark.parametrize("ship", [True, False], ids=["shipped", "not-shipped"])
+def test_a_job_through_a_local_connect_server_whose_python_lacks_the_shim(
+        bare_python, tmp_path, ship):
+    import subprocess
+    script = tmp_path / "job.py"
+    script.write_text(JOB)
+    # from a directory of its own: the server's workers must not find the checkout there
+    proc = subprocess.run([sys.executable, "-m", "pyflink_on_spark.cli.main", "run",
+                           str(script)], env=_connect_local_env(bare_python, ship),
+                          cwd=str(tmp_path), capture_output=True, text=True, timeout=600)
+    if ship:
+        assert proc.returncode == 0, proc.stderr[-4000:]
+        assert proc.stdout == "10\n20\n30\n", proc.stderr[-3000:]
+    else:   # what shipping is for: without it the server's workers cannot run the job
+        assert proc.returncode != 0
+        assert "No module named 'pyflink_on_spark'" in proc.stderr, proc.stderr[-3000:]
