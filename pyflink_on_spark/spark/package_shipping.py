@@ -33,6 +33,7 @@ import zipfile
 from typing import Iterator, List, Optional, Tuple
 
 from pyflink_on_spark.private_files import private_dir
+from pyflink_on_spark.runtime.errors import JobExecutionError
 
 # PYFLINK_ON_SPARK_SHIP=0: the workers have the shim installed (an image, a packed
 # environment): nothing is shipped
@@ -158,6 +159,126 @@ def ship_package(session) -> Optional[str]:
         _shipped_to.append(owner)
         del _shipped_to[:-8]          # sessions long gone need no entry
     return path
+
+
+# Where a native package shipped as an archive lands on the workers (under SparkFiles'
+# root), and goes on the tasks' sys.path (stage_task.prepare_worker)
+NATIVE_ARCHIVE_DIR = "pyflink_on_spark_native"
+
+
+class ExecutorsCannotRunJob(JobExecutionError):
+    """The executors lack a compiled package the job needs, and the driver's copy cannot go
+    there (another Python version or platform): raised before any of the job's tasks runs."""
+
+
+def job_uses_rocksdb(job) -> bool:
+    from pyflink_on_spark.runtime.state.factory import uses_rocksdb
+    return any(uses_rocksdb(stage.spec.config.state_backend) for stage in job.stages)
+
+
+def _probe_workers(batches):
+    """What a worker's Python is: its version, its platform, its rocksdict (or None)."""
+    import sysconfig
+    import pyarrow as pa
+    for _ in batches:
+        pass
+    try:
+        import rocksdict
+        from importlib import metadata
+        found = metadata.version("rocksdict") if hasattr(rocksdict, "Rdict") else ""
+    except ImportError:
+        found = None
+    yield pa.RecordBatch.from_pydict({
+        "python": ["%d.%d" % sys.version_info[:2]], "platform": [sysconfig.get_platform()],
+        "rocksdict": [found]})
+
+
+def probe_workers(session) -> dict:
+    """One task's answer to _probe_workers (a cluster's executors run one Python)."""
+    row = session.range(0, 1, 1, 1).mapInArrow(
+        _probe_workers, "python string, platform string, rocksdict string").collect()[0]
+    return {"python": row["python"], "platform": row["platform"],
+            "rocksdict": row["rocksdict"]}
+
+
+def _driver_python() -> Tuple[str, str]:
+    import sysconfig
+    return "%d.%d" % sys.version_info[:2], sysconfig.get_platform()
+
+
+def ship_native_packages(session, job) -> Optional[str]:
+    """For a job whose keyed state lives in RocksDB, on a classic session whose workers may
+    lack the shim: rocksdict on the workers. Nothing when they have the driver's version; the
+    driver's copy as an archive (unpacked by Spark on each worker) when their Python version
+    and platform are the driver's; else ExecutorsCannotRunJob, naming what to install where.
+    Once per SparkContext. The archive's path when it was shipped now."""
+    from pyflink_on_spark.spark.session import is_connect
+    if is_connect(session) or not job_uses_rocksdb(job) or \
+            os.environ.get(SHIP_ENV, "1").strip().lower() in ("0", "false", "no", "off"):
+        return None
+    context = session.sparkContext
+    if not needs_shipping(context.master, context.pythonExec):
+        return None
+    with _lock:
+        if any(shipped is context for shipped in _native_shipped_to):
+            return None
+        from importlib import metadata
+        wanted = metadata.version("rocksdict")
+        workers = probe_workers(session)
+        if workers["rocksdict"] == wanted:
+            _native_shipped_to.append(context)
+            return None
+        python, platform = _driver_python()
+        if (workers["python"], workers["platform"]) != (python, platform):
+            raise ExecutorsCannotRunJob(
+                "EmbeddedRocksDBStateBackend needs rocksdict %s in the executors' Python "
+                "(%s: Python %s on %s), which %s. The driver's copy is built for Python %s on "
+                "%s and cannot go there: install it in the executors' Python (pip install "
+                "rocksdict==%s), or ship an environment that has it (--archives, "
+                "docs/deploy.md), or use HashMapStateBackend."
+                % (wanted, context.pythonExec, workers["python"], workers["platform"],
+                   "has rocksdict %s" % workers["rocksdict"] if workers["rocksdict"]
+                   else "cannot import it", python, platform, wanted))
+        path = _native_zip("rocksdict")
+        context.addArchive("%s#%s" % (path, NATIVE_ARCHIVE_DIR))
+        _native_shipped_to.append(context)
+        del _native_shipped_to[:-8]
+    return path
+
+
+_native_shipped_to: List[object] = []
+
+
+def _native_zip(name: str) -> str:
+    """A zip of an installed package as it is (compiled modules too), in the cache."""
+    from importlib import metadata
+    directory = private_dir(_cache_dir(), "the shipped package cache")
+    path = os.path.join(directory, "native-%s-%s-%s.zip" % (
+        name, metadata.version(name), "-".join(_driver_python()).replace("/", "_")))
+    if os.path.isfile(path):
+        return path
+    fd, building = tempfile.mkstemp(dir=directory, suffix=".building")
+    os.close(fd)
+    try:
+        with zipfile.ZipFile(building, "w", zipfile.ZIP_DEFLATED) as archive:
+            for source, arcname in _package_files(name):
+                archive.write(source, arcname)
+        os.replace(building, path)
+    finally:
+        if os.path.exists(building):
+            os.unlink(building)
+    return path
+
+
+def native_archive_path() -> Optional[str]:
+    """In a task: the directory of the native packages shipped as an archive, if any."""
+    try:
+        from pyspark.files import SparkFiles
+        root = SparkFiles.getRootDirectory()
+    except Exception:   # not in a Spark worker (the direct runner, tests)
+        return None
+    path = os.path.join(root, NATIVE_ARCHIVE_DIR)
+    return path if os.path.isdir(path) else None
 
 
 def _serves_this_checkout(session) -> bool:

@@ -522,10 +522,11 @@ def job_session(job, unbounded: bool = False):
     runs until stopped (a session it starts keeps the full JIT)."""
     global _unbounded_job
     from pyflink_on_spark.spark.kafka_package import job_reads_kafka, kafka_session
-    from pyflink_on_spark.spark.package_shipping import ship_package
+    from pyflink_on_spark.spark.package_shipping import ship_native_packages, ship_package
     _unbounded_job = _unbounded_job or unbounded
     session = kafka_session() if job_reads_kafka(job) else get_session()
     ship_package(session)
+    ship_native_packages(session, job)
     return session
 
 

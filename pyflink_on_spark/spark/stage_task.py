@@ -23,9 +23,13 @@ def prepare_worker(script_dirs, alias_pyflink: bool) -> None:
     """Make the job's own modules importable and resolve `pyflink` to the shim in this Python
     worker, before any user class is unpickled."""
     import sys
+    from pyflink_on_spark.spark.package_shipping import native_archive_path
     for path in script_dirs:
         if path not in sys.path:
             sys.path.append(path)
+    native = native_archive_path()     # compiled packages shipped for this job (rocksdict)
+    if native is not None and native not in sys.path:
+        sys.path.insert(1, native)
     if alias_pyflink:
         from pyflink_on_spark.aliasing import install_pyflink_alias
         install_pyflink_alias()

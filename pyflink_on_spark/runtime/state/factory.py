@@ -13,6 +13,15 @@ _HEAP_NAMES = {"hashmap", "heap", "memory", "filesystem", "fs", "jobmanager"}
 _ROCKSDB_NAMES = {"rocksdb", "embeddedrocksdb"}
 
 
+def uses_rocksdb(state_backend) -> bool:
+    """Whether keyed operators under ``state_backend`` keep their state in RocksDB (so their
+    tasks import rocksdict)."""
+    from pyflink_on_spark.datastream import state_backend as api
+    if isinstance(state_backend, str):
+        return state_backend.strip().lower() in _ROCKSDB_NAMES
+    return isinstance(state_backend, (api.RocksDBStateBackend, api.EmbeddedRocksDBStateBackend))
+
+
 def create_keyed_state_backend(state_backend, *, work_dir: Optional[str], max_parallelism: int,
                                clock: Callable[[], int], label: str = "",
                                **rocksdb_kwargs) -> KeyedStateBackend:

@@ -71,3 +71,72 @@ def test_the_local_test_session_ships_nothing(spark):
     before = list(context._python_includes or ())
     assert package_shipping.ship_package(spark) is None
     assert list(context._python_includes or ()) == before
+
+
+class _Context:
+    master = "spark://127.0.0.1:7077"
+    pythonExec = "/opt/executors/bin/python"
+
+    def __init__(self):
+        self.archives = []
+
+    def addArchive(self, path):
+        self.archives.append(path)
+
+
+class _Session:
+    def __init__(self):
+        self.sparkContext = _Context()
+
+
+class _RocksJob:
+    """A compiled job's shape as ship_native_packages reads it."""
+
+    def __init__(self, backend):
+        from types import SimpleNamespace
+        config = SimpleNamespace(state_backend=backend)
+        self.stages = [SimpleNamespace(spec=SimpleNamespace(config=config))]
+
+
+def _workers(monkeypatch, python, platform, rocksdict):
+    monkeypatch.setattr(package_shipping, "probe_workers", lambda session: {
+        "python": python, "platform": platform, "rocksdict": rocksdict})
+
+
+def test_rocksdict_goes_as_an_archive_to_workers_of_the_drivers_python_and_platform(
+        monkeypatch, tmp_path):
+    from importlib import metadata
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    python, platform = package_shipping._driver_python()
+    _workers(monkeypatch, python, platform, None)
+    session = _Session()
+    path = package_shipping.ship_native_packages(session, _RocksJob("rocksdb"))
+    assert session.sparkContext.archives == [path + "#pyflink_on_spark_native"]
+    names = zipfile.ZipFile(path).namelist()
+    assert any(name.startswith("rocksdict/") and name.endswith(".so") for name in names)
+    assert metadata.version("rocksdict") in os.path.basename(path)
+    # once per context
+    assert package_shipping.ship_native_packages(session, _RocksJob("rocksdb")) is None
+
+
+def test_workers_that_have_the_drivers_rocksdict_or_a_job_without_rocksdb_get_nothing(
+        monkeypatch):
+    from importlib import metadata
+    from pyflink_on_spark.datastream.state_backend import HashMapStateBackend
+    _workers(monkeypatch, "3.0", "elsewhere", metadata.version("rocksdict"))
+    session = _Session()
+    assert package_shipping.ship_native_packages(session, _RocksJob("rocksdb")) is None
+    assert package_shipping.ship_native_packages(_Session(),
+                                                 _RocksJob(HashMapStateBackend())) is None
+    assert session.sparkContext.archives == []
+
+
+def test_workers_of_another_python_without_rocksdict_fail_the_job_before_it_runs(monkeypatch):
+    from pyflink_on_spark.datastream.state_backend import EmbeddedRocksDBStateBackend
+    _workers(monkeypatch, "3.9", "linux-aarch64", None)
+    with pytest.raises(package_shipping.ExecutorsCannotRunJob) as raised:
+        package_shipping.ship_native_packages(_Session(),
+                                              _RocksJob(EmbeddedRocksDBStateBackend()))
+    text = str(raised.value)
+    assert "/opt/executors/bin/python: Python 3.9 on linux-aarch64" in text
+    assert "pip install rocksdict==" in text and "HashMapStateBackend" in text

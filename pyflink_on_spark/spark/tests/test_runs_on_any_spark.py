@@ -12,12 +12,15 @@ from pyflink_on_spark.spark.tests.standalone_cluster import clean_python_environ
 
 CHECKOUT = os.path.dirname(os.path.dirname(os.path.abspath(pyflink_on_spark.__file__)))
 CASES = os.path.join(CHECKOUT, "compat_tests", "cases")
-# operators, keyed state, timers, windows (event time, counts), two inputs, a FileSink,
-# a parallel print: each a job on the cluster, its output compared with PyFlink's
+# operators, keyed state (HashMap and RocksDB), timers, windows (event time, counts), two
+# inputs, a FileSink, a parallel print: each a job on the cluster, its output compared with
+# PyFlink's
 CLUSTER_SAMPLE = ["basic/map_lambda_p1", "basic/key_by_reduce_p1", "basic/batch_print_parallel",
                   "state/aggregating_state", "state/event_time_timers",
                   "window/event_time_tumbling_process", "window/count_tumbling_apply",
-                  "two_input/keyed_co_process_timer", "connectors/file_sink_rolling_parts"]
+                  "two_input/keyed_co_process_timer", "connectors/file_sink_rolling_parts",
+                  # EmbeddedRocksDBStateBackend: rocksdict shipped as an archive
+                  "state/state_backends"]
 
 JOB = '''
 from pyflink.datastream import StreamExecutionEnvironment
