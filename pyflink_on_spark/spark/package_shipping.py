@@ -46,6 +46,7 @@ ZIP_PREFIX = "pyflink-on-spark-shipped-"
 
 _lock = threading.Lock()
 _shipped_to: List[object] = []     # the SparkContexts / Connect sessions that have the zip
+_native_shipped_to: List[object] = []   # the SparkContexts whose workers have rocksdict
 
 
 def _package_root(name: str) -> str:
@@ -127,6 +128,10 @@ def _write_zip(path: str) -> None:
                 archive.write(compiled, arcname[:-len(".py")] + ".pyc")
 
 
+def shipping_turned_off() -> bool:
+    return os.environ.get(SHIP_ENV, "1").strip().lower() in ("0", "false", "no", "off")
+
+
 def needs_shipping(master: Optional[str], worker_python: Optional[str]) -> bool:
     """Whether a classic session's workers may lack the installed shim: any master but a
     local one, or a local one whose workers run another interpreter."""
@@ -138,7 +143,7 @@ def ship_package(session) -> Optional[str]:
     """Ships the zip to the session's workers if they need it, once per SparkContext or
     Connect session; the zip's path when it was shipped now."""
     from pyflink_on_spark.spark.session import is_connect
-    if os.environ.get(SHIP_ENV, "1").strip().lower() in ("0", "false", "no", "off"):
+    if shipping_turned_off():
         return None
     if is_connect(session):
         if _serves_this_checkout(session):
@@ -156,9 +161,13 @@ def ship_package(session) -> Optional[str]:
             session.addArtifacts(path, pyfile=True)
         else:
             owner.addPyFile(path)
-        _shipped_to.append(owner)
-        del _shipped_to[:-8]          # sessions long gone need no entry
+        _remember(_shipped_to, owner)
     return path
+
+
+def _remember(shipped: List[object], owner) -> None:
+    shipped.append(owner)
+    del shipped[:-8]          # sessions long gone need no entry
 
 
 # Where a native package shipped as an archive lands on the workers (under SparkFiles'
@@ -213,8 +222,7 @@ def ship_native_packages(session, job) -> Optional[str]:
     and platform are the driver's; else ExecutorsCannotRunJob, naming what to install where.
     Once per SparkContext. The archive's path when it was shipped now."""
     from pyflink_on_spark.spark.session import is_connect
-    if is_connect(session) or not job_uses_rocksdb(job) or \
-            os.environ.get(SHIP_ENV, "1").strip().lower() in ("0", "false", "no", "off"):
+    if is_connect(session) or not job_uses_rocksdb(job) or shipping_turned_off():
         return None
     context = session.sparkContext
     if not needs_shipping(context.master, context.pythonExec):
@@ -226,7 +234,7 @@ def ship_native_packages(session, job) -> Optional[str]:
         wanted = metadata.version("rocksdict")
         workers = probe_workers(session)
         if workers["rocksdict"] == wanted:
-            _native_shipped_to.append(context)
+            _remember(_native_shipped_to, context)
             return None
         python, platform = _driver_python()
         if (workers["python"], workers["platform"]) != (python, platform):
@@ -241,12 +249,9 @@ def ship_native_packages(session, job) -> Optional[str]:
                    else "cannot import it", python, platform, wanted))
         path = _native_zip("rocksdict")
         context.addArchive("%s#%s" % (path, NATIVE_ARCHIVE_DIR))
-        _native_shipped_to.append(context)
-        del _native_shipped_to[:-8]
+        _remember(_native_shipped_to, context)
     return path
 
-
-_native_shipped_to: List[object] = []
 
 
 def _native_zip(name: str) -> str:

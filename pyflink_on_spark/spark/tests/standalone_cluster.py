@@ -367,18 +367,8 @@ def _group_members(pgid: int) -> List[int]:
             return [pgid]
         except ProcessLookupError:
             return []
-    members = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open("/proc/%s/stat" % entry) as f:
-                fields = f.read().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[2]) == pgid and fields[0] != "Z":   # fields: state, ppid, pgrp
-            members.append(int(entry))
-    return members
+    from pyflink_on_spark.tests.processes import process_table
+    return [p.pid for p in process_table() if p.group == pgid and p.state != "Z"]
 
 
 def _processes_inside(root: str) -> List[int]:

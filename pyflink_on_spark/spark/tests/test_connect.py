@@ -16,7 +16,7 @@ import pytest
 
 from pyflink_on_spark.spark import connect_server, session
 from pyflink_on_spark.spark.run_options import RunOptions, run_options, set_run_options
-from pyflink_on_spark.tests.listening_sockets import listeners
+from pyflink_on_spark.tests.processes import listeners
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__)))))

@@ -14,7 +14,7 @@ import time
 
 import pytest
 
-from pyflink_on_spark.tests.listening_sockets import listeners
+from pyflink_on_spark.tests.processes import listeners
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__)))))

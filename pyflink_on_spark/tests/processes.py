@@ -1,6 +1,7 @@
-"""What a tree of processes listens on, read from Linux's /proc (no ss/netstat needed): for
-the security tests, which check that a job's processes listen on the loopback only and
-attack every port they open."""
+"""Processes as Linux's /proc shows them (no ps, ss or netstat needed), for tests: the process
+table, a process's tree, and what a tree listens on (the security tests check that a job's
+processes listen on the loopback only and attack every port they open; the cluster fixture
+finds what a stopped cluster left)."""
 from __future__ import annotations
 
 import ipaddress
@@ -25,9 +26,17 @@ class Listener:
         return self.kind == "unix" or ipaddress.ip_address(self.address).is_loopback
 
 
-def process_tree(root: int) -> List[int]:
-    """`root` and every process descended from it."""
-    children: Dict[int, List[int]] = {}
+@dataclass(frozen=True)
+class ProcessStat:
+    pid: int
+    state: str         # "R", "S", ... "Z" for a zombie (ended, not yet reaped)
+    parent: int
+    group: int
+
+
+def process_table() -> List[ProcessStat]:
+    """Every process of the machine (those that end while it is read are left out)."""
+    table = []
     for name in os.listdir("/proc"):
         if not name.isdigit():
             continue
@@ -37,8 +46,16 @@ def process_tree(root: int) -> List[int]:
         except OSError:
             continue
         # the command name (in parentheses) may hold spaces: the fields follow its ')'
-        parent = int(stat[stat.rindex(")") + 2:].split()[1])
-        children.setdefault(parent, []).append(int(name))
+        fields = stat[stat.rindex(")") + 2:].split()
+        table.append(ProcessStat(int(name), fields[0], int(fields[1]), int(fields[2])))
+    return table
+
+
+def process_tree(root: int) -> List[int]:
+    """`root` and every process descended from it."""
+    children: Dict[int, List[int]] = {}
+    for process in process_table():
+        children.setdefault(process.parent, []).append(process.pid)
     tree, todo = [], [root]
     while todo:
         pid = todo.pop()
