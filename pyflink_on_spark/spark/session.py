@@ -511,9 +511,19 @@ def _connect(url: str):
     from pyflink_on_spark.spark.connect_server import authenticated_url
     # the server `serve` started requires its token, which its printed URL leaves out
     builder = SparkSession.builder.remote(authenticated_url(url))
-    for key, value in _extra_conf().items():
+    in_process = url.strip().lower().startswith("local")
+    settings = dict(LOCAL_CONNECT_SETTINGS) if in_process else {}
+    settings.update(_extra_conf())
+    for key, value in settings.items():
         builder = builder.config(key, value)
-    return _configure(builder.getOrCreate())
+    with loopback_ui("local" if in_process else None):   # its Spark UI, on by default
+        return _configure(builder.getOrCreate())
+
+
+# SPARK_REMOTE=local: pyspark starts a Connect server inside this process (a token of its
+# own, port 15002), which listened on every interface, its driver on the machine's address;
+# here on the loopback, as a local run's endpoints are (the user's settings win)
+LOCAL_CONNECT_SETTINGS = {**LOCAL_BIND_SETTINGS, "spark.connect.grpc.binding.address": LOOPBACK}
 
 
 def job_session(job, unbounded: bool = False):

@@ -2,7 +2,10 @@
 while it runs: its processes (the driver, its JVM, the Python workers) listen on the loopback
 only, and an unauthenticated pickle sent to every TCP port they listen on runs no code and
 leaves the job's output unchanged. With Spark's own authentication and encryption on, the job
-opens no port of its own (spark/driver_channel.py spark_guards_its_network)."""
+opens no port of its own (spark/driver_channel.py spark_guards_its_network); with
+SPARK_REMOTE=local, pyspark's Connect server in the client process and its Spark listen on the
+loopback too (spark/session.py LOCAL_CONNECT_SETTINGS)."""
+import contextlib
 import os
 import pickle
 import socket
@@ -14,6 +17,7 @@ import time
 
 import pytest
 
+from pyflink_on_spark.spark.tests.local_connect import one_local_connect_server
 from pyflink_on_spark.tests.processes import listeners
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
@@ -68,13 +72,15 @@ def _private_to_us(path: str) -> bool:
     return info.st_uid == os.getuid() and not info.st_mode & (stat.S_IRWXG | stat.S_IRWXO)
 
 
-def _run_held(tmp_path, extra_args):
+def _run_held(tmp_path, extra_args, remote=None):
     script = tmp_path / "held_job.py"
     script.write_text(HELD_JOB)
     flag, started = tmp_path / "go", tmp_path / "started"
     env = dict(os.environ, HELD_JOB_FLAG=str(flag), HELD_JOB_STARTED=str(started),
                PYTHONPATH=REPO + os.pathsep + os.environ.get("PYTHONPATH", ""))
     env.pop("SPARK_REMOTE", None)
+    if remote is not None:
+        env["SPARK_REMOTE"] = remote
     env["PYFLINK_ON_SPARK_STATE_DIR"] = str(tmp_path / "state")   # no `serve` to find
     proc = subprocess.Popen([sys.executable, "-m", "pyflink_on_spark.cli.main", "run"]
                             + extra_args + [str(script)], stdout=subprocess.PIPE,
@@ -92,31 +98,36 @@ def _wait_for(path, proc, seconds=180.0):
         time.sleep(0.05)
 
 
-@pytest.mark.parametrize("extra_args,own_port", [
-    ([], True),
+@pytest.mark.parametrize("extra_args,remote,own_port", [
+    ([], None, True),
     (["--conf", "spark.authenticate=true", "--conf", "spark.authenticate.secret=s3cret-of-test",
-      "--conf", "spark.network.crypto.enabled=true"], False),
-], ids=["plain", "spark-auth-and-crypto"])
+      "--conf", "spark.network.crypto.enabled=true"], None, False),
+    # pyspark's own Connect server inside the client process (its port, its Spark UI)
+    ([], "local", False),
+], ids=["plain", "spark-auth-and-crypto", "spark-remote-local"])
 def test_a_running_job_listens_on_loopback_only_and_a_strangers_pickle_runs_nothing(
-        tmp_path, extra_args, own_port):
+        tmp_path, extra_args, remote, own_port):
     marker = str(tmp_path / "pwned")
-    proc, flag, started = _run_held(tmp_path, extra_args)
-    try:
-        _wait_for(started, proc)
-        found = listeners(proc.pid)
-        assert found, "the job's processes listen on nothing?"
-        assert [l for l in found if not l.loopback] == []
-        named = [l.address for l in found if l.kind == "unix" and l.address.startswith("/")]
-        assert [path for path in named if not _private_to_us(path)] == []
-        driver_ports = [l for l in found if l.pid == proc.pid and l.kind == "tcp"]
-        # the driver channel is the only port of the job's Python driver, when there is one
-        assert len(driver_ports) == (1 if own_port else 0)
-        for listener in found:
-            if listener.kind == "tcp":
-                _attack(listener.port, marker)
-    finally:
-        flag.write_text("")
-    out, err = proc.communicate(timeout=180)
+    with one_local_connect_server() if remote == "local" else contextlib.nullcontext():
+        proc, flag, started = _run_held(tmp_path, extra_args, remote)
+        try:
+            _wait_for(started, proc)
+            found = listeners(proc.pid)
+            assert found, "the job's processes listen on nothing?"
+            assert [l for l in found if not l.loopback] == []
+            named = [l.address for l in found
+                     if l.kind == "unix" and l.address.startswith("/")]
+            assert [path for path in named if not _private_to_us(path)] == []
+            if remote is None:
+                # the driver channel is the only port of the job's Python driver, if any
+                driver_ports = [l for l in found if l.pid == proc.pid and l.kind == "tcp"]
+                assert len(driver_ports) == (1 if own_port else 0)
+            for listener in found:
+                if listener.kind == "tcp":
+                    _attack(listener.port, marker)
+        finally:
+            flag.write_text("")
+        out, err = proc.communicate(timeout=180)
     assert proc.returncode == 0, err[-3000:]
     assert out == "10\n20\n30\n"
     assert not os.path.exists(marker)

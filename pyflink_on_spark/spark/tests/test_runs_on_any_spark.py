@@ -8,6 +8,7 @@ import sys
 import pytest
 
 import pyflink_on_spark
+from pyflink_on_spark.spark.tests.local_connect import one_local_connect_server
 from pyflink_on_spark.spark.tests.standalone_cluster import clean_python_environment
 
 CHECKOUT = os.path.dirname(os.path.dirname(os.path.abspath(pyflink_on_spark.__file__)))
@@ -107,9 +108,10 @@ def test_a_job_through_a_local_connect_server_whose_python_lacks_the_shim(
     script = tmp_path / "job.py"
     script.write_text(JOB)
     # from a directory of its own: the server's workers must not find the checkout there
-    proc = subprocess.run([sys.executable, "-m", "pyflink_on_spark.cli.main", "run",
-                           str(script)], env=_connect_local_env(bare_python, ship),
-                          cwd=str(tmp_path), capture_output=True, text=True, timeout=600)
+    with one_local_connect_server():
+        proc = subprocess.run([sys.executable, "-m", "pyflink_on_spark.cli.main", "run",
+                               str(script)], env=_connect_local_env(bare_python, ship),
+                              cwd=str(tmp_path), capture_output=True, text=True, timeout=600)
     if ship:
         assert proc.returncode == 0, proc.stderr[-4000:]
         assert proc.stdout == "10\n20\n30\n", proc.stderr[-3000:]
