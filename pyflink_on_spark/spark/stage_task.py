@@ -130,8 +130,8 @@ class StageArgs:
 
 # the local property that names the driver channel (host:port:key) to the tasks of a job
 # whose stage functions are shared (spark/plan_cache.py). Its name matches Spark's
-# spark.redaction.regex (secret|password|token): Spark's UI and event logs show the job's
-# properties, and redact those
+# spark.redaction.regex (secret|password|token): Spark's event logs record a job's properties,
+# and redact those (EventLoggingListener.redactProperties)
 CHANNEL_PROPERTY = "pyflink_on_spark.driver_channel.token"
 
 
