@@ -30,7 +30,7 @@ import sys
 import tempfile
 import threading
 import zipfile
-from typing import Iterator, List, Optional, Tuple
+from typing import Callable, Iterator, List, Optional, Tuple
 
 from pyflink_on_spark.private_files import private_dir
 from pyflink_on_spark.runtime.errors import JobExecutionError
@@ -96,15 +96,21 @@ def package_zip(cache_dir: Optional[str] = None) -> str:
                 os.unlink(os.path.join(directory, stale))
             except OSError:
                 pass
-    fd, building = tempfile.mkstemp(dir=directory, suffix=".building")
+    _build_whole(path, _write_zip)
+    return path
+
+
+def _build_whole(path: str, write: Callable[[str], None]) -> None:
+    """`write` a file beside `path`, then rename it there: whole or not at all, as another
+    run may read it at any moment."""
+    fd, building = tempfile.mkstemp(dir=os.path.dirname(path), suffix=".building")
     os.close(fd)
     try:
-        _write_zip(building)
-        os.replace(building, path)   # whole or not at all: another run may read it now
+        write(building)
+        os.replace(building, path)
     finally:
         if os.path.exists(building):
             os.unlink(building)
-    return path
 
 
 def _write_zip(path: str) -> None:
@@ -154,7 +160,7 @@ def ship_package(session) -> Optional[str]:
         if not needs_shipping(owner.master, owner.pythonExec):
             return None
     with _lock:
-        if any(shipped is owner for shipped in _shipped_to):
+        if _has(_shipped_to, owner):
             return None
         path = package_zip()
         if is_connect(session):
@@ -163,6 +169,10 @@ def ship_package(session) -> Optional[str]:
             owner.addPyFile(path)
         _remember(_shipped_to, owner)
     return path
+
+
+def _has(shipped: List[object], owner) -> bool:
+    return any(entry is owner for entry in shipped)
 
 
 def _remember(shipped: List[object], owner) -> None:
@@ -228,7 +238,7 @@ def ship_native_packages(session, job) -> Optional[str]:
     if not needs_shipping(context.master, context.pythonExec):
         return None
     with _lock:
-        if any(shipped is context for shipped in _native_shipped_to):
+        if _has(_native_shipped_to, context):
             return None
         from importlib import metadata
         wanted = metadata.version("rocksdict")
@@ -262,16 +272,11 @@ def _native_zip(name: str) -> str:
         name, metadata.version(name), "-".join(_driver_python()).replace("/", "_")))
     if os.path.isfile(path):
         return path
-    fd, building = tempfile.mkstemp(dir=directory, suffix=".building")
-    os.close(fd)
-    try:
+    def write(building: str) -> None:
         with zipfile.ZipFile(building, "w", zipfile.ZIP_DEFLATED) as archive:
             for source, arcname in _package_files(name):
                 archive.write(source, arcname)
-        os.replace(building, path)
-    finally:
-        if os.path.exists(building):
-            os.unlink(building)
+    _build_whole(path, write)
     return path
 
 

@@ -91,7 +91,6 @@ def test_no_token_is_added_for_a_server_that_is_gone_or_has_none(state):
 
 
 def test_connect_hands_pyspark_the_url_with_the_token(state, monkeypatch):
-    pytest.importorskip("grpc")   # session._connect checks the Connect client's packages
     _save(4711)
     remote = {}
 
