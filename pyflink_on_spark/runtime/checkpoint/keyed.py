@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import sys
 import tempfile
 import uuid
 from typing import Callable, Dict, List, Optional
@@ -26,8 +27,10 @@ KeyFilter = Optional[Callable[[object], bool]]
 
 
 def is_rocksdb(backend) -> bool:
-    from pyflink_on_spark.runtime.state.rocksdb import RocksDBKeyedStateBackend
-    return isinstance(backend, RocksDBKeyedStateBackend)
+    # a RocksDB backend exists only once its module was imported; importing it here would
+    # fail a HashMap job in a Python without rocksdict (a cluster's plain executors)
+    module = sys.modules.get("pyflink_on_spark.runtime.state.rocksdb")
+    return module is not None and isinstance(backend, module.RocksDBKeyedStateBackend)
 
 
 # ---------------------------------------------------------------------------------- heap
