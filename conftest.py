@@ -82,3 +82,15 @@ def standalone_cluster(bare_python):
         yield cluster
     finally:
         cluster.stop()
+
+
+@pytest.fixture(scope="session")
+def s3_server():
+    """An S3-API object store (S3Proxy, in memory) on loopback, started once per test session
+    (its jar fetched with Maven when missing): pyflink_on_spark/spark/tests/s3_server.py."""
+    from pyflink_on_spark.spark.tests.s3_server import start_s3_server
+    server = start_s3_server()
+    try:
+        yield server
+    finally:
+        server.stop()

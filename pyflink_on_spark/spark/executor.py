@@ -7,6 +7,7 @@ stages, and in which order, is the exchange contract of direct/exchange.py (the 
 implements the same contract in plain Python)."""
 from __future__ import annotations
 
+import dataclasses
 import functools
 import itertools
 import pickle
@@ -29,6 +30,7 @@ from pyflink_on_spark.spark.driver_channel import (OUT, DriverChannel, channel_b
                                                    ordered_streams)
 from pyflink_on_spark.spark.frame_run import run_frame
 from pyflink_on_spark.spark.frame_sources import source_frame, with_files_as_splits
+from pyflink_on_spark.spark.object_storage import object_storage_of
 from pyflink_on_spark.spark.progress import (
     ProgressLine, job_description, job_group, new_group_id, progress_wanted, stage_description)
 from pyflink_on_spark.spark.python_dependencies import (WorkerSetup, ship_dependencies,
@@ -396,6 +398,8 @@ def _run_stages(job: CompiledJob, session, script_dirs, address, group: str,
             # stage functions look there: spark/plan_cache.py)
             context.setLocalProperty(CHANNEL_PROPERTY, channel_property(address))
             worker_setup, executable = ship_dependencies(session, python)
+            worker_setup = dataclasses.replace(worker_setup,
+                                               object_storage=object_storage_of(session))
             with worker_python(session, executable):
                 frames = _frames_for_run(job, session, script_dirs, worker_setup, job_name,
                                          channel, address)

@@ -40,6 +40,8 @@ class WorkerSetup:
     chdir_to_files: bool = False                 # archives: work in SparkFiles' root
     requirements: Optional[str] = None           # requirements file name in SparkFiles
     requirements_cache: Optional[str] = None     # the cache archive's directory name
+    # pyarrow options for S3-API stores, from the session's s3a settings (spark/object_storage.py)
+    object_storage: Tuple[Tuple[str, object], ...] = ()
 
     @contextlib.contextmanager
     def applied(self) -> Iterator[None]:

@@ -19,11 +19,13 @@ from pyflink_on_spark.spark.task_channel import (CapturedStdout, ChannelAddress,
 from pyflink_on_spark.spark.work_dirs import new_task_dir
 
 
-def prepare_worker(script_dirs, alias_pyflink: bool) -> None:
+def prepare_worker(script_dirs, alias_pyflink: bool, object_storage=()) -> None:
     """Make the job's own modules importable and resolve `pyflink` to the shim in this Python
-    worker, before any user class is unpickled."""
+    worker, before any user class is unpickled; reach object stores as the driver does."""
     import sys
+    from pyflink_on_spark.codecs.files.fs import configure_object_storage
     from pyflink_on_spark.spark.package_shipping import native_archive_path
+    configure_object_storage(dict(object_storage))
     for path in script_dirs:
         if path not in sys.path:
             sys.path.append(path)
@@ -219,7 +221,7 @@ def _run_stage_in(args: StageArgs, stage_id: int, subtask: int, attempt: int,
                   batches: Iterator[pa.RecordBatch],
                   to_driver: Optional[TaskChannel]) -> Iterator[pa.RecordBatch]:
     try:
-        prepare_worker(args.script_dirs, args.alias_pyflink)
+        prepare_worker(args.script_dirs, args.alias_pyflink, args.worker_setup.object_storage)
         with args.worker_setup.applied():
             if subtask == 0 and args.presence_for:
                 yield rows_to_batch([(edge, dest, -1, -1, KIND_PRESENCE, b"", b"")

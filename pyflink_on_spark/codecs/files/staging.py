@@ -9,17 +9,18 @@ every later run into the same base directory removes staging directories whose o
 gone: same host and the pid is dead or is another process now (start time differs). Another
 host's directory is left alone (its owner cannot be checked from here), and so is one without
 a marker until it is a day old (a job that has not written its marker yet, or a crash before).
-Local paths only; remote file systems keep their directories (noted in docs/faults.md).
+The same on object stores and other remote file systems (the marker is an object there),
+except that an unmarked directory is kept: such stores have no directory times.
 """
 from __future__ import annotations
 
 import json
 import os
-import shutil
 import socket
 import time
 from typing import List, Optional
 
+from pyflink_on_spark.codecs.files import fs
 from pyflink_on_spark.codecs.files.fs import is_local, local_path
 
 STAGING_PREFIX = ".pyflink-on-spark-staging-"
@@ -53,23 +54,20 @@ def owner_record() -> dict:
 
 
 def claim(staging_dir: str) -> None:
-    """Create the staging directory with this process as its owner (local paths)."""
-    if not is_local(staging_dir):
-        return
-    path = local_path(staging_dir)
-    os.makedirs(path, exist_ok=True)
-    with open(os.path.join(path, OWNER_FILE), "w") as f:
-        json.dump(owner_record(), f)
+    """Create the staging directory with this process as its owner."""
+    with fs.open_write(fs.join(staging_dir, OWNER_FILE)) as f:
+        f.write(json.dumps(owner_record()).encode())
 
 
 def is_abandoned(path: str, now: Optional[float] = None) -> bool:
     """True when the staging directory's owner is certainly gone."""
     try:
-        with open(os.path.join(path, OWNER_FILE)) as f:
-            owner = json.load(f)
+        owner = json.loads(fs.read_bytes(fs.join(path, OWNER_FILE)))
     except FileNotFoundError:
+        if not is_local(path):
+            return False
         try:
-            age = (now or time.time()) - os.stat(path).st_mtime
+            age = (now or time.time()) - os.stat(local_path(path)).st_mtime
         except FileNotFoundError:
             return False
         return age > UNMARKED_MAX_AGE_S
@@ -86,17 +84,10 @@ def is_abandoned(path: str, now: Optional[float] = None) -> bool:
 
 def remove_abandoned(base_path: str) -> List[str]:
     """Remove the staging directories crashed runs left in base_path; returns their paths."""
-    if not is_local(base_path):
-        return []
-    base = local_path(base_path)
-    try:
-        names = os.listdir(base)
-    except OSError:
-        return []
     removed = []
-    for name in sorted(names):
-        path = os.path.join(base, name)
-        if name.startswith(STAGING_PREFIX) and os.path.isdir(path) and is_abandoned(path):
-            shutil.rmtree(path, ignore_errors=True)
-            removed.append(path)
+    for name in fs.list_names(base_path):
+        path = fs.join(base_path, name)
+        if name.startswith(STAGING_PREFIX) and fs.is_dir(path) and is_abandoned(path):
+            fs.remove_tree(path)
+            removed.append(local_path(path) if is_local(path) else path)
     return removed

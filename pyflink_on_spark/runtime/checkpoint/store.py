@@ -36,19 +36,11 @@ from typing import Dict, Iterable, List, Optional, Tuple
 from pyarrow import fs as pafs
 
 from pyflink_on_spark import private_files
+from pyflink_on_spark.codecs.files.fs import filesystem_of
 
 COMPLETED = "_COMPLETED"
 META = "_META"
 SHARED = "shared"
-
-
-def filesystem_of(uri: str) -> Tuple[pafs.FileSystem, str]:
-    """(filesystem, path inside it) for a URI or a local path."""
-    if "://" not in uri and not uri.startswith("file:"):
-        return pafs.LocalFileSystem(), os.path.abspath(uri)
-    if uri.startswith("file:") and not uri.startswith("file://"):
-        uri = "file://" + "/" + uri[5:].lstrip("/")
-    return pafs.FileSystem.from_uri(uri)
 
 
 class SnapshotStore:

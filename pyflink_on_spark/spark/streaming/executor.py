@@ -36,6 +36,7 @@ from pyflink_on_spark.runtime.checkpoint.micro_batch import KIND_TICK, state_ids
 from pyflink_on_spark.runtime.checkpoint.store import SnapshotStore
 from pyflink_on_spark.spark.batch_schema import SPARK_SCHEMA, control_rows_frame
 from pyflink_on_spark.spark.exchange_frames import exchanged, named_column
+from pyflink_on_spark.spark.object_storage import object_storage_of
 from pyflink_on_spark.spark.streaming.faults import driver_fault_point as _fault_point
 from pyflink_on_spark.spark.streaming.sources import check_unbounded_source, unbounded_source
 from pyflink_on_spark.spark.streaming.settings import StreamingSettings, job_identity
@@ -82,6 +83,7 @@ class MicroBatchRunner:
         self.job = job
         self.settings = settings
         self.session = session
+        self.object_storage = object_storage_of(session)   # before the store's first use
         self.store_root = os.path.join(settings.checkpoint_dir, "state")
         self.store = SnapshotStore(self.store_root)
         self.token = uuid.uuid4().hex   # this driver's workers' live-task cache
@@ -243,7 +245,7 @@ class MicroBatchRunner:
                 store_root=self.store_root, version=batch_id, restore_version=restore,
                 parallelism_then=then, job_token=self.token, key_types_bytes=self.key_types,
                 state_ids=self.state_ids, naming_seed=self.naming_seed,
-                batch_time_ms=batch_time)
+                batch_time_ms=batch_time, object_storage=self.object_storage)
             output = frame.mapInArrow(function, SPARK_SCHEMA)
             readers = consumers[stage.stage_id] + (1 if compiled.sinks else 0)
             if readers != 1:
@@ -327,17 +329,8 @@ def _remove_abandoned_in_progress(sink: FileSinkSpec) -> None:
         remove_in_progress(directory, sink.part_prefix)
         for name in fs.list_names(directory):
             path = fs.join(directory, name)
-            if not name.startswith(".") and _is_dir(path):
+            if not name.startswith(".") and fs.is_dir(path):
                 pending.append(path)
-
-
-def _is_dir(uri: str) -> bool:
-    from pyflink_on_spark.codecs.files import fs
-    if fs.is_local(uri):
-        return os.path.isdir(fs.local_path(uri))
-    from pyarrow import fs as pafs
-    filesystem, path = pafs.FileSystem.from_uri(uri)
-    return filesystem.get_file_info(path).type == pafs.FileType.Directory
 
 
 def execute_streaming(job: CompiledJob, job_name: str, options, settings: StreamingSettings,

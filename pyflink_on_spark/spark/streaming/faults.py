@@ -7,6 +7,9 @@ before_batch, mid_batch, before_commit, mid_commit, after_complete: executor.py)
 ``PYFLINK_ON_SPARK_WORKER_FAULT="<trigger file>"`` kills the Python worker running a
 micro-batch task with SIGKILL after it processed its first input rows, once, when the
 trigger file exists: the worker that removes the file dies (Spark then retries the task).
+``"executor:<trigger file>"`` kills the worker's executor JVM instead (its nearest ancestor
+process that is a JVM): on a cluster the executor is lost, and Spark starts another and runs
+the lost tasks again.
 """
 from __future__ import annotations
 
@@ -29,11 +32,25 @@ def driver_fault_point(point: str, has_input: bool) -> None:
 
 
 def worker_fault_point() -> None:
-    trigger = os.environ.get(WORKER_FAULT_ENV)
-    if not trigger:
+    spec = os.environ.get(WORKER_FAULT_ENV)
+    if not spec:
         return
+    target, _, trigger = spec.rpartition(":") if spec.startswith("executor:") else ("", "", spec)
     try:
         os.remove(trigger)   # only one worker wins the removal
     except OSError:
         return
-    os.kill(os.getpid(), signal.SIGKILL)
+    os.kill(_executor_jvm() if target == "executor" else os.getpid(), signal.SIGKILL)
+
+
+def _executor_jvm() -> int:
+    """The nearest ancestor process that is a JVM (/proc: its command name is java)."""
+    pid = os.getppid()
+    while pid > 1:
+        with open("/proc/%d/stat" % pid) as f:
+            stat = f.read()
+        name = stat[stat.index("(") + 1: stat.rindex(")")]
+        if name == "java":
+            return pid
+        pid = int(stat[stat.rindex(")") + 2:].split()[1])
+    raise RuntimeError("no JVM among this Python worker's ancestors")

@@ -27,7 +27,8 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 from pyarrow import fs as pafs
 
-from pyflink_on_spark.runtime.checkpoint.store import SnapshotStore, filesystem_of
+from pyflink_on_spark.codecs.files.fs import filesystem_of
+from pyflink_on_spark.runtime.checkpoint.store import SnapshotStore
 
 
 def list_files(paths: Sequence[str]) -> List[str]:

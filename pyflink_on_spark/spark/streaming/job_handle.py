@@ -5,12 +5,12 @@ closing it stops the job."""
 from __future__ import annotations
 
 import queue
-import shutil
 import threading
 import weakref
 from concurrent.futures import Future
 from typing import Iterator, Optional
 
+from pyflink_on_spark.codecs.files import fs
 from pyflink_on_spark.common.job_id import JobID
 from pyflink_on_spark.common.job_status import JobStatus
 
@@ -46,7 +46,7 @@ class StreamingJobHandle:
             if self._stop.is_set():
                 self._state = JobStatus.CANCELED
                 if settings.delete_on_cancel:   # ExternalizedCheckpointRetention
-                    shutil.rmtree(settings.checkpoint_dir, ignore_errors=True)
+                    fs.remove_tree(settings.checkpoint_dir)
             else:
                 self._state = JobStatus.FINISHED
             self._result.set_result(result)

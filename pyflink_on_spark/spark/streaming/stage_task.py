@@ -22,11 +22,12 @@ def make_streaming_stage_function(spec_bytes: bytes, alias_pyflink: bool, script
                                   restore_version: Optional[int],
                                   parallelism_then: Dict[str, int], job_token: str,
                                   key_types_bytes: bytes, state_ids: Dict[int, str],
-                                  naming_seed: str, batch_time_ms: int):
+                                  naming_seed: str, batch_time_ms: int,
+                                  object_storage=()):
     script_dirs = tuple(script_dirs)
 
     def run_stage(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
-        prepare_worker(script_dirs, alias_pyflink)
+        prepare_worker(script_dirs, alias_pyflink, object_storage)
         from pyspark import TaskContext
         from pyflink_on_spark.runtime.checkpoint.micro_batch import run_micro_batch
         from pyflink_on_spark.spark.streaming.faults import worker_fault_point

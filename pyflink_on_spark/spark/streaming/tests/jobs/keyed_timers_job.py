@@ -66,7 +66,8 @@ env.set_state_backend(EmbeddedRocksDBStateBackend() if backend == "rocksdb"
 builder = FileSource.for_record_stream_format(StreamFormat.text_line_format(), in_dir)
 if mode == "stream":
     env.enable_checkpointing(200)
-    env.get_checkpoint_config().set_checkpoint_storage_dir("file://" + checkpoints)
+    env.get_checkpoint_config().set_checkpoint_storage_dir(
+        checkpoints if "://" in checkpoints else "file://" + checkpoints)
     builder = builder.monitor_continuously(Duration.of_millis(200))
 source = builder.build()
 events = env.from_source(source, WatermarkStrategy.no_watermarks(), "files") \

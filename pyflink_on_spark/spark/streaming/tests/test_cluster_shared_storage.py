@@ -1,0 +1,163 @@
+"""An unbounded job on a Spark standalone cluster whose executors have nothing of ours, its
+input, checkpoints and FileSink output on shared object storage (an S3-API server:
+spark/tests/s3_server.py says why S3), the way a team runs it: its driver killed with SIGKILL
+mid-batch and restarted, and an executor JVM killed mid-batch (Spark starts another and runs
+the lost tasks again). The FileSink output equals an uninterrupted run's, byte for byte."""
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+from pyflink_on_spark.spark.streaming.faults import FAULT_ENV, WORKER_FAULT_ENV
+from pyflink_on_spark.spark.streaming.tests.test_streaming_recovery import JOB, _file_lines
+from pyflink_on_spark.spark.tests.s3_server import CHECKSUM_ENV
+
+N_FILES = 4
+DRIVER_KILL = (1, "mid_batch")   # (file, kill point): the driver dies in that file's batch
+EXECUTOR_KILL = 3                # the file whose batch loses an executor
+START_TIMEOUT = 300              # a cold driver and two executors on a loaded 2-core machine
+BATCH_TIMEOUT = 180              # a lost executor: a new one starts before the batch ends
+
+
+class Run:
+    """One run of the job: its paths on the store and its driver processes."""
+
+    def __init__(self, cluster, s3, tmp, name: str):
+        self.cluster, self.s3, self.fs = cluster, s3, s3.filesystem()
+        self.bucket = name
+        s3.create_bucket(name)
+        self.local = os.path.join(str(tmp), name)
+        os.makedirs(self.local)
+        self.uri = {d: "s3a://%s/%s" % (name, d) for d in ("in", "out", "ckpt")}
+        self.driver_trigger = os.path.join(self.local, "kill-the-driver-now")
+        self.executor_trigger = os.path.join(self.local, "kill-an-executor-now")
+
+    def start(self, driver_fault=None, executor_fault=False) -> subprocess.Popen:
+        env = self.cluster.env()
+        conf = self.s3.spark_conf()
+        if executor_fault:
+            conf.append(("spark.executorEnv." + WORKER_FAULT_ENV,
+                         "executor:" + self.executor_trigger))
+        env["PYFLINK_ON_SPARK_CONF"] = "\n".join(
+            [env["PYFLINK_ON_SPARK_CONF"]] + ["%s=%s" % kv for kv in conf])
+        env.update(CHECKSUM_ENV)
+        env.pop(FAULT_ENV, None)
+        if driver_fault is not None:
+            env[FAULT_ENV] = "%s:%s" % (driver_fault, self.driver_trigger)
+        log = open(os.path.join(self.local, "driver-%d.log" % time.monotonic_ns()), "w")
+        return subprocess.Popen(
+            [sys.executable, "-m", "pyflink_on_spark.cli.main", "run", JOB,
+             self.uri["in"], self.uri["out"], self.uri["ckpt"], "stream", "hashmap", "2"],
+            env=env, stdout=log, stderr=subprocess.STDOUT, cwd=self.local,
+            stdin=subprocess.DEVNULL)
+
+    def key(self, uri: str) -> str:
+        return uri[len("s3a://"):]
+
+    def add_file(self, f: int) -> None:
+        # one PUT: the file appears whole
+        with self.fs.open_output_stream(self.key(self.uri["in"]) + "/f%02d.txt" % f) as out:
+            out.write(("\n".join(_file_lines(f)) + "\n").encode())
+
+    def _files(self, uri: str):
+        from pyarrow import fs as pafs
+        selector = pafs.FileSelector(self.key(uri), recursive=True, allow_not_found=True)
+        return [i.path for i in self.fs.get_file_info(selector) if i.type == pafs.FileType.File]
+
+    def batch_that_read(self, name: str):
+        """The batch id whose source record names the file (the job's checkpointed reads)."""
+        for path in self._files(self.uri["ckpt"] + "/state/sources"):
+            batch = path.rsplit("/", 1)[1]
+            if batch.isdigit():
+                with self.fs.open_input_stream(path) as f:
+                    if any(p.endswith("/" + name) for p, _ in json.loads(f.read())):
+                        return int(batch)
+        return None
+
+    def completed(self, batch: int) -> bool:
+        from pyarrow import fs as pafs
+        path = self.key(self.uri["ckpt"]) + "/state/v%d/_COMPLETED" % batch
+        return self.fs.get_file_info(path).type == pafs.FileType.File
+
+    def wait_processed(self, proc, f: int, timeout: float) -> bool:
+        """Waits until the batch that read file f completed; False if the driver died."""
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            batch = self.batch_that_read("f%02d.txt" % f)
+            if batch is not None and self.completed(batch):
+                return True
+            if proc.poll() is not None:
+                return False
+            time.sleep(0.2)
+        raise AssertionError("file %d was not processed within %d s:\n%s\n%s" % (
+            f, timeout, self.driver_logs(), self.cluster.executor_log_tails()))
+
+    def driver_logs(self) -> str:
+        return "\n".join(open(os.path.join(self.local, n), errors="replace").read()[-3000:]
+                         for n in sorted(os.listdir(self.local)) if n.endswith(".log"))
+
+    def parts(self):
+        """The contents of every published part file (hidden staging files left out)."""
+        out = self.key(self.uri["out"])
+        files = [p for p in self._files(self.uri["out"]) if "/." not in p[len(out):]]
+        contents = []
+        for path in files:
+            with self.fs.open_input_stream(path) as f:
+                contents.append(f.read())
+        return sorted(contents)
+
+    def stop(self, proc) -> None:
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=120) == 0, self.driver_logs()
+
+
+def _executors_started(cluster) -> int:
+    """Executors the workers have started for every application so far."""
+    return sum(len(os.listdir(os.path.join(w, app))) for w in cluster.work_dirs
+               if os.path.isdir(w) for app in os.listdir(w))
+
+
+def test_a_driver_and_an_executor_killed_mid_batch_on_a_cluster_lose_and_duplicate_nothing(
+        standalone_cluster, s3_server, tmp_path):
+    plain = Run(standalone_cluster, s3_server, tmp_path, "plain")
+    proc = plain.start()
+    for f in range(N_FILES):
+        plain.add_file(f)
+        assert plain.wait_processed(proc, f, START_TIMEOUT if f == 0 else BATCH_TIMEOUT), \
+            plain.driver_logs()
+    plain.stop(proc)
+
+    killed = Run(standalone_cluster, s3_server, tmp_path, "killed")
+    kill_file, kill_point = DRIVER_KILL
+    proc = killed.start(driver_fault=kill_point, executor_fault=True)
+    for f in range(N_FILES):
+        if f == kill_file:
+            open(killed.driver_trigger, "w").close()
+        if f == EXECUTOR_KILL:
+            executors_before = _executors_started(standalone_cluster)
+            open(killed.executor_trigger, "w").close()
+        killed.add_file(f)
+        done = killed.wait_processed(proc, f, START_TIMEOUT if f == 0 else BATCH_TIMEOUT)
+        if f == kill_file:
+            assert not done, "the batch completed although its driver was to die"
+            assert proc.wait(timeout=BATCH_TIMEOUT) == -signal.SIGKILL, killed.driver_logs()
+            os.remove(killed.driver_trigger)
+            proc = killed.start(executor_fault=True)   # the same checkpoint directory
+            assert killed.wait_processed(proc, f, START_TIMEOUT), killed.driver_logs()
+        if f == EXECUTOR_KILL:
+            assert done, killed.driver_logs()
+            # an executor took the trigger and died; the master started a new one
+            assert not os.path.exists(killed.executor_trigger)
+            assert _executors_started(standalone_cluster) > executors_before
+    killed.stop(proc)
+
+    expected = plain.parts()
+    lines = [line for p in expected for line in p.decode().splitlines()]
+    assert len(lines) > N_FILES * 11   # running sums, timers and sessions of every file
+    assert {line.split(",")[0] for line in lines} == {"sum", "timer", "session"}
+    assert killed.parts() == expected
+    # the killed driver's staging directory went at the restart, the last one at the stop
+    for run in (plain, killed):
+        assert not [p for p in run._files(run.uri["out"]) if "/." in p], run.bucket
