@@ -3,22 +3,19 @@ task of a stage run in turn in this process."""
 from __future__ import annotations
 
 import shutil
-import sys
 import tempfile
 import time
 from typing import Dict, Iterator, List, Optional
 
 import cloudpickle
 
-from pyflink_on_spark.codecs.files.commit import FileCommitter
 from pyflink_on_spark.direct.exchange import (
     EDGE, KIND, PAYLOAD, SEQ, SRC, Row, route, source_split_rows, upstream_rows)
 from pyflink_on_spark.runtime.boundary import loads_records, row_order
-from pyflink_on_spark.runtime.collected_results import deliver as deliver_results
 from pyflink_on_spark.runtime.errors import (
     JobExecutionError, UserFunctionError, extract_user_error)
+from pyflink_on_spark.runtime.sink_delivery import DriverSinks
 from pyflink_on_spark.runtime.task import StreamTask
-from pyflink_on_spark.specs.sinks import CollectSinkSpec, FileSinkSpec, PrintSinkSpec
 from pyflink_on_spark.specs.stage import CompiledJob, CompiledStage
 
 
@@ -87,28 +84,14 @@ def run_job(job: CompiledJob, work_dir: Optional[str] = None) -> Dict[int, list]
 def _run(job: CompiledJob, collect_sink_id: Optional[int] = None) -> Iterator:
     """What an executor does: prints print-sink lines, yields collected values, commits what
     external sinks wrote once everything succeeded (aborts otherwise)."""
-    committers = {s.edge_id: FileCommitter(s.sink) for stage in job.stages for s in stage.sinks
-                  if isinstance(s.sink, FileSinkSpec)}
-    committables: Dict[int, list] = {edge: [] for edge in committers}
+    sinks = DriverSinks(job, collect_sink_id)
     try:
         outputs = run_stages(job)
-        out = sys.stdout
         for sink, values in sink_rows(job, outputs):
-            if isinstance(sink.sink, PrintSinkSpec):
-                out.write("\n".join(values))
-                out.write("\n")
-            elif isinstance(sink.sink, FileSinkSpec):
-                committables[sink.edge_id].extend(values)
-            elif isinstance(sink.sink, CollectSinkSpec) and sink.node_id == collect_sink_id:
-                yield from values
-            elif isinstance(sink.sink, CollectSinkSpec) and sink.sink.results_id is not None:
-                deliver_results(sink.sink.results_id, values)
-        out.flush()
-        for edge, committer in committers.items():
-            committer.commit(committables[edge])
+            yield from sinks.deliver(sink.edge_id, values)
+        sinks.commit()
     except BaseException as e:
-        for committer in committers.values():
-            committer.abort()
+        sinks.abort()
         if isinstance(e, UserFunctionError):
             raise JobExecutionError("Job execution failed: " + extract_user_error(str(e))) \
                 from None

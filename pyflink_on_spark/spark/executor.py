@@ -18,9 +18,8 @@ from typing import Dict, Iterator, List, Tuple
 
 import cloudpickle
 
-from pyflink_on_spark.codecs.files.commit import FileCommitter
-from pyflink_on_spark.runtime.collected_results import deliver as deliver_results
 from pyflink_on_spark.runtime.errors import JobExecutionError, extract_user_error
+from pyflink_on_spark.runtime.sink_delivery import DriverSinks
 from pyflink_on_spark.direct.exchange import source_split_rows
 from pyflink_on_spark.runtime.boundary import KIND_RECORDS, loads_records
 from pyflink_on_spark.spark.batch_schema import SPARK_SCHEMA, control_rows_frame
@@ -40,7 +39,6 @@ from pyflink_on_spark.spark.plan_cache import cached_frames, plan_shape, worker_
 from pyflink_on_spark.spark.stage_task import (CHANNEL_PROPERTY, PRESENCE_EDGE, StageArgs,
                                                channel_property, shared_stage_function,
                                                stage_function)
-from pyflink_on_spark.specs.sinks import CollectSinkSpec, FileSinkSpec, PrintSinkSpec
 from pyflink_on_spark.specs.stage import CompiledJob, PythonDependencies
 
 
@@ -305,30 +303,12 @@ def _channel_off_because(session):
     return _channel_off[1]
 
 
-def _deliver(sink_exit, values, out, committables, edge, collect_sink_id) -> Iterator:
-    """One message of driver rows to where its sink wants it; yields collected values."""
-    sink = sink_exit.sink
-    if isinstance(sink, PrintSinkSpec):
-        out.write("\n".join(values))
-        out.write("\n")
-        out.flush()
-    elif isinstance(sink, FileSinkSpec):
-        committables[edge].extend(values)
-    elif isinstance(sink, CollectSinkSpec) and sink_exit.node_id == collect_sink_id:
-        yield from values
-    elif isinstance(sink, CollectSinkSpec) and sink.results_id is not None:
-        deliver_results(sink.results_id, values)
-
-
 def _run_with_channel(job: CompiledJob, session, collect_sink_id, script_dirs, job_name: str,
                       options, python: PythonDependencies) -> Iterator:
     """A classic session: the stages run in a thread as one Spark job group named after the
     job (progress on a terminal's stderr, spark/progress.py), their driver rows arrive over
     the driver channel (spark/driver_channel.py) while they run."""
-    sink_of_edge = {s.edge_id: s for stage in job.stages for s in stage.sinks}
-    committers = {edge: FileCommitter(s.sink) for edge, s in sink_of_edge.items()
-                  if isinstance(s.sink, FileSinkSpec)}
-    committables: Dict[int, list] = {edge: [] for edge in committers}
+    sinks = DriverSinks(job, collect_sink_id)
     context = session.sparkContext
     group = new_group_id(job_name)
     channel = DriverChannel(ordered_streams(job), channel_host(session),
@@ -338,11 +318,9 @@ def _run_with_channel(job: CompiledJob, session, collect_sink_id, script_dirs, j
     if progress_wanted(sys.stderr, options is None or options.progress):
         progress = ProgressLine(context, group).start()
     runner = None
-    out = sys.stdout
+    out = sinks.out
     try:
-        for committer in committers.values():
-            if hasattr(committer, "prepare"):   # file sinks: clear what crashed runs left
-                committer.prepare()
+        sinks.prepare()
         address = channel.address + (channel.token,)
         runner = threading.Thread(target=_run_stages, name="pyflink-on-spark-job",
                                   args=(job, session, script_dirs, address, group, channel,
@@ -358,23 +336,19 @@ def _run_with_channel(job: CompiledJob, session, collect_sink_id, script_dirs, j
             values, _ = loads_records(payload)
             if progress is not None:
                 progress.records += len(values)
-            yield from _deliver(sink_of_edge[edge], values, out, committables, edge,
-                                collect_sink_id)
+            yield from sinks.deliver(edge, values)
         if channel.user_error is not None or channel.job_error is not None:
-            _print_what_arrived(channel, sink_of_edge, out)
+            _print_what_arrived(channel, sinks)
             runner.join()
             if channel.user_error is not None:
                 raise _job_error(RuntimeError(channel.user_error))
             raise channel.job_error
-        out.flush()
-        for edge, committer in committers.items():
-            committer.commit(committables[edge])
+        sinks.commit()
     except BaseException as e:
         if runner is not None and runner.is_alive():
             context.cancelJobGroup(group)   # e.g. a collect iterator closed early
             runner.join()
-        for committer in committers.values():
-            committer.abort()
+        sinks.abort()
         if isinstance(e, Exception):
             raise _job_error(e) from None
         raise
@@ -434,40 +408,31 @@ def _run_read_back(job: CompiledJob, session, collect_sink_id, script_dirs, job_
                    python: PythonDependencies) -> Iterator:
     """Spark Connect: the stages run, then their driver rows are read back in bounded
     slices (_driver_rows)."""
-    sink_of_edge = {s.edge_id: s for stage in job.stages for s in stage.sinks}
-    committers = {edge: FileCommitter(s.sink) for edge, s in sink_of_edge.items()
-                  if isinstance(s.sink, FileSinkSpec)}
-    committables: Dict[int, list] = {edge: [] for edge in committers}
-    out = sys.stdout
+    sinks = DriverSinks(job, collect_sink_id)
     try:
-        for committer in committers.values():
-            if hasattr(committer, "prepare"):   # file sinks: clear what crashed runs left
-                committer.prepare()
+        sinks.prepare()
         worker_setup, executable = ship_dependencies(session, python)
         with worker_python(session, executable):
             frames = build_frames(job, session, script_dirs, worker_setup, job_name)
         for edge, payload in _driver_rows(job, frames):
             values, _ = loads_records(payload)
-            yield from _deliver(sink_of_edge[edge], values, out, committables, edge,
-                                collect_sink_id)
-        out.flush()
-        for edge, committer in committers.items():
-            committer.commit(committables[edge])
+            yield from sinks.deliver(edge, values)
+        sinks.commit()
     except BaseException as e:
-        for committer in committers.values():
-            committer.abort()
+        sinks.abort()
         if isinstance(e, Exception):
             raise _job_error(e) from None
         raise
 
 
-def _print_what_arrived(channel: DriverChannel, sink_of_edge, out) -> None:
+def _print_what_arrived(channel: DriverChannel, sinks: DriverSinks) -> None:
     """A failed job: what reached print sinks and what user code printed before the failure
     (PyFlink prints it as it goes)."""
+    out = sinks.out
     for message in channel.remaining():
         if message[0] == OUT:
             out.write(message[2])
-        elif isinstance(sink_of_edge[message[2]].sink, PrintSinkSpec):
+        elif sinks.is_print(message[2]):
             values, _ = loads_records(message[3])
             out.write("".join(v + "\n" for v in values))
     out.flush()

@@ -36,13 +36,14 @@ from pyflink_on_spark.runtime.checkpoint.micro_batch import KIND_TICK, state_ids
 from pyflink_on_spark.runtime.checkpoint.store import SnapshotStore
 from pyflink_on_spark.spark.batch_schema import SPARK_SCHEMA, control_rows_frame
 from pyflink_on_spark.spark.exchange_frames import exchanged, named_column
+from pyflink_on_spark.runtime.sink_delivery import DriverSinks
 from pyflink_on_spark.spark.object_storage import object_storage_of
 from pyflink_on_spark.spark.streaming.faults import driver_fault_point as _fault_point
 from pyflink_on_spark.spark.streaming.sources import check_unbounded_source, unbounded_source
 from pyflink_on_spark.spark.streaming.settings import StreamingSettings, job_identity
 from pyflink_on_spark.spark.streaming.stage_task import make_streaming_stage_function
 from pyflink_on_spark.specs.partitioning import KeyedPartitioning
-from pyflink_on_spark.specs.sinks import CollectSinkSpec, FileSinkSpec, PrintSinkSpec
+from pyflink_on_spark.specs.sinks import FileSinkSpec
 from pyflink_on_spark.specs.stage import CompiledJob
 
 _TICK_SRC = 2 ** 31 - 1
@@ -253,30 +254,20 @@ class MicroBatchRunner:
                 # and write its state version in every batch)
                 output = output.localCheckpoint(eager=True)
             frames[stage.stage_id] = output
-        sink_of_edge = {s.edge_id: s for stage in job.stages for s in stage.sinks}
-        file_sinks = {edge: s.sink for edge, s in sink_of_edge.items()
-                      if isinstance(s.sink, FileSinkSpec)}
-        committables = {edge: [] for edge in file_sinks}
-        out = sys.stdout
+        sinks = DriverSinks(job, self.collect_sink_id if self.collect is not None else None)
         first = True
         for edge, payload in _driver_rows(job, frames):
             if first:
                 _fault_point("mid_batch", has_input)
                 first = False
-            sink = sink_of_edge[edge].sink
             values, _ = loads_records(payload)
-            if isinstance(sink, PrintSinkSpec):
-                out.write("\n".join(values))
-                out.write("\n")
-            elif isinstance(sink, FileSinkSpec):
-                committables[edge].extend(values)
-            elif isinstance(sink, CollectSinkSpec) and self.collect is not None and \
-                    sink_of_edge[edge].node_id == self.collect_sink_id:
-                self.collect(values)
-        out.flush()
+            collected = sinks.deliver(edge, values)
+            if collected:
+                self.collect(collected)
+        sinks.out.flush()
         _fault_point("before_commit", has_input)
-        for edge, sink in file_sinks.items():
-            _commit_parts(sink, committables[edge], has_input)
+        for edge, sink in sinks.file_sinks.items():
+            _commit_parts(sink, sinks.committables[edge], has_input)
         parallelism = {self.state_ids[op.node_id]: stage.spec.parallelism
                        for stage in job.stages for op in stage.spec.operators}
         self.store.write_meta(batch_id, parallelism)

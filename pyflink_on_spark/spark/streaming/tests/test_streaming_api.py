@@ -155,3 +155,32 @@ def test_checkpoint_settings_without_effect_say_so_once(spark, tmp_path, capfd):
     err = capfd.readouterr().err
     assert err.count("checkpoint timeout (123456 ms) has no effect") == 1
     assert err.count("tolerable checkpoint failures (3) have no effect") == 1
+
+
+def test_the_testing_plugins_collecting_sink_receives_an_unbounded_jobs_records(spark,
+                                                                                tmp_path):
+    """pyflink_on_spark.testing.collect on an unbounded job: each micro-batch's records reach
+    the test's list as the batch completes (the driver's sink delivery is the bounded
+    run's: runtime/sink_delivery.py)."""
+    from pyflink_on_spark.testing import collect
+    in_dir = str(tmp_path / "in")
+    os.makedirs(in_dir)
+    with open(os.path.join(in_dir, "a.txt"), "w") as f:
+        f.write("one\ntwo\n")
+    env = StreamExecutionEnvironment.get_execution_environment()
+    env.set_parallelism(2)
+    source = FileSource.for_record_stream_format(StreamFormat.text_line_format(), in_dir) \
+        .monitor_continuously(Duration.of_millis(100)).build()
+    sink = collect(env.from_source(source, WatermarkStrategy.no_watermarks(), "files")
+                   .map(lambda line: line.upper(), output_type=Types.STRING()))
+    client = env.execute_async("collected unbounded")
+    try:
+        _wait_for(lambda: sorted(sink.results) == ["ONE", "TWO"])
+        with open(os.path.join(in_dir, ".b.tmp"), "w") as f:
+            f.write("three\n")
+        os.rename(os.path.join(in_dir, ".b.tmp"), os.path.join(in_dir, "b.txt"))
+        _wait_for(lambda: sorted(sink.results) == ["ONE", "THREE", "TWO"])
+    finally:
+        client.cancel().result()
+        sink.close()
+    assert sorted(sink.results) == ["ONE", "THREE", "TWO"]
