@@ -17,11 +17,21 @@ When: a classic session ships unless its master is local and its workers run thi
 interpreter (they import the installed package, with its bytecode); a Connect session ships
 unless it is the server `pyflink-on-spark serve` started (its workers import this checkout).
 Once per SparkContext or Connect session; never with PYFLINK_ON_SPARK_SHIP=0 (workers that
-have the shim installed). Compiled dependencies (rocksdict, for
-EmbeddedRocksDBStateBackend) are not in the zip: docs/deploy.md says what to install.
+have the shim installed).
+
+The executors' Python: before a classic session ships, one task asks the executors' Python
+itself (probe_workers, once per SparkContext) for its version, platform and compiled
+packages. Another minor version than the driver's fails the job before any of its tasks
+runs (PySpark would fail its first task: PYTHON_VERSION_MISMATCH), saying which Python to
+name. Compiled packages a job's tasks import that PySpark's environment lacks (rocksdict for
+EmbeddedRocksDBStateBackend, confluent-kafka for Kafka sinks: NATIVE_PACKAGES) go as an
+archive of the driver's installed copy when the executors lack them and run the driver's
+platform; else the job fails before it runs, naming what to install where. Spark Connect:
+neither (no SparkContext to run the probe; the server's Python needs them).
 """
 from __future__ import annotations
 
+import ast
 import hashlib
 import importlib
 import os
@@ -30,6 +40,7 @@ import sys
 import tempfile
 import threading
 import zipfile
+from dataclasses import dataclass
 from typing import Callable, Iterator, List, Optional, Tuple
 
 from pyflink_on_spark.private_files import private_dir
@@ -46,7 +57,6 @@ ZIP_PREFIX = "pyflink-on-spark-shipped-"
 
 _lock = threading.Lock()
 _shipped_to: List[object] = []     # the SparkContexts / Connect sessions that have the zip
-_native_shipped_to: List[object] = []   # the SparkContexts whose workers have rocksdict
 
 
 def _package_root(name: str) -> str:
@@ -147,7 +157,8 @@ def needs_shipping(master: Optional[str], worker_python: Optional[str]) -> bool:
 
 def ship_package(session) -> Optional[str]:
     """Ships the zip to the session's workers if they need it, once per SparkContext or
-    Connect session; the zip's path when it was shipped now."""
+    Connect session; the zip's path when it was shipped now. On a classic session, first
+    ExecutorsCannotRunJob unless the executors run the driver's minor Python version."""
     from pyflink_on_spark.spark.session import is_connect
     if shipping_turned_off():
         return None
@@ -159,6 +170,8 @@ def ship_package(session) -> Optional[str]:
         owner = session.sparkContext
         if not needs_shipping(owner.master, owner.pythonExec):
             return None
+        # before the job's first task: PySpark's own check fails that task instead
+        executors_python(owner)
     with _lock:
         if _has(_shipped_to, owner):
             return None
@@ -180,14 +193,33 @@ def _remember(shipped: List[object], owner) -> None:
     del shipped[:-8]          # sessions long gone need no entry
 
 
-# Where a native package shipped as an archive lands on the workers (under SparkFiles'
-# root), and goes on the tasks' sys.path (stage_task.prepare_worker)
-NATIVE_ARCHIVE_DIR = "pyflink_on_spark_native"
-
+# --- compiled packages, and the executors' Python --------------------------------------
 
 class ExecutorsCannotRunJob(JobExecutionError):
-    """The executors lack a compiled package the job needs, and the driver's copy cannot go
-    there (another Python version or platform): raised before any of the job's tasks runs."""
+    """The executors' Python cannot run the job: another minor version than the driver's
+    (PySpark refuses it), or it lacks a compiled package the job needs whose driver's copy
+    cannot go there. Raised before any of the job's tasks runs."""
+
+
+@dataclass(frozen=True)
+class NativePackage:
+    """A compiled package that parts of a job import in the executors' Python workers and a
+    plain PySpark environment lacks. Shipped as it is installed (its modules, the shared
+    libraries its wheel bundles beside them, e.g. confluent_kafka.libs/librdkafka)."""
+    distribution: str        # its name for pip and importlib.metadata
+    needed_by: str           # what of the job needs it, for the error
+    alternative: str         # what else the job can do, for the error
+    any_version: bool        # another version on the executors does as well as the driver's
+
+
+# rocksdict: the driver's version (its RocksDB writes the checkpoints a later run restores)
+ROCKSDICT = NativePackage("rocksdict", "EmbeddedRocksDBStateBackend",
+                          ", or use HashMapStateBackend", any_version=False)
+# confluent-kafka: the sinks' producers (runtime/operators/kafka_sink.py); KafkaSource reads
+# with Spark's own Kafka reader and lists offsets on the driver. Any release speaks Kafka.
+CONFLUENT_KAFKA = NativePackage("confluent-kafka", "KafkaSink / FlinkKafkaProducer", "",
+                                any_version=True)
+NATIVE_PACKAGES = (ROCKSDICT, CONFLUENT_KAFKA)
 
 
 def job_uses_rocksdb(job) -> bool:
@@ -195,29 +227,95 @@ def job_uses_rocksdb(job) -> bool:
     return any(uses_rocksdb(stage.spec.config.state_backend) for stage in job.stages)
 
 
-def _probe_workers(batches):
-    """What a worker's Python is: its version, its platform, its rocksdict (or None)."""
-    import sysconfig
-    import pyarrow as pa
-    for _ in batches:
-        pass
+def job_writes_kafka(job) -> bool:
+    from pyflink_on_spark.specs.sinks import KafkaSinkSpec, KafkaTransactionalSinkSpec
+    return any(isinstance(op.op, (KafkaSinkSpec, KafkaTransactionalSinkSpec))
+               for stage in job.stages for op in stage.spec.operators)
+
+
+def native_packages(job) -> List[NativePackage]:
+    """The compiled packages the job's tasks import."""
+    return [package for package, used in ((ROCKSDICT, job_uses_rocksdb(job)),
+                                          (CONFLUENT_KAFKA, job_writes_kafka(job))) if used]
+
+
+# Run by the executors' Python itself, not a PySpark worker: a worker of another minor
+# version than the driver's fails before it runs anything (PYTHON_VERSION_MISMATCH), and
+# its version is what is asked. Kept to what `python -c` has loaded anyway (site imports
+# os and sysconfig): importlib.metadata and json took 60 of its 90 ms. A distribution's
+# version is in its .dist-info directory's name (normalised: lower case, "_" for "-").
+# Python 2 answers too.
+_PROBE = r"""
+import os, sys, sysconfig
+found = {}
+for name in sys.argv[1:]:
+    found[name] = None
+    prefix = name.replace("-", "_").lower() + "-"
+    for entry in sys.path:
+        try:
+            hits = [n for n in os.listdir(entry or ".")
+                    if n.lower().startswith(prefix) and n.endswith(".dist-info")]
+        except OSError:
+            continue
+        if hits:
+            found[name] = hits[0][len(prefix):-len(".dist-info")]
+            break
+print(repr({"python": "%d.%d" % tuple(sys.version_info[:2]),
+            "platform": sysconfig.get_platform(), "packages": found}))
+"""
+
+
+def probe_workers(context) -> dict:
+    """What the executors' Python is: {"python": "3.11", "platform": "linux-x86_64",
+    "packages": {distribution: version or None}} of NATIVE_PACKAGES. One task of a JVM RDD
+    piping through `context.pythonExec` run as an executor runs it for its Python workers
+    (the same command, environment and directory); a cluster's executors run one Python."""
+    command = [context.pythonExec, "-c", _PROBE] + [p.distribution for p in NATIVE_PACKAGES]
+    context.setLocalProperty("spark.job.description",
+                             "pyflink-on-spark: which Python the executors run")
     try:
-        import rocksdict
-        from importlib import metadata
-        found = metadata.version("rocksdict") if hasattr(rocksdict, "Rdict") else ""
-    except ImportError:
-        found = None
-    yield pa.RecordBatch.from_pydict({
-        "python": ["%d.%d" % sys.version_info[:2]], "platform": [sysconfig.get_platform()],
-        "rocksdict": [found]})
+        # no input rows: the process gets an empty stdin, closed at once
+        lines = list(context._jsc.parallelize([], 1).pipe(command).collect())
+    except Exception as e:
+        cause = getattr(getattr(e, "java_exception", None), "getMessage", lambda: str(e))()
+        raise ExecutorsCannotRunJob(
+            "The executors could not run their Python %r (PYSPARK_PYTHON / "
+            "spark.pyspark.python), asked which version it is: %s. Name a Python %s that "
+            "exists on every executor." % (context.pythonExec,
+                                           str(cause).strip().splitlines()[0][:600],
+                                           _driver_python()[0])) from None
+    finally:
+        context.setLocalProperty("spark.job.description", None)
+    try:
+        return ast.literal_eval(lines[-1])
+    except (IndexError, ValueError, SyntaxError):   # a wrapper that printed something else
+        raise ExecutorsCannotRunJob(
+            "The executors' Python %r, asked which version it is, answered %r: name a "
+            "Python %s with PYSPARK_PYTHON or --conf spark.pyspark.python."
+            % (context.pythonExec, "\n".join(lines)[-300:], _driver_python()[0])) from None
 
 
-def probe_workers(session) -> dict:
-    """One task's answer to _probe_workers (a cluster's executors run one Python)."""
-    row = session.range(0, 1, 1, 1).mapInArrow(
-        _probe_workers, "python string, platform string, rocksdict string").collect()[0]
-    return {"python": row["python"], "platform": row["platform"],
-            "rocksdict": row["rocksdict"]}
+_probed: List[Tuple[object, str, dict]] = []   # (SparkContext, pythonExec, its answer)
+
+
+def executors_python(context) -> dict:
+    """probe_workers' answer, once per SparkContext and executors' Python; raises
+    ExecutorsCannotRunJob when that Python's minor version is not the driver's."""
+    with _lock:
+        found = next((answer for owner, python, answer in _probed
+                      if owner is context and python == context.pythonExec), None)
+        if found is None:
+            found = probe_workers(context)
+            _probed.append((context, context.pythonExec, found))
+            del _probed[:-8]          # sessions long gone need no entry
+    python = _driver_python()[0]
+    if found["python"] != python:
+        raise ExecutorsCannotRunJob(
+            "The executors' Python (%s) is Python %s, the driver's (%s) Python %s: PySpark "
+            "runs a job's functions only in the same minor version. Name a Python %s on the "
+            "executors with PYSPARK_PYTHON or --conf spark.pyspark.python."
+            % (context.pythonExec, found["python"], sys.executable, python, python))
+    return found
 
 
 def _driver_python() -> Tuple[str, str]:
@@ -225,69 +323,128 @@ def _driver_python() -> Tuple[str, str]:
     return "%d.%d" % sys.version_info[:2], sysconfig.get_platform()
 
 
+def _installed_version(distribution: str) -> Optional[str]:
+    from importlib import metadata
+    try:
+        return metadata.version(distribution)
+    except metadata.PackageNotFoundError:
+        return None
+
+
+# SparkContext -> the native packages its archives hold so far, in the order shipped
+_native_shipped: List[Tuple[object, List[NativePackage]]] = []
+
+
 def ship_native_packages(session, job) -> Optional[str]:
-    """For a job whose keyed state lives in RocksDB, on a classic session whose workers may
-    lack the shim: rocksdict on the workers. Nothing when they have the driver's version; the
-    driver's copy as an archive (unpacked by Spark on each worker) when their Python version
-    and platform are the driver's; else ExecutorsCannotRunJob, naming what to install where.
-    Once per SparkContext. The archive's path when it was shipped now."""
+    """The compiled packages the job needs (native_packages) on the executors of a classic
+    session whose workers may not be the driver's Python: nothing for a package they have
+    (the driver's version, or any for a package that takes any); else the driver's copy as
+    an archive (unpacked by Spark on each worker) when their platform is the driver's; else
+    ExecutorsCannotRunJob, naming what to install where. Each package once per
+    SparkContext. The archive's path when one was shipped now."""
     from pyflink_on_spark.spark.session import is_connect
-    if is_connect(session) or not job_uses_rocksdb(job) or shipping_turned_off():
+    if is_connect(session) or shipping_turned_off():
         return None
+    needed = native_packages(job)
     context = session.sparkContext
-    if not needs_shipping(context.master, context.pythonExec):
+    if not needed or not needs_shipping(context.master, context.pythonExec):
         return None
+    workers = executors_python(context)
     with _lock:
-        if _has(_native_shipped_to, context):
+        shipped = next((packages for owner, packages in _native_shipped
+                        if owner is context), [])
+        missing = [p for p in needed if p not in shipped and not _executors_have(p, workers)]
+        if not missing:
             return None
-        from importlib import metadata
-        wanted = metadata.version("rocksdict")
-        workers = probe_workers(session)
-        if workers["rocksdict"] == wanted:
-            _remember(_native_shipped_to, context)
-            return None
-        python, platform = _driver_python()
-        if (workers["python"], workers["platform"]) != (python, platform):
-            raise ExecutorsCannotRunJob(
-                "EmbeddedRocksDBStateBackend needs rocksdict %s in the executors' Python "
-                "(%s: Python %s on %s), which %s. The driver's copy is built for Python %s on "
-                "%s and cannot go there: install it in the executors' Python (pip install "
-                "rocksdict==%s), or ship an environment that has it (--archives, "
-                "docs/deploy.md), or use HashMapStateBackend."
-                % (wanted, context.pythonExec, workers["python"], workers["platform"],
-                   "has rocksdict %s" % workers["rocksdict"] if workers["rocksdict"]
-                   else "cannot import it", python, platform, wanted))
-        path = _native_zip("rocksdict")
-        context.addArchive("%s#%s" % (path, NATIVE_ARCHIVE_DIR))
-        _remember(_native_shipped_to, context)
+        platform = _driver_python()[1]
+        unshippable = [p for p in missing
+                       if workers["platform"] != platform or _installed_version(
+                           p.distribution) is None]
+        if unshippable:
+            raise ExecutorsCannotRunJob(" ".join(
+                _cannot_ship(p, context.pythonExec, workers) for p in unshippable))
+        packages = shipped + missing
+        path = _native_zip(packages)
+        # each archive holds all shipped so far, in a directory of its own (numbered by
+        # how many packages came before it): the highest number is all a task needs
+        context.addArchive("%s#%s-%d" % (path, NATIVE_ARCHIVE_DIR, len(shipped)))
+        _native_shipped[:] = [(o, p) for o, p in _native_shipped if o is not context][-7:]
+        _native_shipped.append((context, packages))
     return path
 
 
+def _executors_have(package: NativePackage, workers: dict) -> bool:
+    theirs = workers["packages"].get(package.distribution)
+    return theirs is not None and (package.any_version
+                                   or theirs == _installed_version(package.distribution))
 
-def _native_zip(name: str) -> str:
-    """A zip of an installed package as it is (compiled modules too), in the cache."""
+
+def _cannot_ship(package: NativePackage, python: str, workers: dict) -> str:
+    ours = _installed_version(package.distribution)
+    theirs = workers["packages"].get(package.distribution)
+    if ours is None:
+        why = "The driver has none to ship"
+    else:
+        why = "The driver's copy (%s) is built for %s and cannot go there" % (
+            ours, " on ".join(_driver_python()))
+    return ("%s needs %s in the executors' Python (%s: Python %s on %s), which %s. %s: "
+            "install it in the executors' Python (pip install %s), or ship an environment "
+            "that has it (--archives, docs/deploy.md)%s." % (
+                package.needed_by, package.distribution, python, workers["python"],
+                workers["platform"], "has %s %s" % (package.distribution, theirs) if theirs
+                else "cannot import it", why,
+                package.distribution + ("==" + ours if ours else ""), package.alternative))
+
+
+# Where the native packages' archives land on the workers: "<this>-<n>" under SparkFiles'
+# root; the newest (highest n) goes on the tasks' sys.path (stage_task.prepare_worker)
+NATIVE_ARCHIVE_DIR = "pyflink_on_spark_native"
+
+
+def _native_zip(packages: List[NativePackage]) -> str:
+    """A zip of installed distributions as pip installed them (the files of their RECORD:
+    modules, compiled extensions, the shared libraries their wheels bundle in a directory
+    beside the package, found there through the extensions' relative RPATH), in the
+    cache."""
     from importlib import metadata
+    described = ["%s==%s" % (p.distribution, metadata.version(p.distribution))
+                 for p in packages]
+    digest = hashlib.sha256("\n".join(described + list(_driver_python())).encode())
     directory = private_dir(_cache_dir(), "the shipped package cache")
-    path = os.path.join(directory, "native-%s-%s-%s.zip" % (
-        name, metadata.version(name), "-".join(_driver_python()).replace("/", "_")))
+    path = os.path.join(directory, "native-%s-%s.zip" % (
+        "-".join(d.replace("==", "-") for d in described), digest.hexdigest()[:12]))
     if os.path.isfile(path):
         return path
+
     def write(building: str) -> None:
         with zipfile.ZipFile(building, "w", zipfile.ZIP_DEFLATED) as archive:
-            for source, arcname in _package_files(name):
-                archive.write(source, arcname)
+            for package in packages:
+                distribution = metadata.distribution(package.distribution)
+                for file in distribution.files or ():
+                    parts = file.parts
+                    if not parts or parts[0] == ".." or os.path.isabs(str(file)):
+                        continue     # its scripts, installed elsewhere
+                    source = str(distribution.locate_file(file))
+                    if os.path.isfile(source):
+                        archive.write(source, "/".join(parts))
     _build_whole(path, write)
     return path
 
 
 def native_archive_path() -> Optional[str]:
-    """In a task: the directory of the native packages shipped as an archive, if any."""
+    """In a task: the directory of the newest archive of native packages shipped, if any."""
     try:
         from pyspark.files import SparkFiles
         root = SparkFiles.getRootDirectory()
+        names = os.listdir(root)
     except Exception:   # not in a Spark worker (the direct runner, tests)
         return None
-    path = os.path.join(root, NATIVE_ARCHIVE_DIR)
+    prefix = NATIVE_ARCHIVE_DIR + "-"
+    numbered = [(int(name[len(prefix):]), name) for name in names
+                if name.startswith(prefix) and name[len(prefix):].isdigit()]
+    if not numbered:
+        return None
+    path = os.path.join(root, max(numbered)[1])
     return path if os.path.isdir(path) else None
 
 

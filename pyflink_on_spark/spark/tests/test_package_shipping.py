@@ -66,10 +66,14 @@ def test_engine_frames_of_the_shipped_bytecode_are_hidden_from_user_tracebacks()
     assert not _is_engine_frame("/home/me/jobs/my_job.py")
 
 
-def test_the_local_test_session_ships_nothing(spark):
+def test_the_local_test_session_ships_nothing_and_probes_nothing(spark, monkeypatch):
+    def probe(context):
+        raise AssertionError("the executors are this Python: nothing to ask them")
+    monkeypatch.setattr(package_shipping, "probe_workers", probe)
     context = spark.sparkContext
     before = list(context._python_includes or ())
     assert package_shipping.ship_package(spark) is None
+    assert package_shipping.ship_native_packages(spark, _Job("rocksdb", _kafka_sink())) is None
     assert list(context._python_includes or ()) == before
 
 
@@ -79,9 +83,13 @@ class _Context:
 
     def __init__(self):
         self.archives = []
+        self.py_files = []
 
     def addArchive(self, path):
         self.archives.append(path)
+
+    def addPyFile(self, path):
+        self.py_files.append(path)
 
 
 class _Session:
@@ -89,54 +97,186 @@ class _Session:
         self.sparkContext = _Context()
 
 
-class _RocksJob:
-    """A compiled job's shape as ship_native_packages reads it."""
+class _Job:
+    """A compiled job's shape as ship_native_packages reads it: a state backend, and
+    operators' specs."""
 
-    def __init__(self, backend):
+    def __init__(self, backend=None, *ops):
         from types import SimpleNamespace
         config = SimpleNamespace(state_backend=backend)
-        self.stages = [SimpleNamespace(spec=SimpleNamespace(config=config))]
+        operators = tuple(SimpleNamespace(op=op) for op in ops)
+        self.stages = [SimpleNamespace(spec=SimpleNamespace(config=config,
+                                                            operators=operators))]
 
 
-def _workers(monkeypatch, python, platform, rocksdict):
-    monkeypatch.setattr(package_shipping, "probe_workers", lambda session: {
-        "python": python, "platform": platform, "rocksdict": rocksdict})
+def _kafka_sink():
+    from pyflink_on_spark.specs.sinks import KafkaSinkSpec
+    return KafkaSinkSpec(properties=(("bootstrap.servers", "broker:9092"),),
+                         value_serializer=bytes, topic="out")
+
+
+def _exactly_once_kafka_sink():
+    from pyflink_on_spark.specs.sinks import KafkaTransactionalSinkSpec
+    return KafkaTransactionalSinkSpec(records=_kafka_sink())
+
+
+def _workers(monkeypatch, python, platform, **packages):
+    """The executors' Python as probe_workers would find it; the list of contexts probed."""
+    probed = []
+
+    def probe(context):
+        probed.append(context)
+        return {"python": python, "platform": platform,
+                "packages": {"rocksdict": packages.get("rocksdict"),
+                             "confluent-kafka": packages.get("confluent_kafka")}}
+    monkeypatch.setattr(package_shipping, "probe_workers", probe)
+    return probed
+
+
+def _drivers(monkeypatch, tmp_path):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    return package_shipping._driver_python()
 
 
 def test_rocksdict_goes_as_an_archive_to_workers_of_the_drivers_python_and_platform(
         monkeypatch, tmp_path):
     from importlib import metadata
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    python, platform = package_shipping._driver_python()
-    _workers(monkeypatch, python, platform, None)
+    python, platform = _drivers(monkeypatch, tmp_path)
+    _workers(monkeypatch, python, platform)
     session = _Session()
-    path = package_shipping.ship_native_packages(session, _RocksJob("rocksdb"))
-    assert session.sparkContext.archives == [path + "#pyflink_on_spark_native"]
+    path = package_shipping.ship_native_packages(session, _Job("rocksdb"))
+    assert session.sparkContext.archives == [path + "#pyflink_on_spark_native-0"]
     names = zipfile.ZipFile(path).namelist()
     assert any(name.startswith("rocksdict/") and name.endswith(".so") for name in names)
     assert metadata.version("rocksdict") in os.path.basename(path)
     # once per context
-    assert package_shipping.ship_native_packages(session, _RocksJob("rocksdb")) is None
+    assert package_shipping.ship_native_packages(session, _Job("rocksdb")) is None
 
 
-def test_workers_that_have_the_drivers_rocksdict_or_a_job_without_rocksdb_get_nothing(
-        monkeypatch):
+def test_confluent_kafka_goes_with_its_bundled_librdkafka_for_a_job_with_a_kafka_sink(
+        monkeypatch, tmp_path):
+    python, platform = _drivers(monkeypatch, tmp_path)
+    _workers(monkeypatch, python, platform)
+    session = _Session()
+    path = package_shipping.ship_native_packages(session, _Job(None, _kafka_sink()))
+    assert session.sparkContext.archives == [path + "#pyflink_on_spark_native-0"]
+    names = zipfile.ZipFile(path).namelist()
+    assert "confluent_kafka/__init__.py" in names
+    assert any(n.startswith("confluent_kafka/cimpl") and n.endswith(".so") for n in names)
+    # the wheel's librdkafka, where the extension's RPATH ($ORIGIN/../confluent_kafka.libs)
+    # finds it
+    assert any(n.startswith("confluent_kafka.libs/librdkafka") for n in names), names
+    assert not [n for n in names if n.startswith("rocksdict/")]
+    # exactly-once sinks need it too; already there
+    assert package_shipping.ship_native_packages(
+        session, _Job(None, _exactly_once_kafka_sink())) is None
+
+
+def test_a_later_job_needing_another_package_gets_a_newer_archive_holding_both(
+        monkeypatch, tmp_path):
+    from pyspark.files import SparkFiles
+    python, platform = _drivers(monkeypatch, tmp_path)
+    _workers(monkeypatch, python, platform)
+    session = _Session()
+    package_shipping.ship_native_packages(session, _Job("rocksdb"))
+    both = package_shipping.ship_native_packages(session, _Job("rocksdb", _kafka_sink()))
+    assert session.sparkContext.archives[1] == both + "#pyflink_on_spark_native-1"
+    names = zipfile.ZipFile(both).namelist()
+    assert any(n.startswith("rocksdict/") for n in names)
+    assert any(n.startswith("confluent_kafka/") for n in names)
+    # in a task: the newest archive's directory goes on the path (-10 sorts before -2 as text)
+    for name in ("pyflink_on_spark_native-0", "pyflink_on_spark_native-2",
+                 "pyflink_on_spark_native-10", "pyflink_on_spark_native-x", "other"):
+        (tmp_path / "files" / name).mkdir(parents=True)
+    monkeypatch.setattr(SparkFiles, "_is_running_on_worker", True)
+    monkeypatch.setattr(SparkFiles, "_root_directory", str(tmp_path / "files"))
+    assert package_shipping.native_archive_path() == \
+        str(tmp_path / "files" / "pyflink_on_spark_native-10")
+
+
+def test_workers_that_have_the_package_or_a_job_that_needs_none_get_nothing(monkeypatch):
     from importlib import metadata
     from pyflink_on_spark.datastream.state_backend import HashMapStateBackend
-    _workers(monkeypatch, "3.0", "elsewhere", metadata.version("rocksdict"))
+    # rocksdict of the driver's version; confluent-kafka of any version will do
+    _workers(monkeypatch, package_shipping._driver_python()[0], "elsewhere",
+             rocksdict=metadata.version("rocksdict"), confluent_kafka="1.9.0")
     session = _Session()
-    assert package_shipping.ship_native_packages(session, _RocksJob("rocksdb")) is None
-    assert package_shipping.ship_native_packages(_Session(),
-                                                 _RocksJob(HashMapStateBackend())) is None
+    assert package_shipping.ship_native_packages(session, _Job("rocksdb", _kafka_sink())) \
+        is None
+    assert package_shipping.ship_native_packages(session, _Job(HashMapStateBackend())) is None
     assert session.sparkContext.archives == []
 
 
-def test_workers_of_another_python_without_rocksdict_fail_the_job_before_it_runs(monkeypatch):
+def test_workers_of_another_platform_without_the_packages_fail_the_job_before_it_runs(
+        monkeypatch):
     from pyflink_on_spark.datastream.state_backend import EmbeddedRocksDBStateBackend
-    _workers(monkeypatch, "3.9", "linux-aarch64", None)
+    python = package_shipping._driver_python()[0]
+    _workers(monkeypatch, python, "linux-aarch64", rocksdict="0.1")
+    session = _Session()
     with pytest.raises(package_shipping.ExecutorsCannotRunJob) as raised:
-        package_shipping.ship_native_packages(_Session(),
-                                              _RocksJob(EmbeddedRocksDBStateBackend()))
+        package_shipping.ship_native_packages(
+            session, _Job(EmbeddedRocksDBStateBackend(), _kafka_sink()))
     text = str(raised.value)
-    assert "/opt/executors/bin/python: Python 3.9 on linux-aarch64" in text
+    where = "/opt/executors/bin/python: Python %s on linux-aarch64" % python
+    assert "EmbeddedRocksDBStateBackend needs rocksdict in the executors' Python (%s), " \
+        "which has rocksdict 0.1" % where in text
     assert "pip install rocksdict==" in text and "HashMapStateBackend" in text
+    assert "KafkaSink / FlinkKafkaProducer needs confluent-kafka in the executors' Python " \
+        "(%s), which cannot import it" % where in text
+    assert "pip install confluent-kafka==" in text
+    assert session.sparkContext.archives == []
+
+
+def test_a_package_the_driver_lacks_and_the_executors_too_fails_saying_to_install_it(
+        monkeypatch):
+    real = package_shipping._installed_version
+    monkeypatch.setattr(package_shipping, "_installed_version",
+                        lambda name: None if name == "confluent-kafka" else real(name))
+    _workers(monkeypatch, *package_shipping._driver_python())
+    with pytest.raises(package_shipping.ExecutorsCannotRunJob) as raised:
+        package_shipping.ship_native_packages(_Session(), _Job(None, _kafka_sink()))
+    assert "The driver has none to ship: install it in the executors' Python (pip install " \
+        "confluent-kafka)" in str(raised.value)
+
+
+def test_executors_of_another_minor_python_fail_before_any_task_naming_both_and_the_fix(
+        monkeypatch):
+    import sys
+    python = package_shipping._driver_python()[0]
+    other = "3.%d" % (sys.version_info[1] + 1)
+    probed = _workers(monkeypatch, other, package_shipping._driver_python()[1])
+    session = _Session()
+    for _ in range(2):     # every job of the session fails so, from one probe
+        with pytest.raises(package_shipping.ExecutorsCannotRunJob) as raised:
+            package_shipping.ship_package(session)
+        text = str(raised.value)
+        assert "The executors' Python (/opt/executors/bin/python) is Python %s, the " \
+            "driver's (%s) Python %s" % (other, sys.executable, python) in text
+        assert "Name a Python %s on the executors with PYSPARK_PYTHON or --conf " \
+            "spark.pyspark.python" % python in text
+    assert probed == [session.sparkContext]
+    assert session.sparkContext.py_files == []         # nothing shipped
+
+
+def test_the_executors_python_is_probed_once_per_context_and_python(monkeypatch, tmp_path):
+    python, platform = _drivers(monkeypatch, tmp_path)
+    probed = _workers(monkeypatch, python, platform)
+    monkeypatch.setattr(package_shipping, "package_zip", lambda: "/cache/shim.zip")
+    session = _Session()
+    assert package_shipping.ship_package(session) == "/cache/shim.zip"
+    package_shipping.ship_native_packages(session, _Job("rocksdb", _kafka_sink()))
+    assert package_shipping.ship_package(session) is None
+    assert probed == [session.sparkContext]
+    session.sparkContext.pythonExec = "/opt/other/bin/python"   # another Python: asked anew
+    package_shipping.ship_native_packages(session, _Job("rocksdb"))
+    assert probed == [session.sparkContext] * 2
+    assert session.sparkContext.py_files == ["/cache/shim.zip"]
+
+
+def test_the_probe_asks_the_executors_python_itself_through_a_task(spark):
+    from importlib import metadata
+    python, platform = package_shipping._driver_python()
+    found = package_shipping.probe_workers(spark.sparkContext)   # the local executors: here
+    assert found == {"python": python, "platform": platform, "packages": {
+        "rocksdict": metadata.version("rocksdict"),
+        "confluent-kafka": metadata.version("confluent-kafka")}}

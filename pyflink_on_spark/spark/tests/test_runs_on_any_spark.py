@@ -118,3 +118,65 @@ def test_a_job_through_a_local_connect_server_whose_python_lacks_the_shim(
     else:   # what shipping is for: without it the server's workers cannot run the job
         assert proc.returncode != 0
         assert "No module named 'pyflink_on_spark'" in proc.stderr, proc.stderr[-3000:]
+
+
+def _python_of_another_minor_version(tmp_path) -> str:
+    """An interpreter of another minor version than this one on this machine (pyenv's, the
+    system's); else a stand-in answering the driver's one question as such a Python would
+    (a plain script: were it run as a PySpark worker, it would fail otherwise)."""
+    import glob
+    import subprocess
+    this = "%d.%d" % sys.version_info[:2]
+    candidates = set(glob.glob(os.path.expanduser("~/.pyenv/versions/3.*/bin/python3"))
+                     + glob.glob("/usr/bin/python3.*") + glob.glob("/usr/local/bin/python3.*"))
+    for python in sorted(candidates):
+        if not os.access(python, os.X_OK) or python.endswith("-config"):
+            continue
+        found = subprocess.run([python, "-c", "import sys; print('%d.%d' % sys.version_info[:2])"],
+                               capture_output=True, text=True)
+        if found.returncode == 0 and found.stdout.strip() not in ("", this):
+            return python
+    stand_in = tmp_path / "python3.99"
+    stand_in.write_text('#!/bin/sh\necho \'{"python": "3.99", "platform": "linux-x86_64", '
+                        '"packages": {}}\'\n')
+    stand_in.chmod(0o755)
+    return str(stand_in)
+
+
+def _jobs_started(event_dir) -> list:
+    """The descriptions of the Spark jobs an uncompressed event log records."""
+    import glob
+    import json
+    descriptions = []
+    for path in glob.glob(os.path.join(str(event_dir), "*")):
+        with open(path) as f:
+            for line in f:
+                event = json.loads(line)
+                if event["Event"] == "SparkListenerJobStart":
+                    descriptions.append(event["Properties"].get("spark.job.description"))
+    return descriptions
+
+
+def test_executors_of_another_minor_python_fail_the_job_before_any_task_saying_what_to_do(
+        standalone_cluster, tmp_path):
+    script = tmp_path / "job.py"
+    script.write_text(JOB)
+    other = _python_of_another_minor_version(tmp_path)
+    events = tmp_path / "events"
+    events.mkdir()
+    env = standalone_cluster.env()
+    env["PYSPARK_PYTHON"] = other
+    conf = ["spark.eventLog.enabled=true", "spark.eventLog.dir=file://%s" % events,
+            "spark.eventLog.compress=false", "spark.eventLog.rolling.enabled=false"]
+    code, out, err = standalone_cluster.run_client(
+        _cli(["run"] + [arg for c in conf for arg in ("--conf", c)] + [str(script)]),
+        str(tmp_path), cwd=CHECKOUT, env=env)
+    driver = "%d.%d" % sys.version_info[:2]
+    assert code == 1, err[-3000:]
+    assert "The executors' Python (%s) is Python 3." % other in err, err[-3000:]
+    assert "the driver's (%s) Python %s" % (sys.executable, driver) in err, err[-3000:]
+    assert "Name a Python %s on the executors with PYSPARK_PYTHON or --conf " \
+        "spark.pyspark.python" % driver in err, err[-3000:]
+    assert "PYTHON_VERSION_MISMATCH" not in err and out == ""
+    # the one Spark job that ran asked the executors' Python; none of the job's ran
+    assert _jobs_started(events) == ["pyflink-on-spark: which Python the executors run"]

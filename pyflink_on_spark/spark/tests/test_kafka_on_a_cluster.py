@@ -1,0 +1,94 @@
+"""Kafka jobs on a Spark whose executors have nothing of ours (issue 38): a client process
+runs a bounded job reading a topic with KafkaSource (Spark's Kafka reader, its package
+reaching the executors through spark.jars.packages), a keyed reduce, and writing with
+KafkaSink AT_LEAST_ONCE and EXACTLY_ONCE (confluent-kafka in the sink's tasks, shipped as an
+archive: spark/package_shipping.py). Its records are compared with the same job's on
+local[2], whose workers run the driver's Python."""
+import sys
+
+from pyflink_on_spark.spark.tests.test_kafka_broker_bounded import (consume_all, new_topics,
+                                                                   produce)
+from pyflink_on_spark.spark.tests.test_runs_on_any_spark import CHECKOUT
+
+KAFKA_JOB = '''
+import sys
+from pyflink.common import Types, WatermarkStrategy
+from pyflink.common.serialization import SimpleStringSchema
+from pyflink.datastream import StreamExecutionEnvironment
+from pyflink.datastream.connectors.base import DeliveryGuarantee
+from pyflink.datastream.connectors.kafka import (KafkaOffsetsInitializer,
+                                                 KafkaRecordSerializationSchema, KafkaSink,
+                                                 KafkaSource)
+
+servers, source_topic, plain_topic, exact_topic, prefix = sys.argv[1:6]
+
+
+def sink(topic, guarantee):
+    builder = KafkaSink.builder().set_bootstrap_servers(servers) \\
+        .set_record_serializer(KafkaRecordSerializationSchema.builder().set_topic(topic)
+                               .set_value_serialization_schema(SimpleStringSchema()).build()) \\
+        .set_delivery_guarantee(guarantee)
+    if guarantee == DeliveryGuarantee.EXACTLY_ONCE:
+        builder = builder.set_transactional_id_prefix(prefix) \\
+            .set_property("transaction.timeout.ms", "60000")
+    return builder.build()
+
+
+env = StreamExecutionEnvironment.get_execution_environment()
+env.set_parallelism(2)
+source = KafkaSource.builder().set_bootstrap_servers(servers).set_topics(source_topic) \\
+    .set_group_id("cluster-job") \\
+    .set_starting_offsets(KafkaOffsetsInitializer.earliest()) \\
+    .set_bounded(KafkaOffsetsInitializer.latest()) \\
+    .set_value_only_deserializer(SimpleStringSchema()).build()
+sums = env.from_source(source, WatermarkStrategy.no_watermarks(), "words") \\
+    .map(lambda line: (line.split(",")[0], int(line.split(",")[1])),
+         output_type=Types.TUPLE([Types.STRING(), Types.INT()])) \\
+    .key_by(lambda pair: pair[0], key_type=Types.STRING()) \\
+    .reduce(lambda a, b: (a[0], a[1] + b[1])) \\
+    .map(lambda pair: "%s=%d" % pair, output_type=Types.STRING())
+sums.sink_to(sink(plain_topic, DeliveryGuarantee.AT_LEAST_ONCE))
+sums.sink_to(sink(exact_topic, DeliveryGuarantee.EXACTLY_ONCE))
+env.execute("kafka on a cluster")
+'''
+
+# (key, value) records, each key's in one partition (keyed), so each key's running sums
+# come in one order wherever the job runs
+RECORDS = [("k%d" % (i % 4), i) for i in range(40)]
+
+
+def _run_job(cluster, tmp_path, servers, topics, master=None):
+    """Runs KAFKA_JOB in a client process on the cluster (master None) or on `master`
+    (its workers the driver's Python); its exit code and stderr."""
+    script = tmp_path / "kafka_job.py"
+    script.write_text(KAFKA_JOB)
+    env = cluster.env()
+    if master is not None:
+        env["PYFLINK_ON_SPARK_MASTER"] = master
+        env.pop("PYSPARK_PYTHON")
+    out_dir = tmp_path / (master or "cluster").replace("[", "").replace("]", "")
+    out_dir.mkdir()
+    args = [sys.executable, "-m", "pyflink_on_spark.cli.main", "run", str(script), servers,
+            *topics, "cluster-job-%s" % topics[1]]
+    code, out, err = cluster.run_client(args, str(out_dir), cwd=CHECKOUT, env=env)
+    return code, err
+
+
+def test_a_kafka_job_on_a_cluster_without_confluent_kafka_writes_what_it_writes_locally(
+        standalone_cluster, kafka_broker, tmp_path):
+    source, plain, exact, local_plain, local_exact = new_topics(
+        kafka_broker, "cluster-in", "cluster-plain", "cluster-exact", "local-plain",
+        "local-exact")
+    produce(kafka_broker, source, ["%s,%d" % r for r in RECORDS],
+            keys=[k.encode() for k, _ in RECORDS])
+    code, err = _run_job(standalone_cluster, tmp_path, kafka_broker, [source, plain, exact])
+    assert code == 0, err[-5000:] + standalone_cluster.executor_log_tails()
+    code, err = _run_job(standalone_cluster, tmp_path, kafka_broker,
+                         [source, local_plain, local_exact], master="local[2]")
+    assert code == 0, err[-5000:]
+    expected = sorted(v for _, v in consume_all(kafka_broker, local_plain, len(RECORDS)))
+    assert len(expected) == len(RECORDS) and b"k3=%d" % sum(range(3, 40, 4)) in expected
+    assert sorted(v for _, v in consume_all(kafka_broker, local_exact, len(RECORDS))) == \
+        expected
+    assert sorted(v for _, v in consume_all(kafka_broker, plain, len(RECORDS))) == expected
+    assert sorted(v for _, v in consume_all(kafka_broker, exact, len(RECORDS))) == expected
