@@ -19,6 +19,7 @@ from typing import Dict, Iterator, Optional
 
 from pyflink_on_spark.private_files import open_private, private_dir
 from pyflink_on_spark.spark.class_cache import class_cache_for, with_class_cache
+from pyflink_on_spark.spark.gateway import start_gateway
 from pyflink_on_spark.spark.jit import with_jit_mode
 from pyflink_on_spark.spark.start_warmup import start_warmup
 from pyflink_on_spark.spark.temp_dirs import remove_left_behind, untouched_for
@@ -53,7 +54,13 @@ logger.python.name = org.apache.spark.api.python
 logger.python.level = {task_level}
 logger.nativeload.name = org.apache.hadoop.util.NativeCodeLoader
 logger.nativeload.level = ERROR
+logger.gateway.name = org.apache.spark.api.python.PythonGatewayServer
+logger.gateway.level = {level}
 """
+# Spark treats PySpark's gateway as a shell: when the gateway's logger level (else WARN)
+# differs from the root's, it prints "Setting default log level to ..." and a hint on
+# stderr at every start (Logging.initializeLogging). The gateway's own logger at the root's
+# level keeps a run's stderr to what the job prints.
 
 
 class JavaNotFoundError(RuntimeError):
@@ -303,6 +310,8 @@ def get_session():
             start_warmup(started)   # pandas and JVM singletons, while the JVM starts
         try:
             with loopback_ui(master or conf.get("spark.master")):
+                if conf.get("spark.api.mode", "").lower() != "connect":
+                    start_gateway(builder._options, quiet=not verbose)
                 session = builder.getOrCreate()
         finally:
             started.set()
