@@ -46,21 +46,30 @@ _dumps = cloudpickle.dumps
 def channel_selector(spec: ExitSpec, subtask: int, parallelism: int) -> Callable:
     """value -> destination subtask, following Flink's partitioners. Where Flink is random
     (rebalance's start, shuffle), the shim is seeded by the subtask index: deterministic."""
+    return positioned_selector(spec, subtask, parallelism)[0]
+
+
+def positioned_selector(spec: ExitSpec, subtask: int, parallelism: int) -> tuple:
+    """(channel_selector, its position): the mutable object the selector advances, a
+    one-element list holding a round-robin counter (rebalance, rescale) or a Random
+    (shuffle); None for a selector without one. The exit keeps the position: it is part
+    of the stream's position in a checkpoint (a re-run batch routes records as the first
+    run did)."""
     select = _SELECTORS.get(type(spec.partitioning))
     if select is None:
         raise ValueError("unknown partitioning %r" % (spec.partitioning,))
     return select(spec.partitioning, subtask, parallelism, spec)
 
 
-def _forward(partitioning, subtask: int, parallelism: int, spec: ExitSpec) -> Callable:
-    return lambda value: subtask
+def _forward(partitioning, subtask: int, parallelism: int, spec: ExitSpec) -> tuple:
+    return (lambda value: subtask), None
 
 
-def _global(partitioning, subtask: int, parallelism: int, spec: ExitSpec) -> Callable:
-    return lambda value: 0
+def _global(partitioning, subtask: int, parallelism: int, spec: ExitSpec) -> tuple:
+    return (lambda value: 0), None
 
 
-def _rebalance(partitioning, subtask: int, parallelism: int, spec: ExitSpec) -> Callable:
+def _rebalance(partitioning, subtask: int, parallelism: int, spec: ExitSpec) -> tuple:
     n = spec.target_parallelism
     state = [subtask % n]
 
@@ -68,14 +77,14 @@ def _rebalance(partitioning, subtask: int, parallelism: int, spec: ExitSpec) -> 
         dest = state[0]
         state[0] = dest + 1 if dest + 1 < n else 0
         return dest
-    return rebalance
+    return rebalance, state
 
 
-def _rescale(partitioning, subtask: int, parallelism: int, spec: ExitSpec) -> Callable:
+def _rescale(partitioning, subtask: int, parallelism: int, spec: ExitSpec) -> tuple:
     targets = rescale_targets(subtask, parallelism, spec.target_parallelism)
     if len(targets) == 1:
         target = targets[0]
-        return lambda value: target
+        return (lambda value: target), None
     width = len(targets)
     state = [-1]
 
@@ -84,25 +93,25 @@ def _rescale(partitioning, subtask: int, parallelism: int, spec: ExitSpec) -> Ca
         channel = state[0] + 1 if state[0] + 1 < width else 0
         state[0] = channel
         return targets[channel]
-    return rescale
+    return rescale, state
 
 
-def _shuffle(partitioning, subtask: int, parallelism: int, spec: ExitSpec) -> Callable:
+def _shuffle(partitioning, subtask: int, parallelism: int, spec: ExitSpec) -> tuple:
     n = spec.target_parallelism
     rng = random.Random(subtask)
-    return lambda value: rng.randrange(n)
+    return (lambda value: rng.randrange(n)), rng
 
 
 def _keyed(partitioning: KeyedPartitioning, subtask: int, parallelism: int,
-           spec: ExitSpec) -> Callable:
+           spec: ExitSpec) -> tuple:
     get_key = per_record_callable(partitioning.key_selector, "get_key")
     to_subtask = KeyToSubtask(spec.target_max_parallelism, spec.target_parallelism,
                               partitioning.key_type)
-    return lambda value: to_subtask(get_key(value))
+    return (lambda value: to_subtask(get_key(value))), None
 
 
 def _custom(partitioning: CustomPartitioning, subtask: int, parallelism: int,
-            spec: ExitSpec) -> Callable:
+            spec: ExitSpec) -> tuple:
     n = spec.target_parallelism
     get_key = per_record_callable(partitioning.key_selector, "get_key")
     partition = per_record_callable(partitioning.partitioner, "partition")
@@ -113,7 +122,7 @@ def _custom(partitioning: CustomPartitioning, subtask: int, parallelism: int,
             raise ValueError("Partitioner returned %r; it must be an int in [0, %d)"
                              % (dest, n))
         return dest
-    return custom
+    return custom, None
 
 
 # Broadcast exits do not select: every chunk goes to every destination (ExitCollector).
@@ -238,9 +247,36 @@ class ExitCollector:
             if isinstance(spec.partitioning, KeyedPartitioning) else None)
         self._convert = spec.converter
         self._kind = KIND_DRIVER if spec.to_driver else KIND_RECORDS
-        self._select = (lambda value: 0) if self._broadcast else channel_selector(
-            spec, subtask, parallelism)
+        self._select, self._position = ((lambda value: 0), None) if self._broadcast \
+            else positioned_selector(spec, subtask, parallelism)
         self._bind(self._records_path(spec))
+
+    # -- checkpoints of unbounded jobs (runtime/checkpoint/micro_batch.py) ---------------------
+
+    def export_position(self) -> dict:
+        """The channel selector's position (positioned_selector): ``{"round_robin": n}``,
+        ``{"random": state}``, or ``{}`` for a selector without one."""
+        position = self._position
+        if position is None:
+            return {}
+        if isinstance(position, random.Random):
+            return {"random": position.getstate()}
+        return {"round_robin": position[0]}
+
+    def restore_position(self, state) -> None:
+        """Puts back what export_position gave (or what checkpoints written before it kept:
+        [(cell, value)] of the selector function's closure, a Random's state or the
+        round-robin list first)."""
+        if isinstance(state, list):
+            state = _legacy_position(state)
+        position = self._position
+        if position is None:
+            return
+        if isinstance(position, random.Random):
+            if "random" in state:
+                position.setstate(state["random"])
+        elif "round_robin" in state:
+            position[0] = state["round_robin"]
 
     def _bind(self, process_many: Callable) -> None:
         """The exit's input methods: process_many(values, timestamp) takes the records of an
@@ -932,6 +968,18 @@ MARSHALLED_BYTES_HELD = 48 << 20
 FEW_RECORDS = 16    # a slot this small that would leave is worth holding longer
 _HELD_RECORD_BYTES = 41
 _SLOT_BYTES = 200
+
+
+def _legacy_position(cells: list) -> dict:
+    """A selector position as checkpoints before ExitCollector.export_position kept it:
+    [(closure cell, value)] of the selector function's mutable cells (a Random's state, a
+    tuple; the round-robin counter in a one-element list, before rescale's target list)."""
+    for _, value in sorted(cells, key=lambda cell: cell[0]):
+        if isinstance(value, tuple):
+            return {"random": value}
+        if isinstance(value, list) and value:
+            return {"round_robin": value[0]}
+    return {}
 
 
 def exit_collector(spec: ExitSpec, subtask: int, parallelism: int, rows: List[tuple],

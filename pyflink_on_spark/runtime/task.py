@@ -344,6 +344,56 @@ class StreamTask:
         del self.rows[:]
         return rows
 
+    # -- runs of input: an unbounded job's micro-batches (runtime/checkpoint/micro_batch.py) --
+
+    def wrap_inputs(self, one: Callable, keyed: Callable, rows: Callable) -> None:
+        """Replaces the head's input methods the task calls with wrapped ones:
+        ``one(method)`` for each (value, timestamp) method, ``keyed(method)`` for each (key,
+        value, timestamp) one, ``rows(method)`` for each taking a row's keyed records at
+        once (with or without timestamps)."""
+        methods = self._input_methods
+        for edge, method in list(methods.items()):
+            methods[edge] = one(method)
+        for edge, method in list(self._keyed_methods.items()):
+            if method is not None:
+                self._keyed_methods[edge] = keyed(method)
+        for table in (self._keyed_many_methods, self._keyed_stamped_many_methods):
+            for edge, method in list(table.items()):
+                if method is not None:
+                    table[edge] = rows(method)
+
+    def use_valve(self, valve: InputWatermarkValve) -> None:
+        """The head's input watermark valve from the next begin_input on (an unbounded
+        job's keeps each channel's last watermark across micro-batches)."""
+        self._valve = valve
+
+    @property
+    def alternates_inputs(self) -> bool:
+        """Whether a two-input head gets its rows through AlternatingInputs."""
+        return self._two_inputs is not None
+
+    def begin_input(self) -> None:
+        """A run of input rows starts (a micro-batch): no channel is being read, and a
+        two-input head alternates its inputs afresh (without the keyed methods, as
+        unbounded jobs always ran it)."""
+        if self._two_inputs is not None:
+            head = self.head
+            self._two_inputs = AlternatingInputs(
+                self._input_index, head.process_element, head.process_element2,
+                self._valve, head.process_watermark, self.context.work_dir)
+        self._channel = None
+
+    def drain_inputs(self) -> None:
+        """A run of input rows ended: a two-input head processes every row it held back
+        waiting for the other input."""
+        if self._two_inputs is not None:
+            self._two_inputs.finish()
+
+    def advance_processing_time(self, now: int) -> None:
+        """Processing-time timers due at ``now`` fire."""
+        for operator in self._has_timers:
+            operator.advance_processing_time(now)
+
 
 def _converting(convert, process_element, user_error):
     """process_element receiving values converted to a side output's declared type."""

@@ -12,7 +12,9 @@ serialized key instead; not modelled.)
 from __future__ import annotations
 
 import pickle
-from typing import Any, Callable, Dict, List, Tuple
+from typing import Any, Callable, Dict, List, Optional, Tuple
+
+from pyflink_on_spark.runtime.watermarks import MIN_WATERMARK
 
 
 def hashable_key(key: Any):
@@ -92,11 +94,14 @@ class TimerQueue:
         again in this order rebuilds the same heap (so the same firing order)."""
         return [(element[0], element[2], element[3]) for element in self._heap[1:]]
 
-    def restore(self, timers) -> None:
+    def restore(self, timers, keep: Optional[Callable[[Any], bool]] = None) -> None:
+        """Replaces the timers with ``timers`` (as export gives them) whose key ``keep``
+        accepts (None: all)."""
         self._heap = [None]
         self._index = {}
         for timestamp, key, namespace in timers:
-            self.register(key, namespace, timestamp)
+            if keep is None or keep(key):
+                self.register(key, namespace, timestamp)
 
     # -- Flink's HeapPriorityQueue ------------------------------------------------------------
 
@@ -157,3 +162,25 @@ class InternalTimerService:
 
     def current_processing_time(self) -> int:
         return self._clock()
+
+    # -- checkpoints of unbounded jobs (runtime/checkpoint) -----------------------------------
+
+    def snapshot(self) -> dict:
+        """Live timers of both domains in firing order, and the watermark."""
+        return {"event": self.event_time.export(),
+                "processing": self.processing_time.export(),
+                "watermark": self.current_watermark}
+
+    def restore(self, parts: List[dict], keep: Optional[Callable[[Any], bool]] = None
+                ) -> None:
+        """Replaces the timers with those of ``parts`` (snapshot() results: one, or every
+        old subtask's after rescaling, merged in timestamp order) whose key ``keep`` accepts;
+        the watermark is the smallest of theirs."""
+        for queue, field in ((self.event_time, "event"), (self.processing_time, "processing")):
+            merged = []
+            for part in parts:
+                merged.extend(part.get(field, ()))
+            if len(parts) > 1:
+                merged.sort(key=lambda t: t[0])
+            queue.restore(merged, keep)
+        self.current_watermark = min(part.get("watermark", MIN_WATERMARK) for part in parts)

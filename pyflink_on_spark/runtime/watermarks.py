@@ -33,6 +33,18 @@ class WatermarkGenerator:
     def current(self) -> int:
         return self._max_timestamp - self._delay - 1
 
+    def has_seen_events(self) -> bool:
+        """Whether a timestamp came since the generator started (or its restored position
+        had one)."""
+        return self._max_timestamp != MIN_WATERMARK + self._delay + 1
+
+    def export(self) -> int:
+        """The generator's position (the largest timestamp seen), for a checkpoint."""
+        return self._max_timestamp
+
+    def restore(self, max_timestamp: int) -> None:
+        self._max_timestamp = max_timestamp
+
 
 def generator_for(strategy) -> WatermarkGenerator:
     if strategy is None:

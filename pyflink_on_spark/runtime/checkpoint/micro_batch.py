@@ -6,12 +6,18 @@ The batch DAG of a bounded job runs once per micro-batch. Each (stage, subtask) 
    this batch (or keeps its live operators from the previous batch, when this worker
    process ran that batch and nothing failed since: a cache, never needed for correctness);
 2. processes the batch's rows (sorted by edge, upstream subtask, sequence, as bounded);
-3. ends the batch: sources emit their current watermark (the shim's periodic watermark is
-   "once per checkpoint", plus every PERIODIC_EVERY_RECORDS records), processing-time
-   timers fire, file sinks roll their parts and report them for the batch's commit, and
-   every exit sends its watermark to every downstream subtask (so that every subtask of
-   every stage runs in every batch, watermarks progress and timers fire without data);
+3. ends the batch: processing-time timers fire, then every operator's end_batch (head
+   first): sources and assign_timestamps_and_watermarks emit their current watermark (the
+   shim's periodic watermark is "once per checkpoint", plus every PERIODIC_EVERY_RECORDS
+   records), file sinks roll their parts and report them for the batch's commit, other
+   sinks flush or commit; every exit sends its watermark to every downstream subtask (so
+   that every subtask of every stage runs in every batch, watermarks progress and timers
+   fire without data);
 4. snapshots every operator as version = batch id.
+
+Operators take part through the checkpoint lifecycle of the operator interface
+(runtime/operators/base.py: restore_state, begin_batch, end_batch, snapshot_state); exits
+save their channel selector's position themselves (runtime/exits.py).
 
 A stream never ends, so channels never "end" (the bounded valve counts a finished channel
 as the maximum watermark): StreamingValve keeps each channel's last watermark, and its marks
@@ -23,7 +29,8 @@ import threading
 import time
 from typing import Callable, Dict, Iterable, List, Optional, Tuple
 
-from pyflink_on_spark.runtime.checkpoint.operators import restore_operator, snapshot_operator
+from pyflink_on_spark.runtime.checkpoint.context import CheckpointContext
+from pyflink_on_spark.runtime.checkpoint.operators import snapshot_size
 from pyflink_on_spark.runtime.checkpoint.store import SnapshotStore
 from pyflink_on_spark.runtime.context import wall_clock_ms
 from pyflink_on_spark.runtime.boundary import KIND_WATERMARK
@@ -141,29 +148,17 @@ class MicroBatchTask:
         self.task = StreamTask(spec, subtask, attempt, work_dir=work_dir, clock=clock)
         self._work_dir = work_dir
         channels = [(i.edge_id, src) for i in spec.inputs for src in range(i.upstream_parallelism)]
-        self._input_of_edge = {i.edge_id: i.input_index for i in spec.inputs}
-        grouped = self.task._two_inputs is not None
-        self.valve = StreamingValve(channels, self._input_of_edge if grouped else None)
-        self.task._valve = self.valve
+        input_of_edge = {i.edge_id: i.input_index for i in spec.inputs}
+        grouped = self.task.alternates_inputs
+        self.valve = StreamingValve(channels, input_of_edge if grouped else None)
+        self.task.use_valve(self.valve)
         self._by_node = {op_spec.node_id: op for op_spec, op in
                          zip(spec.operators, self.task.operators)}
         self.task.open()
         # records the head received, across batches and restarts (the progress line's
         # "records in" for source stages): part of the head's snapshot
         self.records_in = 0
-        methods = self.task._input_methods
-        for edge, method in list(methods.items()):
-            methods[edge] = self._counting(method)
-        keyed_methods = self.task._keyed_methods
-        for edge, method in list(keyed_methods.items()):
-            if method is not None:
-                keyed_methods[edge] = self._counting_keyed(method)
-        # a row's keyed records in one call (with or without timestamps)
-        for rows_methods in (self.task._keyed_many_methods,
-                             self.task._keyed_stamped_many_methods):
-            for edge, method in list(rows_methods.items()):
-                if method is not None:
-                    rows_methods[edge] = self._counting_rows(method)
+        self.task.wrap_inputs(self._counting, self._counting_keyed, self._counting_rows)
         self.version: Optional[int] = None   # the version this task's state equals
         self.last_used = time.monotonic()     # when it last ran a batch (LIVE_IDLE_S)
         self.last_input_time: Optional[int] = None   # processing time of the last input
@@ -192,71 +187,51 @@ class MicroBatchTask:
     def state_id(self, node: int) -> str:
         return self.state_ids.get(node) or "node%d" % node
 
+    def context(self, node: int, version: Optional[int], keep=None) -> CheckpointContext:
+        """What operator ``node`` is told of its place in checkpoint ``version``."""
+        return CheckpointContext(store=self.store, version=version,
+                                 state_id=self.state_id(node), subtask=self.subtask,
+                                 naming_seed=self.naming_seed, keep=keep)
+
     def restore(self, version: Optional[int], parallelism_then: Dict[str, int]) -> None:
         """Puts back the state of completed version ``version`` (None: start empty), written
-        when node n ran at parallelism_then[n]."""
+        when node n ran at parallelism_then[n]. Every operator's restore_state runs, with
+        nothing to restore from for a fresh start."""
         self.version = version
-        self._name_parts(version)
-        if version is None:
-            return
         spec = self.spec
         for op_spec in spec.operators:
             node = op_spec.node_id
-            sid = self.state_id(node)
-            then = parallelism_then.get(sid)
+            then = parallelism_then.get(self.state_id(node)) if version is not None else None
+            parts: List[Tuple[int, dict]] = []
+            keep = None
             if then is None:
-                continue   # an operator the checkpoint does not know: starts empty
-            if then == spec.parallelism:
-                snap = self.store.read_state(version, sid, self.subtask)
+                pass    # a fresh start, or an operator the checkpoint does not know: empty
+            elif then == spec.parallelism:
+                snap = self.store.read_state(version, self.state_id(node), self.subtask)
                 parts = [] if snap is None else [(self.subtask, snap)]
-                keep = None
             else:
                 parts = [(old, s) for old in range(then)
-                         for s in [self.store.read_state(version, sid, old)] if s is not None]
+                         for s in [self.store.read_state(version, self.state_id(node), old)]
+                         if s is not None]
                 key_type = self.key_types.get(node, None)
                 keep = key_filter(key_type, op_spec.max_parallelism, spec.parallelism,
                                   self.subtask) if node in self.key_types else None
-            restore_operator(self._by_node[node], self.store, version, sid, parts, keep,
-                             self.subtask)
+            self._by_node[node].restore_state(parts, self.context(node, version, keep))
             if node == spec.head and parts and then == spec.parallelism \
                     and "valve" in parts[0][1]:
                 self.valve.restore(parts[0][1]["valve"])
                 self.last_input_time = parts[0][1].get("last_input_time")
                 self.records_in = parts[0][1].get("records_in", 0)
                 for collector, state in zip(self.task.exits, parts[0][1].get("exits", ())):
-                    import_selector(collector, state)
-
-    def _name_parts(self, version: Optional[int]) -> None:
-        """File sinks named <prefix>-<uuid>-<n>: the uuid comes from the checkpoint's
-        naming seed instead of chance, so a re-run of a batch writes the same part names
-        (and its commit replaces what the first run may have published). A restored
-        snapshot overrides it with the name the subtask used before."""
-        import uuid
-        from pyflink_on_spark.runtime.checkpoint.operators import _kind
-        for op_spec, op in zip(self.spec.operators, self.task.operators):
-            if _kind(op) == "file_sink":
-                op.in_progress_in_place = True
-            if _kind(op) == "file_sink" and op.spec.naming == "uuid":
-                op._subtask_id = str(uuid.uuid5(uuid.NAMESPACE_OID, "%s/%s/%d/%s" % (
-                    self.naming_seed, self.state_id(op_spec.node_id), self.subtask, version)))
+                    collector.restore_position(state)
 
     # -- one batch -----------------------------------------------------------------------------
 
     def begin_batch(self, version: Optional[int] = None) -> None:
-        from pyflink_on_spark.runtime.checkpoint.operators import _kind
         task = self.task
-        if version is not None:
-            for op in task.operators:
-                if _kind(op) == "kafka_transactions":
-                    # skips the batch if its Kafka transaction is already committed
-                    op.begin_batch(self.naming_seed, version)
-        if task._two_inputs is not None:
-            from pyflink_on_spark.runtime.two_input import AlternatingInputs
-            head = task.head
-            task._two_inputs = AlternatingInputs(
-                self._input_of_edge, head.process_element, head.process_element2, self.valve,
-                head.process_watermark, self._work_dir)
-        task._channel = None
+        for op_spec, op in zip(self.spec.operators, task.operators):
+            op.begin_batch(self.context(op_spec.node_id, version))
+        task.begin_input()
         self._had_input = False
 
     def process_rows(self, edges, srcs, kinds, payloads) -> List[tuple]:
@@ -273,27 +248,17 @@ class MicroBatchTask:
         return self.task.take_rows()
 
     def end_batch(self) -> List[tuple]:
-        from pyflink_on_spark.runtime.checkpoint.operators import _kind
+        """The batch's input ended: rows held back are processed, processing time reaches
+        the batch's (timers fire), every operator ends the batch (head first: periodic
+        watermarks, flushes, commits, rolled parts) and every exit sends its watermark to
+        every downstream subtask."""
         task = self.task
-        if task._two_inputs is not None:
-            task._two_inputs.finish()
+        task.drain_inputs()
         now = task.context.clock()
         idle = self._idle_after_batch(now=now)
+        task.advance_processing_time(now)
         for op in task.operators:
-            if _kind(op) == "timestamps" and op._generator.enabled and \
-                    task.context.auto_watermark_interval > 0:
-                op.emit_periodic(now)
-        for op in task._has_timers:
-            op.advance_processing_time(now)
-        for op in task.operators:
-            if _kind(op) == "file_sink":
-                op.end_input()   # roll every part; report them for this batch's commit
-            elif _kind(op) == "jdbc_sink":
-                op.flush()       # Flink flushes the JDBC sink's batch at each checkpoint
-            elif _kind(op) == "kafka_transactions":
-                op.commit_batch()   # the batch's transaction, with the batch id in it
-            elif _kind(op) == "kafka_sink":
-                op.flush()   # the batch's records are in Kafka before the batch is done
+            op.end_batch(now)
         for collector in task.exits:
             source = self._by_node[collector.spec.source]
             collector.process_watermark(IDLE if idle else source.current_watermark)
@@ -301,52 +266,31 @@ class MicroBatchTask:
         return task.take_rows()
 
     def _idle_after_batch(self, now: int) -> bool:
-        """Whether this subtask's output is idle after the batch. A stage with a watermark
-        generator (a source, assign_timestamps_and_watermarks) is idle while none of its
-        generators has seen a record (a source subtask that has read nothing yet, e.g. fewer
-        files than subtasks), or when a with_idleness timeout passed since its last record
-        (a source reading Kafka partitions: when each of its partitions is idle); any other
-        stage is idle when all its inputs are."""
-        from pyflink_on_spark.runtime.checkpoint.operators import _kind
-        generators = [op for op in self.task.operators
-                      if _kind(op) == "timestamps" and op._generator.enabled]
+        """Whether this subtask's output is idle after the batch. A stage with operators that
+        generate watermarks (a source, assign_timestamps_and_watermarks) is idle when each of
+        them says its output is (Operator.output_idle); any other stage is idle when all
+        its inputs are."""
+        generators = [op for op in self.task.operators if op.generates_watermarks]
         if not generators:
             return self.valve.all_idle()
         if self._had_input:
             self.last_input_time = now
-        idle = True
-        for op in generators:
-            splits_idle = getattr(op, "all_splits_idle", None)
-            splits_idle = splits_idle(now) if splits_idle is not None else None
-            if splits_idle is not None:      # a source reading splits (Kafka partitions)
-                if not splits_idle:
-                    idle = False
-                continue
-            seen = op._generator._max_timestamp != MIN_WATERMARK + op._generator._delay + 1
-            timeout = getattr(op.strategy, "_idle_timeout_ms", None)
-            timed_out = timeout is not None and timeout >= 0 and \
-                self.last_input_time is not None and now - self.last_input_time >= timeout
-            if seen and not timed_out:
-                idle = False
-        return idle
+        return all(op.output_idle(now, self.last_input_time) for op in generators)
 
     def snapshot(self, version: int) -> int:
         """Writes every operator's state as ``version``; returns the bytes written."""
-        from pyflink_on_spark.runtime.checkpoint.operators import snapshot_size
         written = 0
         for op_spec in self.spec.operators:
             node = op_spec.node_id
-            sid = self.state_id(node)
-            snap = snapshot_operator(self._by_node[node], self.store, version, sid,
-                                     self.subtask)
+            snap = self._by_node[node].snapshot_state(self.context(node, version))
             if node == self.spec.head:
                 snap["valve"] = self.valve.export()
-                snap["exits"] = [export_selector(c) for c in self.task.exits]
+                snap["exits"] = [c.export_position() for c in self.task.exits]
                 snap["last_input_time"] = self.last_input_time
                 snap["records_in"] = self.records_in
                 snap["watermark_out"] = max((self._by_node[c.spec.source].current_watermark
                                              for c in self.task.exits), default=None)
-            self.store.write_state(version, sid, self.subtask, snap)
+            self.store.write_state(version, self.state_id(node), self.subtask, snap)
             written += snapshot_size(snap)
         self.version = version
         return written
@@ -358,39 +302,6 @@ class MicroBatchTask:
             if self._owns_work_dir and self._work_dir:
                 import shutil
                 shutil.rmtree(self._work_dir, ignore_errors=True)
-
-
-def _selector_cells(collector):
-    """The mutable cells of an exit's channel selector (runtime/exits.py keeps rebalance's
-    and rescale's round-robin position in a one-element list, shuffle's in a Random)."""
-    import random
-    cells = getattr(collector._select, "__closure__", None) or ()
-    return [(i, cell) for i, cell in enumerate(cells)
-            if isinstance(cell.cell_contents, (list, random.Random))]
-
-
-def export_selector(collector) -> list:
-    import random
-    out = []
-    for i, cell in _selector_cells(collector):
-        value = cell.cell_contents
-        out.append((i, value.getstate() if isinstance(value, random.Random) else list(value)))
-    return out
-
-
-def import_selector(collector, state: list) -> None:
-    """Puts back the round-robin positions (a partitioner's position is part of the stream
-    position: a re-run batch must route records as the first run did)."""
-    import random
-    cells = dict(_selector_cells(collector))
-    for i, value in state:
-        cell = cells.get(i)
-        if cell is None:
-            continue
-        if isinstance(cell.cell_contents, random.Random):
-            cell.cell_contents.setstate(value)
-        else:
-            cell.cell_contents[:] = value
 
 
 # ---- live tasks of this worker process, kept between batches --------------------------------

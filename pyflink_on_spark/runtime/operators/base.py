@@ -22,7 +22,9 @@ class Operator:
 
     Lifecycle: setup (wired to its output and task) -> prepare (hot path bound) -> open ->
     process_element / process_element2 / process_watermark / advance_processing_time ->
-    end_input -> close. An operator running a user function keeps it in ``function``: the
+    end_input -> close. In an unbounded job, the checkpoint lifecycle (below) instead of
+    end_input: restore_state after open, then per micro-batch begin_batch, the records,
+    end_batch, snapshot_state. An operator running a user function keeps it in ``function``: the
     base class opens it with a RuntimeContext and closes it.
 
     User code is called through ``call_user`` (or, on a per-record hot path where one more
@@ -78,6 +80,80 @@ class Operator:
 
     def end_input(self) -> None:
         pass
+
+    # -- the checkpoint lifecycle (unbounded jobs: runtime/checkpoint/micro_batch.py) ------------
+    #
+    # As Flink's StreamOperator: each operator saves and restores its own state. An unbounded
+    # job runs its operators once per micro-batch: begin_batch, records, end_batch, then
+    # snapshot_state; restore_state once when an operator instance starts (after open()).
+    # `context`: runtime/checkpoint/context.py's CheckpointContext.
+
+    # whether this operator makes the watermarks of its output (a source, or
+    # assign_timestamps_and_watermarks): then output_idle says when its output is idle
+    generates_watermarks = False
+
+    def snapshot_state(self, context) -> dict:
+        """This instance's state after a micro-batch, as a dict (pickled into the checkpoint):
+        ``watermark``, and where the operator has them ``keyed`` (its keyed state backend's
+        own description), ``timers`` and ``broadcast``. Subclasses add their own keys."""
+        snap = {"watermark": self.current_watermark}
+        backend = getattr(self, "backend", None)
+        if backend is not None:
+            snap["keyed"] = backend.snapshot_to_store(context.store, context.version,
+                                                      context.state_id, context.subtask)
+        timers = getattr(self, "timers", None)
+        if timers is not None:
+            snap["timers"] = timers.snapshot()
+        broadcast = getattr(self, "broadcast_states", None)
+        if broadcast is not None:
+            snap["broadcast"] = broadcast.snapshot()
+        return snap
+
+    def restore_state(self, parts, context) -> None:
+        """Called once when the instance starts, after open() (Flink's initializeState).
+        ``parts``: [(old subtask, snapshot_state's dict)] to take state from: none (a fresh
+        start, or an operator the checkpoint does not know), this subtask's own (same
+        parallelism, ``context.keep`` None), or every old subtask's after rescaling
+        (``context.keep`` says which keys are this subtask's). Merged: keyed state and timers
+        by key, broadcast state from any one old subtask (they are replicas), the watermark
+        as the minimum (never ahead of any merged input)."""
+        if not parts:
+            return
+        snaps = [snap for _, snap in parts]
+        self.current_watermark = min(s["watermark"] for s in snaps)
+        backend = getattr(self, "backend", None)
+        if backend is not None:
+            keyed = [(old, s["keyed"]) for old, s in parts if "keyed" in s]
+            kinds = {description["kind"] for _, description in keyed}
+            if kinds == {backend.checkpoint_kind}:
+                backend.restore_from_store(context.store, context.version, context.state_id,
+                                           keyed, context.keep)
+            elif kinds:
+                raise RuntimeError(
+                    "operator %s: the checkpoint holds %s keyed state but the job now uses "
+                    "%s; restoring across state backends is not supported (start from an "
+                    "empty checkpoint directory)" % (self.name, "/".join(sorted(kinds)),
+                                                     type(backend).__name__))
+        timers = getattr(self, "timers", None)
+        if timers is not None:
+            timers.restore([s.get("timers", {}) for s in snaps], context.keep)
+        broadcast = getattr(self, "broadcast_states", None)
+        if broadcast is not None and "broadcast" in snaps[0]:
+            broadcast.restore(snaps[0]["broadcast"])
+
+    def begin_batch(self, context) -> None:
+        """A micro-batch starts (``context.version``: its id)."""
+
+    def end_batch(self, now: int) -> None:
+        """The micro-batch's input ended and its processing-time timers fired (``now``: the
+        batch's processing time); its checkpoint comes next: emit the periodic watermark,
+        flush a producer, commit a transaction, roll part files."""
+
+    def output_idle(self, now: int, last_input_time) -> bool:
+        """For an operator that generates_watermarks: whether its output is idle after a
+        micro-batch at processing time ``now`` (``last_input_time``: when the subtask last
+        had input, None: never)."""
+        return False
 
     def close(self) -> None:
         if self.function is not None:

@@ -141,6 +141,37 @@ class FileSinkOperator(Operator):
             self.output.collect(committable, None)
         self._committables = []
 
+    # -- the checkpoint lifecycle (base.py) ------------------------------------------------------
+
+    def snapshot_state(self, context) -> dict:
+        """Part naming (the subtask's name part and each bucket's counter): a re-run batch
+        writes the same part names."""
+        if self._open:
+            raise RuntimeError("file sink %s has open parts at a checkpoint" % self.name)
+        snap = super().snapshot_state(context)
+        snap["sink"] = {"subtask_id": self._subtask_id, "counters": dict(self._counters)}
+        return snap
+
+    def restore_state(self, parts, context) -> None:
+        """Parts are written as STREAMING's FileSink writes them (in progress beside their
+        final names), named <prefix>-<uuid>-<n> with the uuid from the checkpoint's naming
+        seed instead of chance, so a re-run of a batch writes the same part names (and its
+        commit replaces what the first run may have published); a restored snapshot
+        overrides it with the naming the subtask used before."""
+        self.in_progress_in_place = True
+        if self.spec.naming == "uuid":
+            self._subtask_id = str(uuid.uuid5(uuid.NAMESPACE_OID, "%s/%s/%d/%s" % (
+                context.naming_seed, context.state_id, context.subtask, context.version)))
+        super().restore_state(parts, context)
+        own = [s["sink"] for old, s in parts if old == context.subtask and "sink" in s]
+        if own:
+            self._subtask_id = own[0]["subtask_id"]
+            self._counters = dict(own[0]["counters"])
+
+    def end_batch(self, now: int) -> None:
+        """Every part rolls; they are reported for the batch's commit."""
+        self.end_input()
+
     def close(self) -> None:
         # after a failure: close what is open; the staging directory is removed by the driver
         for part in self._open.values():

@@ -53,6 +53,9 @@ class JdbcSinkOperator(Operator):
     def end_input(self) -> None:
         self.flush()
 
+    def end_batch(self, now: int) -> None:
+        self.flush()   # Flink flushes the JDBC sink's batch at each checkpoint
+
     def close(self) -> None:
         if self.writer is not None:
             self.writer.close()

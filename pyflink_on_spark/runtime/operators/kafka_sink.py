@@ -4,7 +4,7 @@ timestamp (codecs/kafka/producer.py says why Spark's Kafka writer is not used). 
 leaves the task.
 
 The producer is flushed at the end of input and at the end of each micro-batch of an
-unbounded job (runtime/checkpoint/micro_batch.py), so a batch Spark records as done has its
+unbounded job (end_batch), so a batch Spark records as done has its
 records in Kafka; a restarted batch writes its records again (duplicates, never loss).
 """
 from __future__ import annotations
@@ -87,6 +87,9 @@ class KafkaSinkOperator(Operator):
 
     def end_input(self) -> None:
         self.writer.flush()
+
+    def end_batch(self, now: int) -> None:
+        self.flush()   # the batch's records are in Kafka before the batch is done
 
     def close(self) -> None:
         if self.writer is not None:

@@ -3,7 +3,7 @@ encoded (topic, key, value) and produced, with its timestamp as kafka_sink.py gi
 this subtask's Kafka transaction (codecs/kafka/transactions.py). Nothing leaves the task.
 
 Bounded jobs commit the transaction at the end of input. Unbounded jobs commit one per
-micro-batch (runtime/checkpoint/micro_batch.py calls begin_batch / commit_batch) with the
+micro-batch (begin_batch / end_batch, the checkpoint lifecycle of base.py) with the
 batch id recorded in it; a re-run of a batch whose transaction is already committed (the
 driver died after the tasks committed, before the batch completed) writes nothing.
 """
@@ -33,9 +33,13 @@ class KafkaTransactionalSinkOperator(KafkaSinkOperator):
             dict(spec.records.properties),
             "%s-%d" % (spec.transactional_id_prefix, self.task.subtask_index), spec.sink_name)
 
-    def begin_batch(self, checkpoint: str, batch_id: int) -> None:
+    def begin_batch(self, context) -> None:
         """A micro-batch starts: skip it if this subtask already committed it (or a later
-        one) for this checkpoint."""
+        one) for this checkpoint (its naming seed)."""
+        if context.version is not None:
+            self.begin_transaction(context.naming_seed, context.version)
+
+    def begin_transaction(self, checkpoint: str, batch_id: int) -> None:
         if not self._read_committed or checkpoint != self._checkpoint:
             self._last_committed = self.writer.last_committed_batch(checkpoint)
             self._read_committed = True
@@ -53,6 +57,9 @@ class KafkaTransactionalSinkOperator(KafkaSinkOperator):
             return
         if self.writer.commit(self._checkpoint, self._batch):
             self._last_committed = self._batch
+
+    def end_batch(self, now: int) -> None:
+        self.commit_batch()   # the batch's transaction, with the batch id in it
 
     def end_input(self) -> None:
         self.writer.commit()

@@ -133,6 +133,30 @@ class SourceOperator(TimestampsAndWatermarksOperator):
             return None
         return self.splits.all_idle(now)
 
+    # -- the checkpoint lifecycle (base.py) ------------------------------------------------------
+
+    def snapshot_state(self, context) -> dict:
+        snap = super().snapshot_state(context)
+        if self.splits.generators:
+            snap["generator"]["splits"] = self.splits.export()
+        return snap
+
+    def restore_state(self, parts, context) -> None:
+        super().restore_state(parts, context)
+        own = [s["generator"] for old, s in parts
+               if old == context.subtask and "generator" in s]
+        if len(parts) == 1 and own and "splits" in own[0]:
+            # the same subtask reads the same Kafka partitions again; after rescaling the
+            # partitions move, and each registers anew with its next records
+            self.splits.restore(own[0]["splits"])
+
+    def output_idle(self, now: int, last_input_time) -> bool:
+        """A subtask reading splits (Kafka partitions) is idle when each of its splits is."""
+        splits_idle = self.all_splits_idle(now)
+        if splits_idle is not None:
+            return splits_idle
+        return super().output_idle(now, last_input_time)
+
 
 class EventScriptSourceOperator(SourceOperator):
     """A test's scripted source (specs.sources.EventScriptSourceSpec): each record with its

@@ -85,3 +85,40 @@ class TimestampsAndWatermarksOperator(Operator):
         # Upstream watermarks are replaced by this operator's own, except the final one.
         if watermark == MAX_WATERMARK:
             self._emit(MAX_WATERMARK)
+
+    # -- the checkpoint lifecycle (base.py) ------------------------------------------------------
+
+    @property
+    def generates_watermarks(self) -> bool:
+        return self._generator.enabled
+
+    def snapshot_state(self, context) -> dict:
+        snap = super().snapshot_state(context)
+        # the generator's position (sources and assign_timestamps_and_watermarks)
+        snap["generator"] = {"max_timestamp": self._generator.export(),
+                             "emitted": self._emitted, "count": self._count}
+        return snap
+
+    def restore_state(self, parts, context) -> None:
+        super().restore_state(parts, context)
+        generators = [s["generator"] for _, s in parts if "generator" in s]
+        if generators:
+            # merged (rescaling): never ahead of any merged input
+            self._generator.restore(min(g["max_timestamp"] for g in generators))
+            self._emitted = min(g["emitted"] for g in generators)
+            self._count = generators[0]["count"] if len(generators) == 1 else 0
+
+    def end_batch(self, now: int) -> None:
+        """The shim's periodic watermark in an unbounded job: once per micro-batch (its
+        checkpoint), besides every PERIODIC_EVERY_RECORDS records."""
+        if self._generator.enabled and self.task.auto_watermark_interval > 0:
+            self.emit_periodic(now)
+
+    def output_idle(self, now: int, last_input_time) -> bool:
+        """Idle while the generator has seen no record (a source subtask that has read
+        nothing yet, e.g. fewer files than subtasks), or once a with_idleness timeout passed
+        since the subtask's last input."""
+        timeout = getattr(self.strategy, "_idle_timeout_ms", None)
+        timed_out = timeout is not None and timeout >= 0 and last_input_time is not None \
+            and now - last_input_time >= timeout
+        return not self._generator.has_seen_events() or timed_out

@@ -13,7 +13,7 @@ changes one state only. Window operators use namespaces for windows and
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import Any, Callable, Dict, Iterable, Iterator
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Tuple
 
 from pyflink_on_spark.datastream.state import (
     AggregatingStateDescriptor, ListStateDescriptor, MapStateDescriptor,
@@ -256,6 +256,28 @@ class KeyedStateBackend(ABC):
     @abstractmethod
     def restore(self, path: str) -> None:
         """Replaces all state with a snapshot written by ``snapshot`` (same backend kind)."""
+
+    # -- checkpoints of unbounded jobs (runtime/checkpoint) ----------------------------------
+
+    # the "kind" of the description snapshot_to_store returns ("heap", "rocksdb"): a restore
+    # takes only descriptions of its own kind
+    checkpoint_kind: Optional[str] = None
+
+    def snapshot_to_store(self, store, version: int, state_id: str, subtask: int) -> dict:
+        """All state as part of checkpoint ``version`` of ``store`` (runtime/checkpoint/
+        store.py's SnapshotStore), for operator ``state_id``'s ``subtask``: returns the
+        description the operator's snapshot keeps (``{"kind": checkpoint_kind, ...}``);
+        what is too large for it goes into the store's files."""
+        raise NotImplementedError("%s has no checkpoints" % type(self).__name__)
+
+    def restore_from_store(self, store, version: int, state_id: str,
+                           parts: List[Tuple[int, dict]],
+                           keep: Optional[Callable[[Any], bool]]) -> None:
+        """Fills this (new) backend from checkpoint ``version`` of ``store``: ``parts``
+        [(old subtask, description snapshot_to_store returned)], one (this subtask's own)
+        at the same parallelism, every old subtask's when the operator was rescaled;
+        ``keep``: key -> whether this subtask owns it (None: every key)."""
+        raise NotImplementedError("%s has no checkpoints" % type(self).__name__)
 
     @abstractmethod
     def close(self) -> None:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import os
 import pickle
-from typing import Callable, Iterator
+from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
 
 from pyflink_on_spark.datastream.state import (
     AggregatingState, ListState, MapState, ReducingState, ValueState)
@@ -412,11 +412,40 @@ class HeapKeyedStateBackend(KeyedStateBackend):
 
     # -- snapshots ------------------------------------------------------------------------------
 
+    def export_tables(self) -> Dict[str, dict]:
+        """All state: name -> namespace -> key -> stored value (the live tables, not
+        copies; namespaces without entries left out)."""
+        return {name: {ns: table for ns, table in raw._tables.items() if table}
+                for name, raw in self._raw.items()}
+
+    def import_tables(self, data: Dict[str, dict]) -> None:
+        """Replaces all state with ``data`` (as export_tables gives it; copied). States
+        not created yet get theirs when they are, as restore() does."""
+        self._restored = {name: {ns: dict(table) for ns, table in tables.items()}
+                          for name, tables in data.items()}
+        for name, raw in self._raw.items():
+            raw._tables = {VOID_NAMESPACE: {}}
+            raw._ns_reset()
+            self._install(name, raw)
+
+    # Checkpoints of unbounded jobs: the tables travel inside the operator's snapshot.
+    checkpoint_kind = "heap"
+
+    def snapshot_to_store(self, store, version: int, state_id: str, subtask: int) -> dict:
+        return {"kind": "heap", "data": self.export_tables()}
+
+    def restore_from_store(self, store, version: int, state_id: str,
+                           parts: List[Tuple[int, dict]], keep) -> None:
+        tables = [description["data"] for _, description in parts]
+        if keep is None and len(tables) == 1:
+            self.import_tables(tables[0])
+        else:   # rescaled: the keys this subtask owns, from every old subtask
+            self.import_tables(merge_tables(tables, keep))
+
     def snapshot(self, path: str) -> None:
         """Writes all state into the new directory ``path`` (one pickle file; cloudpickle for
         values pickle cannot handle)."""
-        data = {name: {ns: table for ns, table in raw._tables.items() if table}
-                for name, raw in self._raw.items()}
+        data = self.export_tables()
         try:
             payload = pickle.dumps(data, 5)
         except Exception:
@@ -456,3 +485,19 @@ class HeapKeyedStateBackend(KeyedStateBackend):
 
     def __repr__(self):
         return "HeapKeyedStateBackend(states=%s)" % sorted(self._raw)
+
+
+def merge_tables(parts: List[Dict[str, dict]], keep: Optional[Callable[[Any], bool]]
+                 ) -> Dict[str, dict]:
+    """Several export_tables() results in one, with only the keys ``keep`` accepts (None:
+    all): the state a subtask takes from every old subtask after rescaling."""
+    merged: Dict[str, dict] = {}
+    for data in parts:
+        for name, tables in data.items():
+            target = merged.setdefault(name, {})
+            for ns, table in tables.items():
+                into = target.setdefault(ns, {})
+                for key, stored in table.items():
+                    if keep is None or keep(key):
+                        into[key] = stored
+    return merged

@@ -32,8 +32,9 @@ import itertools
 import os
 import pickle
 import shutil
+import tempfile
 import uuid
-from typing import Callable, Iterator, Optional
+from typing import Callable, Dict, Iterator, List, Optional, Tuple
 
 try:
     from rocksdict import (
@@ -465,6 +466,9 @@ class RocksDBKeyedStateBackend(KeyedStateBackend):
         self._kpart = None
         self._kmemo = {}
         self._raw = {}  # name -> raw rocksdb state (below TTL decorators)
+        # SST file -> (its name in the checkpoint store's shared/, size): the files the
+        # last snapshot_to_store uploaded or restore_from_store read, not uploaded again
+        self._checkpoint_sst: Dict[str, tuple] = {}
         self._open()
 
     def _open(self) -> None:
@@ -718,6 +722,81 @@ class RocksDBKeyedStateBackend(KeyedStateBackend):
         shutil.rmtree(self.path, ignore_errors=True)
         shutil.copytree(path, self.path)
         self._open()
+        for name, raw in self._raw.items():
+            raw._set_sid(self._sid_for(name))
+
+    # -- checkpoints of unbounded jobs (runtime/checkpoint) -----------------------------------
+    #
+    # A RocksDB checkpoint of the working database, its files uploaded incrementally into
+    # the checkpoint store (runtime/checkpoint/keyed.py).
+
+    checkpoint_kind = "rocksdb"
+
+    def snapshot_to_store(self, store, version: int, state_id: str, subtask: int) -> dict:
+        """Uploads a RocksDB checkpoint of the database (runtime/checkpoint/keyed.py: new SST
+        files to shared/, the rest to the version's private directory). Returns its
+        description."""
+        from pyflink_on_spark.runtime.checkpoint.keyed import upload_files
+        tmp = tempfile.mkdtemp(prefix="pyflink-ckpt-", dir=os.path.dirname(self.path))
+        local = os.path.join(tmp, "db")
+        try:
+            self.snapshot(local)
+            sst, private, uploaded, self._checkpoint_sst = upload_files(
+                store, local, self._checkpoint_sst, version, state_id, subtask)
+            return {"kind": "rocksdb", "sst": sst, "private": private, "uploaded": uploaded}
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+
+    def restore_from_store(self, store, version: int, state_id: str,
+                           parts: List[Tuple[int, dict]], keep) -> None:
+        from pyflink_on_spark.runtime.checkpoint.keyed import download_files
+        if keep is None and len(parts) == 1:
+            old_subtask, description = parts[0]
+            tmp = tempfile.mkdtemp(prefix="pyflink-restore-", dir=os.path.dirname(self.path))
+            try:
+                local = os.path.join(tmp, "db")
+                sizes = download_files(store, description, version, state_id, old_subtask,
+                                       local)
+                self.restore(local)
+                self._checkpoint_sst = sizes
+            finally:
+                shutil.rmtree(tmp, ignore_errors=True)
+        else:
+            self._restore_rescaled(store, version, state_id, parts, keep)
+
+    def _restore_rescaled(self, store, version: int, state_id: str,
+                          parts: List[Tuple[int, dict]], keep) -> None:
+        """Fills the (empty) backend with the entries of the old subtasks' databases whose
+        key ``keep`` accepts. State ids differ between databases, so entries are
+        re-addressed by state name."""
+        from pyflink_on_spark.runtime.checkpoint.keyed import download_files
+        self._flush(drop=True)
+        for old_subtask, description in parts:
+            tmp = tempfile.mkdtemp(prefix="pyflink-rescale-", dir=os.path.dirname(self.path))
+            try:
+                local = os.path.join(tmp, "db")
+                download_files(store, description, version, state_id, old_subtask, local)
+                old = Rdict(local, Options(raw_mode=True))
+                try:
+                    names = {v: k[len(_META_STATE):].decode("utf-8")
+                             for k, v in old.items(from_key=_META_STATE)
+                             if k.startswith(_META_STATE)}
+                    batch = WriteBatch(raw_mode=True)
+                    for k, v in old.items():
+                        if k.startswith(_META):
+                            continue
+                        name = names.get(k[:2])
+                        if name is None:
+                            continue
+                        key_bytes, _, _ = _split_dbkey(k)
+                        if keep is not None and not keep(decode_key(key_bytes)):
+                            continue
+                        batch.put(self._sid_for(name) + k[2:], v)
+                    self._db.write(batch)
+                finally:
+                    old.close()
+            finally:
+                shutil.rmtree(tmp, ignore_errors=True)
         for name, raw in self._raw.items():
             raw._set_sid(self._sid_for(name))
 
