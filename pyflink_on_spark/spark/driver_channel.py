@@ -355,6 +355,11 @@ class DriverChannel:
         yield from self._order.flush()
 
     def close(self) -> None:
+        """Stops taking messages (idempotent): what tasks still send is read and dropped, so
+        none of them blocks on a driver that stopped reading (a collect iterator closed
+        early, a limit reached)."""
+        if self._closed.is_set():
+            return
         self._closed.set()
         try:
             self._server.close()

@@ -346,7 +346,10 @@ def _run_with_channel(job: CompiledJob, session, collect_sink_id, script_dirs, j
         sinks.commit()
     except BaseException as e:
         if runner is not None and runner.is_alive():
-            context.cancelJobGroup(group)   # e.g. a collect iterator closed early
+            # e.g. a collect iterator closed early: the channel stops taking messages first
+            # (else the job's end would wait for room in a queue no one reads any more)
+            channel.close()
+            context.cancelJobGroup(group)
             runner.join()
         sinks.abort()
         if isinstance(e, Exception):

@@ -51,3 +51,28 @@ def test_a_collect_sink_in_its_input_stage_gives_the_order_its_own_stage_gave(sp
         # the source (parallelism 1) deals its records round robin from subtask 0 (the map's
         # parallelism set: BATCH would choose 1 for so little data)
         assert got[0] == got[1] == [0, 20, 40, 60, 80, 10, 30, 50, 70, 90], mode
+
+
+def _endless(env):
+    """A bounded source no run could finish (10^10 records): practically endless."""
+    return env.from_source(NumberSequenceSource(0, 10 ** 10), WatermarkStrategy.no_watermarks(),
+                           "numbers").map(lambda v: v * 2, output_type=Types.LONG())
+
+
+def test_collect_with_a_limit_returns_at_the_limit_and_ends_a_practically_endless_job(spark):
+    """As PyFlink: the n-th record ends the job. Before, the driver stopped reading and the
+    job's end waited for room in the channel's full queue: the call never returned."""
+    env = StreamExecutionEnvironment.get_execution_environment()
+    env.set_parallelism(1)
+    assert _endless(env).execute_and_collect(limit=3) == [0, 2, 4]
+    # the session is free again: the next job runs
+    assert env.from_collection([1, 2]).execute_and_collect(limit=5) == [1, 2]
+
+
+def test_closing_the_iterator_early_ends_a_practically_endless_job(spark):
+    env = StreamExecutionEnvironment.get_execution_environment()
+    env.set_parallelism(2)
+    with _endless(env).execute_and_collect() as results:
+        first = [next(results) for _ in range(5)]
+    assert first == [0, 2, 4, 6, 8]
+    assert env.from_collection([7]).execute_and_collect(limit=1) == [7]
