@@ -44,8 +44,8 @@ class StreamRunner:
     def run_batch(self, batch_id: int, splits: Sequence[Tuple[int, list]],
                   fail_after_stage: int = None,
                   batch_time_ms: int = None) -> Dict[int, List]:
-        """splits: [(source subtask, records)] read in this batch. Returns {driver sink node:
-        values}. fail_after_stage: raise after that many stages ran (a crash mid-batch).
+        """splits: [(source subtask, records)] read in this batch (by every source stage), or
+        {source stage id: [(subtask, split)]}. Returns {driver sink node: values}. fail_after_stage: raise after that many stages ran (a crash mid-batch).
         batch_time_ms: the batch's processing time (default: the wall clock)."""
         job = self.job
         restore = self.store.latest_completed_before(batch_id)
@@ -58,9 +58,10 @@ class StreamRunner:
             if fail_after_stage is not None and n >= fail_after_stage:
                 raise RuntimeError("crash")
             if compiled.source is not None:
-                assert all(sub < stage.parallelism for sub, _ in splits), "no such subtask"
+                mine = splits.get(stage.stage_id, ()) if isinstance(splits, dict) else splits
+                assert all(sub < stage.parallelism for sub, _ in mine), "no such subtask"
                 rows = [(-1, sub, 0, seq, KIND_SPLIT, cloudpickle.dumps(records))
-                        for seq, (sub, records) in enumerate(splits)]
+                        for seq, (sub, records) in enumerate(mine)]
                 rows += [(-1, sub, 2 ** 31 - 1, 0, KIND_TICK, b"")
                          for sub in range(stage.parallelism)]
             else:
