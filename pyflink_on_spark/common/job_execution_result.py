@@ -60,3 +60,12 @@ class JobExecutionResult(object):
             text += "Accumulator Results: \n" + "".join(
                 "- %s: %s\n" % (k, v) for k, v in sorted(accumulators.items()))
         return text
+
+
+def finished_job_result(net_runtime_ms: int, job_id: Optional[JobID] = None,
+                        accumulators: Optional[Dict[str, Any]] = None) -> JobExecutionResult:
+    """What env.execute() returns for a job the executors ran (a fresh JobID unless given):
+    the engine's way to build one, PyFlink's class taking a Java object."""
+    from pyflink_on_spark.common.job_id import new_job_id
+    return JobExecutionResult._of(job_id if job_id is not None else new_job_id(),
+                                  net_runtime_ms, accumulators)

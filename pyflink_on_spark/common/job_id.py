@@ -29,3 +29,9 @@ class JobID(object):
 
     def __hash__(self):
         return hash(self._j_job_id)
+
+
+def new_job_id() -> JobID:
+    """A fresh random JobID: what the executors give each job they run (the engine's way to
+    make one; PyFlink's JobID has no public constructor from nothing)."""
+    return JobID._generate()

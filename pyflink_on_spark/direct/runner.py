@@ -102,12 +102,11 @@ def execute_job(job: CompiledJob, job_name: str, options=None, python=None):
     """env.execute() on the direct runner. `options` (spark.run_options.RunOptions) and
     `python` (the job's Python dependencies), the signature the Spark executor has, matter
     only to runners in other processes: here the job's modules are this process's."""
-    from pyflink_on_spark.common.job_execution_result import JobExecutionResult
-    from pyflink_on_spark.common.job_id import JobID
+    from pyflink_on_spark.common.job_execution_result import finished_job_result
     start = time.time()
     for _ in _run(job):
         pass
-    return JobExecutionResult._of(JobID._generate(), int((time.time() - start) * 1000))
+    return finished_job_result(int((time.time() - start) * 1000))
 
 
 def execute_collect(job: CompiledJob, job_name: str, collect_sink_id: int,

@@ -94,7 +94,7 @@ class _RollingAdapter(KeyedProcessFunction):
             current = value if current is None else combine(current, value)
         return current
 
-    def _end_input(self, operator):
+    def end_of_input_values(self, operator):
         """BATCH mode: the final value of every key, keys in the order they were first seen
         (with the input sorted by key the operator left each key's value at its end)."""
         if not self._batch_mode or operator.sorted_input:

@@ -40,6 +40,12 @@ class TimerQueue:
         self._heap: List[Any] = [None]
         self._index: Dict[Tuple[int, Any, Any], list] = {}
 
+    @property
+    def registered_timers(self) -> Dict[Tuple[int, Any, Any], list]:
+        """The registered timers by (timestamp, key, namespace), for membership tests only
+        (`in`): a hot loop asks it before register() (WindowOperator). Read-only by contract."""
+        return self._index
+
     def register(self, key: Any, namespace: Any, timestamp: int) -> None:
         # hot path (windows register per element): hashable keys skip hashable_key()
         ident = (timestamp, key, namespace)

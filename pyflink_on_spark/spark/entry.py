@@ -85,9 +85,8 @@ def _capture(job: CompiledJob, settings: JobSettings) -> bool:
 
 
 def _captured_result():
-    from pyflink_on_spark.common.job_execution_result import JobExecutionResult
-    from pyflink_on_spark.common.job_id import JobID
-    return JobExecutionResult._of(JobID._generate(), 0)
+    from pyflink_on_spark.common.job_execution_result import finished_job_result
+    return finished_job_result(0)
 
 
 def compile_job(sinks: List, settings: JobSettings) -> CompiledJob:

@@ -460,13 +460,12 @@ def execute_job(job: CompiledJob, job_name: str, options=None,
                 python: PythonDependencies = PythonDependencies()):
     """`options`: spark.run_options.RunOptions (None: defaults); `python`: the job's Python
     dependencies."""
-    from pyflink_on_spark.common.job_execution_result import JobExecutionResult
-    from pyflink_on_spark.common.job_id import JobID
+    from pyflink_on_spark.common.job_execution_result import finished_job_result
     start = time.time()
     for _ in _run(job, None, options, job_name, python):
         pass
     runtime_ms = int((time.time() - start) * 1000)
-    return JobExecutionResult._of(JobID._generate(), runtime_ms)
+    return finished_job_result(runtime_ms)
 
 
 class FinishedJobHandle:

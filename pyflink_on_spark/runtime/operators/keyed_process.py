@@ -402,7 +402,7 @@ class KeyedProcessOperator(Operator):
         emit_results(self.function.on_timer(timestamp, ctx), self.output, timestamp)
 
     def end_input(self) -> None:
-        finish = getattr(self.function, "_end_input", None)
+        finish = getattr(self.function, "end_of_input_values", None)   # reduce / aggregations
         if finish is not None:
             self.call_user(self._emit_end_input, finish)
 

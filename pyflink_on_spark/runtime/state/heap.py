@@ -232,6 +232,12 @@ class HeapAggregatingState(_HeapKvState, MergingStateMixin, AggregatingState):
         self._add = agg_function.add
         self._result = agg_function.get_result
 
+    @property
+    def aggregate_function(self):
+        """The AggregateFunction this state folds with (an operator inlining add reads its
+        create_accumulator and add once)."""
+        return self._agg
+
     def get(self):
         acc = self._map.get(self._b._key)
         if acc is None:

@@ -352,9 +352,10 @@ class WindowOperator(KeyedProcessOperator):
         # an aggregate()'s heap state: HeapAggregatingState.add inline, on the window's table
         aggregating = type(state) is HeapAggregatingState
         if aggregating:
-            create, add_to = state._create, state._add
+            function = state.aggregate_function
+            create, add_to = function.create_accumulator, function.add
         queue = self._event_queue
-        register, registered = queue.register, queue._index
+        register, registered = queue.register, queue.registered_timers
         backend = self.backend
         set_key = self._set_key
         # the inline path below is for a heap backend's usual keys and states

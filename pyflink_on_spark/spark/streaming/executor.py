@@ -330,8 +330,7 @@ def execute_streaming(job: CompiledJob, job_name: str, options, settings: Stream
                       collect_sink_id: Optional[int] = None):
     """Runs the unbounded job until it is cancelled (Ctrl-C, SIGTERM or ``stop`` set: after
     the current batch) or fails. Returns the JobExecutionResult."""
-    from pyflink_on_spark.common.job_execution_result import JobExecutionResult
-    from pyflink_on_spark.common.job_id import JobID
+    from pyflink_on_spark.common.job_execution_result import finished_job_result
     from pyflink_on_spark.spark.executor import _job_error
     from pyflink_on_spark.spark.session import is_connect, job_session
     _check_supported(job)
@@ -358,7 +357,7 @@ def execute_streaming(job: CompiledJob, job_name: str, options, settings: Stream
     try:
         if is_connect(session):
             _run_batches_from_here(runner, settings, stop, progress)
-            return JobExecutionResult._of(JobID._generate(), int((time.time() - start) * 1000))
+            return finished_job_result(int((time.time() - start) * 1000))
         query = (session.readStream.format("rate-micro-batch").option("rowsPerBatch", 1)
                  .load().writeStream.foreachBatch(runner.run)
                  .option("checkpointLocation", os.path.join(settings.checkpoint_dir, "spark"))
@@ -388,7 +387,7 @@ def execute_streaming(job: CompiledJob, job_name: str, options, settings: Stream
         if not settings.recoverable:
             shutil.rmtree(settings.checkpoint_dir, ignore_errors=True)
     runtime_ms = int((time.time() - start) * 1000)
-    return JobExecutionResult._of(JobID._generate(), runtime_ms)
+    return finished_job_result(runtime_ms)
 
 
 def _run_batches_from_here(runner: MicroBatchRunner, settings: StreamingSettings,

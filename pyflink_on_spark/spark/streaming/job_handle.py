@@ -11,7 +11,7 @@ from concurrent.futures import Future
 from typing import Iterator, Optional
 
 from pyflink_on_spark.codecs.files import fs
-from pyflink_on_spark.common.job_id import JobID
+from pyflink_on_spark.common.job_id import JobID, new_job_id
 from pyflink_on_spark.common.job_status import JobStatus
 
 
@@ -30,7 +30,7 @@ class StreamingJobHandle:
     def __init__(self, job, job_name: str, options, settings, collect=None,
                  collect_sink_id: Optional[int] = None) -> None:
         from pyflink_on_spark.spark.streaming.executor import execute_streaming
-        self._job_id = JobID._generate()
+        self._job_id = new_job_id()
         self._stop = threading.Event()
         self._result: Future = Future()
         self._state = JobStatus.RUNNING
