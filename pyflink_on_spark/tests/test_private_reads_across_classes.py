@@ -84,6 +84,7 @@ FRIENDS: Dict[Tuple[str, str], str] = {
 }
 
 # private attributes of PySpark / py4j / confluent-kafka objects: no public API reaches them
+# (allowed in spark/ only, the one package that talks to them)
 _JVM = "PySpark has no public API to the JVM objects behind it"
 THIRD_PARTY: Dict[str, str] = {
     "_jvm": _JVM + " (SparkContext._jvm / session._jvm: the py4j JVM view)",
@@ -177,8 +178,9 @@ def findings(source: str, module: str = "<source>") -> Iterator[Finding]:
 def allowed(finding: Finding, own: Set[str]) -> bool:
     if finding.owner in KIND_FORMS:
         return False
+    # only spark/ talks to PySpark, py4j and confluent-kafka
     return finding.attr in own or (finding.module, finding.attr) in FRIENDS or \
-        finding.attr in THIRD_PARTY
+        (finding.attr in THIRD_PARTY and finding.module.startswith("spark/"))
 
 
 def sources() -> List[pathlib.Path]:
@@ -254,3 +256,17 @@ def test_the_walk_finds_reads_into_other_objects(code):
 ])
 def test_the_walk_allows_own_public_and_same_module_access(code):
     assert _problems(code) == []
+
+
+def test_pyspark_internals_are_allowed_in_spark_only():
+    code = "jvm = session.sparkContext._jvm\n"
+    assert [f for f in findings(code, "spark/x.py") if not allowed(f, set())] == []
+    assert [f for f in findings(code, "runtime/x.py") if not allowed(f, set())] != []
+
+
+def test_a_friend_pair_is_per_module():
+    code = "backend._key = key\n"
+    assert [f for f in findings(code, "runtime/operators/keyed_process.py")
+            if not allowed(f, set())] == []
+    assert [f for f in findings(code, "runtime/operators/process.py")
+            if not allowed(f, set())] != []
