@@ -273,10 +273,21 @@ def test_the_executors_python_is_probed_once_per_context_and_python(monkeypatch,
     assert session.sparkContext.py_files == ["/cache/shim.zip"]
 
 
-def test_the_probe_asks_the_executors_python_itself_through_a_task(spark):
+@pytest.mark.parametrize("through", ["a task", "a local process"])
+def test_the_probe_asks_the_executors_python_itself(spark, monkeypatch, through):
     from importlib import metadata
+    from pyflink_on_spark.spark import session
+    # a cluster's executors are asked through a task (a JVM RDD piped through their Python);
+    # a local master's, this machine's, from here
+    monkeypatch.setattr(session, "is_local_master", lambda master: through != "a task")
     python, platform = package_shipping._driver_python()
     found = package_shipping.probe_workers(spark.sparkContext)   # the local executors: here
     assert found == {"python": python, "platform": platform, "packages": {
         "rocksdict": metadata.version("rocksdict"),
         "confluent-kafka": metadata.version("confluent-kafka")}}
+    monkeypatch.setattr(spark.sparkContext, "pythonExec", "/nowhere/bin/python3")
+    with pytest.raises(package_shipping.ExecutorsCannotRunJob) as raised:
+        package_shipping.probe_workers(spark.sparkContext)
+    assert "The executors could not run their Python '/nowhere/bin/python3'" in \
+        str(raised.value)
+    assert "No such file or directory" in str(raised.value)
