@@ -271,8 +271,8 @@ def probe_workers(context) -> dict:
     "packages": {distribution: version or None}} of NATIVE_PACKAGES. `context.pythonExec`
     run as an executor runs it for its Python workers (the same command, environment and
     directory): through one task of a JVM RDD piping through it (a cluster's executors run
-    one Python); a local master's executors are this machine, where it runs from here (the
-    first Spark job of a new context took ~0.4 s of the job's first 0.5 s more)."""
+    one Python); a local master's executors are this machine, where it runs from here (0.02
+    s; as a Spark job it was the new context's first one, 0.4-0.5 s)."""
     from pyflink_on_spark.spark.session import is_local_master
     command = [context.pythonExec, "-c", _PROBE] + [p.distribution for p in NATIVE_PACKAGES]
     try:
