@@ -32,6 +32,7 @@ neither (no SparkContext to run the probe; the server's Python needs them).
 from __future__ import annotations
 
 import ast
+import fcntl
 import hashlib
 import importlib
 import os
@@ -42,7 +43,7 @@ import tempfile
 import threading
 import zipfile
 from dataclasses import dataclass
-from typing import Callable, Iterator, List, Optional, Tuple
+from typing import Callable, Dict, Iterator, List, Optional, Tuple
 
 from pyflink_on_spark.private_files import private_dir
 from pyflink_on_spark.runtime.errors import JobExecutionError
@@ -99,16 +100,62 @@ def package_zip(cache_dir: Optional[str] = None) -> str:
     to the user: it is code the workers run)."""
     directory = private_dir(cache_dir or _cache_dir(), "the shipped package cache")
     path = os.path.join(directory, "%s%s.zip" % (ZIP_PREFIX, fingerprint()))
-    if os.path.isfile(path):
-        return path
-    for stale in os.listdir(directory):   # earlier contents of the checkout: not needed
-        if stale.startswith(ZIP_PREFIX) and stale.endswith(".zip"):
-            try:
-                os.unlink(os.path.join(directory, stale))
-            except OSError:
-                pass
-    _build_whole(path, _write_zip)
-    return path
+    for _ in range(5):   # another version's clean-up may remove it before it is held
+        if not os.path.isfile(path):
+            _remove_unused_zips(directory)
+            _build_whole(path, _write_zip)
+        if _hold(path):
+            return path
+    raise RuntimeError("pyflink_on_spark: the shipped package %s kept disappearing (another "
+                       "process removes files in %s)" % (path, directory))
+
+
+# zip path -> an open descriptor holding a shared lock on it for this process's life: Spark's
+# file server hands the zip to every executor that starts, for as long as the job runs (an
+# executor restarted months into an unbounded job fetches it again). Another installation
+# or version of the shim on this machine (a second virtualenv, CI beside a developer's run)
+# has another zip, and removes only zips no live process holds.
+_held: Dict[str, int] = {}
+
+
+def _hold(path: str) -> bool:
+    """Whether this process now holds the zip at `path` (False: it was removed meanwhile)."""
+    if path in _held:
+        return True
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except FileNotFoundError:
+        return False
+    fcntl.flock(fd, fcntl.LOCK_SH)
+    try:
+        same = os.stat(path).st_ino == os.fstat(fd).st_ino   # not removed before the lock
+    except FileNotFoundError:
+        same = False
+    if not same:
+        os.close(fd)
+        return False
+    _held[path] = fd
+    return True
+
+
+def _remove_unused_zips(directory: str) -> None:
+    """Zips of other contents (earlier versions of the checkout, other installations) that no
+    live process holds."""
+    for stale in os.listdir(directory):
+        if not (stale.startswith(ZIP_PREFIX) and stale.endswith(".zip")):
+            continue
+        path = os.path.join(directory, stale)
+        try:
+            fd = os.open(path, os.O_RDONLY)
+        except OSError:
+            continue
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            os.unlink(path)   # under the lock: no one can take it before it is gone
+        except OSError:
+            pass              # in use by a running driver
+        finally:
+            os.close(fd)
 
 
 def _build_whole(path: str, write: Callable[[str], None]) -> None:

@@ -43,8 +43,37 @@ def test_the_zip_is_built_once_per_content_and_rebuilt_when_a_file_changes(tmp_p
     os.utime(package / "__init__.py", ns=(1, 10 ** 18))       # the checkout changed
     second = package_zip(cache)
     assert second != first and os.path.exists(second)
-    assert not os.path.exists(first)                          # the old zip is not kept
+    # this process shipped the first zip: a job of it may still hand it to new executors
+    assert os.path.exists(first)
+    os.close(package_shipping._held.pop(first))               # as if the process ended
+    package_shipping._remove_unused_zips(os.path.dirname(first))
+    assert not os.path.exists(first) and os.path.exists(second)   # held: kept
     assert oct(os.stat(cache).st_mode & 0o777) == "0o700"     # code the workers run: ours
+
+
+def test_a_zip_another_running_process_holds_is_not_removed(tmp_path):
+    """Two installations (or versions) of the shim on one machine: each removes only the
+    zips no live process holds (a CI run beside a developer's run removed the zip of the
+    other's running job: its next executor failed with "Stream ... was not found")."""
+    import subprocess
+    import sys
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    other = cache / (package_shipping.ZIP_PREFIX + "another-version.zip")
+    other.write_bytes(b"PK")
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import fcntl, os, sys, time; fd = os.open(sys.argv[1], "
+         "os.O_RDONLY); fcntl.flock(fd, fcntl.LOCK_SH); print('held', flush=True); "
+         "time.sleep(60)", str(other)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        package_shipping._remove_unused_zips(str(cache))
+        assert other.exists()
+    finally:
+        holder.kill()
+        holder.wait()
+    package_shipping._remove_unused_zips(str(cache))
+    assert not other.exists()
 
 
 @pytest.mark.parametrize("master,python,ships", [
