@@ -131,14 +131,19 @@ class KafkaBroker:
     data_dir: str
 
     def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-        shutil.rmtree(self.data_dir, ignore_errors=True)
+        stop_server(self.process, self.data_dir)
+
+
+def stop_server(process: subprocess.Popen, data_dir: str) -> None:
+    """SIGTERM to a test server, SIGKILL after 20 s; then its directory goes."""
+    if process.poll() is None:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+    shutil.rmtree(data_dir, ignore_errors=True)
 
 
 def _wait_for_port(port: int, process: subprocess.Popen, log_path: str) -> None:

@@ -17,14 +17,14 @@ from __future__ import annotations
 import os
 import secrets
 import shutil
-import signal
 import subprocess
 import tempfile
 import time
 from dataclasses import dataclass
 from typing import Dict, List, Tuple
 
-from pyflink_on_spark.spark.tests.kafka_broker import _java, _wait_for_port, free_port
+from pyflink_on_spark.spark.tests.kafka_broker import (_java, _wait_for_port, free_port,
+                                                        stop_server)
 
 S3PROXY = ("org.gaul", "s3proxy", "2.6.0", "jar-with-dependencies")
 # hadoop-aws at the version of the installed pyspark's Hadoop client, and what it needs
@@ -100,14 +100,7 @@ class S3Server:
         return conf
 
     def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-        shutil.rmtree(self.work_dir, ignore_errors=True)
+        stop_server(self.process, self.work_dir)
 
 
 def start_s3_server() -> S3Server:
