@@ -444,9 +444,10 @@ class KeyedStream(DataStream):
         return self._origin_stream.project(*field_indexes)
 
     def print(self, sink_identifier=None):
-        # PyFlink prints through a Python map taking the values out of its keyed records
+        # PyFlink prints through a Python map taking the values out of its keyed records, and
+        # drops the identifier (`self._values().print()` in 1.20): no "identifier> " prefix
         values_map = reserve_flink_ids(1)[0]
-        return self._values()._print(sink_identifier, {"values_map": values_map})
+        return self._values()._print(None, {"values_map": values_map})
 
     def execute_and_collect(self, job_execution_name: str = None, limit: int = None):
         """PyFlink collects a KeyedStream's internal records: Row(f0=key, f1=value), the key
