@@ -74,6 +74,24 @@ def _checkpointing_mode(env, key, value):
         CheckpointingMode[value.strip().upper().replace("-", "_")])
 
 
+def _time_characteristic(env, key, value):
+    from pyflink_on_spark.datastream.time_characteristic import TimeCharacteristic
+    env.set_stream_time_characteristic(TimeCharacteristic[value.strip()])
+
+
+def _checkpoint_setting(setter: str, parse: Callable) -> Callable:
+    """A CheckpointConfig setter applied to the parsed value (PyFlink's CheckpointConfig
+    reads these keys from the environment's configuration: its getters report them)."""
+    def apply(env, key, value):
+        getattr(env.get_checkpoint_config(), setter)(parse(key, value))
+    return apply
+
+
+def _retention(key, value):
+    from pyflink_on_spark.datastream.checkpoint_config import ExternalizedCheckpointCleanup
+    return ExternalizedCheckpointCleanup[value.strip().upper().replace("-", "_")]
+
+
 def _state_backend(env, key, value):
     from pyflink_on_spark.datastream.state_backend import (
         EmbeddedRocksDBStateBackend, HashMapStateBackend)
@@ -100,6 +118,20 @@ _APPLY: Dict[str, Callable] = {
         lambda env, k, v: env.set_buffer_timeout(parse_millis(k, v)),
     "execution.checkpointing.interval": _checkpoint_interval,
     "execution.checkpointing.mode": _checkpointing_mode,
+    "execution.checkpointing.timeout": _checkpoint_setting("set_checkpoint_timeout", parse_millis),
+    "execution.checkpointing.min-pause":
+        _checkpoint_setting("set_min_pause_between_checkpoints", parse_millis),
+    "execution.checkpointing.max-concurrent-checkpoints":
+        _checkpoint_setting("set_max_concurrent_checkpoints", lambda k, v: int(v)),
+    "execution.checkpointing.tolerable-failed-checkpoints":
+        _checkpoint_setting("set_tolerable_checkpoint_failure_number", lambda k, v: int(v)),
+    "execution.checkpointing.unaligned":
+        _checkpoint_setting("enable_unaligned_checkpoints", _parse_bool),
+    "execution.checkpointing.unaligned.enabled":
+        _checkpoint_setting("enable_unaligned_checkpoints", _parse_bool),
+    "execution.checkpointing.externalized-checkpoint-retention":
+        _checkpoint_setting("set_externalized_checkpoint_cleanup", _retention),
+    "pipeline.time-characteristic": _time_characteristic,
     "pipeline.global-job-parameters":
         lambda env, k, v: env.get_config().set_global_job_parameters(_parse_map(v)),
     "state.backend.type": _state_backend,
