@@ -376,7 +376,8 @@ def _run_stages(job: CompiledJob, session, script_dirs, address, group: str,
             context.setLocalProperty(CHANNEL_PROPERTY, channel_property(address))
             worker_setup, executable = ship_dependencies(session, python)
             worker_setup = dataclasses.replace(worker_setup,
-                                               object_storage=object_storage_of(session))
+                                               object_storage=object_storage_of(session),
+                                               python_executable=executable)
             with worker_python(session, executable):
                 frames = _frames_for_run(job, session, script_dirs, worker_setup, job_name,
                                          channel, address)

@@ -42,6 +42,8 @@ class WorkerSetup:
     requirements_cache: Optional[str] = None     # the cache archive's directory name
     # pyarrow options for S3-API stores, from the session's s3a settings (spark/object_storage.py)
     object_storage: Tuple[Tuple[str, object], ...] = ()
+    # the job's python.executable (set_python_executable), None: PyFlink's default "python"
+    python_executable: Optional[str] = None
 
     @contextlib.contextmanager
     def applied(self) -> Iterator[None]:

@@ -19,10 +19,15 @@ from pyflink_on_spark.spark.task_channel import (CapturedStdout, ChannelAddress,
 from pyflink_on_spark.spark.work_dirs import new_task_dir
 
 
-def prepare_worker(script_dirs, alias_pyflink: bool, object_storage=()) -> None:
+def prepare_worker(script_dirs, alias_pyflink: bool, object_storage=(),
+                   python_executable=None) -> None:
     """Make the job's own modules importable and resolve `pyflink` to the shim in this Python
     worker, before any user class is unpickled; reach object stores as the driver does."""
+    import os
     import sys
+    # PyFlink's Python workers see the interpreter they were started as in $python (the
+    # job's python.executable, else "python"; seen on 1.20.5)
+    os.environ.setdefault("python", python_executable or "python")
     from pyflink_on_spark.codecs.files.fs import configure_object_storage
     from pyflink_on_spark.spark.package_shipping import native_archive_path
     configure_object_storage(dict(object_storage))
@@ -221,7 +226,8 @@ def _run_stage_in(args: StageArgs, stage_id: int, subtask: int, attempt: int,
                   batches: Iterator[pa.RecordBatch],
                   to_driver: Optional[TaskChannel]) -> Iterator[pa.RecordBatch]:
     try:
-        prepare_worker(args.script_dirs, args.alias_pyflink, args.worker_setup.object_storage)
+        prepare_worker(args.script_dirs, args.alias_pyflink, args.worker_setup.object_storage,
+                       args.worker_setup.python_executable)
         with args.worker_setup.applied():
             if subtask == 0 and args.presence_for:
                 yield rows_to_batch([(edge, dest, -1, -1, KIND_PRESENCE, b"", b"")
