@@ -47,11 +47,11 @@ BUCKETS = [
      lambda f, n: "key_groups.py" in f or "_key_hash.py" in f or "_java_text.py" in f
      or "typeinfo.py" in f or "key_selector" in f or "functions.py" in f and "get_key" in n),
     ("keyed state access (runtime/state)", lambda f, n: os.sep + "state" + os.sep in f),
-    # an exit's compiled loop (runtime/exit_loops.py: "<exit loop N>") does the exit's
+    # an exit's compiled loop (runtime/exits/loops.py: "<exit loop N>") does the exit's
     # per-record work inline: the fused map's and key selector's calls are theirs, the rest
     # (the tests, the slots, a fold's bookkeeping, marshal) is the exit's
-    ("output routing + chunking (runtime/exits.py, output.py, exit loops)",
-     lambda f, n: "exits.py" in f or "output.py" in f or f.startswith("<exit loop")),
+    ("output routing + chunking (runtime/exits/, output.py, exit loops)",
+     lambda f, n: os.sep + "exits" + os.sep in f or "output.py" in f or f.startswith("<exit loop")),
     ("operator / task framework (runtime/operators, task.py, context, batch_order)",
      lambda f, n: os.sep + "runtime" + os.sep in f or "stage_task.py" in f),
 ]

@@ -30,7 +30,7 @@ def _returns_unchanged(convert, test: str) -> None:
     Python expression over a value named {v}, true only when the value is of exactly the
     builtin class the converter returns (and in its range, for ints). Tuple converters
     compile it into their per-record test (common/typeinfo.py), and an exit's loop writes it
-    inline (runtime/exit_loops.py), sparing a call per record or field. An attribute of the
+    inline (runtime/exits/loops.py), sparing a call per record or field. An attribute of the
     function, not a table: a stage's converters reach its tasks pickled, closures by value."""
     convert.unchanged_when = test
 

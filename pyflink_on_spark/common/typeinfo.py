@@ -1000,7 +1000,7 @@ def _with_unchanged_test(arity: int, converters: list,
     exec(source, namespace)
     convert_unchanged = namespace["convert_unchanged"]
     # each field's test over {v} (None: the field has no converter), for an exit's loop to
-    # write inline (runtime/exit_loops.py)
+    # write inline (runtime/exits/loops.py)
     convert_unchanged.unchanged_fields = fields
     return convert_unchanged
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pyflink_on_spark.datastream.functions import KeyedProcessFunction, per_record_callable
 from pyflink_on_spark.datastream.state import ValueStateDescriptor
+from pyflink_on_spark.runtime.folds import FIELD_FOLDS, RECORD_FOLDS
 from pyflink_on_spark.specs.operators import Aggregation
 
 
@@ -145,7 +146,12 @@ class AggregationAdapter(_RollingAdapter):
     def __init__(self, aggregation: Aggregation, position, batch_mode: bool = False):
         super().__init__(batch_mode)
         self._position = position
-        self._combine = getattr(self, "_" + aggregation.value.lower())
+        # the aggregation's step (runtime/folds.py): on the field of the first record (sum,
+        # min, max), or choosing the record held (min_by, max_by)
+        self._field_fold = FIELD_FOLDS.get(aggregation.value)
+        self._record_fold = RECORD_FOLDS.get(aggregation.value)
+        self._combine = self._fold_field if self._field_fold is not None \
+            else self._fold_record
         # sum on a tuple index: runs of plain tuples with number fields fold in one loop
         self._sums_tuple_index = aggregation is Aggregation.SUM and type(position) is int
 
@@ -166,7 +172,7 @@ class AggregationAdapter(_RollingAdapter):
                     field = value[position]
                     if field.__class__ is not int and field.__class__ is not float:
                         raise _NotPlain
-                    total += field
+                    total += field   # folds.sum_of, inline
             except (_NotPlain, IndexError):
                 pass
             else:
@@ -211,21 +217,12 @@ class AggregationAdapter(_RollingAdapter):
             return items
         raise TypeError("Cannot aggregate on field %r of %r" % (position, record))
 
-    def _sum(self, current, value):
-        return self._replace(current, self._field(current) + self._field(value))
+    def _fold_field(self, current, value):
+        """sum / min / max: the first record with its field folded."""
+        return self._replace(current,
+                             self._field_fold(self._field(current), self._field(value)))
 
-    def _min(self, current, value):
-        a, b = self._field(current), self._field(value)
-        return self._replace(current, b if b < a else a)
-
-    def _max(self, current, value):
-        a, b = self._field(current), self._field(value)
-        return self._replace(current, b if b > a else a)
-
-    def _min_by(self, current, value):
-        a, b = self._field(current), self._field(value)
-        return value if b < a else current
-
-    def _max_by(self, current, value):
-        a, b = self._field(current), self._field(value)
-        return value if b > a else current
+    def _fold_record(self, current, value):
+        """min_by / max_by: the record holding the extreme (the first on ties)."""
+        return value if self._record_fold(self._field(current), self._field(value)) \
+            else current

@@ -7,10 +7,10 @@ keys of one record each, the rows were what the job paid for (the reduce's task 
 map_keyby_reduce spent ~3.8 us of JVM CPU on each, to read it from the shuffle, sort it and
 turn it into Arrow, and each source task made a row per record).
 
-So an exit's flush (runtime/exits.py) sends its small groups, one key's records with one
-timestamp each, as key runs: a run is a row of up to RUN_RECORDS records, its groups
-(order, values, timestamps-or-None, key) in order, the row's `order` its first group's. A
-group of RUN_ALONE records or more leaves in a row of its own, as before.
+So an exit's flush (runtime/exits/key_sorted.py) sends its small groups, one key's records
+with one timestamp each, as key runs: a run is a row of up to RUN_RECORDS records, its
+groups (order, values, timestamps-or-None, key) in order, the row's `order` its first
+group's. A group of RUN_ALONE records or more leaves in a row of its own, as before.
 
 The runner sorts a run by its first group only, so the reading task merges (KeyRunMerge):
 when a row comes, every group held that sorts before it, (order, edge, src, seq) against the
@@ -43,9 +43,9 @@ def append_key_runs(rows: list, groups: list, edge: int, src: int, seq: int,
                     sent: list) -> int:
     """Appends to `rows` the rows of `groups`, all for one destination and sorted by order:
     tuples (order, destination, record count, marshalled records or None, values,
-    timestamps, key), the records marshalled apart (runtime/exits.py) or as objects in
-    values. Small groups of one form go in key runs. Counts the destination's records in
-    `sent`; returns the next sequence number."""
+    timestamps, key), the records marshalled apart (runtime/exits/key_sorted.py) or as
+    objects in values. Small groups of one form go in key runs. Counts the destination's
+    records in `sent`; returns the next sequence number."""
     if not groups:
         return seq
     dest = groups[0][1]

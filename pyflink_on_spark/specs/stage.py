@@ -60,11 +60,12 @@ class ExitSpec:
                                    # destination gets a row of how many records it was sent
     # key-sorted into a BATCH rolling aggregation over a tuple index: (its Aggregation's
     # value, the index, whether every upstream subtask may or only the first); the exit
-    # may send a key's partial result (exits.py, graph/compile.py _partial_aggregation)
+    # may send a key's partial result (runtime/exits/key_sorted.py, graph/compile.py
+    # _partial_aggregation)
     partial_aggregation: Optional[Tuple[str, int, bool]] = None
     # key-sorted into a BATCH reduce, its only input: the reduce the first upstream subtask
     # may apply to the records it sends, whose rows the reduce reads first, and every
-    # upstream subtask when the reduce is associative (exits.py)
+    # upstream subtask when the reduce is associative (runtime/exits/key_sorted.py)
     leading_fold: Optional["LeadingFold"] = None
 
 

@@ -53,7 +53,8 @@ FRIENDS: Dict[Tuple[str, str], str] = {
     ("runtime/registry.py", "_to_java_string"):
         _API_FIELD + ": how print() renders a value of the type, as Java's toString",
     # key_by(lambda) wraps the lambda (datastream/functions.py): its name in errors
-    ("runtime/exits.py", "_func"): _API_FIELD + ": the user's function a KeySelector wraps",
+    ("runtime/exits/selectors.py", "_func"):
+        _API_FIELD + ": the user's function a KeySelector wraps",
     # WatermarkStrategy (common/watermark_strategy.py)
     ("runtime/operators/timestamps.py", "_timestamp_assigner"):
         _API_FIELD + ": WatermarkStrategy.with_timestamp_assigner's assigner",
@@ -207,7 +208,7 @@ def test_no_module_reads_private_attributes_of_other_classes_outside_friend_pair
 
 def test_the_walk_sees_the_packages():
     names = {p.relative_to(ROOT).as_posix() for p in sources()}
-    assert {"runtime/task.py", "runtime/exits.py", "spark/executor.py",
+    assert {"runtime/task.py", "runtime/exits/chunked.py", "spark/executor.py",
             "direct/runner.py", "runtime/checkpoint/operators.py"} <= names
 
 

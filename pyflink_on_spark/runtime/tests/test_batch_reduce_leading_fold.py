@@ -1,6 +1,6 @@
 """BATCH mode into a keyed reduce: the reduce reads a key's rows from upstream subtask 0
 first, so subtask 0's exit sends the left fold of the key's records it saw, one record
-instead of all (graph/compile.py _leading_fold, runtime/exits.py). The results are those
+instead of all (graph/compile.py _leading_fold, runtime/exits/key_sorted.py). The results are those
 of the reduce folding every record itself, for any reduce function: the order of the fold
 is the same."""
 import pytest
@@ -12,7 +12,7 @@ from pyflink_on_spark.datastream.execution_mode import RuntimeExecutionMode
 from pyflink_on_spark.direct.exchange import source_split_rows
 from pyflink_on_spark.graph import compile as compile_module
 from pyflink_on_spark.graph.transformations import SinkTransformation
-from pyflink_on_spark.runtime import exits
+from pyflink_on_spark.runtime.exits import key_sorted
 from pyflink_on_spark.runtime.boundary import KIND_KEY_RUN, KIND_RECORDS, loads_records, row_order
 from pyflink_on_spark.runtime.key_runs import merged_groups, row_groups
 from pyflink_on_spark.runtime.errors import UserFunctionError
@@ -178,7 +178,7 @@ def test_tuple_keys_with_timestamps_long_min_value_among_them(monkeypatch):
 
 
 def test_a_full_exit_closes_folding_and_the_results_stay(monkeypatch):
-    monkeypatch.setattr(exits, "SORTED_RECORDS_HELD", 8)
+    monkeypatch.setattr(key_sorted, "SORTED_RECORDS_HELD", 8)
     # four keys fold five records each; ten other keys fill the exit, whose folds leave;
     # the four keys' next records must not start a second fold (it would be reduced
     # with the first)
@@ -239,10 +239,10 @@ def test_a_record_stamped_long_min_value_makes_its_keys_fold_leave_before_it():
                     target_parallelism=1, target_max_parallelism=128, sort_by_key=True,
                     leading_fold=LeadingFold(wrap_reduce(not_associative), "Reduce"))
     rows = []
-    collector = exits.KeySortedExitCollector(spec, 0, 1, rows, lambda e: e)
+    collector = key_sorted.KeySortedExitCollector(spec, 0, 1, rows, lambda e: e)
     collector.process_many([("a", 1), ("a", 5), ("b", 3)], None)
     assert set(collector._folds) == {"a", "b"} and not rows
-    collector.process_many([("a", 4)], exits.LONG_MIN)
+    collector.process_many([("a", 4)], key_sorted.LONG_MIN)
     # a's fold left at once, before the record's row (which an early flush could send
     # before the fold); no new fold starts
     assert [loads_records(r[5]) for r in rows] == [([("a", 1 * 3 - 5)], None, "a")]
@@ -252,7 +252,7 @@ def test_a_record_stamped_long_min_value_makes_its_keys_fold_leave_before_it():
     # the order the reduce reads (a flush sends the records without timestamp first)
     read = [tuple(group[1:]) for _, group in merged_groups(route(rows, 1)[0])]
     assert read == [([("a", -2)], None, "a"), ([("a", 6)], None, "a"),
-                    ([("a", 4)], [exits.LONG_MIN], "a"), ([("b", 3)], None, "b"),
+                    ([("a", 4)], [key_sorted.LONG_MIN], "a"), ([("b", 3)], None, "b"),
                     ([("c", 7)], None, "c")]
 
 

@@ -154,9 +154,9 @@ def test_a_watermark_row_of_a_sorted_exit_comes_after_every_record_row():
 
 
 def test_a_full_exit_sends_its_largest_keys_and_keeps_the_rare_ones_waiting(monkeypatch):
-    from pyflink_on_spark.runtime import exits
-    monkeypatch.setattr(exits, "SORTED_RECORDS_HELD", 8)
-    monkeypatch.setattr(exits, "MARSHALLED_BYTES_HELD", 0)   # no room past the count
+    from pyflink_on_spark.runtime.exits import key_sorted
+    monkeypatch.setattr(key_sorted, "SORTED_RECORDS_HELD", 8)
+    monkeypatch.setattr(key_sorted, "MARSHALLED_BYTES_HELD", 0)   # no room past the count
     collector, rows = _collector(Types.STRING())
     for value in [("a", 1), ("a", 2), ("a", 3), ("a", 4), ("a", 5), ("b", 1), ("a", 6)]:
         collector.process_element(value, None)

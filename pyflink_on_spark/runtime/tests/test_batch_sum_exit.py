@@ -10,7 +10,7 @@ from pyflink_on_spark.datastream import StreamExecutionEnvironment
 from pyflink_on_spark.datastream.execution_mode import RuntimeExecutionMode
 from pyflink_on_spark.graph import compile as compile_module
 from pyflink_on_spark.graph.transformations import SinkTransformation
-from pyflink_on_spark.runtime import exits
+from pyflink_on_spark.runtime.exits import KeySortedExitCollector
 from pyflink_on_spark.runtime.boundary import KIND_KEY_RUN, KIND_RECORDS, loads_records
 from pyflink_on_spark.runtime.key_runs import row_groups
 from pyflink_on_spark.runtime.tests.engine_harness import (
@@ -136,7 +136,7 @@ def test_a_sum_is_partial_on_every_subtask_only_over_a_declared_integral_field(
     sent = []
     for subtask in (0, 1):   # what each upstream subtask's exit sends of the same records
         rows = []
-        collector = exits.KeySortedExitCollector(exit_spec, subtask, 2, rows, lambda e: e)
+        collector = KeySortedExitCollector(exit_spec, subtask, 2, rows, lambda e: e)
         collector.process_many(values, None)
         collector.flush()
         sent.append(sum(len(group[1]) for r in rows if r[4] in (KIND_RECORDS, KIND_KEY_RUN)

@@ -1,5 +1,5 @@
 """Flink's channel selection for the partitioners behind rebalance / rescale / shuffle /
-broadcast / forward / partition_custom (runtime/exits.py)."""
+broadcast / forward / partition_custom (runtime/exits/selectors.py)."""
 import pytest
 
 from pyflink_on_spark.datastream.functions import wrap_key_selector, wrap_partitioner
@@ -75,10 +75,9 @@ def test_a_keyed_exit_routes_every_key_as_key_to_subtask_does(monkeypatch, memo_
     # the exit looks str and int keys up itself; equal keys of other types (True == 1 ==
     # 1.0) are other keys and must not share their entries; a full memo starts over
     from pyflink_on_spark.runtime.boundary import loads_records
-    from pyflink_on_spark.runtime import exits
-    from pyflink_on_spark.runtime.exits import ExitCollector
+    from pyflink_on_spark.runtime.exits import ExitCollector, chunked
     from pyflink_on_spark.runtime.key_groups import KeyToSubtask
-    monkeypatch.setattr(exits, "DEST_MEMO_LIMIT", memo_limit)
+    monkeypatch.setattr(chunked, "DEST_MEMO_LIMIT", memo_limit)
     spec = ExitSpec(edge_id=1, source=0, side_tag=None,
                     partitioning=KeyedPartitioning(wrap_key_selector(lambda v: v[0])),
                     target_parallelism=7, target_max_parallelism=128)

@@ -1,11 +1,11 @@
-"""A keyed exit meeting many new keys takes calls in two steps (exit_bulk_keys.py): the rows
-it writes are the rows the one-record-at-a-time loop writes, records in their order, keys
-carried, timestamps kept, errors raised after the records before them left."""
+"""A keyed exit meeting many new keys takes calls in two steps (runtime/exits/bulk_keys.py):
+the rows it writes are the rows the one-record-at-a-time loop writes, records in their
+order, keys carried, timestamps kept, errors raised after the records before them left."""
 import pytest
 
 from pyflink_on_spark.common.typeinfo import Types
 from pyflink_on_spark.datastream.functions import wrap_key_selector
-from pyflink_on_spark.runtime import exits
+from pyflink_on_spark.runtime.exits import chunked
 from pyflink_on_spark.runtime.boundary import loads_records
 from pyflink_on_spark.runtime.exits import ExitCollector
 from pyflink_on_spark.specs.partitioning import KeyedPartitioning
@@ -42,7 +42,7 @@ def _calls(n_calls=40, per_call=300, repeat_every=3):
 
 
 def _run(monkeypatch, after_misses, calls, stamped=False, converter=None):
-    monkeypatch.setattr(exits, "BULK_AFTER_MISSES", after_misses)
+    monkeypatch.setattr(chunked, "BULK_AFTER_MISSES", after_misses)
     rows = []
     collector = _collector(rows, converter=converter)
     for n, call in enumerate(calls):
@@ -69,7 +69,7 @@ def test_two_steps_write_the_rows_the_usual_loop_writes(monkeypatch, stamped):
 
 
 def test_the_exit_switches_to_two_steps_and_back(monkeypatch):
-    monkeypatch.setattr(exits, "BULK_AFTER_MISSES", 64)
+    monkeypatch.setattr(chunked, "BULK_AFTER_MISSES", 64)
     rows = []
     collector = _collector(rows)
     bulk = collector.process_many.__globals__["bulk"]
@@ -99,7 +99,7 @@ def test_records_not_known_exact_leave_as_the_usual_loop_sends_them(monkeypatch,
 
 
 def test_records_before_an_error_leave_and_the_error_names_the_selector(monkeypatch):
-    monkeypatch.setattr(exits, "BULK_AFTER_MISSES", 8)
+    monkeypatch.setattr(chunked, "BULK_AFTER_MISSES", 8)
 
     def selector(value):
         if value[1] == 250:
@@ -119,7 +119,7 @@ def test_records_before_an_error_leave_and_the_error_names_the_selector(monkeypa
 
 def test_a_key_that_cannot_be_hashed_fails_after_the_records_before_it(monkeypatch):
     import threading
-    monkeypatch.setattr(exits, "BULK_AFTER_MISSES", 8)
+    monkeypatch.setattr(chunked, "BULK_AFTER_MISSES", 8)
     rows = []
     collector = _collector(rows)
     collector.process_many([(i, i) for i in range(100)], None)
@@ -152,7 +152,7 @@ def test_tuple_keys_go_where_key_to_subtask_sends_them(monkeypatch, after_misses
     # keys equal in Python but not to PyFlink ((1, "a") and (True, "a"), 0.0 and -0.0,
     # nested tuples) are never taken for one another, remembered or hashed together
     from pyflink_on_spark.runtime.key_groups import KeyToSubtask
-    monkeypatch.setattr(exits, "BULK_AFTER_MISSES", after_misses)
+    monkeypatch.setattr(chunked, "BULK_AFTER_MISSES", after_misses)
     rows = []
     collector = _collector(rows, selector=lambda v: v[0], parallelism=5)
     keys = [(i, "n") for i in range(300)] + TRICKY_TUPLES * 20

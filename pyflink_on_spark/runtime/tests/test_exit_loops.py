@@ -1,4 +1,4 @@
-"""The exits' compiled loops (runtime/exit_loops.py): the converter's test inline, what it
+"""The exits' compiled loops (runtime/exits/loops.py): the converter's test inline, what it
 tells about a value (exact builtin classes, so marshal-safe), and the key-sorted exit's
 records marshalled as they arrive. A key's records keep their order whatever form they
 wait in, and no value comes back as another type."""
@@ -12,7 +12,7 @@ from pyflink_on_spark.datastream.functions import wrap_key_selector
 from pyflink_on_spark.direct.exchange import route
 from pyflink_on_spark.runtime.boundary import loads_records
 from pyflink_on_spark.runtime.key_runs import merged_groups, row_groups
-from pyflink_on_spark.runtime.exit_loops import (
+from pyflink_on_spark.runtime.exits.loops import (
     EXACT_LEAVES, compile_loop, exact_test, prepare_source)
 from pyflink_on_spark.runtime.exits import ExitCollector, KeySortedExitCollector
 from pyflink_on_spark.specs.partitioning import ForwardPartitioning, KeyedPartitioning
@@ -71,7 +71,7 @@ def test_a_loop_error_shows_the_loop_source_line_and_the_user_function():
     def user_map(value):
         return 10 // value
 
-    loop = compile_loop("def run(records):\n    for value in records:\n        {prepare}\n",
+    loop = compile_loop("def run(records):\n    for value in records:\n        $prepare\n",
                         {"user_map": user_map, "map_error": lambda e: e,
                          "user_error": lambda e: e}, None, True)
     with pytest.raises(ZeroDivisionError) as info:
@@ -190,9 +190,9 @@ def test_a_record_marshal_would_change_keeps_its_type_among_marshalled_ones():
 
 
 def test_marshalled_and_object_slots_leave_together_when_the_exit_is_full(monkeypatch):
-    from pyflink_on_spark.runtime import exits
-    monkeypatch.setattr(exits, "SORTED_RECORDS_HELD", 6)
-    monkeypatch.setattr(exits, "MARSHALLED_BYTES_HELD", 0)   # no room past the count
+    from pyflink_on_spark.runtime.exits import key_sorted
+    monkeypatch.setattr(key_sorted, "SORTED_RECORDS_HELD", 6)
+    monkeypatch.setattr(key_sorted, "MARSHALLED_BYTES_HELD", 0)   # no room past the count
     collector, rows = _sorted_exit()
     # "o" waits as objects (its first record is not exact), "m" marshalled
     for value in [("o", np.int64(1)), ("m", 1), ("m", 2), ("m", 3), ("o", 2)]:
@@ -209,8 +209,8 @@ def test_marshalled_and_object_slots_leave_together_when_the_exit_is_full(monkey
 def test_marshalled_records_wait_whole_while_they_fit_in_their_bytes(monkeypatch):
     # past SORTED_RECORDS_HELD, records held marshalled stay while MARSHALLED_BYTES_HELD
     # holds them: each key's records then leave in one row, not in pieces
-    from pyflink_on_spark.runtime import exits
-    monkeypatch.setattr(exits, "SORTED_RECORDS_HELD", 8)
+    from pyflink_on_spark.runtime.exits import key_sorted
+    monkeypatch.setattr(key_sorted, "SORTED_RECORDS_HELD", 8)
     records = [("k%d" % (i % 10), i) for i in range(100)]
     collector, rows = _sorted_exit()
     collector.process_many(records, None)
@@ -218,7 +218,7 @@ def test_marshalled_records_wait_whole_while_they_fit_in_their_bytes(monkeypatch
     collector.flush()
     assert sorted(len(v) for v, _, _ in _sorted_values(rows)) == [10] * 10
     # with no room for them, they leave as the count says
-    monkeypatch.setattr(exits, "MARSHALLED_BYTES_HELD", 0)
+    monkeypatch.setattr(key_sorted, "MARSHALLED_BYTES_HELD", 0)
     collector, rows = _sorted_exit()
     collector.process_many(records, None)
     assert rows != []
@@ -228,13 +228,13 @@ def test_marshalled_records_wait_whole_while_they_fit_in_their_bytes(monkeypatch
 
 def test_large_marshalled_slots_leave_while_the_task_runs(monkeypatch):
     # slots of FEW_RECORDS or more leave when the exit is full, room or not: few rows
-    from pyflink_on_spark.runtime import exits
-    monkeypatch.setattr(exits, "SORTED_RECORDS_HELD", 4 * exits.FEW_RECORDS)
+    from pyflink_on_spark.runtime.exits import key_sorted
+    monkeypatch.setattr(key_sorted, "SORTED_RECORDS_HELD", 4 * key_sorted.FEW_RECORDS)
     collector, rows = _sorted_exit()
-    collector.process_many([("k%d" % (i % 2), i) for i in range(4 * exits.FEW_RECORDS)], None)
+    collector.process_many([("k%d" % (i % 2), i) for i in range(4 * key_sorted.FEW_RECORDS)], None)
     assert len(rows) >= 1
     collector.flush()
-    assert sum(len(v) for v, _, _ in _sorted_values(rows)) == 4 * exits.FEW_RECORDS
+    assert sum(len(v) for v, _, _ in _sorted_values(rows)) == 4 * key_sorted.FEW_RECORDS
 
 
 @pytest.mark.parametrize("key_type", [None, Types.BIG_INT(), Types.LONG(), Types.STRING()])
@@ -296,11 +296,11 @@ def test_undeclared_values_are_marshalled_at_once_when_exact_else_checked_as_the
 def test_exits_built_again_reuse_their_compiled_loop():
     # a streaming job builds its exits every micro-batch: the loops' sources are kept once
     import linecache
-    from pyflink_on_spark.runtime import exit_loops
+    from pyflink_on_spark.runtime.exits import loops
     _sorted_exit()
     _chunked_exit(PAIR)
-    known, cached = len(exit_loops._code_of), len(linecache.cache)
+    known, cached = len(loops._code_of), len(linecache.cache)
     for _ in range(5):
         _sorted_exit()
         _chunked_exit(PAIR)
-    assert len(exit_loops._code_of) == known and len(linecache.cache) == cached
+    assert len(loops._code_of) == known and len(linecache.cache) == cached

@@ -10,7 +10,8 @@ from pyflink_on_spark.datastream import KeyedProcessFunction, StreamExecutionEnv
 from pyflink_on_spark.datastream.execution_mode import RuntimeExecutionMode
 from pyflink_on_spark.direct.exchange import route
 from pyflink_on_spark.graph.transformations import SinkTransformation
-from pyflink_on_spark.runtime import exits, key_runs
+from pyflink_on_spark.runtime import key_runs
+from pyflink_on_spark.runtime.exits import KeySortedExitCollector, key_sorted
 from pyflink_on_spark.runtime.batch_order import sorted_record_order
 from pyflink_on_spark.runtime.key_groups import KeyToSubtask
 from pyflink_on_spark.runtime.boundary import (
@@ -111,7 +112,7 @@ def test_an_exit_sends_each_destination_its_own_runs():
                                                    Types.STRING()),
                     target_parallelism=2, target_max_parallelism=128, sort_by_key=True)
     rows = []
-    collector = exits.KeySortedExitCollector(spec, 0, 1, rows, lambda e: e)
+    collector = KeySortedExitCollector(spec, 0, 1, rows, lambda e: e)
     collector.process_many([("k%d" % i, i) for i in range(100)], None)
     collector.flush()
     assert sorted(r[1] for r in rows) == [0, 1] and all(r[4] == KIND_KEY_RUN for r in rows)
@@ -168,8 +169,8 @@ def _logged(values, parallelism=2):
 def test_a_keyed_job_sees_what_it_saw_with_one_row_per_group(monkeypatch):
     # many keys, rare and frequent, and exits that flush often: runs of many flushes and
     # both upstream subtasks overlap in the reading task
-    monkeypatch.setattr(exits, "SORTED_RECORDS_HELD", 64)
-    monkeypatch.setattr(exits, "MARSHALLED_BYTES_HELD", 0)
+    monkeypatch.setattr(key_sorted, "SORTED_RECORDS_HELD", 64)
+    monkeypatch.setattr(key_sorted, "MARSHALLED_BYTES_HELD", 0)
     values = [("k%d" % (i * 7919 % 1500 if i % 3 else i % 7), i) for i in range(6000)]
     job, sink = _logged(values)
     in_runs = run_job(job)[sink.id]
@@ -180,8 +181,8 @@ def test_a_keyed_job_sees_what_it_saw_with_one_row_per_group(monkeypatch):
 
 
 def test_the_reading_task_holds_about_one_run_per_flush(monkeypatch):
-    monkeypatch.setattr(exits, "SORTED_RECORDS_HELD", 500)
-    monkeypatch.setattr(exits, "MARSHALLED_BYTES_HELD", 0)
+    monkeypatch.setattr(key_sorted, "SORTED_RECORDS_HELD", 500)
+    monkeypatch.setattr(key_sorted, "MARSHALLED_BYTES_HELD", 0)
     most = [0]
     hold = KeyRunMerge.hold
 

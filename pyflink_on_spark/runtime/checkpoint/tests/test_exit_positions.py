@@ -1,4 +1,4 @@
-"""An exit saves and restores its channel selector's position itself (runtime/exits.py
+"""An exit saves and restores its channel selector's position itself (runtime/exits/chunked.py
 ExitCollector.export_position / restore_position): a re-run batch routes records as the
 first run did; checkpoints written before kept the selector closure's cells, and restore."""
 import pickle

@@ -1,25 +1,27 @@
 """The per-record loop of an exit, compiled once per exit for its map and declared type.
 
-Every record leaving a stage passes its exit's loop (runtime/exits.py): the map fused into
-the exit, the declared type's converter, the key selector, the destination. What varies
-between exits (is there a map, a converter, a test that the converter would leave a value
-as it is) is settled when the loop is built, so the source of the loop has only the steps
-its exit takes, and the converter's test is written into it rather than called (the call
-cost 0.07 us per record on top of the test: map_keyby_reduce's exit, engine alone, 0.71 ->
-0.64 us per record).
+Every record leaving a stage passes its exit's loop (chunked.py, key_sorted.py): the map
+fused into the exit, the declared type's converter, the key selector, the destination. What
+varies between exits (is there a map, a converter, a test that the converter would leave a
+value as it is) is settled when the loop is built, so the source of the loop has only the
+steps its exit takes, and the converter's test is written into it rather than called (the
+call cost 0.07 us per record on top of the test: map_keyby_reduce's exit, engine alone,
+0.71 -> 0.64 us per record).
 
 The loop also learns, for free, that a value passing the test is made of exact builtin
 classes only (an int in range, a str, a tuple of those...), which is what marshal writes
 and reads back as it was (runtime/boundary.py): the exits use that to skip the check of a
 chunk, or to marshal a record as soon as it arrives.
 
-Templates are plain Python with a `{prepare}` line and other `{name}` lines for snippets;
-the names they use come from the namespace the exit passes. Tracebacks through a loop show its source (linecache).
+The templates (templates.py) are plain Python with named hooks (`$prepare`, and the
+others each template names); the names they use come from the namespace the exit passes.
+Tracebacks through a loop show its source (linecache).
 """
 from __future__ import annotations
 
 import linecache
-from typing import Callable, Optional
+from string import Template
+from typing import Callable, Mapping, Optional
 
 from pyflink_on_spark.common._basic_values import unchanged_when
 from pyflink_on_spark.runtime.boundary import MARSHAL_LEAVES
@@ -98,24 +100,29 @@ def prepare_source(convert: Optional[Callable], has_map: bool) -> str:
 _code_of: dict = {}
 
 
-def compile_loop(template: str, namespace: dict, convert: Optional[Callable],
-                 has_map: bool, options: Optional[dict] = None) -> Callable:
-    """The function the template defines (its first `def`), with its `{prepare}` line
-    replaced by prepare_source's statements at that line's indentation and its other
-    `{name}` lines by `options`' source snippets. `namespace` gives the names the source
-    uses."""
-    prepare = prepare_source(convert, has_map)
-    fields = dict(options or {})
+def fill(template: str, hooks: Mapping[str, str]) -> str:
+    """`template` with its hooks (`$name`, templates.py) filled from `hooks`: a hook alone
+    on its line by the lines of its snippet, each indented as the hook (none for an empty
+    snippet), a hook inside a line by its text. Snippets go in as they are."""
     lines = []
     for line in template.splitlines():
         stripped = line.strip()
-        if stripped.startswith("{") and stripped.endswith("}") and stripped[1:-1].isidentifier():
-            snippet = prepare if stripped == "{prepare}" else fields[stripped[1:-1]]
+        if stripped.startswith("$") and stripped[1:].isidentifier():
             indent = line[:len(line) - len(line.lstrip())]
-            lines += [indent + part if part else part for part in snippet.splitlines()]
+            lines += [indent + part if part else part
+                      for part in hooks[stripped[1:]].splitlines()]
         else:
-            lines.append(line)
-    source = "\n".join(lines) + "\n"
+            lines.append(Template(line).substitute(hooks))
+    return "\n".join(lines)
+
+
+def compile_loop(template: str, namespace: dict, convert: Optional[Callable],
+                 has_map: bool, hooks: Optional[Mapping[str, str]] = None) -> Callable:
+    """The function the template defines (its first `def`), with its hooks filled
+    (fill): `$prepare` by prepare_source's statements, the others by `hooks`' snippets.
+    `namespace` gives the names the source uses."""
+    source = fill(template, dict(hooks or {}, prepare=prepare_source(convert, has_map))) \
+        + "\n"
     compiled = _code_of.get(source)
     if compiled is None:
         filename = "<exit loop %d>" % (len(_code_of) + 1)
@@ -124,5 +131,5 @@ def compile_loop(template: str, namespace: dict, convert: Optional[Callable],
     scope = dict(namespace, _EXACT_LEAVES=EXACT_LEAVES, _MARSHAL_LEAVES=MARSHAL_LEAVES,
                  convert=convert)
     exec(compiled[0], scope)
-    name = template.split("def ", 1)[1].split("(", 1)[0]
+    name = source.split("def ", 1)[1].split("(", 1)[0]
     return scope[name]

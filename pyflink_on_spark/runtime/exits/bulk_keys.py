@@ -1,19 +1,20 @@
 """A keyed exit's records routed a call at a time, for streams of many new keys.
 
-A keyed exit (exits.py) finds a str or int key's subtask in its memo; a key it has not seen
-is hashed as Flink hashes it, 8-10 us one key at a time in Python (key_groups.py), against
-~0.2 us for the rest of a record's way through the exit. With every key new (a stream of
-ids), that is most of the job. key_groups_bulk.py hashes many keys together in ~0.5 us a
-key, but a record's subtask is needed before the next record can be placed: the records of
-one destination leave in their order.
+A keyed exit (chunked.py) finds a str or int key's subtask in its memo; a key it has not
+seen is hashed as Flink hashes it, 8-10 us one key at a time in Python (key_groups.py),
+against ~0.2 us for the rest of a record's way through the exit. With every key new (a
+stream of ids), that is most of the job. key_groups_bulk.py hashes many keys together in
+~0.5 us a key, but a record's subtask is needed before the next record can be placed: the
+records of one destination leave in their order.
 
-So when new keys come often (exits.BULK_AFTER_MISSES of them since the exit last took this
-way, or since it started), the exit takes a call's records in two steps: a loop that runs
-the fused map, the converter and the key function per record, as the usual loop does,
-keeping the keys and values; then route(): their subtasks, the new keys' together, and each
-record into its destination's chunk in the order the records came. Once fewer than one key in BULK_LEAVE_SHARE is new in
-a call, the exit goes back to the usual loop. The records before one whose map or key
-function raised are routed before the error goes on, as the usual loop has them.
+So when new keys come often (chunked.BULK_AFTER_MISSES of them since the exit last took
+this way, or since it started), the exit takes a call's records in two steps: a loop
+(templates.BULK_LOOP) that runs the fused map, the converter and the key function per
+record, as the usual loop does, keeping the keys and values; then route(): their
+subtasks, the new keys' together, and each record into its destination's chunk in the
+order the records came. Once fewer than one key in BULK_LEAVE_SHARE is new in a call, the
+exit goes back to the usual loop. The records before one whose map or key function raised
+are routed before the error goes on, as the usual loop has them.
 """
 from __future__ import annotations
 
@@ -23,37 +24,9 @@ from typing import Callable, List, Optional
 BULK_LEAVE_SHARE = 32
 _STR_INT = frozenset((str, int))
 # key classes whose equal values have equal serialized forms, so the exits remember a key's
-# subtask by the key itself with its class (exits._MEMO_TYPES), and a flat tuple's by the
-# tuple with its elements' classes (exits._tuple_dest)
+# subtask by the key itself with its class, and a flat tuple's by the tuple with its
+# elements' classes (chunked.py tuple_dest, key_sorted.py)
 MEMO_CLASSES = frozenset((str, int, bool, bytes, type(None)))
-
-# The first step of a call (exit_loops.py compiles it with the exit's {prepare} lines)
-BULK_LOOP = """
-def bulk_many(records, timestamp):
-    keys = []
-    values = []
-    exacts = []
-    try:
-        for value in records:
-            {prepare}
-            try:
-                key = get_key(value)
-            except Exception as e:
-                raise blame_selector(user_error(e), partitioning, e) from None
-            keys.append(key)
-            values.append(value)
-            exacts.append(exact_value)
-    finally:
-        route(keys, values, exacts, timestamp, None)
-"""
-
-BULK_STAMPED_LOOP = BULK_LOOP.replace(
-    "def bulk_many(records, timestamp):", "def bulk_stamped(records, stamps):").replace(
-    "for value in records:", "for value, timestamp in zip(records, stamps):").replace(
-    "    exacts = []\n", "    exacts = []\n    kept = []\n").replace(
-    "            exacts.append(exact_value)\n",
-    "            exacts.append(exact_value)\n            kept.append(timestamp)\n").replace(
-    "route(keys, values, exacts, timestamp, None)", "route(keys, values, exacts, None, kept)")
 
 
 def make_router(to_subtask, dest_of: dict, tuple_dest_of: dict, memo_limit: int, bulk: list,
