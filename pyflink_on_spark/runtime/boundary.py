@@ -27,6 +27,8 @@ KIND_PRESENCE = 5     # payload b"": a subtask's presence row, sent by upstream 
 KIND_KEY_RUN = 6      # payload: a key run, [(order, values, timestamps-or-None, key), ...] in
                       # order, several keys' records in one row of a key-sorted exchange
                       # (runtime/key_runs.py); the row's `order` is its first group's
+KIND_TICK = 9         # payload b"": only makes a source subtask run in a micro-batch of an
+                      # unbounded job (spark/streaming/executor.py); not input
 
 
 def row_order(row: tuple) -> bytes:

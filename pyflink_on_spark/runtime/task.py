@@ -2,6 +2,12 @@
 
 The Spark layer feeds it the stage's input rows (already sorted by edge, upstream subtask and
 sequence) and takes the boundary rows it produces; nothing here knows about Spark.
+
+One task serves both kinds of job. A bounded run is open, process_rows..., finish, close. An
+unbounded job's task lives across micro-batches (``unbounded=True``), each one a bounded run
+without an end of input: restore_state once after open, then per batch begin_batch,
+process_batch_rows..., end_batch, snapshot_state. runtime/checkpoint/micro_batch.py only keeps
+live tasks between batches and reads and writes their snapshots in the checkpoint store.
 """
 from __future__ import annotations
 
@@ -16,9 +22,10 @@ from pyflink_on_spark.runtime.exits import ExitCollector, exit_collector
 from pyflink_on_spark.runtime.output import Output
 from pyflink_on_spark.runtime.registry import build_operator
 from pyflink_on_spark.runtime.boundary import (
-    KIND_KEY_RUN, KIND_RECORD_COUNT, KIND_RECORDS, KIND_SPLIT, KIND_WATERMARK, loads_records)
+    KIND_KEY_RUN, KIND_RECORD_COUNT, KIND_RECORDS, KIND_SPLIT, KIND_TICK, KIND_WATERMARK,
+    loads_records)
 from pyflink_on_spark.runtime.key_runs import KeyRunMerge
-from pyflink_on_spark.runtime.watermarks import MAX_WATERMARK
+from pyflink_on_spark.runtime.watermarks import IDLE, MAX_WATERMARK, StreamingValve
 from pyflink_on_spark.specs.stage import StageSpec
 from pyflink_on_spark.runtime.two_input import AlternatingInputs
 from pyflink_on_spark.runtime.watermarks import InputWatermarkValve
@@ -31,8 +38,12 @@ BUNDLE_SECONDS = 1.0
 
 class StreamTask:
     def __init__(self, spec: StageSpec, subtask_index: int, attempt_number: int = 0,
-                 work_dir: Optional[str] = None, clock: Callable[[], int] = wall_clock_ms):
+                 work_dir: Optional[str] = None, clock: Callable[[], int] = wall_clock_ms,
+                 unbounded: bool = False):
         self.spec = spec
+        # the records the head received (one-input heads; across micro-batches and restarts
+        # for an unbounded job: the progress line's "records in" of source stages)
+        self.records_in = 0
         config = spec.config
         self.context = TaskContext(
             task_name=spec.task_name, subtask_index=subtask_index,
@@ -61,6 +72,8 @@ class StreamTask:
                 task_context = TaskContext(**{**task_context.__dict__,
                                               "max_parallelism": op_spec.max_parallelism})
             operator.setup(outputs[op_spec.node_id], task_context, op_spec.name)
+        # node id -> its operator
+        self.operator_of_node: Dict[int, object] = by_id
         self.exits: List[ExitCollector] = []
         exits_of: Dict[int, list] = {}
         for exit_spec in spec.exits:
@@ -124,6 +137,8 @@ class StreamTask:
         self._run_methods = {
             edge: getattr(self.head, "process_key_run", None) for edge in self._sorted_edges}
         channels = [(i.edge_id, src) for i in spec.inputs for src in range(i.upstream_parallelism)]
+        # an unbounded stage's channels never end: each keeps the last watermark it sent
+        valve_class = StreamingValve if unbounded else InputWatermarkValve
         # Two-input heads that alternate their inputs (co-process) get their rows through
         # AlternatingInputs; the others (one input, broadcast first, both inputs key-sorted)
         # read rows in order.
@@ -132,15 +147,17 @@ class StreamTask:
                 getattr(self.head, "alternates_inputs", False) and \
                 not all(i.sorted_by_key for i in spec.inputs):
             input_of_edge = {i.edge_id: i.input_index for i in spec.inputs}
-            self._valve = InputWatermarkValve(channels, input_of_edge)
+            self._valve = valve_class(channels, input_of_edge)
             self._two_inputs = AlternatingInputs(
                 input_of_edge, self.head.process_element, self.head.process_element2,
                 self._valve, self.head.process_watermark, work_dir,
                 (getattr(self.head, "process_keyed", None),
                  getattr(self.head, "process_keyed2", None)))
         else:
-            self._valve = InputWatermarkValve(channels)
+            self._valve = valve_class(channels)
         self._channel = None
+        self._had_input = False         # whether this micro-batch brought records
+        self.last_input_time: Optional[int] = None   # processing time of the last input
         self._has_timers = [op for op in self.operators if op.has_timers]
 
     @staticmethod
@@ -211,6 +228,7 @@ class StreamTask:
             if kind == KIND_RECORDS:
                 group = loads_records(payload)
                 values, stamps = group[0], group[1]
+                self.records_in += len(values)
                 keyed = self._keyed_methods[edge] if len(group) > 2 else None
                 if keyed is not None:
                     if stamps is None:
@@ -344,55 +362,102 @@ class StreamTask:
         del self.rows[:]
         return rows
 
-    # -- runs of input: an unbounded job's micro-batches (runtime/checkpoint/micro_batch.py) --
+    # -- an unbounded job's micro-batches (see the module doc) --------------------------------
 
-    def wrap_inputs(self, one: Callable, keyed: Callable, rows: Callable) -> None:
-        """Replaces the head's input methods the task calls with wrapped ones:
-        ``one(method)`` for each (value, timestamp) method, ``keyed(method)`` for each (key,
-        value, timestamp) one, ``rows(method)`` for each taking a row's keyed records at
-        once (with or without timestamps)."""
-        methods = self._input_methods
-        for edge, method in list(methods.items()):
-            methods[edge] = one(method)
-        for edge, method in list(self._keyed_methods.items()):
-            if method is not None:
-                self._keyed_methods[edge] = keyed(method)
-        for table in (self._keyed_many_methods, self._keyed_stamped_many_methods):
-            for edge, method in list(table.items()):
-                if method is not None:
-                    table[edge] = rows(method)
+    def restore_state(self, parts_of: Dict[int, list], context_of: Callable[[int], object],
+                      same_parallelism: bool) -> None:
+        """Once, after open(): every operator restores from ``parts_of[node]`` ([(old
+        subtask, snapshot)], empty for a fresh start: Operator.restore_state) with
+        ``context_of(node)``; the task's own state (valve, exit positions, records in) comes
+        back from the head's snapshot when the stage ran at this parallelism (after
+        rescaling the channels and selector positions are not this subtask's)."""
+        for op_spec in self.spec.operators:
+            node = op_spec.node_id
+            parts = parts_of.get(node, [])
+            self.operator_of_node[node].restore_state(parts, context_of(node))
+            if node == self.spec.head and same_parallelism and parts \
+                    and "valve" in parts[0][1]:
+                own = parts[0][1]
+                self._valve.restore(own["valve"])
+                self.last_input_time = own.get("last_input_time")
+                self.records_in = own.get("records_in", 0)
+                for collector, state in zip(self.exits, own.get("exits", ())):
+                    collector.restore_position(state)
 
-    def use_valve(self, valve: InputWatermarkValve) -> None:
-        """The head's input watermark valve from the next begin_input on (an unbounded
-        job's keeps each channel's last watermark across micro-batches)."""
-        self._valve = valve
-
-    @property
-    def alternates_inputs(self) -> bool:
-        """Whether a two-input head gets its rows through AlternatingInputs."""
-        return self._two_inputs is not None
-
-    def begin_input(self) -> None:
-        """A run of input rows starts (a micro-batch): no channel is being read, and a
-        two-input head alternates its inputs afresh (without the keyed methods, as
-        unbounded jobs always ran it)."""
+    def begin_batch(self, context_of: Callable[[int], object]) -> None:
+        """A micro-batch starts: every operator's begin_batch (``context_of(node)``: its
+        place in the checkpoint), no channel is being read, and a two-input head alternates
+        its inputs afresh (without the keyed methods, as unbounded jobs always ran it)."""
+        for op_spec, operator in zip(self.spec.operators, self.operators):
+            operator.begin_batch(context_of(op_spec.node_id))
         if self._two_inputs is not None:
             head = self.head
             self._two_inputs = AlternatingInputs(
                 self._input_index, head.process_element, head.process_element2,
                 self._valve, head.process_watermark, self.context.work_dir)
         self._channel = None
+        self._had_input = False
 
-    def drain_inputs(self) -> None:
-        """A run of input rows ended: a two-input head processes every row it held back
-        waiting for the other input."""
+    def process_batch_rows(self, edges, srcs, kinds, payloads) -> None:
+        """A micro-batch's input rows: as process_rows, but tick rows (which only make a
+        source subtask run) are not input."""
+        if not self._had_input and any(k != KIND_TICK and k != KIND_WATERMARK for k in kinds):
+            self._had_input = True
+        if KIND_TICK in kinds:
+            keep = [i for i, k in enumerate(kinds) if k != KIND_TICK]
+            edges = [edges[i] for i in keep]
+            srcs = [srcs[i] for i in keep]
+            payloads = [payloads[i] for i in keep]
+            kinds = [kinds[i] for i in keep]
+        if kinds:
+            self.process_rows(edges, srcs, kinds, payloads)
+
+    def end_batch(self) -> None:
+        """The micro-batch's input ended (it is not the end of input): rows a two-input head
+        held back are processed, processing time reaches the batch's (timers fire), every
+        operator ends the batch (head first: periodic watermarks, flushes, commits, rolled
+        parts) and every exit sends its watermark (or IDLE) to every downstream subtask, so
+        that every subtask of every stage runs in every batch and watermarks progress and
+        timers fire without data."""
         if self._two_inputs is not None:
             self._two_inputs.finish()
-
-    def advance_processing_time(self, now: int) -> None:
-        """Processing-time timers due at ``now`` fire."""
+        now = self.context.clock()
+        idle = self._idle_after_batch(now)
         for operator in self._has_timers:
             operator.advance_processing_time(now)
+        for operator in self.operators:
+            operator.end_batch(now)
+        for collector in self.exits:
+            source = self.operator_of_node[collector.spec.source]
+            collector.process_watermark(IDLE if idle else source.current_watermark)
+            collector.flush()
+
+    def _idle_after_batch(self, now: int) -> bool:
+        """Whether this subtask's output is idle after the batch. A stage with operators that
+        generate watermarks (a source, assign_timestamps_and_watermarks) is idle when each of
+        them says its output is (Operator.output_idle); any other stage is idle when all
+        its inputs are."""
+        generators = [op for op in self.operators if op.generates_watermarks]
+        if not generators:
+            return self._valve.all_idle()
+        if self._had_input:
+            self.last_input_time = now
+        return all(op.output_idle(now, self.last_input_time) for op in generators)
+
+    def snapshot_state(self, context_of: Callable[[int], object]) -> Dict[int, dict]:
+        """node -> its operator's snapshot after the batch (Operator.snapshot_state); the
+        head's also holds the task's own state."""
+        snaps = {}
+        for op_spec in self.spec.operators:
+            node = op_spec.node_id
+            snaps[node] = self.operator_of_node[node].snapshot_state(context_of(node))
+        snaps[self.spec.head].update(
+            valve=self._valve.export(),
+            exits=[collector.export_position() for collector in self.exits],
+            last_input_time=self.last_input_time, records_in=self.records_in,
+            watermark_out=max((self.operator_of_node[c.spec.source].current_watermark
+                               for c in self.exits), default=None))
+        return snaps
 
 
 def _converting(convert, process_element, user_error):

@@ -174,3 +174,58 @@ class InputWatermarkValve:
             self.combined = combined
             return combined
         return None
+
+
+# A watermark row carrying IDLE says "this channel is idle": it does not hold back the
+# watermark downstream until it sends a real watermark again (Flink's WatermarkStatus.IDLE).
+IDLE = MIN_WATERMARK - 1
+
+
+class StreamingValve(InputWatermarkValve):
+    """The input valve of an unbounded stage: a channel's watermark is the last it sent;
+    idle channels do not count (all idle: the watermark stays)."""
+
+    def __init__(self, channels, group_of_edge=None) -> None:
+        super().__init__(channels, group_of_edge)
+        self._idle = [False] * len(self._marks)
+
+    def on_channel(self, edge: int, src: int) -> Optional[int]:
+        return None
+
+    def on_watermark(self, edge: int, src: int, watermark: int) -> Optional[int]:
+        index = self._order.get((edge, src))
+        if index is None:
+            return None
+        if watermark == IDLE:
+            self._idle[index] = True
+            return self._recompute()
+        self._idle[index] = False
+        if watermark > self._marks[index]:
+            self._marks[index] = watermark
+        return self._recompute()
+
+    def _recompute(self) -> Optional[int]:
+        active = [m for m, idle in zip(self._marks, self._idle) if not idle]
+        if not active:
+            return None
+        combined = min(active)
+        if combined > self.combined:
+            self.combined = combined
+            return combined
+        return None
+
+    def all_idle(self) -> bool:
+        return bool(self._idle) and all(self._idle)
+
+    def export(self) -> dict:
+        return {"marks": {channel: self._marks[i] for channel, i in self._order.items()},
+                "idle": {channel: self._idle[i] for channel, i in self._order.items()},
+                "combined": self.combined}
+
+    def restore(self, state: dict) -> None:
+        for channel, mark in state["marks"].items():
+            index = self._order.get(channel)
+            if index is not None:
+                self._marks[index] = mark
+                self._idle[index] = state.get("idle", {}).get(channel, False)
+        self.combined = state["combined"]

@@ -1,6 +1,8 @@
 """One subtask of one stage for one micro-batch of an unbounded job.
 
-The batch DAG of a bounded job runs once per micro-batch. Each (stage, subtask) task:
+The batch DAG of a bounded job runs once per micro-batch, on the same StreamTask
+(runtime/task.py) as a bounded run; this module keeps the live tasks of a worker process
+between batches and does their checkpoint store I/O. Each (stage, subtask) task:
 
 1. restores every operator of its chain from the newest completed snapshot version before
    this batch (or keeps its live operators from the previous batch, when this worker
@@ -17,11 +19,12 @@ The batch DAG of a bounded job runs once per micro-batch. Each (stage, subtask) 
 
 Operators take part through the checkpoint lifecycle of the operator interface
 (runtime/operators/base.py: restore_state, begin_batch, end_batch, snapshot_state); exits
-save their channel selector's position themselves (runtime/exits.py).
+save their channel selector's position themselves (runtime/exits.py); the task saves its own
+(input valve, records in) in its head operator's snapshot (StreamTask.snapshot_state).
 
 A stream never ends, so channels never "end" (the bounded valve counts a finished channel
-as the maximum watermark): StreamingValve keeps each channel's last watermark, and its marks
-are part of the head operator's snapshot.
+as the maximum watermark): an unbounded task's StreamingValve (runtime/watermarks.py) keeps
+each channel's last watermark.
 """
 from __future__ import annotations
 
@@ -33,15 +36,7 @@ from pyflink_on_spark.runtime.checkpoint.context import CheckpointContext
 from pyflink_on_spark.runtime.checkpoint.operators import snapshot_size
 from pyflink_on_spark.runtime.checkpoint.store import SnapshotStore
 from pyflink_on_spark.runtime.context import wall_clock_ms
-from pyflink_on_spark.runtime.boundary import KIND_WATERMARK
-from pyflink_on_spark.runtime.watermarks import MIN_WATERMARK
 from pyflink_on_spark.runtime.task import StreamTask
-from pyflink_on_spark.runtime.watermarks import InputWatermarkValve
-
-KIND_TICK = 9   # a row that only makes a source subtask run in a batch (no payload)
-# A watermark row carrying IDLE says "this channel is idle": it does not hold back the
-# watermark downstream until it sends a real watermark again (Flink's WatermarkStatus.IDLE).
-IDLE = MIN_WATERMARK - 1
 
 
 class BatchClock:
@@ -56,56 +51,6 @@ class BatchClock:
 
     def __call__(self) -> int:
         return self.now
-
-
-class StreamingValve(InputWatermarkValve):
-    """The input valve of an unbounded stage: a channel's watermark is the last it sent;
-    idle channels do not count (all idle: the watermark stays)."""
-
-    def __init__(self, channels, group_of_edge=None) -> None:
-        super().__init__(channels, group_of_edge)
-        self._idle = [False] * len(self._marks)
-
-    def on_channel(self, edge: int, src: int) -> Optional[int]:
-        return None
-
-    def on_watermark(self, edge: int, src: int, watermark: int) -> Optional[int]:
-        index = self._order.get((edge, src))
-        if index is None:
-            return None
-        if watermark == IDLE:
-            self._idle[index] = True
-            return self._recompute()
-        self._idle[index] = False
-        if watermark > self._marks[index]:
-            self._marks[index] = watermark
-        return self._recompute()
-
-    def _recompute(self) -> Optional[int]:
-        active = [m for m, idle in zip(self._marks, self._idle) if not idle]
-        if not active:
-            return None
-        combined = min(active)
-        if combined > self.combined:
-            self.combined = combined
-            return combined
-        return None
-
-    def all_idle(self) -> bool:
-        return bool(self._idle) and all(self._idle)
-
-    def export(self) -> dict:
-        return {"marks": {channel: self._marks[i] for channel, i in self._order.items()},
-                "idle": {channel: self._idle[i] for channel, i in self._order.items()},
-                "combined": self.combined}
-
-    def restore(self, state: dict) -> None:
-        for channel, mark in state["marks"].items():
-            index = self._order.get(channel)
-            if index is not None:
-                self._marks[index] = mark
-                self._idle[index] = state.get("idle", {}).get(channel, False)
-        self.combined = state["combined"]
 
 
 def state_ids_of(operators) -> Dict[int, str]:
@@ -130,7 +75,9 @@ def key_filter(key_type, max_parallelism: int, parallelism: int, subtask: int) -
 
 
 class MicroBatchTask:
-    """A StreamTask that lives across micro-batches (see module doc)."""
+    """A StreamTask kept across micro-batches, and its checkpoint store I/O: which snapshot
+    parts each operator restores from (its own, or every old subtask's after rescaling) and
+    where each operator's snapshot is written. The batch lifecycle itself is StreamTask's."""
 
     def __init__(self, spec, subtask: int, store: SnapshotStore, *, attempt: int = 0,
                  work_dir: Optional[str] = None, clock: Callable[[], int] = wall_clock_ms,
@@ -145,44 +92,12 @@ class MicroBatchTask:
         self.store = store
         self.key_types = key_types or {}
         self.clock = clock
-        self.task = StreamTask(spec, subtask, attempt, work_dir=work_dir, clock=clock)
+        self.task = StreamTask(spec, subtask, attempt, work_dir=work_dir, clock=clock,
+                               unbounded=True)
         self._work_dir = work_dir
-        channels = [(i.edge_id, src) for i in spec.inputs for src in range(i.upstream_parallelism)]
-        input_of_edge = {i.edge_id: i.input_index for i in spec.inputs}
-        grouped = self.task.alternates_inputs
-        self.valve = StreamingValve(channels, input_of_edge if grouped else None)
-        self.task.use_valve(self.valve)
-        self._by_node = {op_spec.node_id: op for op_spec, op in
-                         zip(spec.operators, self.task.operators)}
         self.task.open()
-        # records the head received, across batches and restarts (the progress line's
-        # "records in" for source stages): part of the head's snapshot
-        self.records_in = 0
-        self.task.wrap_inputs(self._counting, self._counting_keyed, self._counting_rows)
         self.version: Optional[int] = None   # the version this task's state equals
         self.last_used = time.monotonic()     # when it last ran a batch (LIVE_IDLE_S)
-        self.last_input_time: Optional[int] = None   # processing time of the last input
-        self._had_input = False
-
-    def _counting(self, method):
-        def counted(value, timestamp):
-            self.records_in += 1
-            method(value, timestamp)
-        return counted
-
-    def _counting_keyed(self, method):
-        def counted(key, value, timestamp):
-            self.records_in += 1
-            method(key, value, timestamp)
-        return counted
-
-    def _counting_rows(self, method):
-        def counted(keys, values, *stamps):
-            self.records_in += len(values)
-            method(keys, values, *stamps)
-        return counted
-
-    # -- restore -------------------------------------------------------------------------------
 
     def state_id(self, node: int) -> str:
         return self.state_ids.get(node) or "node%d" % node
@@ -199,6 +114,9 @@ class MicroBatchTask:
         nothing to restore from for a fresh start."""
         self.version = version
         spec = self.spec
+        parts_of: Dict[int, List[Tuple[int, dict]]] = {}
+        contexts: Dict[int, CheckpointContext] = {}
+        same_parallelism = True
         for op_spec in spec.operators:
             node = op_spec.node_id
             then = parallelism_then.get(self.state_id(node)) if version is not None else None
@@ -213,83 +131,33 @@ class MicroBatchTask:
                 parts = [(old, s) for old in range(then)
                          for s in [self.store.read_state(version, self.state_id(node), old)]
                          if s is not None]
-                key_type = self.key_types.get(node, None)
-                keep = key_filter(key_type, op_spec.max_parallelism, spec.parallelism,
-                                  self.subtask) if node in self.key_types else None
-            self._by_node[node].restore_state(parts, self.context(node, version, keep))
-            if node == spec.head and parts and then == spec.parallelism \
-                    and "valve" in parts[0][1]:
-                self.valve.restore(parts[0][1]["valve"])
-                self.last_input_time = parts[0][1].get("last_input_time")
-                self.records_in = parts[0][1].get("records_in", 0)
-                for collector, state in zip(self.task.exits, parts[0][1].get("exits", ())):
-                    collector.restore_position(state)
+                keep = key_filter(self.key_types.get(node), op_spec.max_parallelism,
+                                  spec.parallelism, self.subtask) \
+                    if node in self.key_types else None
+            if node == spec.head:
+                same_parallelism = then == spec.parallelism
+            parts_of[node] = parts
+            contexts[node] = self.context(node, version, keep)
+        self.task.restore_state(parts_of, contexts.__getitem__, same_parallelism)
 
     # -- one batch -----------------------------------------------------------------------------
 
     def begin_batch(self, version: Optional[int] = None) -> None:
-        task = self.task
-        for op_spec, op in zip(self.spec.operators, task.operators):
-            op.begin_batch(self.context(op_spec.node_id, version))
-        task.begin_input()
-        self._had_input = False
+        self.task.begin_batch(lambda node: self.context(node, version))
 
     def process_rows(self, edges, srcs, kinds, payloads) -> List[tuple]:
-        if not self._had_input and any(k != KIND_TICK and k != KIND_WATERMARK for k in kinds):
-            self._had_input = True
-        if KIND_TICK in kinds:
-            keep = [i for i, k in enumerate(kinds) if k != KIND_TICK]
-            edges = [edges[i] for i in keep]
-            srcs = [srcs[i] for i in keep]
-            payloads = [payloads[i] for i in keep]
-            kinds = [kinds[i] for i in keep]
-        if kinds:
-            self.task.process_rows(edges, srcs, kinds, payloads)
+        self.task.process_batch_rows(edges, srcs, kinds, payloads)
         return self.task.take_rows()
 
     def end_batch(self) -> List[tuple]:
-        """The batch's input ended: rows held back are processed, processing time reaches
-        the batch's (timers fire), every operator ends the batch (head first: periodic
-        watermarks, flushes, commits, rolled parts) and every exit sends its watermark to
-        every downstream subtask."""
-        task = self.task
-        task.drain_inputs()
-        now = task.context.clock()
-        idle = self._idle_after_batch(now=now)
-        task.advance_processing_time(now)
-        for op in task.operators:
-            op.end_batch(now)
-        for collector in task.exits:
-            source = self._by_node[collector.spec.source]
-            collector.process_watermark(IDLE if idle else source.current_watermark)
-            collector.flush()
-        return task.take_rows()
-
-    def _idle_after_batch(self, now: int) -> bool:
-        """Whether this subtask's output is idle after the batch. A stage with operators that
-        generate watermarks (a source, assign_timestamps_and_watermarks) is idle when each of
-        them says its output is (Operator.output_idle); any other stage is idle when all
-        its inputs are."""
-        generators = [op for op in self.task.operators if op.generates_watermarks]
-        if not generators:
-            return self.valve.all_idle()
-        if self._had_input:
-            self.last_input_time = now
-        return all(op.output_idle(now, self.last_input_time) for op in generators)
+        self.task.end_batch()
+        return self.task.take_rows()
 
     def snapshot(self, version: int) -> int:
         """Writes every operator's state as ``version``; returns the bytes written."""
         written = 0
-        for op_spec in self.spec.operators:
-            node = op_spec.node_id
-            snap = self._by_node[node].snapshot_state(self.context(node, version))
-            if node == self.spec.head:
-                snap["valve"] = self.valve.export()
-                snap["exits"] = [c.export_position() for c in self.task.exits]
-                snap["last_input_time"] = self.last_input_time
-                snap["records_in"] = self.records_in
-                snap["watermark_out"] = max((self._by_node[c.spec.source].current_watermark
-                                             for c in self.task.exits), default=None)
+        snaps = self.task.snapshot_state(lambda node: self.context(node, version))
+        for node, snap in snaps.items():
             self.store.write_state(version, self.state_id(node), self.subtask, snap)
             written += snapshot_size(snap)
         self.version = version

@@ -31,8 +31,8 @@ from typing import Callable, Dict, Optional
 
 import cloudpickle
 
-from pyflink_on_spark.runtime.boundary import loads_records
-from pyflink_on_spark.runtime.checkpoint.micro_batch import KIND_TICK, state_ids_of
+from pyflink_on_spark.runtime.boundary import KIND_TICK, loads_records
+from pyflink_on_spark.runtime.checkpoint.micro_batch import state_ids_of
 from pyflink_on_spark.runtime.checkpoint.store import SnapshotStore
 from pyflink_on_spark.spark.batch_schema import SPARK_SCHEMA, control_rows_frame
 from pyflink_on_spark.spark.exchange_frames import exchanged, named_column

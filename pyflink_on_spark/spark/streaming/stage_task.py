@@ -7,8 +7,7 @@ from typing import Dict, Iterator, Optional
 import cloudpickle
 import pyarrow as pa
 
-from pyflink_on_spark.runtime.boundary import KIND_WATERMARK
-from pyflink_on_spark.runtime.checkpoint.micro_batch import KIND_TICK
+from pyflink_on_spark.runtime.boundary import KIND_TICK, KIND_WATERMARK
 from pyflink_on_spark.spark.batch_schema import rows_to_batch
 from pyflink_on_spark.spark.stage_task import prepare_worker, subtask_input
 from pyflink_on_spark.spark.work_dirs import new_task_dir

@@ -8,10 +8,9 @@ from typing import Dict, List, Sequence, Tuple
 
 import cloudpickle
 
-from pyflink_on_spark.runtime.checkpoint.micro_batch import (
-    KIND_TICK, run_micro_batch, state_ids_of)
+from pyflink_on_spark.runtime.checkpoint.micro_batch import run_micro_batch, state_ids_of
 from pyflink_on_spark.runtime.checkpoint.store import SnapshotStore
-from pyflink_on_spark.runtime.boundary import KIND_SPLIT, loads_records
+from pyflink_on_spark.runtime.boundary import KIND_SPLIT, KIND_TICK, loads_records
 from pyflink_on_spark.specs.partitioning import KeyedPartitioning
 from pyflink_on_spark.specs.stage import CompiledJob
 
