@@ -55,7 +55,7 @@ def _timed(name, function):
 
 
 def _timed_rows(function):
-    """_driver_rows: times pulling every row (the Spark jobs), not what the caller does
+    """driver_rows: times pulling every row (the Spark jobs), not what the caller does
     with them."""
     def timed(*args, **kwargs):
         rows = iter(function(*args, **kwargs))
@@ -76,7 +76,6 @@ def _instrument() -> None:
     from pyspark.sql.classic.dataframe import DataFrame
     from pyspark.sql.session import SparkSession
     from pyflink_on_spark.runtime.checkpoint.store import SnapshotStore
-    from pyflink_on_spark.spark import executor as batch_executor
     from pyflink_on_spark.spark.streaming import executor as streaming_executor
     from pyflink_on_spark.spark.streaming.file_source import MonitoredFiles
     runner = streaming_executor.MicroBatchRunner
@@ -104,7 +103,7 @@ def _instrument() -> None:
     DataFrame.persist = _timed("of which persist + unpersist", DataFrame.persist)
     DataFrame.unpersist = _timed("of which persist + unpersist", DataFrame.unpersist)
     SparkContext.runJob = _timed("of which reading (runJob)", SparkContext.runJob)
-    batch_executor._driver_rows = _timed_rows(batch_executor._driver_rows)
+    streaming_executor.driver_rows = _timed_rows(streaming_executor.driver_rows)
     streaming_executor._commit_parts = _timed("sink commit", streaming_executor._commit_parts)
     SnapshotStore.write_meta = _timed("meta + complete", SnapshotStore.write_meta)
     SnapshotStore.complete = _timed("meta + complete", SnapshotStore.complete)

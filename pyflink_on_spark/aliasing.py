@@ -71,3 +71,10 @@ def install_pyflink_alias() -> None:
 
 def is_installed() -> bool:
     return _finder in sys.meta_path
+
+
+def pyflink_aliased() -> bool:
+    """Whether ``pyflink`` is pyflink_on_spark in this process (then the job's workers alias
+    it too before they unpickle user functions)."""
+    module = sys.modules.get(_ALIAS)
+    return module is not None and getattr(module, "__name__", "") == _REAL

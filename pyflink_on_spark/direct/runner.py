@@ -12,11 +12,10 @@ import cloudpickle
 from pyflink_on_spark.direct.exchange import (
     EDGE, KIND, PAYLOAD, SEQ, SRC, Row, route, source_split_rows, upstream_rows)
 from pyflink_on_spark.runtime.boundary import loads_records, row_order
-from pyflink_on_spark.runtime.errors import (
-    JobExecutionError, UserFunctionError, extract_user_error)
+from pyflink_on_spark.runtime.errors import job_error
 from pyflink_on_spark.runtime.sink_delivery import DriverSinks
 from pyflink_on_spark.runtime.task import StreamTask
-from pyflink_on_spark.specs.stage import CompiledJob, CompiledStage
+from pyflink_on_spark.specs.stage import CompiledJob
 
 
 def run_stages(job: CompiledJob, work_dir: Optional[str] = None) -> Dict[int, List[Row]]:
@@ -92,9 +91,8 @@ def _run(job: CompiledJob, collect_sink_id: Optional[int] = None) -> Iterator:
         sinks.commit()
     except BaseException as e:
         sinks.abort()
-        if isinstance(e, UserFunctionError):
-            raise JobExecutionError("Job execution failed: " + extract_user_error(str(e))) \
-                from None
+        if isinstance(e, Exception):
+            raise job_error(e) from None
         raise
 
 

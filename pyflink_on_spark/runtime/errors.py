@@ -60,3 +60,21 @@ class JobExecutionError(RuntimeError, _Py4JJavaError):
 
     def __reduce__(self):
         return type(self), (str(self),)
+
+
+def job_error(e: Exception) -> Exception:
+    """What a failed run raises to the program, whichever runner ran it: a user function's
+    error with the user's own traceback (UserFunctionError's text), a Spark Python worker's
+    failure without the JVM's stack, or ``e`` itself."""
+    text = str(e)
+    user = extract_user_error(text)
+    if user is not None:
+        return JobExecutionError("Job execution failed: " + user)
+    if isinstance(e, JobExecutionError):
+        return e
+    marker = "An exception was thrown from the Python worker:"
+    if marker in text:
+        worker = text[text.index(marker) + len(marker):]
+        worker = worker.split(" SQLSTATE:")[0].split("\n\tat ")[0].strip()
+        return JobExecutionError("Job execution failed in a Spark task:\n" + worker)
+    return e

@@ -1,15 +1,14 @@
-"""Runs a compiled job on Spark: every stage is one mapInArrow over its input, exchanges are
-exact repartitions (a Spark partition is a Flink subtask). Records reach the driver (print,
-collect, file committables) through the driver channel while the job runs
-(spark/driver_channel.py); on Spark Connect, and for the streaming executor's finished
-micro-batches, they are read back from the stages' output in bounded slices (_sliced_rows). What moves between
+"""Runs a bounded job on Spark: every stage is one mapInArrow over its input, exchanges are
+exact repartitions (a Spark partition is a Flink subtask); the plan is spark/stage_frames.py's,
+as for every micro-batch of an unbounded job (spark/streaming/executor.py). Records reach the
+driver (print, collect, file committables) through the driver channel while the job runs
+(spark/driver_channel.py); on Spark Connect they are read back from the stages' output in
+bounded slices (spark/driver_rows.py). What moves between
 stages, and in which order, is the exchange contract of direct/exchange.py (the direct runner
 implements the same contract in plain Python)."""
 from __future__ import annotations
 
 import dataclasses
-import functools
-import itertools
 import pickle
 import sys
 import threading
@@ -18,17 +17,18 @@ from typing import Dict, Iterator, List, Tuple
 
 import cloudpickle
 
-from pyflink_on_spark.runtime.errors import JobExecutionError, extract_user_error
+from pyflink_on_spark.aliasing import pyflink_aliased
 from pyflink_on_spark.runtime.sink_delivery import DriverSinks
 from pyflink_on_spark.direct.exchange import source_split_rows
 from pyflink_on_spark.runtime.boundary import KIND_RECORDS, loads_records
-from pyflink_on_spark.spark.batch_schema import SPARK_SCHEMA, control_rows_frame
-from pyflink_on_spark.spark.exchange_frames import exchanged, named_column
+from pyflink_on_spark.spark.batch_schema import control_rows_frame
+from pyflink_on_spark.spark.driver_rows import driver_rows
 from pyflink_on_spark.spark.driver_channel import (OUT, DriverChannel, channel_bind_address,
                                                    channel_host, channel_off_because,
                                                    ordered_streams)
 from pyflink_on_spark.spark.frame_run import run_frame
 from pyflink_on_spark.spark.frame_sources import source_frame, with_files_as_splits
+from pyflink_on_spark.runtime.errors import job_error
 from pyflink_on_spark.spark.object_storage import object_storage_of
 from pyflink_on_spark.spark.progress import (
     ProgressLine, job_description, job_group, new_group_id, progress_wanted, stage_description)
@@ -36,15 +36,11 @@ from pyflink_on_spark.spark.python_dependencies import (WorkerSetup, ship_depend
                                                          worker_python)
 from pyflink_on_spark.spark.session import activate_in_thread, is_connect, job_session
 from pyflink_on_spark.spark.plan_cache import cached_frames, plan_shape, worker_shape
+from pyflink_on_spark.spark.stage_frames import stage_frames
 from pyflink_on_spark.spark.stage_task import (CHANNEL_PROPERTY, PRESENCE_EDGE, StageArgs,
                                                channel_property, shared_stage_function,
                                                stage_function)
 from pyflink_on_spark.specs.stage import CompiledJob, PythonDependencies
-
-
-def _alias_active() -> bool:
-    module = sys.modules.get("pyflink")
-    return module is not None and getattr(module, "__name__", "") == "pyflink_on_spark"
 
 
 def build_frames(job: CompiledJob, session, script_dirs: Tuple[str, ...] = (),
@@ -56,63 +52,40 @@ def build_frames(job: CompiledJob, session, script_dirs: Tuple[str, ...] = (),
     the job's Python dependencies on the workers (spark/python_dependencies.py). `channel`:
     the driver channel's address (spark/driver_channel.py): the tasks send their driver rows
     there as they go, and every subtask runs (a presence row each) to report its end; None:
-    driver rows stay in the output (read by _driver_rows). `shared`: the stages run shared
+    driver rows stay in the output (read by spark/driver_rows.py). `shared`: the stages run shared
     stage functions, which get the run's channel and arguments when they run
     (spark/plan_cache.py)."""
-    consumers = job.consumer_counts()
-    frames: Dict[int, object] = {}
-    output_edges = {s.spec.stage_id: _output_edges(s, channel is not None) for s in job.stages}
     stage_args = {} if shared else job_stage_args(job, script_dirs, worker_setup,
                                                   channel is not None)
-    for stage in job.stages:
+
+    def source_input(stage):
         spec = stage.spec
-        # a stage with an upstream stage gets its presence rows from it (presence_carriers)
-        presence = channel is not None and stage.source is not None
-        if stage.source is not None and stage.source.frame is not None:
-            # files, Kafka: read by Spark's own readers into split rows (spark/frame_sources.py)
-            frame = source_frame(stage.source.frame, spec.parallelism, session)
-        elif stage.source is not None:
+        if stage.source.frame is None:
             # the splits travel in the stage's function (split_rows below); the frame only
             # starts each subtask, in its own partition, with no exchange
-            frame = subtask_frame(session, spec.parallelism)
-            presence = False
-        else:
-            # an upstream output holding only this edge's rows is taken whole: each step
-            # of a plan is one more analysis on the driver (several ms each)
-            parts = [frames[up.stage_id] if output_edges[up.stage_id] == {up.edge_id}
-                     else frames[up.stage_id].where(named_column(session, "edge")
-                                                    == up.edge_id)
-                     for up in stage.upstream]
-            frame = functools.reduce(lambda a, b: a.union(b), parts)
-        if presence:
+            return subtask_frame(session, spec.parallelism), False
+        # files, Kafka: read by Spark's own readers into split rows (spark/frame_sources.py)
+        frame = source_frame(stage.source.frame, spec.parallelism, session)
+        if channel is not None:
+            # every subtask runs to report its end (a stage with an upstream stage gets its
+            # presence rows from it: presence_carriers)
             frame = frame.union(presence_frame(session, spec.parallelism))
-        if stage.source is None or stage.source.frame is not None:
-            frame = exchanged(frame, spec.parallelism, session)
-        function = (shared_stage_function(spec.stage_id) if shared
-                    else stage_function(stage_args[spec.stage_id], spec.stage_id, channel))
-        output = frame.mapInArrow(function, SPARK_SCHEMA)
-        # with the channel the driver does not read the frame (it only runs it)
-        has_driver_sink = channel is None and bool(stage.sinks)
-        if consumers[spec.stage_id] + (1 if has_driver_sink else 0) > 1:
-            # Read by several consumers: compute once, so user functions run once per record.
-            if is_connect(session):     # no SparkContext to describe the job with
-                output = output.localCheckpoint(eager=True)
-            else:
-                context = session.sparkContext
-                described = context.getLocalProperty("spark.job.description")
-                context.setJobDescription(stage_description(job_name, spec))
-                try:
-                    output = output.localCheckpoint(eager=True)
-                finally:
-                    context.setJobDescription(described)
-        frames[spec.stage_id] = output
-    return frames
+        return frame, True
+
+    def function_of(spec):
+        return (shared_stage_function(spec.stage_id) if shared
+                else stage_function(stage_args[spec.stage_id], spec.stage_id, channel))
+
+    # with the channel the driver does not read the frames (it only runs them)
+    return stage_frames(job, session, source_input, function_of,
+                        driver_reads_sinks=channel is None, compute_unread=False,
+                        description_of=lambda spec: stage_description(job_name, spec))
 
 
 def job_stage_args(job: CompiledJob, script_dirs: Tuple[str, ...],
                    worker_setup: WorkerSetup, channel: bool) -> Dict[int, StageArgs]:
     """stage id -> what its tasks need of this run (spark/stage_task.py StageArgs)."""
-    alias = _alias_active()
+    alias = pyflink_aliased()
     carried = presence_carriers(job) if channel else {}
     return {stage.spec.stage_id: StageArgs(
         cloudpickle.dumps(stage.spec), alias, tuple(script_dirs), worker_setup,
@@ -187,81 +160,6 @@ def presence_frame(session, parallelism: int):
     frame = control_rows_frame(session, presence_rows(parallelism))
     _presence_frames[parallelism] = (session, frame)
     return frame
-
-
-def _output_edges(stage, channel: bool) -> set:
-    """The edges whose rows a stage's output frame holds: its exits', but for the sinks
-    whose rows go to the driver through the channel (stage_task.py take_batch)."""
-    to_driver = {s.edge_id for s in stage.sinks} if channel else set()
-    return {e.edge_id for e in stage.spec.exits} - to_driver
-
-
-def _driver_rows(job: CompiledJob, frames):
-    from pyspark.sql import functions as F
-    parts = []
-    for stage in job.stages:
-        edges = [s.edge_id for s in stage.sinks]
-        if edges:
-            parts.append(frames[stage.spec.stage_id].where(F.col("edge").isin(edges))
-                         .select("edge", "payload"))
-    if not parts:
-        return iter(())
-    final = functools.reduce(lambda a, b: a.union(b), parts)
-    return _sliced_rows(final, DRIVER_SLICE_ROWS)
-
-
-# boundary rows (each up to runtime.exits.CHUNK_RECORDS records) the driver receives at once
-DRIVER_SLICE_ROWS = 256
-
-
-def _sliced_rows(frame, slice_rows: int) -> Iterator[Tuple[int, bytes]]:
-    """(edge, payload) of every row, partition by partition in order, at most `slice_rows`
-    rows in the driver at a time, whatever the size of the job's output: the frame is
-    computed once, all partitions in parallel, onto the executors' disks, then read in
-    slices. (toLocalIterator brings a whole partition to the driver at once: a 10M-record
-    print at parallelism 2 ran out of driver memory and hung.)"""
-    from pyspark import StorageLevel
-    from pyflink_on_spark.spark.frame_run import count_rows
-    from pyflink_on_spark.spark.session import is_connect
-    if is_connect(frame.sparkSession):
-        # no RDDs on Spark Connect: the server streams the result as Arrow batches, in
-        # partition order, computing the frame once
-        for row in frame.toLocalIterator():
-            yield row[0], row[1]
-        return
-    frame = frame.persist(StorageLevel.DISK_ONLY)
-    try:
-        total = count_rows(frame)
-        if total == 0:
-            return   # nothing to read: no read job (most micro-batches of a quiet stream)
-        if total <= slice_rows:
-            # the whole output is one slice: one read job over every partition (their
-            # rows in partition order) instead of one job per partition; each Spark job
-            # is a fixed cost of every micro-batch (benchmarks/RESULTS.md, "Streaming").
-            # collect() reads in the JVM: no Python RDD, whose tasks would need a Python
-            # worker pool of their own beside the stages' mapInArrow workers
-            for row in frame.collect():
-                yield row[0], row[1]
-            return
-        rdd = frame.rdd
-        context = rdd.context
-        for partition in range(rdd.getNumPartitions()):
-            start = 0
-            while True:
-                rows = context.runJob(rdd, _slice(start, slice_rows), [partition])
-                for row in rows:
-                    yield row[0], row[1]
-                if len(rows) < slice_rows:
-                    break
-                start += slice_rows
-    finally:
-        frame.unpersist()
-
-
-def _slice(start: int, size: int):
-    def rows(iterator):
-        return itertools.islice(iterator, start, start + size)
-    return rows
 
 
 def _run(job: CompiledJob, collect_sink_id=None, options=None,
@@ -341,7 +239,7 @@ def _run_with_channel(job: CompiledJob, session, collect_sink_id, script_dirs, j
             _print_what_arrived(channel, sinks)
             runner.join()
             if channel.user_error is not None:
-                raise _job_error(RuntimeError(channel.user_error))
+                raise job_error(RuntimeError(channel.user_error))
             raise channel.job_error
         sinks.commit()
     except BaseException as e:
@@ -353,7 +251,7 @@ def _run_with_channel(job: CompiledJob, session, collect_sink_id, script_dirs, j
             runner.join()
         sinks.abort()
         if isinstance(e, Exception):
-            raise _job_error(e) from None
+            raise job_error(e) from None
         raise
     finally:
         channel.close()
@@ -411,21 +309,21 @@ def _frames_for_run(job: CompiledJob, session, script_dirs, worker_setup: Worker
 def _run_read_back(job: CompiledJob, session, collect_sink_id, script_dirs, job_name: str,
                    python: PythonDependencies) -> Iterator:
     """Spark Connect: the stages run, then their driver rows are read back in bounded
-    slices (_driver_rows)."""
+    slices (spark/driver_rows.py)."""
     sinks = DriverSinks(job, collect_sink_id)
     try:
         sinks.prepare()
         worker_setup, executable = ship_dependencies(session, python)
         with worker_python(session, executable):
             frames = build_frames(job, session, script_dirs, worker_setup, job_name)
-        for edge, payload in _driver_rows(job, frames):
+        for edge, payload in driver_rows(job, frames):
             values, _ = loads_records(payload)
             yield from sinks.deliver(edge, values)
         sinks.commit()
     except BaseException as e:
         sinks.abort()
         if isinstance(e, Exception):
-            raise _job_error(e) from None
+            raise job_error(e) from None
         raise
 
 
@@ -440,21 +338,6 @@ def _print_what_arrived(channel: DriverChannel, sinks: DriverSinks) -> None:
             values, _ = loads_records(message[3])
             out.write("".join(v + "\n" for v in values))
     out.flush()
-
-
-def _job_error(e: Exception) -> Exception:
-    text = str(e)
-    user = extract_user_error(text)
-    if user is not None:
-        return JobExecutionError("Job execution failed: " + user)
-    if isinstance(e, JobExecutionError):
-        return e
-    marker = "An exception was thrown from the Python worker:"
-    if marker in text:
-        worker = text[text.index(marker) + len(marker):]
-        worker = worker.split(" SQLSTATE:")[0].split("\n\tat ")[0].strip()
-        return JobExecutionError("Job execution failed in a Spark task:\n" + worker)
-    return e
 
 
 def execute_job(job: CompiledJob, job_name: str, options=None,

@@ -19,7 +19,6 @@ the same input, so it produces the same state and the same output.
 """
 from __future__ import annotations
 
-import functools
 import os
 import shutil
 import signal
@@ -34,8 +33,11 @@ import cloudpickle
 from pyflink_on_spark.runtime.boundary import KIND_TICK, loads_records
 from pyflink_on_spark.runtime.checkpoint.micro_batch import state_ids_of
 from pyflink_on_spark.runtime.checkpoint.store import SnapshotStore
-from pyflink_on_spark.spark.batch_schema import SPARK_SCHEMA, control_rows_frame
-from pyflink_on_spark.spark.exchange_frames import exchanged, named_column
+from pyflink_on_spark.aliasing import pyflink_aliased
+from pyflink_on_spark.spark.batch_schema import control_rows_frame
+from pyflink_on_spark.spark.driver_rows import driver_rows
+from pyflink_on_spark.runtime.errors import job_error
+from pyflink_on_spark.spark.stage_frames import stage_frames
 from pyflink_on_spark.runtime.sink_delivery import DriverSinks
 from pyflink_on_spark.spark.object_storage import object_storage_of
 from pyflink_on_spark.spark.streaming.faults import driver_fault_point as _fault_point
@@ -80,7 +82,6 @@ class MicroBatchRunner:
     def __init__(self, job: CompiledJob, settings: StreamingSettings, session,
                  script_dirs=(), collect: Optional[Callable[[list], None]] = None,
                  collect_sink_id: Optional[int] = None) -> None:
-        from pyflink_on_spark.spark.executor import _alias_active
         self.job = job
         self.settings = settings
         self.session = session
@@ -91,7 +92,7 @@ class MicroBatchRunner:
         self.naming_seed = job_identity(settings.checkpoint_dir)
         self.state_ids = state_ids_of(op for s in job.stages for op in s.spec.operators)
         self.key_types = cloudpickle.dumps(key_types_of(job))
-        self.alias = _alias_active()
+        self.alias = pyflink_aliased()
         self.script_dirs = tuple(script_dirs)
         self.sources = {stage.spec.stage_id: unbounded_source(
             stage.source.frame, self.store, self.state_ids[stage.spec.head],
@@ -217,46 +218,36 @@ class MicroBatchRunner:
             self.last_batch_ms = int((time.time() - started) * 1000)
 
     def _run(self, batch_id: int) -> None:
-        from pyflink_on_spark.spark.executor import _driver_rows
         job, session = self.job, self.session
         restore = self.store.latest_completed_before(batch_id)
         batch_time = self._batch_time(batch_id)
         then = self.store.read_meta(restore) if restore is not None else {}
-        consumers = job.consumer_counts()
         new_input = {stage_id: source.plan(batch_id)
                      for stage_id, source in self.sources.items()}
         has_input = any(new_input.values())
         self.files_in += sum(len(e) for e in new_input.values())
         _fault_point("before_batch", has_input)
-        frames = {}
-        for compiled in job.stages:
-            stage = compiled.spec
-            if compiled.source is not None:
-                entries = new_input[stage.stage_id]
-                frame = self.sources[stage.stage_id].frame(entries, session)
-                frame = frame.union(self._ticks(stage))
-            else:
-                parts = [frames[up.stage_id].where(named_column(session, "edge")
-                                                   == up.edge_id)
-                         for up in compiled.upstream]
-                frame = functools.reduce(lambda a, b: a.union(b), parts)
-            frame = exchanged(frame, stage.parallelism, session)
-            function = make_streaming_stage_function(
-                self._spec_bytes(stage), self.alias, self.script_dirs,
+
+        def source_input(stage):
+            # what is new in this batch, and a tick row per subtask (each runs every batch)
+            spec = stage.spec
+            frame = self.sources[spec.stage_id].frame(new_input[spec.stage_id], session)
+            return frame.union(self._ticks(spec)), True
+
+        def function_of(spec):
+            return make_streaming_stage_function(
+                self._spec_bytes(spec), self.alias, self.script_dirs,
                 store_root=self.store_root, version=batch_id, restore_version=restore,
                 parallelism_then=then, job_token=self.token, key_types_bytes=self.key_types,
                 state_ids=self.state_ids, naming_seed=self.naming_seed,
                 batch_time_ms=batch_time, object_storage=self.object_storage)
-            output = frame.mapInArrow(function, SPARK_SCHEMA)
-            readers = consumers[stage.stage_id] + (1 if compiled.sinks else 0)
-            if readers != 1:
-                # read twice, or never read: compute it now, once (every subtask must run
-                # and write its state version in every batch)
-                output = output.localCheckpoint(eager=True)
-            frames[stage.stage_id] = output
+
+        # every subtask of every stage runs and writes its state version in every batch
+        frames = stage_frames(job, session, source_input, function_of,
+                              driver_reads_sinks=True, compute_unread=True)
         sinks = DriverSinks(job, self.collect_sink_id if self.collect is not None else None)
         first = True
-        for edge, payload in _driver_rows(job, frames):
+        for edge, payload in driver_rows(job, frames):
             if first:
                 _fault_point("mid_batch", has_input)
                 first = False
@@ -331,7 +322,6 @@ def execute_streaming(job: CompiledJob, job_name: str, options, settings: Stream
     """Runs the unbounded job until it is cancelled (Ctrl-C, SIGTERM or ``stop`` set: after
     the current batch) or fails. Returns the JobExecutionResult."""
     from pyflink_on_spark.common.job_execution_result import finished_job_result
-    from pyflink_on_spark.spark.executor import _job_error
     from pyflink_on_spark.spark.session import is_connect, job_session
     _check_supported(job)
     start = time.time()
@@ -374,7 +364,7 @@ def execute_streaming(job: CompiledJob, job_name: str, options, settings: Stream
             sys.stderr.write("\n")
         error = query.exception()
         if error is not None:
-            raise _streaming_error(error, _job_error)
+            raise job_error(error)
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
@@ -406,20 +396,10 @@ def _run_batches_from_here(runner: MicroBatchRunner, settings: StreamingSettings
         try:
             runner.run(None, batch_id)
         except Exception as e:
-            from pyflink_on_spark.spark.executor import _job_error
-            raise _streaming_error(e, _job_error) from None
+            raise job_error(e) from None
         batch_id += 1
         if progress:
             runner.print_progress(sys.stderr)
         stop.wait(max(0.0, interval - (time.monotonic() - started)))
     if progress:
         sys.stderr.write("\n")
-
-
-def _streaming_error(error, job_error):
-    from pyflink_on_spark.runtime.errors import JobExecutionError, extract_user_error
-    text = str(error)
-    user = extract_user_error(text)
-    if user is not None:
-        return JobExecutionError("Job execution failed: " + user)
-    return job_error(Exception(text))

@@ -1,10 +1,10 @@
-"""Driver rows read back in slices (spark/executor.py `_sliced_rows`, the streaming
+"""Driver rows read back in slices (spark/driver_rows.py `sliced_rows`, the streaming
 executor's and Spark Connect's path): every row, in partition order, however the output
 compares with a slice; an empty output costs no read job, an output of at most one slice
 one read job over all partitions (each Spark job is a fixed cost of every micro-batch)."""
 import pytest
 
-from pyflink_on_spark.spark.executor import _sliced_rows
+from pyflink_on_spark.spark.driver_rows import sliced_rows
 from pyflink_on_spark.spark.progress import job_group, new_group_id
 
 PARTITIONS = 3
@@ -19,7 +19,7 @@ def _read(spark, rows, slice_rows):
     context = spark.sparkContext
     group = new_group_id("sliced rows test")
     with job_group(context, group, "sliced rows test"):
-        read = list(_sliced_rows(_frame(spark, rows), slice_rows))
+        read = list(sliced_rows(_frame(spark, rows), slice_rows))
     return read, len(context.statusTracker().getJobIdsForGroup(group))
 
 

@@ -100,28 +100,28 @@ def _side_output_job():
 
 
 def test_a_stage_output_read_by_two_stages_is_split_by_edge(spark):
-    from pyflink_on_spark.spark.executor import _output_edges
+    from pyflink_on_spark.spark.stage_frames import output_edges
     job, sink = _side_output_job()
     split_stage = next(s for s in job.stages if len(
         [e for e in s.spec.exits if not e.to_driver]) == 2)
-    assert len(_output_edges(split_stage, channel=True)) == 2
+    assert len(output_edges(split_stage, driver_reads_sinks=False)) == 2
     out = sorted(_run(job, sink.id))
     assert out == sorted([("even", v) for v in range(0, 10, 2)] +
                          [("odd", v) for v in range(1, 10, 2)])
 
 
 def test_the_driver_edges_are_not_in_a_stage_output_read_through_the_channel():
-    from pyflink_on_spark.spark.executor import _output_edges
+    from pyflink_on_spark.spark.stage_frames import output_edges
     src = SourceTransformation(name="Src", source=collection_source([1, 2]))
     keyed = PartitionTransformation(name="Keyed", input=src, partitioning=KeyedPartitioning(
         wrap_key_selector(lambda x: x)))
     sink = _collect(keyed, 1)
     job = compile_sinks([sink], parallelism=1)
     source_stage, sink_stage = job.stages
-    assert _output_edges(source_stage, channel=True) == \
+    assert output_edges(source_stage, driver_reads_sinks=False) == \
         {e.edge_id for e in source_stage.spec.exits}
-    assert _output_edges(sink_stage, channel=True) == set()
-    assert _output_edges(sink_stage, channel=False) == \
+    assert output_edges(sink_stage, driver_reads_sinks=False) == set()
+    assert output_edges(sink_stage, driver_reads_sinks=True) == \
         {e.edge_id for e in sink_stage.spec.exits}
 
 
