@@ -14,11 +14,11 @@ class MissingSparkPackageError(RuntimeError):
 def spark_package_coordinates(artifact: str) -> str:
     """Maven coordinates of a Spark package built for the running Spark and Scala."""
     import pyspark
-    scala = _scala_binary_version()
+    scala = scala_binary_version()
     return "org.apache.spark:%s_%s:%s" % (artifact, scala, pyspark.__version__)
 
 
-def _scala_binary_version() -> str:
+def scala_binary_version() -> str:
     import glob
     import os
     import pyspark

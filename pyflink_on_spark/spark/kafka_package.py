@@ -13,7 +13,7 @@ import os
 import re
 from typing import Optional
 
-from pyflink_on_spark.spark.frame_sources import MissingSparkPackageError, _scala_binary_version
+from pyflink_on_spark.spark.frame_sources import MissingSparkPackageError, scala_binary_version
 
 PACKAGE_ENV = "PYFLINK_ON_SPARK_KAFKA_PACKAGE"
 ARTIFACT = "spark-sql-kafka-0-10"
@@ -25,7 +25,7 @@ MAVEN_GET = "mvn org.apache.maven.plugins:maven-dependency-plugin:3.8.1:get -Dar
 
 def _artifact_dir(m2: str) -> str:
     return os.path.join(m2, "org", "apache", "spark", "%s_%s" % (ARTIFACT,
-                                                                   _scala_binary_version()))
+                                                                   scala_binary_version()))
 
 
 def _version_key(version: str):
@@ -39,7 +39,7 @@ def local_version(pyspark_version: str, m2: Optional[str] = None) -> Optional[st
     directory = _artifact_dir(m2)
     try:
         versions = [v for v in os.listdir(directory) if os.path.exists(os.path.join(
-            directory, v, "%s_%s-%s.jar" % (ARTIFACT, _scala_binary_version(), v)))]
+            directory, v, "%s_%s-%s.jar" % (ARTIFACT, scala_binary_version(), v)))]
     except OSError:
         return None
     if pyspark_version in versions:
@@ -56,7 +56,7 @@ def kafka_package() -> str:
         return os.environ[PACKAGE_ENV]
     import pyspark
     version = local_version(pyspark.__version__) or pyspark.__version__
-    return "org.apache.spark:%s_%s:%s" % (ARTIFACT, _scala_binary_version(), version)
+    return "org.apache.spark:%s_%s:%s" % (ARTIFACT, scala_binary_version(), version)
 
 
 def fetch_command(coordinates: Optional[str] = None) -> str:

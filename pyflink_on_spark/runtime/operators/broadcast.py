@@ -17,7 +17,7 @@ from pyflink_on_spark.datastream.timerservice import TimerService
 from pyflink_on_spark.runtime.operators.base import Operator, emit_results
 from pyflink_on_spark.runtime.operators.keyed_process import (
     KeyedContext, KeyedProcessOperator)
-from pyflink_on_spark.runtime.operators.process import _NonKeyedTimerService
+from pyflink_on_spark.runtime.operators.process import NonKeyedTimerService
 from pyflink_on_spark.runtime.watermarks import MIN_WATERMARK
 from pyflink_on_spark.runtime.state.operator_state import HeapOperatorStateStore
 
@@ -83,7 +83,7 @@ class BroadcastProcessOperator(Operator):
         self.broadcast_states = HeapOperatorStateStore()
 
     def prepare(self) -> None:
-        timers = _NonKeyedTimerService(self)
+        timers = NonKeyedTimerService(self)
         self.process_element = self._input(
             ReadOnlySideContext(self, timers, self.broadcast_states),
             self.function.process_element)

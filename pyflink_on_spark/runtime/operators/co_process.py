@@ -13,7 +13,7 @@ from pyflink_on_spark.datastream.functions import (
 from pyflink_on_spark.runtime.operators.base import Operator, emit_results
 from pyflink_on_spark.runtime.operators.keyed_process import (
     KeyedContext, KeyedProcessOperator)
-from pyflink_on_spark.runtime.operators.process import _NonKeyedTimerService
+from pyflink_on_spark.runtime.operators.process import NonKeyedTimerService
 from pyflink_on_spark.runtime.watermarks import MIN_WATERMARK
 
 _KEYED_ROW_FIELDS = ["f0", "f1"]
@@ -52,7 +52,7 @@ class CoProcessOperator(Operator):
         self.keyed_rows = tuple(keyed_rows)
 
     def prepare(self) -> None:
-        ctx = self._ctx = CoProcessContext(_NonKeyedTimerService(self))
+        ctx = self._ctx = CoProcessContext(NonKeyedTimerService(self))
         self.process_element, self.process_keyed = self._input(
             ctx, self.function.process_element1, self.keyed_rows[0])
         self.process_element2, self.process_keyed2 = self._input(

@@ -9,7 +9,7 @@ from pyflink_on_spark.runtime.operators.base import Operator, emit_results
 from pyflink_on_spark.datastream.output_tag import OutputTag
 
 
-class _NonKeyedTimerService(TimerService):
+class NonKeyedTimerService(TimerService):
     """Timers of non-keyed functions: reading the clocks works, timers raise as in PyFlink
     (a plain Exception with PyFlink's messages)."""
 
@@ -65,7 +65,7 @@ class ProcessOperator(Operator):
         self.function = function
 
     def prepare(self) -> None:
-        self._ctx = _ProcessContext(_NonKeyedTimerService(self))
+        self._ctx = _ProcessContext(NonKeyedTimerService(self))
         self.process_element = self._bind_process_element(self.output)
 
     def _bind_process_element(self, output):
