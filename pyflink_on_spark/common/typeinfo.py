@@ -126,9 +126,21 @@ class TypeInformation(object):
         return str(value)
 
     def _java_deep_str(self, value) -> str:
-        """StringUtils.arrayAwareToString (used by Row and Tuple fields): like _java_str
-        except that arrays print their elements."""
+        """StringUtils.arrayAwareToString (used by Tuple fields, and by Row fields beneath
+        lists and maps): like _java_str except that arrays print their elements."""
         return self._java_str(value)
+
+    def _java_row_str(self, value) -> str:
+        """RowUtils.deepToString (Row.toString of its fields): arrays, lists and maps print
+        their elements this way too, down to an object that is none of them (then
+        arrayAwareToString). Seen on PyFlink 1.20.5: a Row's LIST(PICKLED_BYTE_ARRAY)
+        field prints byte lists where a Tuple's prints [B@... (compat case
+        rendering/pickled_fields_in_containers)."""
+        return self._java_deep_str(value)
+
+    def _java_tuple_field_str(self, value) -> str:
+        """A Tuple field's text: "null" for None (Tuple.toString's arrayAwareToString)."""
+        return "null" if value is None else self._java_deep_str(value)
 
     def _java_hash(self, value) -> Optional[int]:
         """Java hashCode of the JVM object, or None when unknown (for HashMap order)."""
@@ -540,6 +552,10 @@ class _ArrayTypeInfo(TypeInformation):
         render = _null_safe(self._element_type._java_deep_str)
         return "[" + ", ".join(render(e) for e in value) + "]"
 
+    def _java_row_str(self, value) -> str:
+        render = _null_safe(self._element_type._java_row_str)
+        return "[" + ", ".join(render(e) for e in value) + "]"
+
     def _java_class_name(self) -> str:
         return "[" + self._element_type._java_descriptor()
 
@@ -652,6 +668,10 @@ class ListTypeInfo(TypeInformation):
         render = _null_safe(self.elem_type._java_str)
         return "[" + ", ".join(render(e) for e in value) + "]"
 
+    def _java_row_str(self, value) -> str:
+        render = _null_safe(self.elem_type._java_row_str)
+        return "[" + ", ".join(render(e) for e in value) + "]"
+
     def _java_descriptor(self) -> str:
         return "Ljava.util.List;"
 
@@ -723,8 +743,16 @@ class MapTypeInfo(TypeInformation):
         return convert
 
     def _java_str(self, value) -> str:
-        render_key = _null_safe(self._key_type_info._java_str)
-        render_value = _null_safe(self._value_type_info._java_str)
+        return self._rendered(value, self._key_type_info._java_str,
+                              self._value_type_info._java_str)
+
+    def _java_row_str(self, value) -> str:
+        return self._rendered(value, self._key_type_info._java_row_str,
+                              self._value_type_info._java_row_str)
+
+    def _rendered(self, value, key_str, value_str) -> str:
+        # AbstractMap.toString, in the HashMap's iteration order
+        render_key, render_value = _null_safe(key_str), _null_safe(value_str)
         items = self._java_ordered_items(list(value.items()))
         return "{" + ", ".join(render_key(k) + "=" + render_value(v) for k, v in items) + "}"
 
@@ -782,6 +810,14 @@ class PickledBytesTypeInfo(TypeInformation):
     def _java_str(self, value) -> str:
         # inside Java containers the record is a byte[] of the pickle: "[B@..."
         return java_identity_str("[B", value)
+
+    def _java_deep_str(self, value) -> str:
+        # Arrays.toString(byte[]) of the pickle PyFlink's coder writes: signed bytes
+        return "[" + ", ".join(str(b - 256 if b > 127 else b) for b in pickle_key(value)) + "]"
+
+    def _java_tuple_field_str(self, value) -> str:
+        # PyFlink's Tuple coder pickles a None field like any other value (a Row's is null)
+        return self._java_deep_str(value)
 
     def _java_key_hash_of(self, value) -> int:
         # the byte[] of cloudpickle.dumps(value), hashed by content
@@ -935,7 +971,7 @@ class RowTypeInfo(TypeInformation):
 
     def _java_str(self, value) -> str:
         # org.apache.flink.types.Row.toString (for rows nested in Java containers)
-        renderers = [_null_safe(t._java_deep_str) for t in self._field_types]
+        renderers = [_null_safe(t._java_row_str) for t in self._field_types]
         return "%s[%s]" % (value._row_kind, ", ".join(
             r(v) for r, v in zip(renderers, value._values)))
 
@@ -1059,6 +1095,10 @@ class TupleTypeInfo(TypeInformation):
         return _with_unchanged_test(arity, converters, convert) or convert
 
     def _general_converter(self, arity: int, converters: list):
+        # PyFlink's Tuple coder pickles a PICKLED_BYTE_ARRAY field's None like any value;
+        # a None in a field of any other type fails its coder (seen on PyFlink 1.20.5)
+        accepts_none = [isinstance(t, PickledBytesTypeInfo) for t in self._field_types]
+
         def convert(value):
             if value.__class__ is tuple and len(value) == arity:
                 # the per-record case in one comprehension; a None field falls through to
@@ -1077,8 +1117,11 @@ class TupleTypeInfo(TypeInformation):
                                      % (self, arity, len(value), value))
                 value = value[:arity]  # PyFlink's coder ignores extra fields (observed)
             out = []
-            for c, v in zip(converters, value):
+            for c, v, none_ok in zip(converters, value, accepts_none):
                 if v is None:
+                    if none_ok:
+                        out.append(None)
+                        continue
                     raise TypeError("%r does not accept None fields (PyFlink fails here too: "
                                     "'NoneType' object has no attribute 'encode')" % (self,))
                 out.append(v if c is None else c(v))
@@ -1087,7 +1130,7 @@ class TupleTypeInfo(TypeInformation):
 
     def _java_str(self, value) -> str:
         # Tuple.toString: "(" + arrayAwareToString(f0) + "," + ... + ")"
-        return "(" + ",".join(_null_safe(t._java_deep_str)(v)
+        return "(" + ",".join(t._java_tuple_field_str(v)
                               for t, v in zip(self._field_types, value)) + ")"
 
     def _java_descriptor(self) -> str:
