@@ -110,9 +110,33 @@ class KeySortedExitCollector(ExitCollector):
         """process_many(values, timestamp), compiled once per exit (loops.py), with the
         exit's state for it started anew."""
         partitioning, convert = spec.partitioning, self._convert
+        aggregation, add_to_partial, leading = self._begin(spec)
+        namespace = dict(
+            folds=self._folds, folding=self._folding, new_fold=self._new_fold,
+            fold_error=self._fold_error,
+            fold=None if leading is None else per_record_callable(leading.function, "reduce"),
+            counted=self._counted, slots=self._slots, marshalled=self._marshalled,
+            new_slot=self._new_slot, new_marshalled_slot=self._new_marshalled_slot,
+            add_to_partial=add_to_partial, hold_other=self._other_holder(),
+            flush=self._flush_held, memo_types=MEMO_CLASSES, limit=SORTED_RECORDS_HELD,
+            dumps=marshal.dumps, marshal_version=MARSHAL_RECORD_VERSION,
+            user_error=self._user_error, partitioning=partitioning, user_map=user_map,
+            map_error=map_error, blame_selector=blame_selector,
+            get_key=per_record_callable(partitioning.key_selector, "get_key"))
+        # a str or int key's records wait marshalled when the loop knows a record exact
+        marshalled = aggregation is None and exact_test(convert) is not None
+        add = ADD_TO_SLOT if aggregation is None else ADD_TO_PARTIAL
+        return compile_loop(KEY_SORTED_LOOP, namespace, convert, user_map is not None, {
+            "str_int_key": _slot_source("key", add, marshalled, leading is not None),
+            "tuple_key": _slot_source("slot_key", add, marshalled, leading is not None)})
+
+    def _begin(self, spec: ExitSpec) -> tuple:
+        """Starts the exit's state for a new loop; returns (the partial aggregation or None,
+        its add_to_partial, the leading fold or None)."""
+        key_type = spec.partitioning.key_type
         self._to_subtask = KeyToSubtask(spec.target_max_parallelism, spec.target_parallelism,
-                                        partitioning.key_type)
-        self._key_order = batch_key_order(partitioning.key_type)
+                                        key_type)
+        self._key_order = batch_key_order(key_type)
         aggregation, self._at, every_subtask = spec.partial_aggregation or (None, None, False)
         if self._src != 0 and not every_subtask:
             aggregation = None   # a float sum: only subtask 0's is the aggregation's own
@@ -134,24 +158,7 @@ class KeySortedExitCollector(ExitCollector):
         # type that orders by the pickle, BIG_INT, a tuple..., hashes its own way)
         self._one_pickle = self._key_order is pickled_key_order and self._to_subtask.pickled
         self._in_runs = not spec.counts_records   # a two-input operator reads rows of one key
-        namespace = dict(
-            folds=self._folds, folding=self._folding, new_fold=self._new_fold,
-            fold_error=self._fold_error,
-            fold=None if leading is None else per_record_callable(leading.function, "reduce"),
-            counted=self._counted, slots=self._slots, marshalled=self._marshalled,
-            new_slot=self._new_slot, new_marshalled_slot=self._new_marshalled_slot,
-            add_to_partial=add_to_partial, hold_other=self._other_holder(),
-            flush=self._flush_held, memo_types=MEMO_CLASSES, limit=SORTED_RECORDS_HELD,
-            dumps=marshal.dumps, marshal_version=MARSHAL_RECORD_VERSION,
-            user_error=self._user_error, partitioning=partitioning, user_map=user_map,
-            map_error=map_error, blame_selector=blame_selector,
-            get_key=per_record_callable(partitioning.key_selector, "get_key"))
-        # a str or int key's records wait marshalled when the loop knows a record exact
-        marshalled = aggregation is None and exact_test(convert) is not None
-        add = ADD_TO_SLOT if aggregation is None else ADD_TO_PARTIAL
-        return compile_loop(KEY_SORTED_LOOP, namespace, convert, user_map is not None, {
-            "str_int_key": _slot_source("key", add, marshalled, leading is not None),
-            "tuple_key": _slot_source("slot_key", add, marshalled, leading is not None)})
+        return aggregation, add_to_partial, leading
 
     # -- a key's slot, fold and place (the loop calls these once per new key) -----------------
 
