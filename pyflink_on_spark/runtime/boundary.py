@@ -74,7 +74,7 @@ def marshal_exact(items, depth: int = 0) -> bool:
 
 def dumps_records(group: tuple, values_exact: bool = False) -> bytes:
     """A records row's payload: `(values, timestamps-or-None)`, and on a keyed exchange the
-    records' keys third, as the exit's key selector computed them (runtime/exits.py): a
+    records' keys third, as the exit's key selector computed them (runtime/exits/): a
     list beside the values, or on a key-sorted exchange the one key of the row. The keyed
     operator takes them instead of calling the key selector again, as PyFlink's keyed
     operators take the key its key_by computed once (runtime/task.py).
@@ -84,7 +84,7 @@ def dumps_records(group: tuple, values_exact: bool = False) -> bytes:
     pickler's time and reads it back in about half. Else the C pickler, unless the records
     need cloudpickle (classes or functions of the job script, `__main__`, which workers
     cannot import). values_exact: the caller knows the values (group[0]) to be exact
-    (runtime/exit_loops.py), so only the rest is checked."""
+    (runtime/exits/loops.py), so only the rest is checked."""
     return _dumps_checked(group, all(
         marshal_exact(part) if type(part) is list else marshal_exact((part,))
         for part in (group[1:] if values_exact else group)))
@@ -109,8 +109,9 @@ def _dumps_checked(data, exact: bool) -> bytes:
     return cloudpickle.dumps(data) if b"__main__" in pickled else pickled
 
 
-# A record marshalled alone (runtime/exits.py) is written in marshal's version 2, which has
-# no back-references: the bytes of records marshalled apart can then be joined into one list.
+# A record marshalled alone (runtime/exits/key_sorted.py) is written in marshal's version 2,
+# which has no back-references: the bytes of records marshalled apart can then be joined into
+# one list.
 MARSHAL_RECORD_VERSION = 2
 _LIST_HEAD = b"["   # marshal's list: "[", the count (int32, little-endian), the items
 _TUPLE3_HEAD = b"(" + struct.pack("<i", 3)
