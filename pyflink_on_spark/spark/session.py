@@ -352,6 +352,7 @@ def _cancel_on_ctrl_c(session) -> None:
         finally:
             raise KeyboardInterrupt()
 
+    cancel_and_interrupt.pyflink_on_spark_ctrl_c = True   # spark/streaming/stop_signals.py
     signal.signal(signal.SIGINT, cancel_and_interrupt)
 
 

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import signal
 import sys
 import threading
 import time
@@ -44,6 +43,7 @@ from pyflink_on_spark.spark.streaming.faults import driver_fault_point as _fault
 from pyflink_on_spark.spark.streaming.sources import check_unbounded_source, unbounded_source
 from pyflink_on_spark.spark.streaming.settings import StreamingSettings, job_identity
 from pyflink_on_spark.spark.streaming.stage_task import make_streaming_stage_function
+from pyflink_on_spark.spark.streaming.stop_signals import StopSignals
 from pyflink_on_spark.specs.partitioning import KeyedPartitioning
 from pyflink_on_spark.specs.sinks import FileSinkSpec
 from pyflink_on_spark.specs.stage import CompiledJob
@@ -320,7 +320,8 @@ def execute_streaming(job: CompiledJob, job_name: str, options, settings: Stream
                       collect: Optional[Callable[[list], None]] = None,
                       collect_sink_id: Optional[int] = None):
     """Runs the unbounded job until it is cancelled (Ctrl-C, SIGTERM or ``stop`` set: after
-    the current batch) or fails. Returns the JobExecutionResult."""
+    the current batch) or fails. Returns the JobExecutionResult; stopped by a signal, the
+    process then ends by that signal (stop_signals.py)."""
     from pyflink_on_spark.common.job_execution_result import finished_job_result
     from pyflink_on_spark.spark.session import is_connect, job_session
     _check_supported(job)
@@ -333,26 +334,38 @@ def execute_streaming(job: CompiledJob, job_name: str, options, settings: Stream
                               collect=collect, collect_sink_id=collect_sink_id)
     stop = stop if stop is not None else threading.Event()
     runner.stopping = stop
-    previous = {}
-
-    def request_stop(signum, frame):
-        stop.set()
-
-    if threading.current_thread() is threading.main_thread():
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            previous[sig] = signal.signal(sig, request_stop)
-    query = None
     progress = sys.stderr.isatty()
     runner.show_progress = progress
+    signals = StopSignals(stop)
     try:
+        signals.__enter__()
         if is_connect(session):
             _run_batches_from_here(runner, settings, stop, progress)
-            return finished_job_result(int((time.time() - start) * 1000))
-        query = (session.readStream.format("rate-micro-batch").option("rowsPerBatch", 1)
-                 .load().writeStream.foreachBatch(runner.run)
-                 .option("checkpointLocation", os.path.join(settings.checkpoint_dir, "spark"))
-                 .trigger(processingTime="%d milliseconds" % settings.trigger_ms)
-                 .start())
+        else:
+            _run_query(session, runner, settings, stop, progress)
+    finally:
+        signals.__exit__()
+        for source in runner.sources.values():
+            source.close()
+        for committer in runner.committers.values():
+            committer.abort()   # removes the staging directory (published parts stay)
+        if not settings.recoverable:
+            shutil.rmtree(settings.checkpoint_dir, ignore_errors=True)
+    signals.end_process(job_name, runner.batches,
+                        settings.checkpoint_dir if settings.recoverable else None)
+    return finished_job_result(int((time.time() - start) * 1000))
+
+
+def _run_query(session, runner: MicroBatchRunner, settings: StreamingSettings,
+               stop: threading.Event, progress: bool):
+    """Classic Spark: one streaming query whose foreachBatch runs the batches, until the
+    stop (between two batches) or a failure; the query is stopped when this returns."""
+    query = (session.readStream.format("rate-micro-batch").option("rowsPerBatch", 1)
+             .load().writeStream.foreachBatch(runner.run)
+             .option("checkpointLocation", os.path.join(settings.checkpoint_dir, "spark"))
+             .trigger(processingTime="%d milliseconds" % settings.trigger_ms)
+             .start())
+    try:
         while query.isActive:
             if stop.is_set() and not runner.in_batch:
                 query.stop()
@@ -366,18 +379,8 @@ def execute_streaming(job: CompiledJob, job_name: str, options, settings: Stream
         if error is not None:
             raise job_error(error)
     finally:
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)
-        if query is not None and query.isActive:
+        if query.isActive:
             query.stop()
-        for source in runner.sources.values():
-            source.close()
-        for committer in runner.committers.values():
-            committer.abort()   # removes the staging directory (published parts stay)
-        if not settings.recoverable:
-            shutil.rmtree(settings.checkpoint_dir, ignore_errors=True)
-    runtime_ms = int((time.time() - start) * 1000)
-    return finished_job_result(runtime_ms)
 
 
 def _run_batches_from_here(runner: MicroBatchRunner, settings: StreamingSettings,
