@@ -6,7 +6,7 @@ knows nothing of the engine or of Spark.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Dict, List, Optional, Tuple
 
 from pyflink_on_spark.common.typeinfo import TupleTypeInfo
@@ -52,6 +52,9 @@ class Edge:
     partitioning: Partitioning
     side_tag: Optional[str]
     side_type: Any = None          # a side output's declared type (OutputTag.type_info)
+    # the flink id of PyFlink's operator handing these records to the target: the source's,
+    # or that of a helper map PyFlink puts between (a side output's map...)
+    feeder: int = 0
 
 
 def _reachable(sinks: List[Transformation]) -> List[Transformation]:
@@ -81,6 +84,28 @@ def _resolve(node: Transformation):
         return [(src, part, node.tag_id, node.output_type)
                 for src, part, _, _ in _resolve(node.input)]
     return [(node, None, None, None)]
+
+
+def _feeders(node: Transformation) -> List[int]:
+    """For each producer _resolve(node) finds, in its order: the flink id of PyFlink's
+    operator that hands its records on to the consumer, a helper map PyFlink puts between
+    (a side output's map, a key_by map...) or else the producer's own."""
+    helpers = node.plan_helpers
+    if isinstance(node, PartitionTransformation):
+        helper = helpers.get("values_map", helpers.get("key_by_map"))
+        return [helper or feeder for feeder in _feeders(node.input)]
+    if isinstance(node, UnionTransformation):
+        out = []
+        for index, member in enumerate(node.union_inputs):
+            found = _feeders(member)
+            if index == 0 and "values_map" in helpers:   # a KeyedStream's union
+                found = [helpers["values_map"]] * len(found)
+            out.extend(found)
+        return out
+    if isinstance(node, SideOutputTransformation):
+        helper = helpers.get("side_output_map")
+        return [helper or feeder for feeder in _feeders(node.input)]
+    return [node.flink_id]
 
 
 def _numbered_inputs(node: Transformation):
@@ -117,7 +142,8 @@ def compile_job(sinks: List[Transformation], *, default_parallelism: int,
     in_edges: Dict[int, List[Edge]] = {n.id: [] for n in nodes}
     for node in nodes:
         for index, upstream in _numbered_inputs(node):
-            for src, part, tag, side_type in _resolve(upstream):
+            for (src, part, tag, side_type), feeder in zip(_resolve(upstream),
+                                                            _feeders(upstream)):
                 if part is None:
                     same = parallelism[src.id] == parallelism[node.id]
                     part = ForwardPartitioning() if same else RebalancePartitioning()
@@ -129,7 +155,7 @@ def compile_job(sinks: List[Transformation], *, default_parallelism: int,
                         "%d You must use another partitioning strategy, such as broadcast, "
                         "rebalance, shuffle or global." % (
                             src.name, parallelism[src.id], node.name, parallelism[node.id]))
-                edge = Edge(len(edges), src, node, index, part, tag, side_type)
+                edge = Edge(len(edges), src, node, index, part, tag, side_type, feeder)
                 edges.append(edge)
                 in_edges[node.id].append(edge)
 
@@ -155,6 +181,9 @@ def compile_job(sinks: List[Transformation], *, default_parallelism: int,
             members[stage] = []
         stage_of[node.id] = stage
         members[stage].append(node)
+
+    ranks = _flush_ranks(sinks, parallelism, default_parallelism)
+    edges = _order_inputs(nodes, in_edges, stage_of, ranks)
 
     links: Dict[int, List[ChainLink]] = {s: [] for s in heads}
     exits: Dict[int, List[ExitSpec]] = {s: [] for s in heads}
@@ -186,16 +215,19 @@ def compile_job(sinks: List[Transformation], *, default_parallelism: int,
 
     sink_exits: Dict[int, List[SinkExit]] = {s: [] for s in heads}
     next_edge = len(edges)
-    for node in nodes:
-        if isinstance(node, SinkTransformation):
-            stage = stage_of[node.id]
-            collect = isinstance(node.spec, CollectSinkSpec)
-            converter = _converter(node.input_type) if collect else None
-            exits[stage].append(ExitSpec(next_edge, node.id, None, ForwardPartitioning(),
-                                         parallelism[node.id], max_par(node), converter,
-                                         to_driver=True))
-            sink_exits[stage].append(SinkExit(next_edge, node.id, node.spec))
-            next_edge += 1
+    # a stage's sinks in the order PyFlink's task prints them (graph/flink_plan.flush_ranks)
+    unranked = len(ranks) + 1
+    sink_nodes = sorted((n for n in nodes if isinstance(n, SinkTransformation)),
+                        key=lambda n: (ranks.get(n.flink_id, unranked), n.id))
+    for node in sink_nodes:
+        stage = stage_of[node.id]
+        collect = isinstance(node.spec, CollectSinkSpec)
+        converter = _converter(node.input_type) if collect else None
+        exits[stage].append(ExitSpec(next_edge, node.id, None, ForwardPartitioning(),
+                                     parallelism[node.id], max_par(node), converter,
+                                     to_driver=True))
+        sink_exits[stage].append(SinkExit(next_edge, node.id, node.spec))
+        next_edge += 1
 
     stages: List[CompiledStage] = []
     for stage, head in heads.items():
@@ -215,6 +247,39 @@ def compile_job(sinks: List[Transformation], *, default_parallelism: int,
         stages.append(CompiledStage(spec, tuple(upstream[stage]), source,
                                     tuple(sink_exits[stage])))
     return CompiledJob(tuple(stages))
+
+
+def _flush_ranks(sinks: List[Transformation], parallelism: Dict[int, int],
+                 default_parallelism: int) -> Dict[int, int]:
+    """graph/flink_plan.flush_ranks, or no ranks (program order) for a graph PyFlink's plan
+    is not modelled for."""
+    from pyflink_on_spark.graph.flink_plan import flush_ranks
+    try:
+        return flush_ranks(sinks, parallelism, default_parallelism)
+    except NotImplementedError:
+        return {}
+
+
+def _order_inputs(nodes: List[Transformation], in_edges: Dict[int, List[Edge]],
+                  stage_of: Dict[int, int], ranks: Dict[int, int]) -> List[Edge]:
+    """Every edge, numbered again: a node's edges input by input as before, and within one
+    input (a union's members) in the order their records reach the consumer on PyFlink at
+    parallelism 1: the producers' stages in the job's order (an upstream task ends before
+    the one behind it), producers of one stage in the order that task hands their records
+    on (flush_ranks); ties keep the union's argument order. A subtask reads its input rows
+    sorted by edge. (Producers in stages not behind one another are tasks racing on
+    PyFlink: this order is one of those it shows.)"""
+    unranked = len(ranks) + 1
+    ordered: List[Edge] = []
+    for node in nodes:
+        incoming = in_edges[node.id]
+        inputs_in_order = list(dict.fromkeys(e.input_index for e in incoming))
+        incoming.sort(key=lambda e: (inputs_in_order.index(e.input_index),
+                                     stage_of[e.source.id], ranks.get(e.feeder, unranked)))
+        for position, edge in enumerate(incoming):
+            incoming[position] = replace(edge, edge_id=len(ordered))
+            ordered.append(incoming[position])
+    return ordered
 
 
 def _collect_sinks_to_fold(nodes: List[Transformation],

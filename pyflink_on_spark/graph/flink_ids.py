@@ -8,6 +8,7 @@ starts from 1 as a fresh PyFlink process does."""
 from __future__ import annotations
 
 import itertools
+from contextlib import contextmanager
 
 _counter = itertools.count(1)
 
@@ -30,6 +31,24 @@ def reset_flink_ids() -> None:
 
 
 _chains: dict = {}
+
+
+@contextmanager
+def ids_unchanged():
+    """Within it, plans may be generated without taking ids: the counter and the memory of
+    chained transformations and forward partitions are as before when it ends (the
+    compiler reads PyFlink's graph to order a task's sinks; graph/flink_plan.flush_ranks)."""
+    global _counter
+    position = next(_counter)
+    chains, wraps = dict(_chains), dict(_wraps)
+    try:
+        yield
+    finally:
+        _counter = itertools.count(position)
+        _chains.clear()
+        _chains.update(chains)
+        _wraps.clear()
+        _wraps.update(wraps)
 
 
 def chain_id(up: int, down: int) -> int:

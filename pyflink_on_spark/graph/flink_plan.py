@@ -23,7 +23,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Dict, List, Optional, Union
 
-from pyflink_on_spark.graph.flink_ids import chain_id, forward_wraps, reserve_flink_ids
+from pyflink_on_spark.graph.flink_ids import (
+    chain_id, forward_wraps, ids_unchanged, reserve_flink_ids)
 from pyflink_on_spark.graph.transformations import (
     CHAIN_ALWAYS, CHAIN_NEVER, OneInputTransformation, PartitionTransformation,
     SideOutputTransformation, SinkTransformation, SourceTransformation, Transformation,
@@ -50,6 +51,7 @@ class PlanNode:
     max_parallelism: Optional[int] = None
     slot_sharing_group: Optional[str] = None
     slot: float = 0          # its place in the environment's list of transformations
+    members: tuple = ()      # a chained node: the flink ids of the nodes it chains
 
 
 PARTITION, UNION, SIDE_OUTPUT = "partition", "union", "side output"
@@ -78,6 +80,55 @@ def plan_nodes(roots: List[Transformation], parallelism: Dict[int, int],
     by_id = sorted(nodes, key=lambda n: n.flink_id)
     return [n for n in by_id if n.pact != "Data Sink"] + \
         [n for n in by_id if n.pact == "Data Sink"]
+
+
+def flush_ranks(roots: List[Transformation], parallelism: Dict[int, int],
+                default_parallelism: int) -> Dict[int, int]:
+    """flink id -> rank: the order in which PyFlink's operators of one task hand their
+    records on when the input ends, for ordering the sinks of a stage and a union's
+    inputs (graph/compile.py; docs/compatibility.md, "The order of sinks and of a union's
+    inputs").
+
+    A Python operator holds its records until its bundle ends, at the end of the input in a
+    small job: the final watermark reaches it. The watermark goes through the task depth
+    first, from the source, each operator passing it to its outputs in the order the
+    environment's list of transformations holds them (Flink's StreamGraph adds an edge when
+    it translates the consumer, in list order): the order the program created them,
+    PyFlink's hidden maps counted (the map of `get_side_output`, the string map of a
+    `print()` on a pickled stream), a chain of Python operators joined into one
+    (PythonOperatorChainingOptimizer) in the place of its last. A sink straight behind an
+    operator prints while that operator hands its records on, before the Python operators
+    behind it do: it comes first. So the ranks are a depth-first preorder over that graph,
+    sinks before the other consumers, then consumers by their place in the list. A chained
+    node's members share its rank. Computing the ranks takes no plan ids."""
+    with ids_unchanged():
+        nodes = plan_nodes(roots, parallelism, default_parallelism)
+    consumers: Dict[int, List[PlanNode]] = {}
+    for node in nodes:
+        for producer, _strategy in predecessors(node):
+            readers = consumers.setdefault(id(producer), [])
+            if not any(r is node for r in readers):
+                readers.append(node)
+    ranks: Dict[int, int] = {}
+    done = set()
+
+    def visit(node: PlanNode) -> None:
+        stack = [node]
+        while stack:
+            current = stack.pop()
+            if id(current) in done:
+                continue
+            done.add(id(current))
+            rank = len(done)
+            for flink_id in current.members or (current.flink_id,):
+                ranks.setdefault(flink_id, rank)
+            following = sorted(consumers.get(id(current), ()),
+                               key=lambda n: (n.pact != "Data Sink", n.slot, n.flink_id))
+            stack.extend(reversed(following))
+
+    for node in sorted(nodes, key=lambda n: (n.pact != "Data Source", n.flink_id)):
+        visit(node)
+    return ranks
 
 
 def predecessors(node: PlanNode) -> List[tuple]:
@@ -303,7 +354,9 @@ def _chain_python_operators(nodes: List[PlanNode]) -> List[PlanNode]:
         chained = PlanNode(chain_id(up.flink_id, down.flink_id),
                            "%s, %s" % (up.name, down.name), "Operator", up.parallelism,
                            up.inputs, up.kind, description, up.chaining, up.max_parallelism,
-                           up.slot_sharing_group, slot=down.slot)
+                           up.slot_sharing_group, slot=down.slot,
+                           members=(up.members or (up.flink_id,)) +
+                           (down.members or (down.flink_id,)))
         for holder in consumers.get(id(down), []):
             holder.inputs = [chained if h is down else h for h in holder.inputs]
         consumers[id(chained)] = consumers.pop(id(down), [])
