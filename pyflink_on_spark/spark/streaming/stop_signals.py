@@ -5,12 +5,12 @@ PyFlink 1.20.5's client (seen with a monitored FileSource job, signal to the pro
 dies by the signal: SIGTERM prints nothing, Ctrl-C prints a KeyboardInterrupt traceback
 through py4j's socket read; the exit status is the signal's (143 / 130 to a shell). The shim
 first finishes the running micro-batch and stops the query (nothing half-written, the state
-kept for a restart), prints one line saying so, then dies by the same signal. A program's
-own handler for the signal, if it had one, is called instead of dying.
+kept for a restart), prints one line saying so, then exits with that same status (128 + the
+signal, through SystemExit: buffers flushed, exit functions run). A program's own handler
+for the signal, if it had one, is called instead.
 """
 from __future__ import annotations
 
-import os
 import signal
 import sys
 import threading
@@ -45,7 +45,7 @@ class StopSignals:
 
     def end_process(self, job_name: str, batches: int, state_kept_in: Optional[str]) -> None:
         """After the orderly stop: one line on stderr, then the program's own handler of the
-        signal, or death by the signal (buffers flushed, exit functions run first)."""
+        signal, or the exit status of a death by the signal."""
         sig = self.received
         if sig is None:
             return
@@ -69,16 +69,8 @@ def _is_default(handler: Callable) -> bool:
 
 
 def die_by(sig: int) -> None:
-    """Ends this process by `sig`, as its default disposition would, after flushing the
-    standard streams and running the exit functions (temporary directories)."""
-    import atexit
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            stream.flush()
-        except (OSError, ValueError):
-            pass
-    run_exit_functions = getattr(atexit, "_run_exitfuncs", None)
-    if run_exit_functions is not None:
-        run_exit_functions()
-    signal.signal(sig, signal.SIG_DFL)
-    os.kill(os.getpid(), sig)
+    """Ends this program with the status a death by `sig` gives (128 + the signal: 130 for
+    Ctrl-C, 143 for SIGTERM, what a shell or a supervisor sees of PyFlink's client), through
+    SystemExit so that the standard streams are flushed and exit functions (temporary
+    directories) run; the code after execute() does not run, as on PyFlink."""
+    raise SystemExit(128 + sig)

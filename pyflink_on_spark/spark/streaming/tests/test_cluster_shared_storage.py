@@ -110,7 +110,7 @@ class Run:
 
     def stop(self, proc) -> None:
         proc.send_signal(signal.SIGTERM)
-        assert proc.wait(timeout=120) == -signal.SIGTERM, self.driver_logs()
+        assert proc.wait(timeout=120) == 128 + signal.SIGTERM, self.driver_logs()
 
 
 def _executors_started(cluster) -> int:

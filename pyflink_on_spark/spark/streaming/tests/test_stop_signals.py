@@ -30,7 +30,7 @@ def _run(*args):
 @pytest.mark.parametrize("name", ["SIGINT", "SIGTERM"])
 def test_a_stop_signal_ends_the_process_by_that_signal_after_one_line(name):
     done = _run(name, "default", "/ckpt")
-    assert done.returncode == -getattr(signal, name)
+    assert done.returncode == 128 + getattr(signal, name)
     assert done.stdout == "printed before the end\n"
     assert done.stderr == ("pyflink-on-spark: job 'job' stopped by %s after 3 micro-batches; "
                            "its state is kept in /ckpt: run it again to continue\n" % name)
@@ -39,7 +39,7 @@ def test_a_stop_signal_ends_the_process_by_that_signal_after_one_line(name):
 def test_without_checkpointing_the_line_says_a_new_run_starts_afresh():
     done = _run("SIGTERM", "default")
     assert "checkpointing is off: a new run starts afresh" in done.stderr
-    assert done.returncode == -signal.SIGTERM
+    assert done.returncode == 128 + signal.SIGTERM
 
 
 def test_a_handler_of_the_program_is_called_instead_of_dying():
