@@ -12,6 +12,7 @@ from typing import Any, Dict, List, Optional, Tuple
 from pyflink_on_spark.common.typeinfo import TupleTypeInfo
 from pyflink_on_spark.graph.adaptive import exchange_bytes
 from pyflink_on_spark.graph.associativity import is_integral, reduce_is_associative
+from pyflink_on_spark.graph.python_fusion import serialized_between
 from pyflink_on_spark.graph.sources import (
     estimated_bytes, is_split_here, source_reader_spec, source_splits)
 from pyflink_on_spark.graph.transformations import (
@@ -189,14 +190,20 @@ def compile_job(sinks: List[Transformation], *, default_parallelism: int,
     exits: Dict[int, List[ExitSpec]] = {s: [] for s in heads}
     inputs: Dict[int, List[InputSpec]] = {s: [] for s in heads}
     upstream: Dict[int, List[UpstreamEdge]] = {s: [] for s in heads}
+    consumers: Dict[int, int] = {}
+    for edge in edges:
+        consumers[edge.source.id] = consumers.get(edge.source.id, 0) + 1
     for edge in edges:
         s_src, s_dst = stage_of[edge.source.id], stage_of[edge.target.id]
         if s_src == s_dst and heads[s_dst] is not edge.target:
             # PyFlink converts side-output values to the tag's type even between chained
-            # operators (they always leave the Python operator serialized).
+            # operators (they always leave the Python operator serialized); main-output
+            # values where it does not fuse the two Python operators (python_fusion.py)
+            serialized = edge.side_tag is not None or \
+                serialized_between(edge.source, edge.target, consumers)
             links[s_src].append(ChainLink(
                 edge.source.id, edge.target.id, edge.side_tag,
-                _converter(edge.side_type) if edge.side_tag is not None else None))
+                _converter(_record_type(edge)) if serialized else None))
             continue
         source_type = _record_type(edge)
         two_input = _keyed_two_input_sorts(edge.target, in_edges[edge.target.id], config)
@@ -322,7 +329,7 @@ def _partial_aggregation(edge: Edge) -> Optional[Tuple[str, int, bool]]:
     """(aggregation, tuple index, every subtask) of a BATCH rolling aggregation (sum, min,
     max, min_by, max_by) at the end of a key-sorted edge: only the key's final result leaves
     that operator, so the exit may send a partial result of the records it holds
-    (runtime/exits.py KeySortedExitCollector), as a combiner would.
+    (runtime/exits/key_sorted.py KeySortedExitCollector), as a combiner would.
 
     Upstream subtask 0's partial result is the aggregation's own fold of its records (the
     aggregation reads its rows first). Another subtask's is what the aggregation would make
@@ -347,7 +354,7 @@ def _leading_fold(edge: Edge, target_edges: List[Edge]) -> Optional[LeadingFold]
     """A BATCH reduce at the end of a key-sorted edge, its only input: the reduce reads a
     key's rows in (key, edge, source subtask, sequence) order, so upstream subtask 0's rows
     of a key come first, and what the reduce makes of them is their left fold. Subtask 0
-    may send that fold instead of the records (runtime/exits.py): the reduce then folds the
+    may send that fold instead of the records (runtime/exits/key_sorted.py): the reduce then folds the
     other subtasks' records onto it, in the order it did, so the result is the same for any
     reduce function, associative or not. Every upstream subtask may send its fold when the
     reduce is proved associative over the records' declared type (graph/associativity.py):

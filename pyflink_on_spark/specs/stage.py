@@ -39,7 +39,9 @@ class ChainLink:
     source: int
     target: int
     side_tag: Optional[str] = None
-    converter: Any = None      # side outputs: value -> value of the OutputTag's declared type
+    # value -> value as the declared type's serializer gives it back (side outputs, and main
+    # outputs where PyFlink does not fuse the two Python operators: graph/python_fusion.py)
+    converter: Any = None
 
 
 @dataclass(frozen=True)
