@@ -281,7 +281,7 @@ class StreamTask:
                     for run_edge, groups in held.release(order, edge, src, seq):
                         process_groups(run_edge, groups)
                 if kind == KIND_RECORDS:
-                    # a sorted row's third item is its records' one key (exits.py)
+                    # a sorted row's third item is its records' one key (runtime/exits/key_sorted.py)
                     process_groups(edge, ((order, *loads_records(payload)),))
                 else:
                     if seq is None:

@@ -19,7 +19,7 @@ between batches and does their checkpoint store I/O. Each (stage, subtask) task:
 
 Operators take part through the checkpoint lifecycle of the operator interface
 (runtime/operators/base.py: restore_state, begin_batch, end_batch, snapshot_state); exits
-save their channel selector's position themselves (runtime/exits.py); the task saves its own
+save their channel selector's position themselves (runtime/exits/chunked.py); the task saves its own
 (input valve, records in) in its head operator's snapshot (StreamTask.snapshot_state).
 
 A stream never ends, so channels never "end" (the bounded valve counts a finished channel

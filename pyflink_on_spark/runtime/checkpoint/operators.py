@@ -15,7 +15,7 @@ end_batch, as Flink's StreamOperator). An operator's snapshot is a dict:
   writes the same part names (runtime/operators/file_sink.py);
 
 and the stage head's snapshot also holds the task's: ``valve``, ``exits`` (each exit's
-channel selector position: runtime/exits.py), ``last_input_time``, ``records_in``,
+channel selector position: runtime/exits/chunked.py), ``last_input_time``, ``records_in``,
 ``watermark_out`` (micro_batch.py).
 
 Restoring at another parallelism (rescaling) merges the old subtasks' snapshots: keyed state
