@@ -6,7 +6,7 @@ runs until execute() / execute_and_collect().
 from __future__ import annotations
 
 from enum import Enum
-from typing import Any, Callable, List, Optional, Union
+from typing import Callable, Dict, List, Optional, Union
 
 from pyflink_on_spark.datastream.functions import (
     BroadcastProcessFunction, CoFlatMapFunction, CoMapFunction, CoProcessFunction,
@@ -167,9 +167,20 @@ class DataStream(object):
         return KeyedStream._create(self, selector, key_type)
 
     def union(self, *streams: "DataStream") -> "DataStream":
+        return self._union(streams, {})
+
+    def _union(self, streams, values_maps: Dict[int, int]) -> "DataStream":
+        """`values_maps`: union member index -> the id of the values map PyFlink puts after a
+        KeyedStream member (KeyedStream._values(), one per keyed member, made in argument
+        order before the union itself)."""
         members = [self._transformation] + [s._transformation for s in streams]
+        for index, stream in enumerate(streams, start=1):
+            if isinstance(stream, KeyedStream):
+                values_maps[index] = reserve_flink_ids(1)[0]
         node = UnionTransformation(name="Union", output_type=self._transformation.output_type,
                                    union_inputs=members)
+        if values_maps:
+            node.plan_helpers["values_maps"] = dict(values_maps)
         return DataStream(_env=self._env, _transformation=node)
 
     def connect(self, ds: Union["DataStream", "BroadcastStream"]) \
@@ -413,10 +424,8 @@ class KeyedStream(DataStream):
         return self._origin_stream.key_by(key_selector, key_type)
 
     def union(self, *streams) -> DataStream:
-        values_map = reserve_flink_ids(1)[0]   # PyFlink unions the keyed stream's values map
-        union = self._values().union(*streams)
-        union._transformation.plan_helpers["values_map"] = values_map
-        return union
+        # PyFlink unions the keyed stream's values map, made first
+        return self._values()._union(streams, {0: reserve_flink_ids(1)[0]})
 
     def _values(self) -> DataStream:
         return DataStream(_env=self._env, _transformation=self._transformation)

@@ -99,8 +99,9 @@ def _feeders(node: Transformation) -> List[int]:
         out = []
         for index, member in enumerate(node.union_inputs):
             found = _feeders(member)
-            if index == 0 and "values_map" in helpers:   # a KeyedStream's union
-                found = [helpers["values_map"]] * len(found)
+            values_map = helpers.get("values_maps", {}).get(index)   # a KeyedStream member
+            if values_map is not None:
+                found = [values_map] * len(found)
             out.extend(found)
         return out
     if isinstance(node, SideOutputTransformation):

@@ -202,11 +202,11 @@ class _Builder:
             return Virtual([upstream], PARTITION, t.partitioning.ship_strategy)
         if isinstance(t, UnionTransformation):
             members = [self.convert(i) for i in t.union_inputs]
-            if "values_map" in t.plan_helpers:   # a KeyedStream's union: its values first
-                members[0] = self._node(
-                    flink_id=t.plan_helpers["values_map"], pact="Operator",
-                    name=VALUES_MAP, parallelism=self.default,
-                    inputs=[members[0]], kind=PYTHON_HEAD)
+            # a KeyedStream member reaches the union through its values map
+            for index, values_map in sorted(t.plan_helpers.get("values_maps", {}).items()):
+                members[index] = self._node(
+                    flink_id=values_map, pact="Operator", name=VALUES_MAP,
+                    parallelism=self.default, inputs=[members[index]], kind=PYTHON_HEAD)
             return Virtual(members, UNION)
         if isinstance(t, SideOutputTransformation):
             side = Virtual([self.convert(t.input)], SIDE_OUTPUT)
