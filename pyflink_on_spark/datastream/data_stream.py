@@ -40,6 +40,13 @@ def is_pickled(type_info) -> bool:
     return type_info is None or isinstance(type_info, PickledBytesTypeInfo)
 
 
+def _is_row_type(type_info) -> bool:
+    """A Row type (RowTypeInfo, or ExternalTypeInfo of a Row data type): print() renders it
+    in Python, kind[fields]."""
+    from pyflink_on_spark.common.typeinfo import ExternalTypeInfo, RowTypeInfo
+    return isinstance(type_info, (RowTypeInfo, ExternalTypeInfo))
+
+
 def _unsupported(api: str, alternative: str):
     raise NotImplementedError(
         "%s is not supported by pyflink_on_spark yet. %s" % (api, alternative))
@@ -288,8 +295,10 @@ class DataStream(object):
         return self._print(sink_identifier, {})
 
     def _print(self, sink_identifier, plan_helpers: dict) -> "DataStreamSink":
-        # PyFlink maps pickled records to strings in a Python "Map" before its Java print sink
-        if is_pickled(self._transformation.output_type):
+        # PyFlink maps pickled records and Rows to strings in a Python "Map" before its Java
+        # print sink (DataStream._align_output_type)
+        output_type = self._transformation.output_type
+        if is_pickled(output_type) or _is_row_type(output_type):
             plan_helpers["align_map"] = reserve_flink_ids(1)[0]
         return self._sink(PrintSinkSpec(sink_identifier, self._transformation.output_type),
                           "Print to Std. Out", plan_helpers)
@@ -333,12 +342,17 @@ class DataStream(object):
         iterator = self._env._execute_collect(node, job_execution_name)
         if limit is None:
             return iterator
+        # as Java's DataStream.executeAndCollect(limit): take records while fewer than
+        # `limit` are taken, then close the iterator (which ends the job): the n-th record
+        # returns at once, nothing waits for an (n+1)-th that an unbounded source may never
+        # bring
         result = []
         with iterator:
-            for value in iterator:
-                if len(result) >= limit:
+            while len(result) < limit:
+                try:
+                    result.append(next(iterator))
+                except StopIteration:
                     break
-                result.append(value)
         return result
 
 

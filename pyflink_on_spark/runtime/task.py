@@ -76,10 +76,16 @@ class StreamTask:
         self.operator_of_node: Dict[int, object] = by_id
         self.exits: List[ExitCollector] = []
         exits_of: Dict[int, list] = {}
+        collector_of_edge: Dict[int, ExitCollector] = {}
         for exit_spec in spec.exits:
-            collector = exit_collector(exit_spec, subtask_index, spec.parallelism, self.rows,
-                                       by_id[exit_spec.source].user_error)
-            self.exits.append(collector)
+            # exits of one edge share their collector (print sinks chained to one operator:
+            # graph/compile.py _chained_print_producer), so their records leave in turn
+            collector = collector_of_edge.get(exit_spec.edge_id)
+            if collector is None:
+                collector = collector_of_edge[exit_spec.edge_id] = exit_collector(
+                    exit_spec, subtask_index, spec.parallelism, self.rows,
+                    by_id[exit_spec.source].user_error)
+                self.exits.append(collector)
             exits_of.setdefault(exit_spec.source, []).append((exit_spec.side_tag, collector))
         links_of: Dict[int, list] = {}
         for link in spec.links:

@@ -2,7 +2,7 @@
 input goes through a task depth first, each operator's outputs in creation order, hidden maps
 counted; docs/compatibility.md, "The order of sinks and of a union's inputs"). Compat cases
 ordering/* check the printed output against PyFlink's."""
-from pyflink_on_spark.common import Types
+from pyflink_on_spark.common import Row, Types
 from pyflink_on_spark.datastream import OutputTag, ProcessFunction, StreamExecutionEnvironment
 
 S, I = Types.STRING(), Types.INT()
@@ -131,3 +131,25 @@ def test_ordering_takes_no_plan_ids():
     env._compile(env._sinks)
     env._compile(env._sinks)
     assert env.get_execution_plan() == before
+
+
+def test_typed_prints_on_one_operator_share_one_exit_and_untyped_ones_do_not():
+    env = _env()
+    s = env.from_collection([1], type_info=I)
+    typed = s.map(lambda x: str(x), S)
+    typed.print("x")
+    typed.print("y")
+    untyped = s.map(lambda x: x)      # each print() adds its own string map
+    untyped.print("u")
+    untyped.print("v")
+    rows = s.map(lambda x: Row(x), Types.ROW([I]))   # so does a Row stream's print()
+    rows.print("r1")
+    rows.print("r2")
+    job = env._compile(env._sinks)
+    stage = job.stages[0]
+    driver_exits = [e for e in stage.spec.exits if e.to_driver]
+    by_edge = {}
+    for exit_spec in driver_exits:
+        by_edge.setdefault(exit_spec.edge_id, []).append(exit_spec.source)
+    assert sorted(len(sources) for sources in by_edge.values()) == [1, 1, 1, 1, 2]
+    assert sorted(s.sink.identifier for s in stage.sinks) == ["r1", "r2", "u", "v", "x"]
