@@ -91,7 +91,17 @@ def kafka_scan_frame(spec: sources.KafkaSourceSpec, parallelism: int, session,
                      splits_end: bool = True):
     """Split rows of the records the spec's offsets delimit. splits_end: a bounded job's
     read, after which each partition is finished (False: a micro-batch's offset ranges of
-    an unbounded source, whose partitions go on)."""
+    an unbounded source, whose partitions go on, already explicit offsets). A bounded
+    read whose offsets Spark's options cannot say (committed offsets, latest() as start,
+    offsets() of some partitions, ...) reads explicit offsets resolved on the driver
+    first (kafka_offsets.py)."""
+    if splits_end:
+        from pyflink_on_spark.spark.kafka_offsets import needs_resolving, resolve_bounded
+        if needs_resolving(spec):
+            spec = resolve_bounded(spec)
+            if spec is None:     # no partition has records between its offsets
+                from pyflink_on_spark.spark.batch_schema import rows_frame
+                return rows_frame(session, [])
     reader = session.read.format("kafka")
     for key, value in sorted(kafka_source_options(spec).items()):
         reader = reader.option(key, value)

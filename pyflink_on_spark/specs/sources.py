@@ -151,15 +151,18 @@ class TimestampOffsets:
 
 @dataclass(frozen=True)
 class CommittedOffsets:
-    """The consumer group's committed offsets; `reset` ("earliest" / "latest") where the
-    group has none (unbounded sources only)."""
+    """The consumer group's committed offsets; `reset` ("earliest" / "latest" / "none")
+    where the group has none (spark/kafka_offsets.py)."""
     reset: str = "earliest"
 
 
 @dataclass(frozen=True)
 class SpecificOffsets:
-    """Given offsets, as (topic, partition, offset), sorted."""
+    """Given offsets, as (topic, partition, offset), sorted; a partition not given: the
+    group's committed offset, else `reset` ("earliest" / "latest" / "none"), as Flink's
+    SpecifiedOffsetsInitializer (spark/kafka_offsets.py)."""
     offsets: Tuple[Tuple[str, int, int], ...]
+    reset: str = "earliest"
 
 
 @dataclass(frozen=True)
@@ -170,7 +173,8 @@ class KafkaSourceSpec:
     bootstrap_servers: str
     value_decoder: Callable[[bytes], Any]
     starting: Any                              # EarliestOffsets | TimestampOffsets | ...
-    stopping: Any = None                       # where a bounded read stops
+    stopping: Any = None                       # where a read stops (bounded, or unbounded
+                                               # with set_unbounded(stopping))
     topics: Tuple[str, ...] = ()               # exactly one of topics, topic_pattern,
     topic_pattern: Optional[str] = None        # partitions is set
     partitions: Tuple[Tuple[str, int], ...] = ()

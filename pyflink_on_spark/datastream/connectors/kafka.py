@@ -119,36 +119,30 @@ class KafkaOffsetsInitializer(object):
                 KafkaOffsetResetStrategy.EARLIEST) -> 'KafkaOffsetsInitializer':
         return KafkaOffsetsInitializer(("offsets", (dict(offsets), offset_reset_strategy)))
 
-    def _spec(self, side: str, bounded: bool = True):
-        """Where a bounded read starts (side="starting") or stops (side="ending")
-        (specs.sources offsets); raises for what the shim cannot read."""
+    def _spec(self, side: str = "starting", bounded: bool = True):
+        """The specs.sources offsets of the starting (side="starting") or stopping offsets.
+        Every initializer is taken on both sides, bounded or not, as PyFlink takes them;
+        what Spark's Kafka source cannot say is resolved to explicit offsets on the driver
+        before the read (spark/kafka_offsets.py), where Flink's errors are raised too
+        (earliest() as stopping offsets, a committed offset the group lacks)."""
         from pyflink_on_spark.specs import sources
         kind, arg = self._j_initializer
         if kind == "earliest":
-            if side == "ending":
-                raise NotImplementedError("KafkaOffsetsInitializer.earliest() as stopping "
-                                          "offsets reads nothing; use latest() or offsets()")
             return sources.EarliestOffsets()
         if kind == "latest":
-            if side == "starting" and bounded:
-                raise NotImplementedError(
-                    "KafkaOffsetsInitializer.latest() as starting offsets: a bounded read "
-                    "starting at the latest offsets reads nothing, and Spark's batch Kafka "
-                    "source rejects it; use earliest(), offsets(...) or timestamp(...)")
             return sources.LatestOffsets()
         if kind == "timestamp":
             return sources.TimestampOffsets(arg)
         if kind == "offsets":
-            offsets, _ = arg
+            offsets, reset = arg
             return sources.SpecificOffsets(tuple(sorted(
-                (tp._topic, tp._partition, int(offset)) for tp, offset in offsets.items())))
-        if kind == "committed" and side == "starting" and not bounded:
-            return sources.CommittedOffsets(arg.name.lower())
-        raise NotImplementedError(
-            "KafkaOffsetsInitializer.committed_offsets() is supported as the starting offsets "
-            "of an unbounded KafkaSource only in pyflink_on_spark: Spark's batch Kafka source "
-            "does not read committed group offsets; use earliest(), offsets({...}) or "
-            "timestamp(ms)")
+                (tp._topic, tp._partition, int(offset)) for tp, offset in offsets.items())),
+                reset.name.lower())
+        return sources.CommittedOffsets(arg.name.lower())
+
+    def _uses_committed_offsets(self) -> bool:
+        """committed_offsets() needs a group id (Flink's OffsetsInitializerValidator)."""
+        return self._j_initializer[0] == "committed"
 
 
 class KafkaSource(Source):
@@ -176,11 +170,12 @@ class KafkaSource(Source):
             bootstrap_servers=c["bootstrap_servers"],
             value_decoder=_value_reader(c["deserializer"]),
             starting=c["starting"]._spec("starting", bounded),
-            stopping=stopping._spec("ending") if stopping is not None else None,
+            stopping=stopping._spec("stopping", bounded) if stopping is not None else None,
             topics=tuple(c.get("topics") or ()), topic_pattern=c.get("topic_pattern"),
             partitions=tuple(sorted((tp._topic, tp._partition)
                                     for tp in c.get("partitions") or ())),
-            group_id=c.get("group_id"), client_id_prefix=c.get("client_id_prefix"),
+            group_id=c.get("group_id") or c["properties"].get("group.id"),
+            client_id_prefix=c.get("client_id_prefix"),
             properties=tuple(sorted((k, str(v)) for k, v in c["properties"].items())),
             bounded=bounded)
 
@@ -188,11 +183,8 @@ class KafkaSource(Source):
         c = self._j_source
         if c.get("deserializer") is None:
             raise ValueError("No record deserializer is set (set_value_only_deserializer).")
-        if not c.get("bounded") and c.get("stopping") is not None:
-            raise NotImplementedError(
-                "KafkaSourceBuilder.set_unbounded(stopping offsets) is not supported by "
-                "pyflink_on_spark: an unbounded KafkaSource reads on until the job is "
-                "cancelled; use set_bounded(...) to stop at given offsets")
+        # set_unbounded(stopping): an unbounded source whose partitions stop at the stopping
+        # offsets; the job runs on (streaming/kafka_index.py), as in Flink
         return self._kafka_spec(bounded=bool(c.get("bounded")))
 
     @property
@@ -208,7 +200,17 @@ class KafkaSourceBuilder(object):
                            "stopping": None, "bounded": False}
 
     def build(self) -> 'KafkaSource':
-        return KafkaSource(dict(self._j_builder, properties=dict(self._j_builder["properties"])))
+        return self._build(check_group=True)
+
+    def _build(self, check_group: bool) -> 'KafkaSource':
+        # Flink's KafkaSourceBuilder.sanityCheck (IllegalStateException on PyFlink 1.20.5)
+        b = self._j_builder
+        initializers = [b["starting"]] + ([b["stopping"]] if b["stopping"] is not None else [])
+        if check_group and any(i._uses_committed_offsets() for i in initializers) \
+                and not (b.get("group_id") or b["properties"].get("group.id")):
+            raise ValueError("Property group.id is required when using committed offset for "
+                             "offsets initializer")
+        return KafkaSource(dict(b, properties=dict(b["properties"])))
 
     def set_bootstrap_servers(self, bootstrap_servers: str) -> 'KafkaSourceBuilder':
         self._j_builder["bootstrap_servers"] = bootstrap_servers
@@ -315,7 +317,10 @@ class FlinkKafkaConsumerBase(SourceFunction, ABC):
             builder.set_bootstrap_servers(props.pop("bootstrap.servers"))
         if "group.id" in props:
             builder.set_group_id(props.pop("group.id"))
-        return builder.set_properties(props).build()._kafka_spec(bounded=False)
+        # the legacy consumer has no group-id check (its group offsets come from the group
+        # its properties name, if any)
+        return builder.set_properties(props)._build(check_group=False)._kafka_spec(
+            bounded=False)
 
     def _source_definition(self):
         return self._kafka_spec()

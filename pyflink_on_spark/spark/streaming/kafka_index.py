@@ -44,7 +44,7 @@ def _transient(error) -> bool:
         KafkaError.NETWORK_EXCEPTION, KafkaError._TIMED_OUT, KafkaError._TRANSPORT)
 
 
-def _asked_until_answered(call, what: str, deadline_seconds: Optional[float] = None):
+def asked_until_answered(call, what: str, deadline_seconds: Optional[float] = None):
     """call(), asked again (with a growing pause) while it fails with a transient broker
     error, for PLAN_RETRY_SECONDS at most; then the error, saying what was asked."""
     import time
@@ -64,7 +64,7 @@ def _asked_until_answered(call, what: str, deadline_seconds: Optional[float] = N
         pause = min(pause * 2, 1.0)
 
 
-def _metadata_client(spec: sources.KafkaSourceSpec):
+def metadata_client(spec: sources.KafkaSourceSpec):
     try:
         from confluent_kafka import Consumer
     except ImportError:
@@ -78,46 +78,25 @@ def _metadata_client(spec: sources.KafkaSourceSpec):
     return Consumer(config)
 
 
-def _partitions(client, spec: sources.KafkaSourceSpec) -> List[Tuple[str, int]]:
+def listed_partitions(client, spec: sources.KafkaSourceSpec) -> List[Tuple[str, int]]:
     if spec.partitions:
         return list(spec.partitions)
-    topics = _asked_until_answered(lambda: client.list_topics(timeout=30),
-                                   "listing the topics").topics
-    if spec.topics:
-        wanted = [t for t in spec.topics if t in topics]
-    else:
-        pattern = re.compile(spec.topic_pattern)
-        wanted = [t for t in topics if pattern.fullmatch(t) and not t.startswith("__")]
-    return sorted((t, p) for t in wanted for p in topics[t].partitions)
-
-
-def _starting_offset(client, spec, topic: str, partition: int, low: int, high: int) -> int:
-    from confluent_kafka import TopicPartition
-    starting = spec.starting
-    if isinstance(starting, sources.LatestOffsets):
-        return high
-    if isinstance(starting, sources.TimestampOffsets):
-        (found,) = _asked_until_answered(
-            lambda: client.offsets_for_times([TopicPartition(topic, partition,
-                                                             starting.timestamp)], timeout=30),
-            "the offset of %s-%d at time %d" % (topic, partition, starting.timestamp))
-        return found.offset if found.offset >= 0 else high
-    if isinstance(starting, sources.CommittedOffsets):
-        (found,) = _asked_until_answered(
-            lambda: client.committed([TopicPartition(topic, partition)], timeout=30),
-            "the committed offset of %s-%d" % (topic, partition))
-        if found.offset >= 0:
-            return found.offset
-        if starting.reset == "none":
-            raise RuntimeError("KafkaSource: consumer group %r has no committed offset for %s-%d "
-                               "and the reset strategy is NONE" % (spec.group_id, topic,
-                                                                   partition))
-        return high if starting.reset == "latest" else low
-    if isinstance(starting, sources.SpecificOffsets):
-        for t, p, offset in starting.offsets:
-            if (t, p) == (topic, partition):
-                return offset
-    return low
+    def listed():
+        topics = client.list_topics(timeout=30).topics
+        if spec.topics:
+            wanted = [t for t in spec.topics if t in topics]
+        else:
+            pattern = re.compile(spec.topic_pattern)
+            wanted = [t for t in topics if pattern.fullmatch(t) and not t.startswith("__")]
+        for t in wanted:
+            # a topic listed with an error (a topic just created: no leader yet) comes
+            # without its partitions: asked again while the error passes
+            error = getattr(topics[t], "error", None)
+            if error is not None:
+                from confluent_kafka import KafkaException
+                raise KafkaException(error)
+        return sorted((t, p) for t in wanted for p in topics[t].partitions)
+    return asked_until_answered(listed, "listing the topics")
 
 
 class KafkaOffsetIndex:
@@ -136,13 +115,16 @@ class KafkaOffsetIndex:
     def _record_path(self, batch_id: int) -> str:
         return "%s/%d" % (self.dir, batch_id)
 
-    def _previous_ends(self, batch_id: int) -> Dict[Tuple[str, int], int]:
+    def _previous(self, batch_id: int):
+        """The ends, and the stopping offsets, of the partitions the last batch before
+        `batch_id` listed (the stops of set_unbounded(stopping))."""
         names = [int(n) for n in self.store.list_names(self.dir) if n.isdigit()]
         earlier = [n for n in names if n < batch_id]
         if not earlier:
-            return {}
+            return {}, {}
         ranges = json.loads(self.store.read_bytes(self._record_path(max(earlier))))
-        return {(t, p): end for t, p, end in ranges["ends"]}
+        return ({(t, p): end for t, p, end in ranges["ends"]},
+                {(t, p): stop for t, p, stop in ranges.get("stops", ())})
 
     def plan(self, batch_id: int) -> List[Range]:
         """The non-empty ranges batch ``batch_id`` reads: recorded, or planned now."""
@@ -152,27 +134,37 @@ class KafkaOffsetIndex:
             self._listed = [(t, p) for t, p, _ in recorded["ends"]]
             return [tuple(r) for r in recorded["ranges"]]
         if self._client is None:
-            self._client = _metadata_client(self.spec)
-        from confluent_kafka import TopicPartition
-        before = self._previous_ends(batch_id)
+            self._client = metadata_client(self.spec)
+        from pyflink_on_spark.spark.kafka_offsets import watermarks, offsets_of
+        before, stops = self._previous(batch_id)
         first = not self.store.list_names(self.dir)
+        listed = listed_partitions(self._client, self.spec)
+        bounds = watermarks(self._client, listed)
+        new = [tp for tp in listed if tp not in before]
+        # where a partition starts: the starting offsets for the partitions of the first
+        # plan; a partition discovered after the job started, from its beginning
+        starts = offsets_of(self._client, self.spec, self.spec.starting, "starting", new,
+                            bounds) if first else {tp: bounds[tp][0] for tp in new}
+        if self.spec.stopping is not None:
+            # set_unbounded(stopping): each partition's stop is resolved when it is first
+            # listed (latest(): its end then), as Flink's reader resolves a split's
+            stops.update(offsets_of(self._client, self.spec, self.spec.stopping, "stopping",
+                                    new, bounds))
         ends, ranges = [], []
-        for topic, partition in _partitions(self._client, self.spec):
-            low, high = _asked_until_answered(
-                lambda: self._client.get_watermark_offsets(TopicPartition(topic, partition),
-                                                           timeout=30),
-                "the offsets of %s-%d" % (topic, partition))
-            if (topic, partition) in before:
-                start = before[(topic, partition)]
-            elif first:
-                start = _starting_offset(self._client, self.spec, topic, partition, low, high)
-            else:
-                start = low          # discovered after the job started: from its beginning
+        for topic, partition in listed:
+            low, high = bounds[(topic, partition)]
+            start = before.get((topic, partition))
+            if start is None:
+                start = starts[(topic, partition)]
             start = max(start, low)
-            ends.append((topic, partition, high))
-            if high > start:
-                ranges.append((topic, partition, start, high))
-        self.store.write_bytes(record, json.dumps({"ranges": ranges, "ends": ends}).encode())
+            stop = stops.get((topic, partition))
+            end = high if stop is None else max(min(high, stop), start)
+            ends.append((topic, partition, end))
+            if end > start:
+                ranges.append((topic, partition, start, end))
+        self.store.write_bytes(record, json.dumps({
+            "ranges": ranges, "ends": ends,
+            "stops": sorted([t, p, o] for (t, p), o in stops.items())}).encode())
         self._listed = [(t, p) for t, p, _ in ends]
         return ranges
 
