@@ -8,11 +8,20 @@ as PyFlink checks them (observed on PyFlink 1.20.5).
   not uploaded: a missing one is no error.
 
 Spark needs none of these jars (its connectors come from Spark's own packages), so a jar that
-exists is accepted and otherwise unused.
+exists is accepted and otherwise unused. One difference on purpose: a missing jar of Flink's own
+(`flink-*.jar`: the connectors and formats a PyFlink job adds, e.g.
+flink-sql-connector-kafka-3.3.0-1.20.jar) does not fail the job here. A job moved from a Flink
+machine names them at paths that exist only there, and the shim runs those connectors itself;
+one line on stderr says the jar was skipped.
 """
 import os
+import re
+import sys
 from typing import Iterable, Optional
 from urllib.parse import unquote, urlparse
+
+# Apache Flink's artifacts: flink-<name>-<version>.jar (connectors, formats, the SQL bundles)
+FLINK_JAR = re.compile(r"^flink-[a-z0-9-]+-\d[\w.-]*\.jar$")
 
 
 def check_urls(paths: Iterable[str]) -> None:
@@ -35,10 +44,17 @@ def _local_path(path: str) -> Optional[str]:
 
 
 def check_uploads(jars: Iterable[str], cached_files: Iterable[str]) -> None:
-    """Fail as PyFlink's job submission fails when a local jar or cached file is missing."""
-    for path in list(jars) + list(cached_files):
+    """Fail as PyFlink's job submission fails when a local jar or cached file is missing,
+    but for a missing jar of Flink's own (module doc)."""
+    jars = list(jars)
+    for path in jars + list(cached_files):
         local = _local_path(path)
         if local is not None and not os.path.exists(local):
+            if path in jars and FLINK_JAR.match(os.path.basename(local)):
+                sys.stderr.write("pyflink-on-spark: add_jars: %s is not on this machine; it is "
+                                 "one of Flink's own jars, which the shim does not need (it "
+                                 "runs Flink's connectors itself): skipped\n" % local)
+                continue
             raise FileNotFoundError(
                 "Failed to execute job: Could not upload job files: %s (No such file or "
                 "directory)" % local)

@@ -23,6 +23,23 @@ def test_add_jars_needs_urls_and_missing_local_files_fail_the_upload(tmp_path):
         check_uploads([], ["/nope.txt"])
 
 
+def test_a_missing_jar_of_flinks_own_is_skipped_with_one_line(capsys):
+    """A job moved from a Flink machine names Flink's connector jars at paths that exist only
+    there; the shim runs those connectors itself (issue 42)."""
+    check_uploads(["file:///opt/flink/lib/flink-sql-connector-kafka-3.3.0-1.20.jar",
+                   "file:///x/flink-connector-jdbc-3.2.0-1.19.jar"], [])
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 2
+    assert "flink-sql-connector-kafka-3.3.0-1.20.jar is not on this machine" in err[0]
+    assert "skipped" in err[0]
+    # a jar of the user's own, or a cached file named like one, still fails as on PyFlink
+    for jars, cached in ((["file:///x/my-udfs-1.0.jar"], []),
+                         (["file:///x/flink-extras.jar"], []),   # no version: not Flink's
+                         ([], ["/x/flink-sql-connector-kafka-3.3.0-1.20.jar"])):
+        with pytest.raises(FileNotFoundError, match="Could not upload job files"):
+            check_uploads(jars, cached)
+
+
 def test_configure_applies_the_datastream_keys(capsys):
     conf = Configuration()
     for key, value in [("pipeline.operator-chaining", "false"),
