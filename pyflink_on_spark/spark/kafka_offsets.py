@@ -49,6 +49,16 @@ def _name(topic: str, partition: int) -> str:
     return "%s-%d" % (topic, partition)
 
 
+def _answered(partitions: list) -> list:
+    """The per-partition answers of a lookup; a partition answered with an error raises it
+    (asked_until_answered asks again while it passes) instead of passing for "no offset"."""
+    from confluent_kafka import KafkaException
+    for tp in partitions:
+        if tp.error is not None:
+            raise KafkaException(tp.error)
+    return partitions
+
+
 def _committed(client, spec, partitions: List[Partition]) -> Dict[Partition, int]:
     """The group's committed offsets of `partitions` (none without a group id)."""
     if not spec.group_id or not partitions:
@@ -56,7 +66,8 @@ def _committed(client, spec, partitions: List[Partition]) -> Dict[Partition, int
     from confluent_kafka import TopicPartition
     from pyflink_on_spark.spark.streaming.kafka_index import asked_until_answered
     found = asked_until_answered(
-        lambda: client.committed([TopicPartition(t, p) for t, p in partitions], timeout=30),
+        lambda: _answered(client.committed([TopicPartition(t, p) for t, p in partitions],
+                                           timeout=30)),
         "the committed offsets of group %r" % spec.group_id)
     return {(tp.topic, tp.partition): tp.offset for tp in found if tp.offset >= 0}
 
@@ -67,18 +78,25 @@ def _at_time(client, timestamp: int, partitions: List[Partition]) -> Dict[Partit
     from confluent_kafka import TopicPartition
     from pyflink_on_spark.spark.streaming.kafka_index import asked_until_answered
     found = asked_until_answered(
-        lambda: client.offsets_for_times([TopicPartition(t, p, timestamp)
-                                          for t, p in partitions], timeout=30),
+        lambda: _answered(client.offsets_for_times([TopicPartition(t, p, timestamp)
+                                                    for t, p in partitions], timeout=30)),
         "the offsets at time %d" % timestamp)
     return {(tp.topic, tp.partition): tp.offset for tp in found if tp.offset >= 0}
 
 
 def watermarks(client, partitions: List[Partition]) -> Dict[Partition, Tuple[int, int]]:
-    from confluent_kafka import TopicPartition
+    """Each partition's (first offset, next offset)."""
+    from confluent_kafka import KafkaError, KafkaException, TopicPartition
     from pyflink_on_spark.spark.streaming.kafka_index import asked_until_answered
-    return {(t, p): asked_until_answered(
-        lambda: client.get_watermark_offsets(TopicPartition(t, p), timeout=30),
-        "the offsets of %s" % _name(t, p)) for t, p in partitions}
+
+    def ask(t: str, p: int) -> Tuple[int, int]:
+        low, high = client.get_watermark_offsets(TopicPartition(t, p), timeout=30)
+        if low < 0 or high < 0:   # no offsets known yet (a partition without a leader)
+            raise KafkaException(KafkaError(KafkaError.LEADER_NOT_AVAILABLE,
+                                            "no offsets for %s yet" % _name(t, p)))
+        return low, high
+    return {(t, p): asked_until_answered(lambda: ask(t, p), "the offsets of %s" % _name(t, p))
+            for t, p in partitions}
 
 
 def _by_reset(reset: str, missing: List[Partition], bounds, what: str) -> Dict[Partition, int]:

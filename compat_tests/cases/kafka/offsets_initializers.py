@@ -1,5 +1,6 @@
 """KafkaSource starting and stopping offsets (issue 43): a bounded job writes r0..r5 with
-timestamps 1000..1005 to a fresh one-partition topic through KafkaSink; bounded sources then
+timestamps BASE + 0..5 s (BASE: a minute ago, so the broker's retention keeps them) to a
+fresh one-partition topic through KafkaSink; bounded sources then
 read it with each offsets initializer as starting and as stopping offsets (topics by list, by
 pattern, by partitions), including the combinations PyFlink refuses (printed as the key
 phrase of its error), and collect with a limit over an unbounded source.
@@ -11,6 +12,7 @@ group with commits need a Kafka client to commit them (spark/tests/
 test_kafka_offsets_initializers.py); here only groups without commits.
 """
 import os
+import time
 import uuid
 
 from pyflink.common import Configuration, Duration, Types, WatermarkStrategy
@@ -29,6 +31,7 @@ JAR = os.path.expanduser("~/.m2/repository/org/apache/flink/flink-sql-connector-
 SUFFIX = uuid.uuid4().hex
 TOPIC = "compat-offsets-" + SUFFIX
 TP0 = KafkaTopicPartition(TOPIC, 0)
+BASE = (int(time.time()) - 60) * 1000
 
 # the Kafka admin client's close after a job can log the closed user-code classloader's
 # error to stdout on PyFlink (a race); without the check there is nothing to log
@@ -42,7 +45,7 @@ env.set_parallelism(1)
 
 class Stamp(TimestampAssigner):
     def extract_timestamp(self, value, record_timestamp):
-        return 1000 + int(value[1:])
+        return BASE + 1000 * int(value[1:])
 
 
 env.from_collection(["r%d" % i for i in range(6)], type_info=Types.STRING()) \
@@ -97,9 +100,9 @@ def read(name, make, limit=None):
 
 read("earliest->latest", lambda: source(O.earliest(), O.latest()))
 read("offsets(2)->offsets(4)", lambda: source(O.offsets({TP0: 2}), O.offsets({TP0: 4})))
-read("timestamp(1003)->latest", lambda: source(O.timestamp(1003), O.latest()))
-read("earliest->timestamp(1002)", lambda: source(O.earliest(), O.timestamp(1002)))
-read("timestamp(9000)->latest", lambda: source(O.timestamp(9000), O.latest()))
+read("timestamp(r3)->latest", lambda: source(O.timestamp(BASE + 3000), O.latest()))
+read("earliest->timestamp(r2)", lambda: source(O.earliest(), O.timestamp(BASE + 2000)))
+read("timestamp(after r5)->latest", lambda: source(O.timestamp(BASE + 9000), O.latest()))
 read("latest->latest", lambda: source(O.latest(), O.latest()))
 read("partitions offsets(4)->latest",
      lambda: source(O.offsets({TP0: 4}), O.latest(), partitions=True))

@@ -38,7 +38,8 @@ VALUES = {0: ["a0", "a1", "a2"], 1: ["b0", "b1", "b2"]}
 @pytest.fixture(scope="module")
 def topic(kafka_broker):
     """(servers, topic, empty topic, group with commits)."""
-    t, empty = new_topics(kafka_broker, "offsets", "offsets-empty")
+    # no time-based retention: the broker would delete records stamped 1970 within minutes
+    t, empty = new_topics(kafka_broker, "offsets", "offsets-empty", keep_forever=True)
     produce(kafka_broker, t, [v.encode() for p in (0, 1) for v in VALUES[p]],
             partitions=[0, 0, 0, 1, 1, 1], timestamps=[1000, 1001, 1002] * 2)
     group = "g-" + uuid.uuid4().hex[:8]
@@ -174,6 +175,17 @@ def _unbounded(env, topic, topics):
                            WatermarkStrategy.no_watermarks(), "k")
 
 
+def _within(seconds, call):
+    """call()'s result, failing (not hanging) when it does not return in time: a collect
+    that waits for a record that never comes is the bug this guards against."""
+    done = {}
+    worker = threading.Thread(target=lambda: done.setdefault("value", call()), daemon=True)
+    worker.start()
+    worker.join(seconds)
+    assert "value" in done, "no return within %d s" % seconds
+    return done["value"]
+
+
 def test_collect_with_a_limit_over_an_unbounded_source_returns_and_ends_the_job(spark, topic):
     servers = topic[0]
     (fresh,) = new_topics(servers, "limit")
@@ -182,8 +194,8 @@ def test_collect_with_a_limit_over_an_unbounded_source_returns_and_ends_the_job(
     env.set_parallelism(1)
     began = time.monotonic()
     # the limit reached exactly: returns at the third record, not waiting for a fourth
-    assert sorted(_unbounded(env, topic, (fresh,)).execute_and_collect(limit=3)) \
-        == ["r0", "r1", "r2"]
+    assert sorted(_within(120, lambda: _unbounded(env, topic, (fresh,))
+                          .execute_and_collect(limit=3))) == ["r0", "r1", "r2"]
 
     # the limit not reached when the records stop: returns when more arrive
     def later():
@@ -191,18 +203,18 @@ def test_collect_with_a_limit_over_an_unbounded_source_returns_and_ends_the_job(
         produce(servers, fresh, [b"r3", b"r4"], partitions=[0, 1])
     producer = threading.Thread(target=later)
     producer.start()
-    assert sorted(_unbounded(env, topic, (fresh,)).execute_and_collect(limit=5)) \
-        == ["r0", "r1", "r2", "r3", "r4"]
+    assert sorted(_within(120, lambda: _unbounded(env, topic, (fresh,))
+                          .execute_and_collect(limit=5))) == ["r0", "r1", "r2", "r3", "r4"]
     producer.join()
 
     # an iterator closed early ends its job
     iterator = _unbounded(env, topic, (fresh,)).execute_and_collect()
     assert len([next(iterator), next(iterator)]) == 2
-    iterator.close()
+    _within(120, iterator.close)
 
     # execute_async() + cancel()
     _unbounded(env, topic, (fresh,)).print()
     client = env.execute_async("cancelled")
-    client.cancel().result()
+    _within(120, lambda: client.cancel().result())
     assert client.get_job_status().result() in (JobStatus.CANCELED, JobStatus.CANCELLING)
     assert time.monotonic() - began < 120
