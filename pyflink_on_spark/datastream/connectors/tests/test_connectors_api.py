@@ -138,17 +138,23 @@ def test_kafka_source_is_a_declarative_spec():
     assert spec.value_decoder(b"x") == "x"
 
 
-def test_kafka_offsets_the_shim_cannot_read_raise_when_the_source_is_added():
-    with pytest.raises(NotImplementedError, match="committed group offsets"):
+def test_kafka_offsets_refused_at_build_as_pyflink_refuses_them_the_rest_are_specs():
+    """Every offsets initializer builds as on PyFlink 1.20.5; what PyFlink refuses only when
+    the job runs (earliest() as stopping offsets, a committed start of a group with no
+    commits) is refused then (spark/tests/test_kafka_offsets_initializers.py)."""
+    with pytest.raises(ValueError, match="group.id is required"):
         _source(set_topics=("t",), set_bounded=(KafkaOffsetsInitializer.latest(),),
                 set_starting_offsets=(KafkaOffsetsInitializer.committed_offsets(
                     KafkaOffsetResetStrategy.EARLIEST),))._source_definition()
-    with pytest.raises(NotImplementedError, match="reads nothing"):
-        _source(set_topics=("t",), set_bounded=(KafkaOffsetsInitializer.latest(),),
-                set_starting_offsets=(KafkaOffsetsInitializer.latest(),))._source_definition()
-    with pytest.raises(NotImplementedError, match="reads nothing"):
-        _source(set_topics=("t",),
-                set_bounded=(KafkaOffsetsInitializer.earliest(),))._source_definition()
+    nothing = _source(set_topics=("t",), set_bounded=(KafkaOffsetsInitializer.latest(),),
+                      set_starting_offsets=(KafkaOffsetsInitializer.latest(),)) \
+        ._source_definition()
+    assert nothing.bounded and nothing.starting == nothing.stopping == LatestOffsets()
+    committed = _source(set_topics=("t",), set_group_id=("g",),
+                        set_bounded=(KafkaOffsetsInitializer.latest(),),
+                        set_starting_offsets=(KafkaOffsetsInitializer.committed_offsets(
+                            KafkaOffsetResetStrategy.EARLIEST),))._source_definition()
+    assert committed.bounded and committed.group_id == "g"
     with pytest.raises(ValueError, match="Exactly one of"):
         _source(set_bounded=(KafkaOffsetsInitializer.latest(),))._source_definition()
 
@@ -164,9 +170,10 @@ def test_unbounded_kafka_sources_are_unbounded_specs():
                                       {"bootstrap.servers": "b:1", "group.id": "g"})
     legacy = consumer._source_definition()
     assert not legacy.bounded and legacy.topics == ("t",) and legacy.group_id == "g"
-    with pytest.raises(NotImplementedError, match="set_unbounded"):
-        _source(set_topics=("t",), set_unbounded=(KafkaOffsetsInitializer.latest(),)) \
-            ._source_definition()
+    # set_unbounded: an unbounded source whose partitions stop at the given offsets
+    stopping = _source(set_topics=("t",), set_unbounded=(KafkaOffsetsInitializer.latest(),)) \
+        ._source_definition()
+    assert not stopping.bounded and stopping.stopping == LatestOffsets()
 
 
 def test_kafka_sinks_are_declarative_specs():
