@@ -69,6 +69,7 @@ def _run(args) -> int:
         traceback.print_exc()
         return 1
     finally:
+        entry.settle_session_start()
         sys.stdout.flush()
     return 0
 

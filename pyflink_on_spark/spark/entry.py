@@ -118,6 +118,13 @@ def prestart_session(script_path: str) -> None:
         prestart.prestart()
 
 
+def settle_session_start() -> None:
+    """The script ended: a session start still under way finishes first (spark/prestart.py
+    settle)."""
+    from pyflink_on_spark.spark import prestart
+    prestart.settle()
+
+
 def end_session() -> None:
     """The command is done with Spark: stop the local Spark it started (session.py
     end_owned_session), unless a job still runs in another thread: an unbounded job of

@@ -51,3 +51,12 @@ def _start() -> None:
         get_session()
     except BaseException:   # noqa: B036 - the job's own get_session() reports the problem
         pass
+
+
+def settle(timeout_s: float = 120.0) -> None:
+    """Waits for a session start still under way. A script that ends without running a job
+    would otherwise end the interpreter while the thread is inside the JVM's start-up: the
+    process then died by SIGSEGV at exit (seen in CI, the prestart test's control run)."""
+    thread = _thread
+    if thread is not None and thread.is_alive():
+        thread.join(timeout_s)
