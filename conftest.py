@@ -5,7 +5,16 @@ users' jobs (pyflink_on_spark.testing), named here too so that it loads from a c
 is not installed (its entry point has the same name, so it is never registered twice)."""
 import pytest
 
-pytest_plugins = ["pyflink_on_spark.testing.plugin"]
+
+def _server_fixture_modules() -> list:
+    """Every module of pyflink_on_spark/tests/server_fixtures (one per connector server)."""
+    import pkgutil
+    from pyflink_on_spark.tests import server_fixtures
+    return ["%s.%s" % (server_fixtures.__name__, module.name)
+            for module in pkgutil.iter_modules(server_fixtures.__path__)]
+
+
+pytest_plugins = ["pyflink_on_spark.testing.plugin"] + _server_fixture_modules()
 
 
 def _uses_kafka(session) -> bool:
