@@ -300,7 +300,12 @@ class StreamExecutionEnvironment(object):
             _no_jvm("add_source (Java SourceFunction %s)" % type(source_func).__name__,
                     "use from_collection(), from_source(FileSource / KafkaSource / "
                     "NumberSequenceSource, ...) or read_text_file()")
-        return self.from_source(source_func, None, source_name, type_info)
+        stream = self.from_source(source_func, None, source_name, type_info)
+        if getattr(source_func, "_non_parallel", False):
+            # not a ParallelSourceFunction (RMQSource): Flink runs it at parallelism 1
+            stream._transformation.parallelism = 1
+            stream._transformation.parallelism_fixed = True
+        return stream
 
     def read_text_file(self, file_path: str, charset_name: str = "UTF-8") -> DataStream:
         """The file's (or directory's) lines, read by Spark's text reader; like Flink's

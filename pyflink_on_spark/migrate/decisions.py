@@ -48,7 +48,10 @@ JARS: Sequence[Tuple[str, str, bool]] = (
      "pip install 'pyflink-on-spark[jdbc]'; SQLite: built in); drop the jar", True),
     (r"(^|/)(postgresql|sqlite-jdbc)-[0-9][^/]*\.jar$",
      "not needed: JdbcSink reaches the database through a Python driver (drop the jar)", True),
-    (r"flink-(sql-)?connector-(elasticsearch|cassandra|kinesis|pulsar|rabbitmq)",
+    (r"flink-(sql-)?connector-rabbitmq",
+     "not needed: RMQSource / RMQSink talk to RabbitMQ through pika (pip install "
+     "'pyflink-on-spark[rabbitmq]'); drop the jar", True),
+    (r"flink-(sql-)?connector-(elasticsearch|cassandra|kinesis|pulsar)",
      "check docs/connectors.md: pyflink_on_spark maps only the connectors listed there", False),
 )
 

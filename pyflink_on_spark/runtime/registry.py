@@ -29,6 +29,7 @@ from pyflink_on_spark.runtime.operators.kafka_transactional_sink import (
 from pyflink_on_spark.runtime.operators.keyed_process import KeyedProcessOperator
 from pyflink_on_spark.runtime.operators.process import (
     FilterOperator, FlatMapOperator, MapOperator, ProcessOperator)
+from pyflink_on_spark.runtime.operators.rabbitmq_sink import RabbitMQSinkOperator
 from pyflink_on_spark.runtime.operators.source import EventScriptSourceOperator, SourceOperator
 from pyflink_on_spark.runtime.operators.timestamps import TimestampsAndWatermarksOperator
 from pyflink_on_spark.runtime.window.operator import WindowOperator
@@ -74,6 +75,7 @@ BUILDERS: Dict[type, Builder] = {
     sinks.JdbcSinkSpec: lambda s, c: JdbcSinkOperator(s),
     sinks.KafkaSinkSpec: lambda s, c: KafkaSinkOperator(s),
     sinks.KafkaTransactionalSinkSpec: lambda s, c: KafkaTransactionalSinkOperator(s),
+    sinks.RabbitMQSinkSpec: lambda s, c: RabbitMQSinkOperator(s),
     # one input
     op.MapSpec: lambda s, c: MapOperator(s.function),
     op.FlatMapSpec: lambda s, c: FlatMapOperator(s.function),

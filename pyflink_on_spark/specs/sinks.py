@@ -100,3 +100,15 @@ class JdbcSinkSpec:
     batch_interval_ms: int = 0
     max_retries: int = 3
     converter: Any = None                # value -> the row type, as it enters the Java sink
+
+
+@dataclass(frozen=True)
+class RabbitMQSinkSpec:
+    """RMQSink: the sink's tasks publish each record, serialized by the sink's schema, to the
+    queue (default exchange, the queue's name as routing key) with publisher confirms, flushed
+    at the end of input and of each micro-batch (codecs/rabbitmq/publisher.py); nothing leaves
+    the task."""
+    connection: Tuple[Tuple[str, Any], ...]   # RMQConnectionConfig's settings
+    queue_name: str
+    serializer: Callable[[Any], bytes]
+    converter: Any = None                     # value -> the declared type, before serializing

@@ -183,3 +183,16 @@ class KafkaSourceSpec:
     properties: Tuple[Tuple[str, str], ...] = ()   # other consumer properties
     bounded: bool = True
     name: str = "Kafka Source"
+
+
+@dataclass(frozen=True)
+class RabbitMQSourceSpec:
+    """RMQSource: an unbounded, non-parallel source of a queue's messages, decoded by
+    `value_decoder` (bytes -> record, or None to skip). Consumed by the driver, each
+    micro-batch's messages recorded in the checkpoint, processed in the tasks and
+    acknowledged once the batch completed (spark/streaming/rabbitmq_queue.py)."""
+    connection: Tuple[Tuple[str, Any], ...]   # RMQConnectionConfig's settings
+    queue_name: str
+    use_correlation_id: bool
+    value_decoder: Callable[[bytes], Any]
+    name: str = "RabbitMQ Source"

@@ -1,19 +1,25 @@
 """RabbitMQ (mirror of pyflink.datastream.connectors.rabbitmq, PyFlink 1.20).
 
 Programs build RMQConnectionConfig, RMQSource and RMQSink as on PyFlink (build() checks and
-messages as observed on PyFlink 1.20.5 with flink-sql-connector-rabbitmq 3.0.0-1.16);
-add_source / add_sink
-raise NotImplementedError: Spark has no maintained RabbitMQ connector, so the route on Spark
-is a writer of one's own (DataFrame.foreachPartition with a client such as pika) or a custom
-Structured Streaming source.
+messages as observed on PyFlink 1.20.5 with flink-sql-connector-rabbitmq 3.0.0-1.16), and
+they run (docs/connectors.md, "RabbitMQ"):
+
+* RMQSink: the sink's Spark tasks publish each record, serialized by its SerializationSchema,
+  to the queue (default exchange, the queue's name as routing key) through pika, with
+  publisher confirms awaited at the end of input and of each micro-batch (at least once).
+* RMQSource: an unbounded, non-parallel source (as Flink's). The driver consumes the queue;
+  each micro-batch's messages are written to the job's checkpoint before they are processed
+  (in Spark tasks) and acknowledged only once the batch's checkpoint completed. With
+  use_correlation_id, messages whose correlation id a batch not yet acknowledged holds are
+  dropped, as Flink's MultipleIdsMessageAcknowledgingSourceBase drops them (exactly once
+  across a crash); without, at least once (spark/streaming/rabbitmq_queue.py).
 """
 from __future__ import annotations
 
 from typing import Any, Dict, Optional
 
 from pyflink_on_spark.common.serialization import DeserializationSchema, SerializationSchema
-from pyflink_on_spark.datastream.connectors._not_on_spark import (UnmappedSink,
-                                                                  UnmappedSource, require)
+from pyflink_on_spark.datastream.connectors._not_on_spark import require
 from pyflink_on_spark.datastream.functions import SinkFunction, SourceFunction
 
 __all__ = [
@@ -21,12 +27,6 @@ __all__ = [
     'RMQSource',
     'RMQSink'
 ]
-
-_ROUTE = ("Spark has no maintained RabbitMQ connector: on Spark, publish from "
-          "DataFrame.foreachPartition with a RabbitMQ client (e.g. pika), or read through a "
-          "custom Structured Streaming source; within pyflink_on_spark, Kafka works: "
-          "KafkaSource (bounded) / KafkaSink.")
-
 
 class RMQConnectionConfig(object):
     """How to reach the broker: a URI, or host / port / virtual host / user / password."""
@@ -159,9 +159,35 @@ def _check_config(connection_config: Any) -> None:
                         % type(connection_config).__name__)
 
 
-class RMQSource(UnmappedSource, SourceFunction):
-    _connector_name = "RMQSource"
-    _spark_route = _ROUTE
+def _schema_type(schema: Any):
+    """The type a DeserializationSchema produces (Flink's getProducedType), None if unknown."""
+    from pyflink_on_spark.common.serialization import ByteArraySchema, SimpleStringSchema
+    from pyflink_on_spark.common.typeinfo import Types
+    if isinstance(schema, SimpleStringSchema):
+        return Types.STRING()
+    if isinstance(schema, ByteArraySchema):
+        return Types.PRIMITIVE_ARRAY(Types.BYTE())
+    inner = getattr(schema, "_j_deserialization_schema", None)
+    if isinstance(inner, tuple) and inner and hasattr(inner[0], "_python_converter"):
+        return inner[0]   # JSON / CSV row schemas carry their type information first
+    return None
+
+
+def _python_codec(schema: Any, method: str, what: str):
+    """The schema's Python (de)serializing function, or NotImplementedError naming it."""
+    found = getattr(schema, method, None)
+    if found is None:
+        raise NotImplementedError(
+            "%s cannot %s RabbitMQ messages in pyflink_on_spark; use SimpleStringSchema, "
+            "JsonRowSerializationSchema / JsonRowDeserializationSchema, CsvRow... or "
+            "AvroRow...(avro_schema_string=...)" % (type(schema).__name__, what))
+    return found
+
+
+class RMQSource(SourceFunction):
+    """Reads a queue, unbounded; a non-parallel source (parallelism 1), as Flink's."""
+
+    _non_parallel = True
 
     def __init__(self,
                  connection_config: 'RMQConnectionConfig',
@@ -170,20 +196,45 @@ class RMQSource(UnmappedSource, SourceFunction):
                  deserialization_schema: DeserializationSchema
                  ):
         _check_config(connection_config)
+        self._connection_config = connection_config
         self._queue_name: Optional[str] = queue_name
         self._use_correlation_id = use_correlation_id
         self._deserialization_schema = deserialization_schema
         # a Java-backed SourceFunction in PyFlink: here its settings stand for the Java object
         self._j_function = ("rabbitmq", queue_name)
 
+    def _source_definition(self):
+        from pyflink_on_spark.specs.sources import RabbitMQSourceSpec
+        decode = _python_codec(self._deserialization_schema, "_deserialize", "deserialize")
+        settings = self._connection_config._j_rmq_connection_config
+        return RabbitMQSourceSpec(connection=tuple(sorted(settings.items())),
+                                  queue_name=self._queue_name,
+                                  use_correlation_id=bool(self._use_correlation_id),
+                                  value_decoder=decode)
 
-class RMQSink(UnmappedSink, SinkFunction):
-    _connector_name = "RMQSink"
-    _spark_route = _ROUTE
+    @property
+    def _produced_type(self):
+        return _schema_type(self._deserialization_schema)
+
+
+class RMQSink(SinkFunction):
+    """Publishes each record to the queue, from the sink's tasks (at least once)."""
+
+    _sink_name = "RMQSink"
 
     def __init__(self, connection_config: 'RMQConnectionConfig',
                  queue_name: str, serialization_schema: SerializationSchema):
         _check_config(connection_config)
+        self._connection_config = connection_config
         self._queue_name = queue_name
         self._serialization_schema = serialization_schema
         self._j_function = ("rabbitmq", queue_name)
+
+    def _sink_definition(self, input_type: Any = None):
+        from pyflink_on_spark.specs.sinks import RabbitMQSinkSpec
+        serialize = _python_codec(self._serialization_schema, "_serialize", "serialize")
+        settings = self._connection_config._j_rmq_connection_config
+        converter = input_type._python_converter() if input_type is not None else None
+        return RabbitMQSinkSpec(connection=tuple(sorted(settings.items())),
+                                queue_name=self._queue_name, serializer=serialize,
+                                converter=converter)
