@@ -35,6 +35,7 @@ import ast
 import fcntl
 import hashlib
 import importlib
+import importlib.util
 import os
 import py_compile
 import subprocess
@@ -53,12 +54,21 @@ from pyflink_on_spark.runtime.errors import JobExecutionError
 SHIP_ENV = "PYFLINK_ON_SPARK_SHIP"
 # the packages the zip carries, by import name
 SHIPPED_PACKAGES = ("pyflink_on_spark", "cloudpickle")
+# pure-Python client libraries a connector's tasks import, in the zip when the driver has them
+# installed (PyMySQL: JdbcSink with jdbc:mysql: / jdbc:mariadb: URLs)
+OPTIONAL_SHIPPED_PACKAGES = ("pymysql",)
 # what executors never need: the shim's own tests and their data
 _SKIPPED_DIRS = {"tests", "__pycache__"}
 ZIP_PREFIX = "pyflink-on-spark-shipped-"
 
 _lock = threading.Lock()
 _shipped_to: List[object] = []     # the SparkContexts / Connect sessions that have the zip
+
+
+def shipped_packages() -> List[str]:
+    """SHIPPED_PACKAGES and those of OPTIONAL_SHIPPED_PACKAGES installed here."""
+    return list(SHIPPED_PACKAGES) + [name for name in OPTIONAL_SHIPPED_PACKAGES
+                                     if importlib.util.find_spec(name) is not None]
 
 
 def _package_root(name: str) -> str:
@@ -83,7 +93,7 @@ def fingerprint() -> str:
     """What the zip is built from: each file's path, size and modification time (an edited
     checkout gets a new zip), and the Python whose bytecode goes in."""
     digest = hashlib.sha256(sys.version.encode())
-    for name in SHIPPED_PACKAGES:
+    for name in shipped_packages():
         for path, arcname in _package_files(name):
             stat = os.stat(path)
             digest.update(("%s\0%d\0%d\n" % (arcname, stat.st_size, stat.st_mtime_ns)).encode())
@@ -175,7 +185,7 @@ def _write_zip(path: str) -> None:
     with tempfile.TemporaryDirectory() as scratch, \
             zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED, compresslevel=6) as archive:
         compiled = os.path.join(scratch, "module.pyc")
-        for name in SHIPPED_PACKAGES:
+        for name in shipped_packages():
             for source, arcname in _package_files(name):
                 archive.write(source, arcname)
                 if not source.endswith(".py"):

@@ -3,7 +3,11 @@
 JDBC marks parameters with `?`. The rewrite walks the SQL text as PostgreSQL's and SQLite's
 lexers do, so a `?` inside a string literal ('...', E'...'), a quoted identifier ("..."), a
 dollar-quoted string ($tag$...$tag$) or a comment (-- ..., /* ... */) stays text. `??` is
-PgJDBC's escape for a literal `?` (PostgreSQL's jsonb operators)."""
+PgJDBC's escape for a literal `?` (PostgreSQL's jsonb operators).
+
+MySQL / MariaDB statements (dialect MYSQL) are walked as MySQL's lexer does: '...' and "..."
+strings with backslash escapes, `...` identifiers, comments `# ...`, `-- ...` (a space after
+the dashes) and /* ... */ (not nested); no dollar quotes, and `??` is two parameters."""
 from __future__ import annotations
 
 import re
@@ -14,6 +18,9 @@ _DOLLAR_TAG = re.compile(r"\$([A-Za-z_][A-Za-z_0-9]*)?\$")
 QMARK = "qmark"                    # ?          (sqlite3)
 NUMERIC_DOLLAR = "numeric_dollar"  # $1, $2 ... (PostgreSQL's own, psycopg's RawCursor)
 FORMAT = "format"                  # %s         (PyMySQL, psycopg's Cursor)
+
+POSTGRESQL = "postgresql"          # lexers: PostgreSQL's (also right for SQLite's statements)
+MYSQL = "mysql"                    # MySQL's and MariaDB's
 
 
 def _skip_quoted(sql: str, i: int, quote: str, backslash: bool) -> int:
@@ -87,11 +94,45 @@ def _segments(sql: str) -> List[Tuple[bool, str]]:
     return out
 
 
-def convert_placeholders(sql: str, paramstyle: str) -> Tuple[str, int]:
-    """(the statement in `paramstyle`, how many parameters it takes)."""
+def _mysql_segments(sql: str) -> List[Tuple[bool, str]]:
+    """As _segments, for MySQL's lexer."""
+    out: List[Tuple[bool, str]] = []
+    n = len(sql)
+    start = i = 0
+    while i < n:
+        c = sql[i]
+        end = -1
+        if c in "'\"":
+            end = _skip_quoted(sql, i, c, True)
+        elif c == "`":
+            end = _skip_quoted(sql, i, c, False)
+        elif c == "#" or (c == "-" and sql.startswith("--", i)
+                          and (i + 2 >= n or sql[i + 2] in " \t\r\n\f\v")):
+            end = sql.find("\n", i)
+            end = n if end < 0 else end
+        elif c == "/" and sql.startswith("/*", i):
+            end = sql.find("*/", i + 2)
+            end = n if end < 0 else end + 2
+        if end < 0:
+            i += 1
+            continue
+        if start < i:
+            out.append((True, sql[start:i]))
+        out.append((False, sql[i:end]))
+        start = i = end
+    if start < n:
+        out.append((True, sql[start:]))
+    return out
+
+
+def convert_placeholders(sql: str, paramstyle: str,
+                         dialect: str = POSTGRESQL) -> Tuple[str, int]:
+    """(the statement in `paramstyle`, how many parameters it takes), read with the lexer of
+    `dialect`."""
     parts: List[str] = []
     count = 0
-    for is_code, text in _segments(sql):
+    segments = _mysql_segments(sql) if dialect == MYSQL else _segments(sql)
+    for is_code, text in segments:
         if not is_code:
             parts.append(text.replace("%", "%%") if paramstyle == FORMAT else text)
             continue
@@ -99,7 +140,7 @@ def convert_placeholders(sql: str, paramstyle: str) -> Tuple[str, int]:
         while i < n:
             c = text[i]
             if c == "?":
-                if text.startswith("??", i):
+                if dialect == POSTGRESQL and text.startswith("??", i):
                     parts.append("?")          # PgJDBC's escaped `?`: an operator, not a parameter
                     i += 2
                     continue

@@ -30,10 +30,13 @@ class JdbcWriteError(RuntimeError):
 class JdbcBatchWriter:
     def __init__(self, sql: str, driver: Driver, batch_size: int, batch_interval_ms: int,
                  max_retries: int, clock: Callable[[], int] = lambda: int(time.time() * 1000),
-                 sleep: Callable[[float], None] = time.sleep) -> None:
+                 sleep: Callable[[float], None] = time.sleep,
+                 sql_types: Sequence[str] = ()) -> None:
         self.sql = sql
         self.driver = driver
-        self.statement, self.parameter_count = convert_placeholders(sql, driver.paramstyle)
+        self.sql_types = tuple(sql_types)     # Flink's JDBC type of each field (parameters.py)
+        self.statement, self.parameter_count = convert_placeholders(sql, driver.paramstyle,
+                                                                    driver.dialect)
         self.batch_size = batch_size
         self.batch_interval_ms = batch_interval_ms
         self.max_retries = max_retries
@@ -49,12 +52,24 @@ class JdbcBatchWriter:
         try:
             self._connection = self.driver.connect()
         except Exception as e:
-            raise JdbcWriteError("JdbcSink: unable to open the JDBC writer (%s): %s: %s"
-                                 % (self.driver.name, type(e).__name__, e)) from e
+            raise JdbcWriteError(self._connect_failure(e)) from None
         self._last_flush = self._clock()
 
+    def _connect_failure(self, error: BaseException) -> str:
+        driver = self.driver
+        said = " ".join(str(error).split())        # the driver's text on one line
+        if not driver.target or not isinstance(error, driver.connect_errors):
+            return "JdbcSink: unable to open the JDBC writer (%s): %s: %s" \
+                % (driver.name, type(error).__name__, said)
+        return ("JdbcSink: unable to open the JDBC writer: cannot connect to the database at "
+                "%s (%s): %s: %s: %s\n  Check that the database server is running and accepts "
+                "connections on %s from the Spark executors (host, port, firewall), and the "
+                "URL's database, user and password; the URL's connectTimeout bounds the wait "
+                "for each host." % (driver.target, driver.url, driver.name,
+                                    type(error).__name__, said, driver.target))
+
     def add(self, values: Sequence[Any]) -> None:
-        self._batch.append(adapt_row(self.driver, values))
+        self._batch.append(adapt_row(self.driver, values, self.sql_types))
         if 0 < self.batch_size <= len(self._batch):
             self.flush()
 
@@ -113,7 +128,9 @@ class JdbcBatchWriter:
 
     def _reconnect_if_broken(self) -> None:
         connection = self._connection
-        if getattr(connection, "closed", False) or getattr(connection, "broken", False):
+        # psycopg: closed / broken; PyMySQL: open is False once its socket is gone
+        if getattr(connection, "closed", False) or getattr(connection, "broken", False) \
+                or getattr(connection, "open", True) is False:
             try:
                 connection.close()
             except Exception:

@@ -21,7 +21,7 @@ class JdbcSinkOperator(Operator):
         spec = self.spec
         writer = JdbcBatchWriter(spec.sql, driver_for(spec.url, spec.user_name, spec.password),
                                  spec.batch_size, spec.batch_interval_ms, spec.max_retries,
-                                 clock=self.task.clock)
+                                 clock=self.task.clock, sql_types=spec.sql_types)
         self._run(writer.open)
         self.writer = writer
         self._convert = spec.converter

@@ -30,6 +30,15 @@ def test_the_zip_holds_every_module_of_the_shim_and_cloudpickle_with_bytecode_bu
     assert not [name for name in names if "/tests/" in name or "__pycache__" in name]
 
 
+def test_the_zip_holds_pure_python_client_libraries_installed_here(tmp_path):
+    """PyMySQL (JdbcSink on jdbc:mysql: / jdbc:mariadb:) reaches a plain PySpark cluster's
+    executors in the zip, as the shim does."""
+    import pymysql       # the test extra installs it
+    assert pymysql.__file__
+    names = set(zipfile.ZipFile(package_zip(str(tmp_path))).namelist())
+    assert {"pymysql/__init__.py", "pymysql/connections.py", "pymysql/cursors.py"} <= names
+
+
 def test_the_zip_is_built_once_per_content_and_rebuilt_when_a_file_changes(tmp_path,
                                                                             monkeypatch):
     package = tmp_path / "src" / "shippable"

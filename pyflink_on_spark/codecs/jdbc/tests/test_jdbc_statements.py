@@ -35,7 +35,7 @@ def test_postgresql_url_settings():
     assert postgresql_settings("jdbc:postgresql://db.example:6432/shop?user=app&password=x"
                                "&reWriteBatchedInserts=true&sslmode=require") == {
         "host": "db.example", "port": "6432", "dbname": "shop", "user": "app",
-        "password": "x", "sslmode": "require"}
+        "password": "x", "sslmode": "require", "connect_timeout": "10"}
     # with_user_name / with_password win over the URL, as in PgJDBC; hosts lists and IPv6
     settings = postgresql_settings("jdbc:postgresql://a,[::1]:5433/db?user=u", "v", "secret")
     assert (settings["host"], settings["port"], settings["user"], settings["password"]) == \
