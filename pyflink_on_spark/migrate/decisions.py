@@ -45,8 +45,10 @@ JARS: Sequence[Tuple[str, str, bool]] = (
      "not needed: pyflink_on_spark reads and writes this format itself (drop the jar)", True),
     (r"flink-(sql-)?connector-jdbc",
      "not needed: JdbcSink runs your statement through Python DB-API drivers (PostgreSQL: "
-     "pip install 'pyflink-on-spark[jdbc]'; SQLite: built in); drop the jar", True),
-    (r"(^|/)(postgresql|sqlite-jdbc)-[0-9][^/]*\.jar$",
+     "pip install 'pyflink-on-spark[jdbc]'; MySQL / MariaDB: pip install "
+     "'pyflink-on-spark[mysql]'; SQLite: built in); drop the jar", True),
+    (r"(^|/)(postgresql|sqlite-jdbc|mysql-connector-j|mysql-connector-java|mariadb-java-client)"
+     r"-[0-9][^/]*\.jar$",
      "not needed: JdbcSink reaches the database through a Python driver (drop the jar)", True),
     (r"flink-(sql-)?connector-rabbitmq",
      "not needed: RMQSource / RMQSink talk to RabbitMQ through pika (pip install "
