@@ -17,6 +17,7 @@ from pyflink_on_spark.runtime.batch_order import batch_key_order
 from pyflink_on_spark.runtime.operators.base import Operator
 from pyflink_on_spark.runtime.operators.broadcast import (
     BroadcastProcessOperator, KeyedBroadcastProcessOperator)
+from pyflink_on_spark.runtime.operators.cassandra_sink import CassandraSinkOperator
 from pyflink_on_spark.runtime.operators.co_process import (
     CoProcessOperator, KeyedCoProcessOperator)
 from pyflink_on_spark.runtime.operators.discard_sink import DiscardSinkOperator
@@ -76,6 +77,7 @@ BUILDERS: Dict[type, Builder] = {
     sinks.KafkaSinkSpec: lambda s, c: KafkaSinkOperator(s),
     sinks.KafkaTransactionalSinkSpec: lambda s, c: KafkaTransactionalSinkOperator(s),
     sinks.RabbitMQSinkSpec: lambda s, c: RabbitMQSinkOperator(s),
+    sinks.CassandraSinkSpec: lambda s, c: CassandraSinkOperator(s),
     # one input
     op.MapSpec: lambda s, c: MapOperator(s.function),
     op.FlatMapSpec: lambda s, c: FlatMapOperator(s.function),

@@ -24,10 +24,11 @@ itself (probe_workers, once per SparkContext) for its version, platform and comp
 packages. Another minor version than the driver's fails the job before any of its tasks
 runs (PySpark would fail its first task: PYTHON_VERSION_MISMATCH), saying which Python to
 name. Compiled packages a job's tasks import that PySpark's environment lacks (rocksdict for
-EmbeddedRocksDBStateBackend, confluent-kafka for Kafka sinks: NATIVE_PACKAGES) go as an
-archive of the driver's installed copy when the executors lack them and run the driver's
-platform; else the job fails before it runs, naming what to install where. Spark Connect:
-neither (no SparkContext to run the probe; the server's Python needs them).
+EmbeddedRocksDBStateBackend, confluent-kafka for Kafka sinks, cassandra-driver and its
+dependencies for CassandraSink: NATIVE_PACKAGES) go as an archive of the driver's installed
+copy when the executors lack them and run the driver's platform; else the job fails before
+it runs, naming what to install where. Spark Connect: neither (no SparkContext to run the
+probe; the server's Python needs them).
 """
 from __future__ import annotations
 
@@ -277,7 +278,11 @@ ROCKSDICT = NativePackage("rocksdict", "EmbeddedRocksDBStateBackend",
 # with Spark's own Kafka reader and lists offsets on the driver. Any release speaks Kafka.
 CONFLUENT_KAFKA = NativePackage("confluent-kafka", "KafkaSink / FlinkKafkaProducer", "",
                                 any_version=True)
-NATIVE_PACKAGES = (ROCKSDICT, CONFLUENT_KAFKA)
+# cassandra-driver and what it imports (geomet; Deprecated, which needs the compiled wrapt):
+# CassandraSink's writes (codecs/cassandra/writer.py). Any release speaks CQL.
+CASSANDRA_DRIVER = tuple(NativePackage(name, "CassandraSink", "", any_version=True)
+                         for name in ("cassandra-driver", "geomet", "Deprecated", "wrapt"))
+NATIVE_PACKAGES = (ROCKSDICT, CONFLUENT_KAFKA) + CASSANDRA_DRIVER
 
 
 def job_uses_rocksdb(job) -> bool:
@@ -291,10 +296,17 @@ def job_writes_kafka(job) -> bool:
                for stage in job.stages for op in stage.spec.operators)
 
 
+def job_writes_cassandra(job) -> bool:
+    from pyflink_on_spark.specs.sinks import CassandraSinkSpec
+    return any(isinstance(op.op, CassandraSinkSpec)
+               for stage in job.stages for op in stage.spec.operators)
+
+
 def native_packages(job) -> List[NativePackage]:
     """The compiled packages the job's tasks import."""
     return [package for package, used in ((ROCKSDICT, job_uses_rocksdb(job)),
-                                          (CONFLUENT_KAFKA, job_writes_kafka(job))) if used]
+                                          (CONFLUENT_KAFKA, job_writes_kafka(job))) if used] \
+        + (list(CASSANDRA_DRIVER) if job_writes_cassandra(job) else [])
 
 
 # Run by the executors' Python itself, not a PySpark worker: a worker of another minor

@@ -103,6 +103,21 @@ class JdbcSinkSpec:
 
 
 @dataclass(frozen=True)
+class CassandraSinkSpec:
+    """CassandraSink of a row or tuple stream: the program's CQL query, prepared once per
+    subtask, its `?` markers bound from each record's fields and executed asynchronously in
+    the sink's tasks (codecs/cassandra/writer.py), flushed at the end of input and of each
+    micro-batch; nothing leaves the task."""
+    query: str
+    host: str
+    port: int = 9042
+    max_concurrent_requests: int = 2 ** 31 - 1          # Flink's default: Integer.MAX_VALUE
+    max_concurrent_requests_timeout_ms: Optional[int] = None   # None: wait as long as needed
+    ignore_null_fields: bool = False
+    converter: Any = None                # value -> the stream's declared type (Row / tuple)
+
+
+@dataclass(frozen=True)
 class RabbitMQSinkSpec:
     """RMQSink: the sink's tasks publish each record, serialized by the sink's schema, to the
     queue (default exchange, the queue's name as routing key) with publisher confirms, flushed

@@ -1,11 +1,17 @@
 """Cassandra (mirror of pyflink.datastream.connectors.cassandra, PyFlink 1.20).
 
-Programs build a CassandraSink with PyFlink's builder (add_sink and build() check what Flink
-checks, with its messages, as observed on PyFlink 1.20.5 with flink-connector-cassandra
-3.0.0-1.16); adding it to a job (build(), which in Flink attaches the sink to the stream)
-raises NotImplementedError: the Spark-side route is the
-DataStax Spark Cassandra Connector (com.datastax.spark:spark-cassandra-connector_2.13,
-DataFrame format "org.apache.spark.sql.cassandra").
+CassandraSink.add_sink(stream).set_query(cql).set_host(host, port).build() runs as on PyFlink
+for streams of Types.ROW and Types.TUPLE: build() attaches the sink ("Cassandra Sink") to the
+stream, and its Spark tasks prepare the query once per subtask and write each record's fields
+to its `?` markers asynchronously with the DataStax Python driver (cassandra-driver), at most
+set_max_concurrent_requests in flight, flushed at the end of input and of each micro-batch:
+Flink's at-least-once CassandraSink (codecs/cassandra/writer.py). A failed write fails the
+job, as Flink's default failure handler (and no_op()) does.
+
+Builders check what Flink checks, with its messages (observed on PyFlink 1.20.5 with
+flink-connector-cassandra 3.0.0-1.16). What does not run on Spark raises NotImplementedError
+at build(): set_cluster_builder (PyFlink's ClusterBuilder wraps a Java object) and
+enable_write_ahead_log (Flink's exactly-once write-ahead sink).
 """
 from __future__ import annotations
 
@@ -14,6 +20,7 @@ from typing import Any, Dict, Optional
 
 from pyflink_on_spark.common.time import Duration
 from pyflink_on_spark.datastream.connectors._not_on_spark import not_on_spark, require
+from pyflink_on_spark.specs.sinks import CassandraSinkSpec
 
 __all__ = [
     'CassandraSink',
@@ -24,10 +31,14 @@ __all__ = [
     'CassandraFailureHandler'
 ]
 
-_ROUTE = ("On Spark, write Cassandra tables with the DataStax Spark Cassandra Connector "
-          "(package com.datastax.spark:spark-cassandra-connector_2.13, DataFrame format "
-          "'org.apache.spark.sql.cassandra'); within pyflink_on_spark, write files with "
-          "FileSink or records to Kafka with KafkaSink instead.")
+_CLUSTER_BUILDER_ROUTE = ("PyFlink's ClusterBuilder wraps a Java ClusterBuilder, which "
+                          "Spark's Python tasks cannot run: give the node with "
+                          "set_host(host, port).")
+_WRITE_AHEAD_LOG_ROUTE = ("Without it the sink is Flink's at-least-once CassandraSink: a "
+                          "retried task writes its records again, which idempotent queries "
+                          "(Cassandra's INSERT is an upsert) make harmless.")
+# the name Flink gives the sink operator (CassandraSinkBuilder.createSink)
+SINK_NAME = "Cassandra Sink"
 
 
 class ConsistencyLevel(Enum):
@@ -127,34 +138,34 @@ def _record_kind(input) -> str:
 
 
 class CassandraSink(object):
-    """The sink a CassandraSinkBuilder builds (and attaches to the stream, in Flink)."""
+    """The sink a CassandraSinkBuilder built and attached to the stream."""
 
     def __init__(self, j_cassandra_sink):
+        # the DataStreamSink of the sink's node (Flink's CassandraSink wraps its Java sink)
         self._j_cassandra_sink = j_cassandra_sink
-        self._settings: Dict[str, Any] = {}
 
     def name(self, name: str) -> 'CassandraSink':
-        self._settings["name"] = name
+        self._j_cassandra_sink.name(name)
         return self
 
     def uid(self, uid: str) -> 'CassandraSink':
-        self._settings["uid"] = uid
+        self._j_cassandra_sink.uid(uid)
         return self
 
     def set_uid_hash(self, uid_hash: str) -> 'CassandraSink':
-        self._settings["uid_hash"] = uid_hash
+        self._j_cassandra_sink.set_uid_hash(uid_hash)
         return self
 
     def set_parallelism(self, parallelism: int) -> 'CassandraSink':
-        self._settings["parallelism"] = parallelism
+        self._j_cassandra_sink.set_parallelism(parallelism)
         return self
 
     def disable_chaining(self) -> 'CassandraSink':
-        self._settings["chaining"] = False
+        self._j_cassandra_sink.disable_chaining()
         return self
 
     def slot_sharing_group(self, slot_sharing_group: str) -> 'CassandraSink':
-        self._settings["slot_sharing_group"] = slot_sharing_group
+        self._j_cassandra_sink.slot_sharing_group(slot_sharing_group)
         return self
 
     @staticmethod
@@ -212,7 +223,8 @@ class CassandraSink(object):
                                         max_concurrent_requests: int,
                                         duration: Duration = None) \
                 -> 'CassandraSink.CassandraSinkBuilder':
-            self._max_concurrent_requests = (max_concurrent_requests, duration)
+            self._max_concurrent_requests = (
+                max_concurrent_requests, None if duration is None else duration._to_millis())
             return self
 
         def enable_ignore_null_fields(self) -> 'CassandraSink.CassandraSinkBuilder':
@@ -224,4 +236,27 @@ class CassandraSink(object):
                     "Cassandra host information must be supplied using either setHost() or "
                     "setClusterBuilder().")
             require(bool(self._query), "Query must not be null or empty.")
-            not_on_spark("CassandraSink", _ROUTE)
+            if self._cluster[0] == "cluster_builder":
+                not_on_spark("CassandraSink with set_cluster_builder", _CLUSTER_BUILDER_ROUTE)
+            if self._write_ahead_log is not None:
+                not_on_spark("CassandraSink with enable_write_ahead_log",
+                             _WRITE_AHEAD_LOG_ROUTE)
+            spec = self._spec()
+            stream = self._j_cassandra_sink_builder[0]
+            return CassandraSink(stream._sink(spec, SINK_NAME))
+
+        def _spec(self) -> CassandraSinkSpec:
+            """What the sink's tasks run; Flink's CassandraSinkBaseConfig checks (made when
+            build() creates the sink)."""
+            _, host, port = self._cluster
+            requests, timeout_ms = self._max_concurrent_requests or (2 ** 31 - 1, None)
+            require(requests > 0, "Max concurrent requests is expected to be positive")
+            require(timeout_ms is None or timeout_ms >= 0,
+                    "Max concurrent requests timeout is expected to be positive")
+            stream = self._j_cassandra_sink_builder[0]
+            type_info = stream._transformation.output_type
+            return CassandraSinkSpec(
+                query=self._query, host=host, port=port, max_concurrent_requests=requests,
+                max_concurrent_requests_timeout_ms=timeout_ms,
+                ignore_null_fields=self._ignore_null_fields,
+                converter=type_info._python_converter())

@@ -322,7 +322,10 @@ def test_the_probe_asks_the_executors_python_itself(spark, monkeypatch, through)
     found = package_shipping.probe_workers(spark.sparkContext)   # the local executors: here
     assert found == {"python": python, "platform": platform, "packages": {
         "rocksdict": metadata.version("rocksdict"),
-        "confluent-kafka": metadata.version("confluent-kafka")}}
+        "confluent-kafka": metadata.version("confluent-kafka"),
+        "cassandra-driver": metadata.version("cassandra-driver"),
+        "geomet": metadata.version("geomet"), "Deprecated": metadata.version("Deprecated"),
+        "wrapt": metadata.version("wrapt")}}
     monkeypatch.setattr(spark.sparkContext, "pythonExec", "/nowhere/bin/python3")
     with pytest.raises(package_shipping.ExecutorsCannotRunJob) as raised:
         package_shipping.probe_workers(spark.sparkContext)

@@ -6,15 +6,14 @@ The builders' messages and the order of their checks were observed on PyFlink 1.
 connector jars from Maven Central (flink-sql-connector-elasticsearch7 3.0.1-1.17,
 flink-sql-connector-pulsar 4.0.0-1.17, flink-sql-connector-kinesis 4.0.0-1.16,
 flink-sql-connector-rabbitmq 3.0.0-1.16 (RabbitMQ's builders: they run now, see
-spark/tests/test_rabbitmq_sink.py), flink-connector-cassandra_2.12 3.0.0-1.16,
-flink-connector-jdbc 3.3.0-1.20) passed with env.add_jars."""
+spark/tests/test_rabbitmq_sink.py), flink-connector-cassandra_2.12 3.0.0-1.16 (CassandraSink's
+builder: it runs now, see test_cassandra_builder.py), flink-connector-jdbc 3.3.0-1.20) passed
+with env.add_jars."""
 import pytest
 
 from pyflink_on_spark.common import Duration, SimpleStringSchema, Types, WatermarkStrategy
 from pyflink_on_spark.datastream import StreamExecutionEnvironment
 from pyflink_on_spark.datastream.connectors import DeliveryGuarantee
-from pyflink_on_spark.datastream.connectors.cassandra import (CassandraSink, ConsistencyLevel,
-                                                              MapperOptions)
 from pyflink_on_spark.datastream.connectors.elasticsearch import (Elasticsearch7SinkBuilder,
                                                                   ElasticsearchEmitter,
                                                                   FlushBackoffType)
@@ -95,27 +94,6 @@ def test_sources_raise_when_added_to_the_job():
     consumer = FlinkKinesisConsumer("stream", SimpleStringSchema(), {"aws.region": "us-east-1"})
     with pytest.raises(NotImplementedError, match="FlinkKinesisConsumer.*spark-sql-kinesis"):
         env.add_source(consumer)
-
-
-def test_cassandra_builder_checks_then_raises_at_build():
-    _, rows = _stream(Types.ROW([Types.STRING()]))
-    builder = CassandraSink.add_sink(rows).set_host("localhost") \
-        .set_mapper_options(MapperOptions().ttl(10).consistency_level(ConsistencyLevel.ONE))
-    with pytest.raises(ValueError, match="Builder was already set"):
-        builder.set_host("other")
-    with pytest.raises(ValueError, match="Query must not be null or empty"):
-        builder.build()
-    with pytest.raises(NotImplementedError, match="CassandraSink.*spark-cassandra-connector"):
-        builder.set_query("INSERT INTO ks.t (w) VALUES (?)").build()
-    with pytest.raises(ValueError, match="host information must be supplied"):
-        CassandraSink.add_sink(rows).set_query("q").build()
-    _, strings = _stream()
-    with pytest.raises(ValueError, match="No support for the type of the given DataStream: "
-                                         "String"):
-        CassandraSink.add_sink(strings)
-    with pytest.raises(ValueError, match="DataStream: PickledByteArrayTypeInfo"):
-        CassandraSink.add_sink(strings.map(lambda v: v))
-    builder.set_max_concurrent_requests(0)   # Flink checks nothing here either
 
 
 def test_elasticsearch_builder_checks_like_flinks():
