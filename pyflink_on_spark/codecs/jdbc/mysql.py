@@ -19,7 +19,8 @@ fall back). Other properties tune the Java drivers and mean nothing to PyMySQL.
 
 Credentials, as observed with PyFlink 1.20.5's JdbcSink (flink-connector-jdbc 3.1.2-1.18):
 with MySQL Connector/J 8.4 with_user_name / with_password win over the URL's user / password;
-with MariaDB Connector/J 3.5 the URL's win and the builder's only fill in what the URL lacks.
+with MariaDB Connector/J 3.5 the URL's win and the builder's only fill in what the URL lacks
+(compat case jdbc/mysql_credentials).
 """
 from __future__ import annotations
 
@@ -30,9 +31,11 @@ from typing import Any, Dict, List, Optional, Tuple
 from urllib.parse import unquote
 
 DEFAULT_PORT = 3306
-# what the Java drivers wait for a connection when the URL says nothing (milliseconds):
-# MariaDB Connector/J 3.x 30 s; MySQL Connector/J 0, i.e. as long as the OS lets connect() wait
-_DEFAULT_CONNECT_TIMEOUT_MS = {"mysql": 0, "mariadb": 30000}
+# the wait for a connection when the URL says nothing (milliseconds): MariaDB Connector/J 3.x's
+# 30 s. MySQL Connector/J's 0 waits without limit, and a server that accepts and never
+# answers would hang the job: it gets MariaDB's bound (only the failure's timing differs)
+_DEFAULT_CONNECT_TIMEOUT_MS = {"mysql": 30000, "mariadb": 30000}
+_PYMYSQL_MAX_TIMEOUT_S = 31536000           # PyMySQL refuses a longer connect_timeout (or None)
 _MODES = {"mysql": ("loadbalance:", "replication:"),
           "mariadb": ("replication:", "loadbalance:", "sequential:")}
 _ADDRESS_PART = re.compile(r"\(\s*([^=()]+?)\s*=\s*([^()]*?)\s*\)")
@@ -66,8 +69,8 @@ class MySQLSettings:
             kwargs["user"] = self.user
         if self.password is not None:
             kwargs["password"] = self.password
-        # PyMySQL waits forever with None (Java's 0); its own default would be 10 s
-        kwargs["connect_timeout"] = self.connect_timeout_ms / 1000 or None
+        # Java's 0 (no limit): PyMySQL's longest; the OS bounds a TCP connect anyway
+        kwargs["connect_timeout"] = self.connect_timeout_ms / 1000 or _PYMYSQL_MAX_TIMEOUT_S
         # the handshake: PyMySQL reads it with read_timeout; drivers.py sets socketTimeout after
         handshake = self.connect_timeout_ms or self.socket_timeout_ms
         if handshake:

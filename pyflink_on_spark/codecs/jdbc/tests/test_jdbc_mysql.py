@@ -26,7 +26,9 @@ def test_mysql_url_forms():
                        "?connectTimeout=0")
     assert s.hosts == (("h1", 1111), ("h2", 2222))
     assert (s.user, s.password, s.database) == ("sandy", "s@cret", "d b")
-    assert s.connect_kwargs("h1", 1111)["connect_timeout"] is None     # 0: no limit, as Java
+    kwargs = s.connect_kwargs("h1", 1111)
+    # 0: no limit, as in Java (PyMySQL's longest), the handshake too
+    assert kwargs["connect_timeout"] == 31536000 and "read_timeout" not in kwargs
     s = mysql_settings("jdbc:mysql:loadbalance://localhost")
     assert (s.hosts, s.database) == ((("localhost", 3306),), None)
 
@@ -40,9 +42,10 @@ def test_builder_credentials_win_on_mysql_and_fill_in_on_mariadb():
     assert (mariadb.user, mariadb.password) == ("url", "bpw")
 
 
-def test_default_connect_timeouts_are_the_java_drivers():
+def test_the_default_connect_timeout_is_mariadb_connector_js_for_both_schemes():
+    # Connector/J's default (0) would let a server that never answers hang the job
     assert mysql_settings("jdbc:mariadb://h/db").connect_timeout_ms == 30000
-    assert mysql_settings("jdbc:mysql://h/db").connect_timeout_ms == 0
+    assert mysql_settings("jdbc:mysql://h/db").connect_timeout_ms == 30000
 
 
 @pytest.mark.parametrize("mode, tls", [("DISABLED", "off"), ("PREFERRED", "off"),
