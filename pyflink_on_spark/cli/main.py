@@ -22,6 +22,16 @@ def _parse_conf(items) -> Optional[List[tuple]]:
     return conf
 
 
+def _savepoint_configuration(args) -> dict:
+    """`run -s PATH [-n]`: the keys Flink's CLI sets for `flink run -s PATH -n`."""
+    items = {}
+    if args.from_savepoint:
+        items["execution.savepoint.path"] = args.from_savepoint
+    if args.allow_non_restored_state:
+        items["execution.savepoint.ignore-unclaimed-state"] = "true"
+    return items
+
+
 def _run(args) -> int:
     conf = _parse_conf(args.conf)
     if conf is None:
@@ -53,6 +63,8 @@ def _run(args) -> int:
         options, master=args.master or options.master, conf=options.conf + tuple(conf),
         verbose=args.verbose or options.verbose, remote=remote,
         progress=options.progress and not args.quiet, ui=args.ui or options.ui))
+    from pyflink_on_spark.datastream.launch_configuration import set_launch_configuration
+    set_launch_configuration(_savepoint_configuration(args))
     if not remote:
         entry.prestart_session(args.script)
     try:
@@ -141,6 +153,12 @@ def build_parser() -> argparse.ArgumentParser:
                      help="no progress line (shown on a terminal for jobs running over 3 s)")
     run.add_argument("--ui", action="store_true",
                      help="turn the Spark UI on (off by default: faster) and print its address")
+    run.add_argument("-s", "--from-savepoint", metavar="PATH",
+                     help="start the (unbounded) job from this savepoint, into an empty "
+                          "checkpoint directory (Flink: flink run -s)")
+    run.add_argument("-n", "--allow-non-restored-state", action="store_true",
+                     help="with --from-savepoint: drop savepoint state that no operator of "
+                          "the job claims instead of failing (Flink: flink run -n)")
     run.add_argument("script", nargs="?",
                      help="the job script (its imports may say pyflink...)")
     run.add_argument("args", nargs=argparse.REMAINDER, help="arguments for the script")

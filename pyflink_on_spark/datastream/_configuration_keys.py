@@ -147,7 +147,12 @@ _APPLY: Dict[str, Callable] = {
 }
 
 # read by the shim elsewhere, or harmless to keep without acting on them
-_KEPT = ("pipeline.name", "execution.runtime-mode")
+_KEPT = ("pipeline.name", "execution.runtime-mode",
+         # savepoints: read when the job is compiled (stream_execution_environment)
+         "execution.state-recovery.path", "execution.savepoint.path",
+         "execution.state-recovery.ignore-unclaimed-state",
+         "execution.savepoint.ignore-unclaimed-state",
+         "execution.checkpointing.savepoint-dir", "state.savepoints.dir")
 
 _reported = set()
 

@@ -41,7 +41,10 @@ class StreamExecutionEnvironment(object):
         from pyflink_on_spark.common.configuration import Configuration
         from pyflink_on_spark.common.execution_config import ExecutionConfig
         from pyflink_on_spark.datastream.checkpoint_config import CheckpointConfig
+        from pyflink_on_spark.datastream.launch_configuration import launch_configuration
         self._configuration = Configuration()
+        for key, value in launch_configuration().items():   # `run --from-savepoint ...`
+            self._configuration.set_string(key, value)
         self._config = ExecutionConfig()
         self._checkpoint_config = CheckpointConfig()
         self._parallelism: Optional[int] = None
@@ -377,11 +380,28 @@ class StreamExecutionEnvironment(object):
                 or self._configuration.get_string("state.checkpoints.dir", None)
         retention = config.get_externalized_checkpoint_retention()
         timeout = config.get_checkpoint_timeout()
+        savepoint_dir = self._savepoint_dir or (
+            storage.get_savepoint_path() if storage is not None else None) or \
+            self._config_value("execution.checkpointing.savepoint-dir", "state.savepoints.dir")
+        allow = self._config_value("execution.state-recovery.ignore-unclaimed-state",
+                                   "execution.savepoint.ignore-unclaimed-state")
         return CheckpointSettings(
             interval, directory or None, min_pause_ms=config.get_min_pause_between_checkpoints(),
             timeout_ms=None if timeout == config.DEFAULT_TIMEOUT else timeout,
             tolerable_failures=config._tolerable_failures,
-            retention=retention.name if retention is not None else None)
+            retention=retention.name if retention is not None else None,
+            savepoint_dir=savepoint_dir or None,
+            restore_path=self._config_value("execution.state-recovery.path",
+                                            "execution.savepoint.path"),
+            allow_non_restored=(allow or "").strip().lower() == "true")
+
+    def _config_value(self, *keys: str) -> Optional[str]:
+        """The first of ``keys`` (a key and its deprecated names) set in the configuration."""
+        for key in keys:
+            value = self._configuration.get_string(key, None)
+            if value:
+                return value
+        return None
 
     def _compile(self, sinks, job_name: Optional[str] = None):
         return _executor().compile_job(sinks, self._job_settings(job_name))

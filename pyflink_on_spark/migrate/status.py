@@ -108,8 +108,6 @@ NO_EFFECT: Dict[str, str] = {
     "pyflink.common.restart_strategy.RestartStrategies": _RESTART,
     _ENV + "enable_changelog_state_backend":
         "the changelog state backend is Flink's; the shim's state lives in the Spark task",
-    _ENV + "set_default_savepoint_directory":
-        "savepoints are Flink's; bounded jobs on Spark take none",
     _ENV + "add_jars": "Flink jars are not loaded on Spark; " + _DEPS,
     _ENV + "add_classpaths": "Flink jars are not loaded on Spark; " + _DEPS,
 }

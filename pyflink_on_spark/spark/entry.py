@@ -163,7 +163,7 @@ def execute(sinks: List, settings: JobSettings):
     job = _job_to_run(sinks, settings)
     if _capture(job, settings):
         return _captured_result()
-    if _unbounded(job):
+    if _unbounded(job, settings):
         _no_streaming_dependencies(settings)
         from pyflink_on_spark.spark.streaming.executor import execute_streaming
         from pyflink_on_spark.spark.streaming.settings import streaming_settings
@@ -181,7 +181,7 @@ def execute_async(sinks: List, settings: JobSettings):
     if _capture(job, settings):
         from pyflink_on_spark.spark.executor import FinishedJobHandle
         return JobClient(FinishedJobHandle(_captured_result()))
-    if _unbounded(job):
+    if _unbounded(job, settings):
         _no_streaming_dependencies(settings)
         from pyflink_on_spark.spark.streaming.job_handle import StreamingJobHandle
         from pyflink_on_spark.spark.streaming.settings import streaming_settings
@@ -198,9 +198,17 @@ def _no_streaming_dependencies(settings: JobSettings) -> None:
             "ship them with spark-submit --py-files / --archives / spark.pyspark.python")
 
 
-def _unbounded(job: CompiledJob) -> bool:
+def _unbounded(job: CompiledJob, settings: Optional[JobSettings] = None) -> bool:
+    """Whether the job runs on Structured Streaming; a bounded job asked to start from a
+    savepoint raises (savepoints restore unbounded jobs only, so far)."""
     from pyflink_on_spark.spark.streaming.sources import is_unbounded
-    return is_unbounded(job)
+    unbounded = is_unbounded(job)
+    if not unbounded and settings is not None and settings.checkpoints.restore_path:
+        raise NotImplementedError(
+            "Starting a bounded job from a savepoint (execution.savepoint.path / "
+            "`pyflink-on-spark run --from-savepoint`) is not built on pyflink_on_spark: "
+            "savepoints restore jobs with an unbounded source (docs/operations.md)")
+    return unbounded
 
 
 def execute_and_collect(sinks: List, collect_sink_id: int, settings: JobSettings) -> Iterator:
@@ -208,7 +216,7 @@ def execute_and_collect(sinks: List, collect_sink_id: int, settings: JobSettings
     job = _job_to_run(sinks, settings)
     if _capture(job, settings):
         return iter(())
-    if _unbounded(job):
+    if _unbounded(job, settings):
         from pyflink_on_spark.spark.streaming.job_handle import collect_unbounded
         from pyflink_on_spark.spark.streaming.settings import streaming_settings
         return collect_unbounded(job, settings.config.job_name, run_options(),

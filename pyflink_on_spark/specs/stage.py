@@ -180,6 +180,11 @@ class CheckpointSettings:
     timeout_ms: Optional[int] = None            # None: Flink's default (10 minutes)
     tolerable_failures: Optional[int] = None    # None: not set
     retention: Optional[str] = None             # ExternalizedCheckpointRetention's name
+    # savepoints (docs/operations.md): the default target directory, and the savepoint a job
+    # starts from (execution.savepoint.path) with whether state no operator claims is dropped
+    savepoint_dir: Optional[str] = None
+    restore_path: Optional[str] = None
+    allow_non_restored: bool = False
 
 
 @dataclass(frozen=True)

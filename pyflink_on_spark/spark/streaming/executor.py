@@ -31,6 +31,7 @@ import cloudpickle
 
 from pyflink_on_spark.runtime.boundary import KIND_TICK, loads_records
 from pyflink_on_spark.runtime.checkpoint.micro_batch import state_ids_of
+from pyflink_on_spark.runtime.checkpoint.savepoints import seed_from_savepoint, version_base
 from pyflink_on_spark.runtime.checkpoint.store import SnapshotStore
 from pyflink_on_spark.aliasing import pyflink_aliased
 from pyflink_on_spark.spark.batch_schema import control_rows_frame
@@ -40,6 +41,7 @@ from pyflink_on_spark.spark.stage_frames import stage_frames
 from pyflink_on_spark.runtime.sink_delivery import DriverSinks
 from pyflink_on_spark.spark.object_storage import object_storage_of
 from pyflink_on_spark.spark.streaming.faults import driver_fault_point as _fault_point
+from pyflink_on_spark.spark.streaming.savepoint_requests import SavepointRequests
 from pyflink_on_spark.spark.streaming.sources import check_unbounded_source, unbounded_source
 from pyflink_on_spark.spark.streaming.settings import StreamingSettings, job_identity
 from pyflink_on_spark.spark.streaming.stage_task import make_streaming_stage_function
@@ -91,6 +93,15 @@ class MicroBatchRunner:
         self.token = uuid.uuid4().hex   # this driver's workers' live-task cache
         self.naming_seed = job_identity(settings.checkpoint_dir)
         self.state_ids = state_ids_of(op for s in job.stages for op in s.spec.operators)
+        if settings.restore_path:
+            # started from a savepoint: the state directory is seeded before any source
+            # reads its positions from it (runtime/checkpoint/savepoints.py)
+            seed_from_savepoint(settings.restore_path, self.store,
+                                set(self.state_ids.values()), settings.allow_non_restored)
+        # the state version of Spark's batch 0 (after the savepoint's, for a job started
+        # from one): Spark's batch ids restart at 0 in a fresh checkpoint directory
+        self.version_base = version_base(self.store)
+        self.savepoints = SavepointRequests("0" * 32, "", settings.savepoint_dir)
         self.key_types = cloudpickle.dumps(key_types_of(job))
         self.alias = pyflink_aliased()
         self.script_dirs = tuple(script_dirs)
@@ -192,6 +203,8 @@ class MicroBatchRunner:
         out.flush()
 
     def run(self, _heartbeat, batch_id: int) -> None:
+        """foreachBatch: Spark's batch ``batch_id`` is state version base + batch_id."""
+        batch_id = self.version_base + int(batch_id)
         self.in_batch = True
         if self.stopping.is_set() and not self._planned(batch_id):
             # the stop came between two batches and Spark started this one before
@@ -264,6 +277,7 @@ class MicroBatchRunner:
         self.store.write_meta(batch_id, parallelism)
         self.store.complete(batch_id)
         _fault_point("after_complete", has_input)
+        self.savepoints.serve(self.store, batch_id, self.stopping)
         for old in self.store.retain(self.settings.retained_versions):
             self.store.delete_file(self.store.path("batches", str(old)))
         kept = self.store.versions()
@@ -318,7 +332,8 @@ def _remove_abandoned_in_progress(sink: FileSinkSpec) -> None:
 def execute_streaming(job: CompiledJob, job_name: str, options, settings: StreamingSettings,
                       stop: Optional[threading.Event] = None,
                       collect: Optional[Callable[[list], None]] = None,
-                      collect_sink_id: Optional[int] = None):
+                      collect_sink_id: Optional[int] = None,
+                      savepoints: Optional[SavepointRequests] = None):
     """Runs the unbounded job until it is cancelled (Ctrl-C, SIGTERM or ``stop`` set: after
     the current batch) or fails. Returns the JobExecutionResult; stopped by a signal, the
     process then ends by that signal (stop_signals.py)."""
@@ -332,6 +347,8 @@ def execute_streaming(job: CompiledJob, job_name: str, options, settings: Stream
     runner = MicroBatchRunner(job, settings, session,
                               options.script_dirs if options is not None else (),
                               collect=collect, collect_sink_id=collect_sink_id)
+    if savepoints is not None:      # JobClient.trigger_savepoint / stop_with_savepoint
+        runner.savepoints = savepoints
     stop = stop if stop is not None else threading.Event()
     runner.stopping = stop
     progress = sys.stderr.isatty()
@@ -345,6 +362,8 @@ def execute_streaming(job: CompiledJob, job_name: str, options, settings: Stream
             _run_query(session, runner, settings, stop, progress)
     finally:
         signals.__exit__()
+        runner.savepoints.fail_pending("The job %r ended before the savepoint was taken."
+                                       % job_name)
         for source in runner.sources.values():
             source.close()
         for committer in runner.committers.values():
@@ -392,7 +411,7 @@ def _run_batches_from_here(runner: MicroBatchRunner, settings: StreamingSettings
     version, so a restarted job re-runs an interrupted batch under its id (same recorded
     input and processing time), as Spark's offset log makes foreachBatch do."""
     completed = runner.store.versions()
-    batch_id = completed[-1] + 1 if completed else 0
+    batch_id = completed[-1] + 1 - runner.version_base if completed else 0
     interval = settings.trigger_ms / 1000.0
     while not stop.is_set():
         started = time.monotonic()

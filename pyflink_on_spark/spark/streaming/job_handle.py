@@ -30,20 +30,35 @@ class StreamingJobHandle:
     def __init__(self, job, job_name: str, options, settings, collect=None,
                  collect_sink_id: Optional[int] = None) -> None:
         from pyflink_on_spark.spark.streaming.executor import execute_streaming
+        from pyflink_on_spark.spark.streaming.savepoint_requests import SavepointRequests
+        if settings.restore_path:
+            # Flink refuses a savepoint whose state the job cannot claim when the job is
+            # submitted: execute_async raises, no job runs
+            from pyflink_on_spark.runtime.checkpoint.micro_batch import state_ids_of
+            from pyflink_on_spark.runtime.checkpoint.savepoints import check_claims
+            check_claims(settings.restore_path, state_ids_of(
+                op for s in job.stages for op in s.spec.operators).values(),
+                settings.allow_non_restored)
         self._job_id = new_job_id()
         self._stop = threading.Event()
         self._result: Future = Future()
         self._state = JobStatus.RUNNING
+        self._savepoints = SavepointRequests(str(self._job_id), job_name,
+                                             settings.savepoint_dir)
+        self._stopped_with_savepoint = False
 
         def run() -> None:
             try:
                 result = execute_streaming(job, job_name, options, settings, stop=self._stop,
-                                           collect=collect, collect_sink_id=collect_sink_id)
+                                           collect=collect, collect_sink_id=collect_sink_id,
+                                           savepoints=self._savepoints)
             except BaseException as e:
                 self._state = JobStatus.FAILED
                 self._result.set_exception(e)
                 return
-            if self._stop.is_set():
+            if self._stopped_with_savepoint:
+                self._state = JobStatus.FINISHED    # as Flink reports a stopped job
+            elif self._stop.is_set():
                 self._state = JobStatus.CANCELED
                 if settings.delete_on_cancel:   # ExternalizedCheckpointRetention
                     fs.remove_tree(settings.checkpoint_dir)
@@ -82,14 +97,34 @@ class StreamingJobHandle:
         return done
 
     def stop_with_savepoint(self, advance_to_end_of_event_time, savepoint_directory):
-        raise NotImplementedError(
-            "stop_with_savepoint on pyflink_on_spark: use cancel(); the job's checkpoint "
-            "directory already holds its state, and running the job again resumes from it")
+        """Takes a savepoint after the current micro-batch, then stops the job; the future
+        gives the savepoint's path once the job has stopped."""
+        if advance_to_end_of_event_time:
+            raise NotImplementedError(
+                "JobClient.stop_with_savepoint(advance_to_end_of_event_time=True) on "
+                "pyflink_on_spark: draining (a final watermark firing every event-time timer "
+                "before the stop) is not built; stop_with_savepoint(False, dir) stops after "
+                "the current micro-batch with its timers kept in the savepoint")
+        self._stopped_with_savepoint = True
+        taken = self._savepoints.ask(savepoint_directory, then_stop=True)
+        done: Future = Future()
+
+        def wait() -> None:
+            try:
+                path = taken.result()
+            except BaseException as e:
+                self._stopped_with_savepoint = False
+                done.set_exception(e)
+                return
+            self._thread.join()
+            done.set_result(path)
+        threading.Thread(target=wait, daemon=True).start()
+        return done
 
     def trigger_savepoint(self, savepoint_directory):
-        raise NotImplementedError(
-            "trigger_savepoint on pyflink_on_spark: every micro-batch completes a checkpoint "
-            "in the job's checkpoint directory (docs/streaming.md)")
+        """A savepoint of the job's state after its current micro-batch (the job goes on);
+        the future gives its path (runtime/checkpoint/savepoints.py)."""
+        return self._savepoints.ask(savepoint_directory, then_stop=False)
 
     def accumulators(self) -> Future:
         return self._done({})

@@ -6,6 +6,7 @@ import os
 import sys
 import tempfile
 from dataclasses import dataclass
+from typing import Optional
 
 DEFAULT_TRIGGER_MS = 1000     # the micro-batch interval without checkpointing
 RETAINED_VERSIONS = 2         # state versions kept (the newest completed one and the one before)
@@ -41,6 +42,11 @@ class StreamingSettings:
     # ExternalizedCheckpointRetention.DELETE_ON_CANCELLATION: a cancelled job (JobClient
     # cancel, a closed execute_and_collect iterator) deletes its checkpoints
     delete_on_cancel: bool = False
+    # savepoints (runtime/checkpoint/savepoints.py): the default target directory, the
+    # savepoint this job starts from, and whether state no operator claims is dropped
+    savepoint_dir: Optional[str] = None
+    restore_path: Optional[str] = None
+    allow_non_restored: bool = False
 
 
 def streaming_settings(checkpoints) -> StreamingSettings:
@@ -53,18 +59,21 @@ def streaming_settings(checkpoints) -> StreamingSettings:
         _say(_TIMEOUT_IGNORED % checkpoints.timeout_ms)
     if enabled and checkpoints.tolerable_failures:
         _say(_TOLERABLE_IGNORED % checkpoints.tolerable_failures)
+    savepoints = dict(savepoint_dir=checkpoints.savepoint_dir,
+                      restore_path=checkpoints.restore_path,
+                      allow_non_restored=checkpoints.allow_non_restored)
     if enabled and directory:
         path = directory[len("file://"):] if directory.startswith("file://") else directory
         return StreamingSettings(
             trigger_ms=interval, checkpoint_dir=path, recoverable=True,
             min_pause_ms=max(0, checkpoints.min_pause_ms or 0),
-            delete_on_cancel=checkpoints.retention == "DELETE_ON_CANCELLATION")
+            delete_on_cancel=checkpoints.retention == "DELETE_ON_CANCELLATION", **savepoints)
     sys.stderr.write(_NO_RECOVERY + "\n")
     sys.stderr.flush()
     temporary = tempfile.mkdtemp(prefix="pyflink-on-spark-stream-")
     return StreamingSettings(trigger_ms=interval if enabled else DEFAULT_TRIGGER_MS,
                              checkpoint_dir=temporary, recoverable=False,
-                             min_pause_ms=max(0, checkpoints.min_pause_ms or 0))
+                             min_pause_ms=max(0, checkpoints.min_pause_ms or 0), **savepoints)
 
 
 _said = set()
