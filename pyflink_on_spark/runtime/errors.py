@@ -77,4 +77,38 @@ def job_error(e: Exception) -> Exception:
         worker = text[text.index(marker) + len(marker):]
         worker = worker.split(" SQLSTATE:")[0].split("\n\tat ")[0].strip()
         return JobExecutionError("Job execution failed in a Spark task:\n" + worker)
+    shim = _driver_job_error(text)
+    if shim is not None:
+        return JobExecutionError(shim)
     return e
+
+
+# a streaming query's foreachBatch (the shim's micro-batch driver code) raised: Spark wraps
+# the Python traceback in its own error, twice
+_PROXY = "An exception was raised by the Python Proxy. Return Message:"
+_TRACEBACK = "Traceback (most recent call last):"
+
+
+def _driver_job_error(text: str):
+    """The message of a JobExecutionError that the shim raised in a task (a task's
+    traceback) or in a streaming query's foreachBatch (the micro-batch driver code), e.g. a
+    Kafka broker that does not answer: its own message says what to do, without the stack
+    of the shim's code. None for other errors."""
+    if _PROXY in text:
+        raised = text[text.index(_PROXY) + len(_PROXY):].split(" SQLSTATE:")[0]
+    elif text.startswith(_TRACEBACK):
+        raised = text
+    else:
+        return None
+    lines = raised.rstrip().splitlines()
+    name, _, message = (lines[-1] if lines else "").partition(": ")
+    if not message or "." not in name:
+        return None
+    try:
+        import importlib
+        module, _, cls = name.rpartition(".")
+        if issubclass(getattr(importlib.import_module(module), cls), JobExecutionError):
+            return message
+    except (ImportError, AttributeError, TypeError, ValueError):
+        pass
+    return None

@@ -96,6 +96,10 @@ def kafka_scan_frame(spec: sources.KafkaSourceSpec, parallelism: int, session,
     offsets() of some partitions, ...) reads explicit offsets resolved on the driver
     first (kafka_offsets.py)."""
     if splits_end:
+        # a broker that is down: one clear error within the wait (Spark's reader would
+        # retry its offset lookups for minutes); an unbounded source's plan checked already
+        from pyflink_on_spark.codecs.kafka.brokers import optional_check
+        optional_check(spec.bootstrap_servers, spec.properties, "KafkaSource")
         from pyflink_on_spark.spark.kafka_offsets import needs_resolving, resolve_bounded
         if needs_resolving(spec):
             spec = resolve_bounded(spec)

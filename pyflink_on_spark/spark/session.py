@@ -56,7 +56,12 @@ logger.nativeload.name = org.apache.hadoop.util.NativeCodeLoader
 logger.nativeload.level = ERROR
 logger.gateway.name = org.apache.spark.api.python.PythonGatewayServer
 logger.gateway.level = {level}
+logger.microbatch.name = org.apache.spark.sql.execution.streaming.runtime.MicroBatchExecution
+logger.microbatch.level = {task_level}
 """
+# MicroBatchExecution logs a failed streaming query's error, a Python traceback twice over
+# (~140 lines), which the shim raises to the program anyway (streaming/executor.py): off,
+# as task failures are
 # Spark treats PySpark's gateway as a shell: when the gateway's logger level (else WARN)
 # differs from the root's, it prints "Setting default log level to ..." and a hint on
 # stderr at every start (Logging.initializeLogging). The gateway's own logger at the root's

@@ -27,11 +27,17 @@ from __future__ import annotations
 
 import re
 import sys
+import time
 from typing import Dict, List, Optional
 
+from pyflink_on_spark.codecs.kafka.brokers import (SINK_WAIT, BrokerErrors,
+                                                   broker_wait_seconds, quiet_config,
+                                                   unreachable_error)
+
 # Java client settings librdkafka does not have (serializers are Flink's business; a
-# transactional.id is the transactional writer's own)
-JAVA_ONLY = {"key.serializer", "value.serializer", "transactional.id"}
+# transactional.id is the transactional writer's own; max.block.ms: how long the writer
+# waits for a silent broker, codecs/kafka/brokers.py)
+JAVA_ONLY = {"key.serializer", "value.serializer", "transactional.id", SINK_WAIT}
 # the Java client's default partitioner for keyed records (see the module's docstring)
 JAVA_PARTITIONER = "murmur2_random"
 TIMEOUT_S = 60.0
@@ -86,6 +92,10 @@ class KafkaRecordWriter:
         self.sink_name = sink_name
         self.producer = None
         self._failed: Optional[str] = None
+        # librdkafka's errors (not its stderr log); a silent broker fails the write after
+        # wait_s without progress (codecs/kafka/brokers.py)
+        self.errors = BrokerErrors()
+        self.wait_s = broker_wait_seconds(properties, SINK_WAIT)
 
     def describe(self) -> str:
         return "%s (%s)" % (self.sink_name, self.guarantee)
@@ -109,7 +119,7 @@ class KafkaRecordWriter:
         ignored: List[str] = []
         while True:
             try:
-                producer = Producer(self.config)
+                producer = Producer(quiet_config(self.config, self.errors))
                 break
             except (KafkaException, ValueError, TypeError) as e:
                 unknown = _unknown_property(e)
@@ -129,6 +139,7 @@ class KafkaRecordWriter:
         if self._failed is not None:
             raise self._delivery_error()
         producer = self.producer
+        stuck_since = None
         while True:
             try:
                 if timestamp is None:
@@ -138,14 +149,28 @@ class KafkaRecordWriter:
                                      timestamp=timestamp)
                 break
             except BufferError:   # librdkafka's queue is full: let it send
-                producer.poll(0.1)
+                if stuck_since is None:
+                    stuck_since = time.monotonic()
+                if producer.poll(0.1):
+                    stuck_since = time.monotonic()
+                self._fail_if_unreachable(stuck_since, len(producer))
             except Exception as e:   # noqa: BLE001 - e.g. a record over message.max.bytes
                 raise self._error("producing a record to topic %r" % topic, e) from None
         producer.poll(0)
 
     def _delivered(self, error, message) -> None:
-        if error is not None and self._failed is None:
+        if error is None:
+            self.errors.all_down = False   # a broker answers (again)
+        elif self._failed is None:
             self._failed = "%s (topic %s)" % (error, message.topic())
+
+    def _fail_if_unreachable(self, stuck_since: float, left: int) -> None:
+        """Raises when every broker is down and no record was delivered for wait_s."""
+        if self.errors.all_down and time.monotonic() - stuck_since >= self.wait_s:
+            raise unreachable_error(self.describe(), self.config.get("bootstrap.servers"),
+                                    self.wait_s, self.errors,
+                                    "while writing (%d record(s) not delivered)" % left,
+                                    SINK_WAIT)
 
     def _delivery_error(self) -> KafkaWriteError:
         return KafkaWriteError("%s: a record was not delivered: %s"
@@ -155,9 +180,20 @@ class KafkaRecordWriter:
         """Waits until every record produced so far is in Kafka; raises if one is not."""
         if self.producer is None:
             return
-        left = self.producer.flush(TIMEOUT_S)
-        if self._failed is not None:
-            raise self._delivery_error()
+        deadline = time.monotonic() + TIMEOUT_S
+        stuck_since = time.monotonic()
+        left = len(self.producer)
+        while True:
+            now_left = self.producer.flush(min(0.5, max(deadline - time.monotonic(), 0)))
+            if self._failed is not None:
+                raise self._delivery_error()
+            if not now_left or time.monotonic() >= deadline:
+                break
+            if now_left < left:
+                stuck_since = time.monotonic()
+            left = now_left
+            self._fail_if_unreachable(stuck_since, left)
+        left = now_left
         if left:
             raise KafkaWriteError("%s: %d record(s) still not delivered after %.0f s (is the "
                                   "broker at %s reachable?)"
@@ -169,4 +205,5 @@ class KafkaRecordWriter:
         (flush() ran); after a failure, what is gets CLOSE_TIMEOUT_S to leave."""
         if self.producer is not None:
             producer, self.producer = self.producer, None
-            producer.flush(CLOSE_TIMEOUT_S)
+            # every broker down: nothing queued can leave, do not wait for it
+            producer.flush(0 if self.errors.all_down else CLOSE_TIMEOUT_S)

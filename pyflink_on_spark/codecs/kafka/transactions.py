@@ -73,7 +73,11 @@ class TransactionalKafkaWriter(KafkaRecordWriter):
         """Creates the producer and fences earlier producers of the same transactional id
         (their open transaction is aborted)."""
         from confluent_kafka import KafkaException
+        from pyflink_on_spark.codecs.kafka.brokers import SINK_WAIT, await_answer
         super().open()
+        # a broker that is down: one clear error within the wait, not init_transactions'
+        await_answer(self.producer, self.errors, self.config.get("bootstrap.servers"),
+                     self.wait_s, self.describe(), setting=SINK_WAIT)
         try:
             self.producer.init_transactions(_TIMEOUT_S)
         except KafkaException as e:

@@ -389,7 +389,10 @@ def _run_query(session, runner: MicroBatchRunner, settings: StreamingSettings,
             if stop.is_set() and not runner.in_batch:
                 query.stop()
                 break
-            query.awaitTermination(0.1)
+            try:
+                query.awaitTermination(0.1)
+            except Exception as e:   # the query failed (pyspark raises its error here)
+                raise job_error(e) from None
             if progress:
                 runner.print_progress(sys.stderr)
         if progress:

@@ -19,6 +19,8 @@ import re
 from dataclasses import replace
 from typing import Dict, List, Optional, Tuple
 
+from pyflink_on_spark.codecs.kafka.brokers import (BrokerErrors, await_answer,
+                                                   broker_wait_seconds)
 from pyflink_on_spark.runtime.checkpoint.store import SnapshotStore
 from pyflink_on_spark.specs import sources
 
@@ -64,7 +66,10 @@ def asked_until_answered(call, what: str, deadline_seconds: Optional[float] = No
         pause = min(pause * 2, 1.0)
 
 
-def metadata_client(spec: sources.KafkaSourceSpec):
+def metadata_client(spec: sources.KafkaSourceSpec, errors=None):
+    """A quiet Consumer for the spec's broker: its errors go to `errors` (a
+    codecs/kafka/brokers.py BrokerErrors), not to stderr."""
+    from pyflink_on_spark.codecs.kafka.brokers import quiet_config
     try:
         from confluent_kafka import Consumer
     except ImportError:
@@ -75,7 +80,7 @@ def metadata_client(spec: sources.KafkaSourceSpec):
     config.update({"bootstrap.servers": spec.bootstrap_servers,
                    "group.id": spec.group_id or "pyflink-on-spark-offsets",
                    "enable.auto.commit": False})
-    return Consumer(config)
+    return Consumer(quiet_config(config, BrokerErrors() if errors is None else errors))
 
 
 def listed_partitions(client, spec: sources.KafkaSourceSpec) -> List[Tuple[str, int]]:
@@ -110,6 +115,7 @@ class KafkaOffsetIndex:
         self.parallelism = parallelism
         self.dir = store.path("sources", source_id)
         self._client = None
+        self._errors = BrokerErrors()       # the client's errors (codecs/kafka/brokers.py)
         self._listed: List[Tuple[str, int]] = []     # the partitions of the last plan
 
     def _record_path(self, batch_id: int) -> str:
@@ -134,7 +140,11 @@ class KafkaOffsetIndex:
             self._listed = [(t, p) for t, p, _ in recorded["ends"]]
             return [tuple(r) for r in recorded["ranges"]]
         if self._client is None:
-            self._client = metadata_client(self.spec)
+            self._client = metadata_client(self.spec, self._errors)
+        # a broker down at the start or gone mid-job: one clear error within the wait
+        await_answer(self._client, self._errors, self.spec.bootstrap_servers,
+                     broker_wait_seconds(dict(self.spec.properties)), "KafkaSource",
+                     "while planning micro-batch %d" % batch_id)
         from pyflink_on_spark.spark.kafka_offsets import watermarks, offsets_of
         before, stops = self._previous(batch_id)
         first = not self.store.list_names(self.dir)
