@@ -28,6 +28,7 @@ SERVER_FIXTURES = {"PYFLINK_ON_SPARK_TEST_POSTGRES_URL": "postgres",
 # Kafka cases request the broker in their own test function: the shared `spark` fixture adds
 # Spark's Kafka connector when a collected test names `kafka_broker` (conftest.py), and
 # packages are read only when the session starts
+SERVER_FIXTURES["PYFLINK_ON_SPARK_TEST_ELASTICSEARCH_URL"] = "elasticsearch"
 
 
 def _reads(case, variable: str) -> bool:

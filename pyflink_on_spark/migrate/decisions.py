@@ -53,6 +53,9 @@ JARS: Sequence[Tuple[str, str, bool]] = (
     (r"flink-(sql-)?connector-rabbitmq",
      "not needed: RMQSource / RMQSink talk to RabbitMQ through pika (pip install "
      "'pyflink-on-spark[rabbitmq]'); drop the jar", True),
+    (r"flink-(sql-)?connector-elasticsearch[67]",
+     "not needed: ElasticsearchSink sends its bulk requests over HTTP itself (drop the jar)",
+     True),
     (r"flink-(sql-)?connector-(elasticsearch|cassandra|kinesis|pulsar)",
      "check docs/connectors.md: pyflink_on_spark maps only the connectors listed there", False),
 )

@@ -103,6 +103,10 @@ NO_EFFECT: Dict[str, str] = {
     _EXEC_CONFIG + "register_kryo_type": _KRYO,
     _EXEC_CONFIG + "enable_force_kryo": _KRYO,
     _EXEC_CONFIG + "disable_force_kryo": _KRYO,
+    _DS + "connectors.elasticsearch.ElasticsearchSinkBuilderBase."
+          "set_connection_request_timeout":
+        "the wait for a connection from the Java client's pool; the shim's Elasticsearch sink "
+        "keeps one connection per host in each subtask",
     _ENV + "set_restart_strategy": _RESTART,
     _EXEC_CONFIG + "set_restart_strategy": _RESTART,
     "pyflink.common.restart_strategy.RestartStrategies": _RESTART,

@@ -22,6 +22,7 @@ from pyflink_on_spark.runtime.operators.co_process import (
     CoProcessOperator, KeyedCoProcessOperator)
 from pyflink_on_spark.runtime.operators.discard_sink import DiscardSinkOperator
 from pyflink_on_spark.runtime.operators.driver_sink import CollectSinkOperator, PrintSinkOperator
+from pyflink_on_spark.runtime.operators.elasticsearch_sink import ElasticsearchSinkOperator
 from pyflink_on_spark.runtime.operators.file_sink import FileSinkOperator
 from pyflink_on_spark.runtime.operators.jdbc_sink import JdbcSinkOperator
 from pyflink_on_spark.runtime.operators.kafka_sink import KafkaSinkOperator
@@ -72,6 +73,7 @@ BUILDERS: Dict[type, Builder] = {
                                                         _print_renderer(s.input_type)),
     sinks.CollectSinkSpec: lambda s, c: CollectSinkOperator(),
     sinks.DiscardSinkSpec: lambda s, c: DiscardSinkOperator(),
+    sinks.ElasticsearchSinkSpec: lambda s, c: ElasticsearchSinkOperator(s),
     sinks.FileSinkSpec: lambda s, c: FileSinkOperator(s),
     sinks.JdbcSinkSpec: lambda s, c: JdbcSinkOperator(s),
     sinks.KafkaSinkSpec: lambda s, c: KafkaSinkOperator(s),

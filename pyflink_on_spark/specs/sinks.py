@@ -34,6 +34,19 @@ class CollectSinkSpec:
     results_id: Optional[str] = None
 
 
+@dataclass(frozen=True)
+class ElasticsearchSinkSpec:
+    """ElasticsearchSink (Elasticsearch6SinkBuilder / Elasticsearch7SinkBuilder): the sink's
+    tasks turn each record (a dict) into a bulk action as the emitter says
+    (codecs/elasticsearch/actions.py) and send them to the node's `_bulk` API in batches
+    (codecs/elasticsearch/bulk.py), flushed by count, size and interval, at the end of input
+    and of each micro-batch; nothing leaves the task."""
+    emitter: Any                 # codecs.elasticsearch.actions.EmitterSettings
+    bulk: Any                    # codecs.elasticsearch.bulk.BulkSettings
+    version: int = 7
+    converter: Any = None        # value -> the stream's declared type, as it enters the Java sink
+
+
 STAGING_PREFIX = ".pyflink-on-spark-staging-"
 
 

@@ -2,9 +2,10 @@
 
 Programs build an ElasticsearchSink with Elasticsearch6SinkBuilder / Elasticsearch7SinkBuilder
 (the setters' checks and messages are Flink's, as observed on PyFlink 1.20.5 with
-flink-sql-connector-elasticsearch7 3.0.1-1.17);
-sink_to(...) raises NotImplementedError: the Spark-side route is the elasticsearch-spark
-connector (org.elasticsearch:elasticsearch-spark-30_2.13, DataFrame format "es").
+flink-sql-connector-elasticsearch7 3.0.1-1.17) and sink_to(...) it: the sink's Spark tasks
+turn each record (a dict) into the bulk action PyFlink's MapElasticsearchEmitter makes and
+send them to the node's HTTP `_bulk` API with Flink's flush settings and failure handling
+(codecs/elasticsearch, runtime/operators/elasticsearch_sink.py).
 """
 from __future__ import annotations
 
@@ -12,9 +13,11 @@ import abc
 from enum import Enum
 from typing import Any, Dict, List, Optional, Union
 
-from pyflink_on_spark.datastream.connectors._not_on_spark import (UnmappedSink, not_on_spark,
-                                                                  require)
+from pyflink_on_spark.codecs.elasticsearch.actions import EmitterSettings
+from pyflink_on_spark.codecs.elasticsearch.bulk import BulkSettings
+from pyflink_on_spark.datastream.connectors._not_on_spark import require
 from pyflink_on_spark.datastream.connectors.base import DeliveryGuarantee, Sink
+from pyflink_on_spark.specs.sinks import ElasticsearchSinkSpec
 
 __all__ = ['FlushBackoffType',
            'ElasticsearchEmitter',
@@ -22,10 +25,11 @@ __all__ = ['FlushBackoffType',
            'Elasticsearch7SinkBuilder',
            'ElasticsearchSink']
 
-_ROUTE = ("On Spark, index documents with the elasticsearch-spark connector (package "
-          "org.elasticsearch:elasticsearch-spark-30_2.13, DataFrame format 'es' with "
-          "es.nodes / es.resource); within pyflink_on_spark, write files with FileSink or "
-          "records to Kafka with KafkaSink instead.")
+def _no_http_host_class(builder: str):
+    raise NotImplementedError(
+        "%s.get_http_host_class (a Java class) is not available on pyflink_on_spark: its sink "
+        "talks to Elasticsearch over HTTP itself; pass the hosts to set_hosts as strings "
+        "('http://host:9200')." % builder)
 
 
 class FlushBackoffType(Enum):
@@ -177,7 +181,7 @@ class Elasticsearch6SinkBuilder(ElasticsearchSinkBuilderBase):
         self._init_settings(6)
 
     def get_http_host_class(self):
-        not_on_spark("Elasticsearch6SinkBuilder.get_http_host_class (a Java class)", _ROUTE)
+        _no_http_host_class("Elasticsearch6SinkBuilder")
 
 
 class Elasticsearch7SinkBuilder(ElasticsearchSinkBuilderBase):
@@ -186,12 +190,30 @@ class Elasticsearch7SinkBuilder(ElasticsearchSinkBuilderBase):
         self._init_settings(7)
 
     def get_http_host_class(self):
-        not_on_spark("Elasticsearch7SinkBuilder.get_http_host_class (a Java class)", _ROUTE)
+        _no_http_host_class("Elasticsearch7SinkBuilder")
 
 
-class ElasticsearchSink(UnmappedSink, Sink):
-    _connector_name = "ElasticsearchSink"
-    _spark_route = _ROUTE
-
+class ElasticsearchSink(Sink):
     def __init__(self, j_elasticsearch_sink):
         super(ElasticsearchSink, self).__init__(sink=j_elasticsearch_sink)
+
+    def _sink_definition(self, input_type: Any = None) -> ElasticsearchSinkSpec:
+        emitter = self._emitter._j_emitter
+        settings = self._settings
+        backoff_type, retries, delay = settings.get("bulk_flush_backoff",
+                                                    (FlushBackoffType.NONE, -1, -1))
+        bulk = BulkSettings(
+            hosts=tuple(self._hosts),
+            max_actions=settings.get("bulk_flush_max_actions", 1000),
+            max_size_mb=settings.get("bulk_flush_max_size_mb", -1),
+            interval_ms=settings.get("bulk_flush_interval", -1),
+            backoff_type=backoff_type.name, backoff_retries=retries, backoff_delay_ms=delay,
+            username=settings.get("username"), password=settings.get("password"),
+            path_prefix=settings.get("path_prefix"),
+            connect_timeout_ms=settings.get("connection_timeout"),
+            socket_timeout_ms=settings.get("socket_timeout"))
+        converter = input_type._python_converter() if input_type is not None else None
+        return ElasticsearchSinkSpec(
+            emitter=EmitterSettings(emitter["index"], emitter["dynamic_index"],
+                                    emitter["key_field"], emitter["doc_type"]),
+            bulk=bulk, version=self._version, converter=converter)

@@ -15,7 +15,6 @@ from pyflink_on_spark.common import Duration, SimpleStringSchema, Types, Waterma
 from pyflink_on_spark.datastream import StreamExecutionEnvironment
 from pyflink_on_spark.datastream.connectors import DeliveryGuarantee
 from pyflink_on_spark.datastream.connectors.elasticsearch import (Elasticsearch7SinkBuilder,
-                                                                  ElasticsearchEmitter,
                                                                   FlushBackoffType)
 from pyflink_on_spark.datastream.connectors.file_system import FileSource, StreamFormat
 from pyflink_on_spark.datastream.connectors.hybrid_source import HybridSource
@@ -39,16 +38,6 @@ def _stream(type_info=Types.STRING()):
                                                                        output_type=type_info)
 
 
-def _es_sink():
-    return Elasticsearch7SinkBuilder() \
-        .set_emitter(ElasticsearchEmitter.static_index("idx", "id")) \
-        .set_hosts(["http://localhost:9200"]) \
-        .set_bulk_flush_max_actions(1) \
-        .set_bulk_flush_backoff_strategy(FlushBackoffType.EXPONENTIAL, 3, 100) \
-        .set_delivery_guarantee(DeliveryGuarantee.AT_LEAST_ONCE) \
-        .build()
-
-
 def _pulsar_source(bounded=False):
     builder = PulsarSource.builder().set_service_url("pulsar://localhost:6650") \
         .set_admin_url("http://localhost:8080").set_subscription_name("sub") \
@@ -65,7 +54,6 @@ def _rmq_config():
 
 
 @pytest.mark.parametrize("name,make_sink,route", [
-    ("ElasticsearchSink", _es_sink, "elasticsearch-spark"),
     ("PulsarSink", lambda: PulsarSink.builder().set_service_url("pulsar://h:6650")
         .set_admin_url("http://h:8080").set_topics(["t"]).set_serialization_schema(SimpleStringSchema())
         .set_topic_routing_mode(TopicRoutingMode.ROUND_ROBIN)
@@ -102,7 +90,7 @@ def test_elasticsearch_builder_checks_like_flinks():
         builder.set_delivery_guarantee(DeliveryGuarantee.EXACTLY_ONCE)
     with pytest.raises(ValueError, match="must be larger than 0"):
         builder.set_bulk_flush_max_actions(0)
-    builder.set_bulk_flush_max_actions(-1)   # -1 switches the limit off
+    builder.set_bulk_flush_max_actions(-1)   # accepted (the BulkProcessor's 1000 then apply)
     with pytest.raises(ValueError, match="FlushBackoffType#NONE"):
         builder.set_bulk_flush_backoff_strategy(FlushBackoffType.NONE, 1, 1)
     with pytest.raises(ValueError, match="Hosts cannot be empty"):
