@@ -126,11 +126,15 @@ class JdbcBatchWriter:
         except Exception:
             pass
 
-    def _reconnect_if_broken(self) -> None:
+    def _broken(self) -> bool:
         connection = self._connection
         # psycopg: closed / broken; PyMySQL: open is False once its socket is gone
-        if getattr(connection, "closed", False) or getattr(connection, "broken", False) \
-                or getattr(connection, "open", True) is False:
+        return bool(getattr(connection, "closed", False) or getattr(connection, "broken", False)
+                    or getattr(connection, "open", True) is False)
+
+    def _reconnect_if_broken(self) -> None:
+        connection = self._connection
+        if self._broken():
             try:
                 connection.close()
             except Exception:
@@ -156,6 +160,17 @@ class JdbcBatchWriter:
         return None
 
     def _failure(self, error: BaseException, attempts: int) -> JdbcWriteError:
+        tried = "after %d attempt%s (with_max_retries(%d))" % (
+            attempts, "" if attempts == 1 else "s", self.max_retries)
+        if self._broken() and self.driver.target:
+            # the database went away (or dropped the connection): no record is to blame
+            return JdbcWriteError(
+                "JdbcSink: writing records to JDBC failed %s: the connection to the database "
+                "at %s broke (%s: %s: %s)\n  Check that the database server at %s is still "
+                "running and reachable from the Spark executors (its log says why it closed "
+                "the connection); with_max_retries reconnects and writes the batch again."
+                % (tried, self.driver.target, self.driver.name, type(error).__name__,
+                   " ".join(str(error).split()), self.driver.target))
         found = self._failing_row()
         if found is not None:
             row, error = found
@@ -164,7 +179,6 @@ class JdbcBatchWriter:
             record = "a batch of %d records (each passes alone: the failure comes from the " \
                      "batch as a whole, e.g. two records with the same key)" % len(self._batch)
         return JdbcWriteError(
-            "JdbcSink: writing records to JDBC failed after %d attempt%s (with_max_retries(%d))"
-            " for %s\n  statement: %s\n  %s: %s: %s"
-            % (attempts, "" if attempts == 1 else "s", self.max_retries, record, self.sql,
-               self.driver.name, type(error).__name__, str(error).strip()))
+            "JdbcSink: writing records to JDBC failed %s for %s\n  statement: %s\n  %s: %s: %s"
+            % (tried, record, self.sql, self.driver.name, type(error).__name__,
+               str(error).strip()))
