@@ -179,6 +179,8 @@ def build_parser() -> argparse.ArgumentParser:
                        help="a Spark configuration property of the server (repeatable)")
     serve.add_argument("--verbose", action="store_true", help="Spark's warnings in its log")
     serve.set_defaults(handler=_serve)
+    from pyflink_on_spark.cli.job_commands import add_arguments as add_job_commands
+    add_job_commands(sub)
     plan = sub.add_parser("plan", help="draw a job's DataStream graph and its Spark stages "
                                        "(without running it)")
     from pyflink_on_spark.cli.plan.command import add_arguments as add_plan_arguments

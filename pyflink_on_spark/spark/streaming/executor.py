@@ -41,6 +41,7 @@ from pyflink_on_spark.spark.stage_frames import stage_frames
 from pyflink_on_spark.runtime.sink_delivery import DriverSinks
 from pyflink_on_spark.spark.object_storage import object_storage_of
 from pyflink_on_spark.spark.streaming.faults import driver_fault_point as _fault_point
+from pyflink_on_spark.spark.streaming.job_control import new_entry, start_control
 from pyflink_on_spark.spark.streaming.savepoint_requests import SavepointRequests
 from pyflink_on_spark.spark.streaming.sources import check_unbounded_source, unbounded_source
 from pyflink_on_spark.spark.streaming.settings import StreamingSettings, job_identity
@@ -347,10 +348,14 @@ def execute_streaming(job: CompiledJob, job_name: str, options, settings: Stream
     runner = MicroBatchRunner(job, settings, session,
                               options.script_dirs if options is not None else (),
                               collect=collect, collect_sink_id=collect_sink_id)
-    if savepoints is not None:      # JobClient.trigger_savepoint / stop_with_savepoint
-        runner.savepoints = savepoints
+    if savepoints is None:          # a blocking execute(): reached by job control only
+        from pyflink_on_spark.common.job_id import new_job_id
+        savepoints = SavepointRequests(str(new_job_id()), job_name, settings.savepoint_dir)
+    runner.savepoints = savepoints  # JobClient / `pyflink-on-spark savepoint`
     stop = stop if stop is not None else threading.Event()
     runner.stopping = stop
+    control = start_control(new_entry(savepoints.job_id, job_name, settings.checkpoint_dir),
+                            stop, savepoints)
     progress = sys.stderr.isatty()
     runner.show_progress = progress
     signals = StopSignals(stop)
@@ -362,6 +367,8 @@ def execute_streaming(job: CompiledJob, job_name: str, options, settings: Stream
             _run_query(session, runner, settings, stop, progress)
     finally:
         signals.__exit__()
+        if control is not None:
+            control.close()
         runner.savepoints.fail_pending("The job %r ended before the savepoint was taken."
                                        % job_name)
         for source in runner.sources.values():

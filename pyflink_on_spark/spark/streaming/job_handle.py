@@ -45,7 +45,6 @@ class StreamingJobHandle:
         self._state = JobStatus.RUNNING
         self._savepoints = SavepointRequests(str(self._job_id), job_name,
                                              settings.savepoint_dir)
-        self._stopped_with_savepoint = False
 
         def run() -> None:
             try:
@@ -56,7 +55,7 @@ class StreamingJobHandle:
                 self._state = JobStatus.FAILED
                 self._result.set_exception(e)
                 return
-            if self._stopped_with_savepoint:
+            if self._savepoints.stopped_with_savepoint:
                 self._state = JobStatus.FINISHED    # as Flink reports a stopped job
             elif self._stop.is_set():
                 self._state = JobStatus.CANCELED
@@ -105,7 +104,6 @@ class StreamingJobHandle:
                 "pyflink_on_spark: draining (a final watermark firing every event-time timer "
                 "before the stop) is not built; stop_with_savepoint(False, dir) stops after "
                 "the current micro-batch with its timers kept in the savepoint")
-        self._stopped_with_savepoint = True
         taken = self._savepoints.ask(savepoint_directory, then_stop=True)
         done: Future = Future()
 
@@ -113,7 +111,6 @@ class StreamingJobHandle:
             try:
                 path = taken.result()
             except BaseException as e:
-                self._stopped_with_savepoint = False
                 done.set_exception(e)
                 return
             self._thread.join()

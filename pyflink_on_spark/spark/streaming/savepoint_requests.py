@@ -28,6 +28,7 @@ class SavepointRequests:
         self.job_name = job_name
         self.default_dir = default_dir
         self._pending: List[SavepointRequest] = []
+        self.stopped_with_savepoint = False   # a stop_with_savepoint was served: FINISHED
         self._lock = threading.Lock()
 
     def ask(self, directory: Optional[str], then_stop: bool) -> Future:
@@ -49,6 +50,7 @@ class SavepointRequests:
                 request.future.set_exception(e)
                 continue
             if request.then_stop:
+                self.stopped_with_savepoint = True
                 stop.set()
             request.future.set_result(path)
 

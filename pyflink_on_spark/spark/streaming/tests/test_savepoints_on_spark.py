@@ -120,3 +120,31 @@ def test_stop_with_savepoint_then_a_changed_job_goes_on_from_it(spark, tmp_path)
     finally:
         client.cancel().result()
     assert _lines(third_out) == ["A", "C"]
+
+
+def test_list_savepoint_and_stop_from_the_command_line(spark, tmp_path, monkeypatch, capsys):
+    from pyflink_on_spark.cli.main import main
+    from pyflink_on_spark.spark.streaming.job_control import JOBS_ENV
+    monkeypatch.setenv(JOBS_ENV, str(tmp_path / "jobs"))
+    in_dir, sps = str(tmp_path / "in"), str(tmp_path / "savepoints")
+    os.makedirs(in_dir)
+    _add(in_dir, "f1.txt", "a\n")
+    out = str(tmp_path / "out")
+    client = _job(in_dir, out, str(tmp_path / "ckpt")).execute_async("controlled job")
+    job_id = str(client.get_job_id())
+    try:
+        _wait_for(lambda: _lines(out) == ["A 1"], client)
+        assert main(["list"]) == 0
+        assert "%s : controlled job (RUNNING" % job_id in capsys.readouterr().out
+        assert main(["savepoint", job_id[:8], sps]) == 0
+        printed = capsys.readouterr().out
+        assert "Savepoint completed. Path: file:%s/savepoint-%s-" % (sps, job_id[:6]) in printed
+        assert main(["stop", "controlled job", "--savepointPath", sps]) == 0
+    except BaseException:
+        client.cancel().result()
+        raise
+    client.get_job_execution_result().result()       # ended without an error
+    assert client.get_job_status().result() == JobStatus.FINISHED
+    assert len(os.listdir(sps)) == 2
+    assert main(["list"]) == 0
+    assert "No running jobs." in capsys.readouterr().out
