@@ -24,7 +24,8 @@ def test_every_case_has_an_expected_output_recorded_from_pyflink():
 # cases that read a test server's address from the environment: the fixture that starts it
 SERVER_FIXTURES = {"PYFLINK_ON_SPARK_TEST_POSTGRES_URL": "postgres",
                    "PYFLINK_ON_SPARK_TEST_MARIADB_URL": "mariadb",
-                   "PYFLINK_ON_SPARK_TEST_CASSANDRA": "cassandra"}
+                   "PYFLINK_ON_SPARK_TEST_CASSANDRA": "cassandra",
+                   "PYFLINK_ON_SPARK_TEST_RABBITMQ": "rabbitmq"}
 # Kafka cases request the broker in their own test function: the shared `spark` fixture adds
 # Spark's Kafka connector when a collected test names `kafka_broker` (conftest.py), and
 # packages are read only when the session starts

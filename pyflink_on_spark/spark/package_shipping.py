@@ -56,8 +56,9 @@ SHIP_ENV = "PYFLINK_ON_SPARK_SHIP"
 # the packages the zip carries, by import name
 SHIPPED_PACKAGES = ("pyflink_on_spark", "cloudpickle")
 # pure-Python client libraries a connector's tasks import, in the zip when the driver has them
-# installed (PyMySQL: JdbcSink with jdbc:mysql: / jdbc:mariadb: URLs)
-OPTIONAL_SHIPPED_PACKAGES = ("pymysql",)
+# installed (PyMySQL: JdbcSink with jdbc:mysql: / jdbc:mariadb: URLs; pika: RMQSource /
+# RMQSink)
+OPTIONAL_SHIPPED_PACKAGES = ("pymysql", "pika")
 # what executors never need: the shim's own tests and their data
 _SKIPPED_DIRS = {"tests", "__pycache__"}
 ZIP_PREFIX = "pyflink-on-spark-shipped-"

@@ -34,6 +34,9 @@ class UnboundedSource(Protocol):
 
 def is_unbounded_source(spec) -> bool:
     """A monitored FileSource or a KafkaSource without a stopping offset."""
+    from pyflink_on_spark.specs.sources import RabbitMQSourceSpec
+    if isinstance(spec, RabbitMQSourceSpec):      # RMQSource: never ends
+        return True
     from pyflink_on_spark.specs.sources import FileSourceSpec, KafkaSourceSpec
     if isinstance(spec, KafkaSourceSpec):
         return not spec.bounded
@@ -58,6 +61,10 @@ def check_unbounded_source(spec) -> None:
 def unbounded_source(spec, store, source_id: str, parallelism: int) -> UnboundedSource:
     """The UnboundedSource of source spec ``spec`` (a stage's StageSource.frame)."""
     check_unbounded_source(spec)
+    from pyflink_on_spark.specs.sources import RabbitMQSourceSpec
+    if isinstance(spec, RabbitMQSourceSpec):
+        from pyflink_on_spark.spark.streaming.rabbitmq_queue import RabbitMQQueue
+        return RabbitMQQueue(spec, store, source_id, parallelism)
     from pyflink_on_spark.specs.sources import KafkaSourceSpec
     if isinstance(spec, KafkaSourceSpec):
         from pyflink_on_spark.spark.streaming.kafka_index import KafkaOffsetIndex

@@ -39,6 +39,13 @@ def test_the_zip_holds_pure_python_client_libraries_installed_here(tmp_path):
     assert {"pymysql/__init__.py", "pymysql/connections.py", "pymysql/cursors.py"} <= names
 
 
+def test_the_zip_holds_pika_for_rabbitmq(tmp_path):
+    """pika (RMQSink's publisher, in the sink's tasks) reaches plain PySpark executors too."""
+    pytest.importorskip("pika")
+    names = set(zipfile.ZipFile(package_zip(str(tmp_path))).namelist())
+    assert {"pika/__init__.py", "pika/adapters/blocking_connection.py"} <= names
+
+
 def test_the_zip_is_built_once_per_content_and_rebuilt_when_a_file_changes(tmp_path,
                                                                             monkeypatch):
     package = tmp_path / "src" / "shippable"

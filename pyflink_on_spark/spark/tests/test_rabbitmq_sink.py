@@ -27,7 +27,7 @@ def test_sink_publishes_every_record(spark, rabbitmq):
     queue = "sink-" + uuid.uuid4().hex[:8]
     env = StreamExecutionEnvironment.get_execution_environment()
     env.set_parallelism(2)
-    values = ["v%04d" % i for i in range(3000)]
+    values = ["v%04d" % i for i in range(1000)]
     env.from_collection(values, type_info=Types.STRING()) \
         .map(lambda v: v.upper(), output_type=Types.STRING()) \
         .add_sink(RMQSink(connection(rabbitmq), queue, SimpleStringSchema()))
