@@ -11,7 +11,7 @@ from typing import Any, List, Sequence, Tuple
 
 from pyflink_on_spark.specs.sources import (
     CollectionSourceSpec, EventScriptReaderSpec, EventScriptSourceSpec, FileSourceSpec,
-    FileToRead, NumberSequenceSourceSpec, RecordChunks, SourceReaderSpec)
+    FileToRead, HybridSourceSpec, NumberSequenceSourceSpec, RecordChunks, SourceReaderSpec)
 
 COLLECTION_CHUNK = 4096
 
@@ -105,6 +105,9 @@ def split_reader(source):
         return _read_number_range
     if isinstance(source, FileSourceSpec):
         return FileSplitReader(source.format)
+    if isinstance(source, HybridSourceSpec):
+        from pyflink_on_spark.graph.hybrid_reader import HybridSplitReader
+        return HybridSplitReader(source)
     return _read_values
 
 

@@ -88,8 +88,10 @@ def job_reads_kafka(job) -> bool:
     """Whether the job has a Kafka source, read by Spark's Kafka reader (its sinks write
     with confluent-kafka: runtime/operators/kafka_sink.py)."""
     from pyflink_on_spark.specs.sources import KafkaSourceSpec
-    return any(stage.source is not None and isinstance(stage.source.frame, KafkaSourceSpec)
-               for stage in job.stages)
+    return any(stage.source is not None and any(
+        isinstance(frame, KafkaSourceSpec)   # a HybridSource's sources are in `sources`
+        for frame in (stage.source.frame,) + tuple(getattr(stage.source.frame, "sources", ())))
+        for stage in job.stages)
 
 
 def kafka_session(what: str = "This Kafka job"):

@@ -150,6 +150,16 @@ class TimestampOffsets:
 
 
 @dataclass(frozen=True)
+class HybridSourceSpec:
+    """HybridSource whose last source is unbounded: `sources` (FileSourceSpec /
+    KafkaSourceSpec) read one after the other, every one but the last bounded, each read
+    whole before the next starts; which source is active and where it is are recorded in
+    the checkpoint (spark/streaming/hybrid_index.py)."""
+    sources: Tuple[Any, ...]
+    name: str = "Hybrid Source"
+
+
+@dataclass(frozen=True)
 class CommittedOffsets:
     """The consumer group's committed offsets; `reset` ("earliest" / "latest" / "none")
     where the group has none (spark/kafka_offsets.py)."""

@@ -1,19 +1,26 @@
 """HybridSource (mirror of pyflink.datastream.connectors.hybrid_source, PyFlink 1.20).
 
 A HybridSource reads its sources one after the other (typically a bounded file backlog, then
-Kafka from where the files end). When every source is bounded (FileSource, bounded
-KafkaSource, NumberSequenceSource), from_source reads them as one stream in which each
-subtask receives every record of a source before the next source's: the sources' streams
-unioned in their order (a union's consumer takes its inputs edge by edge, see
-direct/exchange.py). A tail that is unbounded (KafkaSource without set_bounded, a monitored
-FileSource) raises NotImplementedError: switching to it at run time is not built.
+Kafka). As in PyFlink, each source's start position is fixed when it is built (e.g. a
+KafkaSource with OffsetsInitializer.earliest() / timestamp(t)): Python has no dynamic start
+position.
+
+* Every source bounded (FileSource, bounded KafkaSource, NumberSequenceSource): from_source
+  reads them as one stream in which each subtask receives every record of a source before the
+  next source's: the sources' streams unioned in their order (a union's consumer takes its
+  inputs edge by edge, see direct/exchange.py).
+* The last source unbounded (a KafkaSource without set_bounded, a monitored FileSource):
+  one source node (specs.sources.HybridSourceSpec) that runs on Structured Streaming. Its
+  first micro-batches read the bounded sources, one whole source per batch, then every batch
+  reads the unbounded one; which source a batch read, and what it read, are recorded in the
+  checkpoint (spark/streaming/hybrid_index.py), so a restart neither reads a finished source
+  again nor skips the switch.
 """
 from __future__ import annotations
 
-from typing import List, Optional
+from typing import Callable, List, Optional
 
-from pyflink_on_spark.datastream.connectors._not_on_spark import (UnmappedSource, not_on_spark,
-                                                                 require)
+from pyflink_on_spark.datastream.connectors._not_on_spark import not_on_spark, require
 from pyflink_on_spark.datastream.connectors.base import Source
 
 __all__ = [
@@ -21,10 +28,8 @@ __all__ = [
     'HybridSourceBuilder'
 ]
 
-_ROUTE = ("A HybridSource whose last source is unbounded switches to it at run time, which "
-          "needs streaming execution (not built yet); a HybridSource of bounded sources runs. "
-          "On Spark, read the backlog as a batch DataFrame and the stream with Structured "
-          "Streaming.")
+_ROUTE = ("A HybridSource runs FileSources and KafkaSources (every one but the last "
+          "bounded), and bounded NumberSequenceSources when every source is bounded.")
 
 
 def _is_bounded(source: Source) -> Optional[bool]:
@@ -38,33 +43,57 @@ def _is_bounded(source: Source) -> Optional[bool]:
     return None
 
 
+def _is_unbounded_definition(definition) -> bool:
+    return getattr(definition, "monitor_interval_ms", 0) > 0 \
+        or getattr(definition, "bounded", True) is False
+
+
 def _check_source(source: Source) -> None:
     if not isinstance(source, Source):
         raise TypeError("a HybridSource is made of Sources (FileSource, KafkaSource, ...), "
                         "got %s" % type(source).__name__)
 
 
-class HybridSource(UnmappedSource, Source):
-    _connector_name = "HybridSource"
+class HybridSource(Source):
     _spark_route = _ROUTE
 
     def __init__(self, j_hybrid_source):
         super(HybridSource, self).__init__(source=j_hybrid_source)
 
-    def _bounded_sources(self) -> List[Source]:
-        """The sources in reading order, when every one is bounded (the environment reads
-        them as one stream); NotImplementedError naming the unbounded one otherwise."""
+    def _definitions(self) -> list:
+        """Each source's spec, in reading order (NotImplementedError naming a source that
+        does not run here)."""
+        found = []
         for source in self._sources:
             try:
-                definition = source._source_definition()
-            except NotImplementedError as e:
+                found.append(source._source_definition())
+            except (NotImplementedError, AttributeError) as e:
                 not_on_spark("HybridSource with %s" % type(source).__name__,
                              "%s (%s)" % (self._spark_route, e))
-            if getattr(definition, "monitor_interval_ms", 0) > 0 \
-                    or getattr(definition, "bounded", True) is False:
-                not_on_spark("HybridSource with an unbounded %s" % type(source).__name__,
-                             self._spark_route)
-        return list(self._sources)
+        return found
+
+    @property
+    def _bounded_sources(self) -> Optional[Callable[[], List[Source]]]:
+        """What the environment reads as a union of streams in order: the sources, when
+        every one is bounded; None when the last is unbounded (then from_source takes
+        _source_definition, one streaming source)."""
+        if _is_unbounded_definition(self._definitions()[-1]):
+            return None
+        return lambda: list(self._sources)
+
+    def _source_definition(self):
+        """specs.sources.HybridSourceSpec of a HybridSource whose last source is unbounded."""
+        from pyflink_on_spark.specs.sources import (FileSourceSpec, HybridSourceSpec,
+                                                    KafkaSourceSpec)
+        definitions = self._definitions()
+        for source, definition in zip(self._sources, definitions):
+            if not isinstance(definition, (FileSourceSpec, KafkaSourceSpec)):
+                not_on_spark("HybridSource with %s ahead of an unbounded source"
+                             % type(source).__name__, self._spark_route)
+        for source, definition in zip(self._sources[:-1], definitions[:-1]):
+            if _is_unbounded_definition(definition):
+                raise ValueError("All sources except the final source need to be bounded.")
+        return HybridSourceSpec(tuple(definitions))
 
     @staticmethod
     def builder(first_source: Source) -> 'HybridSourceBuilder':

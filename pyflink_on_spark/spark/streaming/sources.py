@@ -33,13 +33,16 @@ class UnboundedSource(Protocol):
 
 
 def is_unbounded_source(spec) -> bool:
-    """A monitored FileSource or a KafkaSource without a stopping offset."""
+    """A monitored FileSource, a KafkaSource without a stopping offset, an RMQSource, or a
+    HybridSource whose last source is one of the first two."""
     from pyflink_on_spark.specs.sources import RabbitMQSourceSpec
     if isinstance(spec, RabbitMQSourceSpec):      # RMQSource: never ends
         return True
-    from pyflink_on_spark.specs.sources import FileSourceSpec, KafkaSourceSpec
+    from pyflink_on_spark.specs.sources import FileSourceSpec, HybridSourceSpec, KafkaSourceSpec
     if isinstance(spec, KafkaSourceSpec):
         return not spec.bounded
+    if isinstance(spec, HybridSourceSpec):      # its last source is the unbounded one
+        return is_unbounded_source(spec.sources[-1])
     return isinstance(spec, FileSourceSpec) and spec.monitor_interval_ms > 0
 
 
@@ -65,7 +68,10 @@ def unbounded_source(spec, store, source_id: str, parallelism: int) -> Unbounded
     if isinstance(spec, RabbitMQSourceSpec):
         from pyflink_on_spark.spark.streaming.rabbitmq_queue import RabbitMQQueue
         return RabbitMQQueue(spec, store, source_id, parallelism)
-    from pyflink_on_spark.specs.sources import KafkaSourceSpec
+    from pyflink_on_spark.specs.sources import HybridSourceSpec, KafkaSourceSpec
+    if isinstance(spec, HybridSourceSpec):
+        from pyflink_on_spark.spark.streaming.hybrid_index import HybridSourceIndex
+        return HybridSourceIndex(spec, store, source_id, parallelism)
     if isinstance(spec, KafkaSourceSpec):
         from pyflink_on_spark.spark.streaming.kafka_index import KafkaOffsetIndex
         return KafkaOffsetIndex(spec, store, source_id, parallelism)

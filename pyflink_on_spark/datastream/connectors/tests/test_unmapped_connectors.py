@@ -194,14 +194,21 @@ def test_hybrid_source_builds_and_needs_bounded_sources_first(tmp_path):
         .set_value_only_deserializer(SimpleStringSchema()).build()
     hybrid = HybridSource.builder(files).add_source(kafka).build()
     env = StreamExecutionEnvironment.get_execution_environment()
-    with pytest.raises(NotImplementedError, match="HybridSource.*streaming execution"):
-        env.from_source(hybrid, WatermarkStrategy.no_watermarks(), "hybrid")
+    # an unbounded last source: one source node, run on the streaming path
+    # (spark/streaming/tests/test_hybrid_source_recovery.py)
+    live = env.from_source(hybrid, WatermarkStrategy.no_watermarks(), "hybrid")
+    assert type(live._transformation.source).__name__ == "HybridSourceSpec"
+    assert [type(s).__name__ for s in live._transformation.source.sources] == \
+        ["FileSourceSpec", "KafkaSourceSpec"]
     monitored = FileSource.for_record_stream_format(StreamFormat.text_line_format(),
                                                     str(tmp_path)) \
         .monitor_continuously(Duration.of_seconds(1)).build()
-    with pytest.raises(NotImplementedError, match="HybridSource with an unbounded FileSource"):
-        env.from_source(HybridSource.builder(files).add_source(monitored).build(),
-                        WatermarkStrategy.no_watermarks(), "hybrid")
+    env.from_source(HybridSource.builder(files).add_source(monitored).build(),
+                    WatermarkStrategy.no_watermarks(), "hybrid")
+    from pyflink_on_spark.datastream.connectors.number_seq import NumberSequenceSource
+    with pytest.raises(NotImplementedError, match="HybridSource with NumberSequenceSource"):
+        env.from_source(HybridSource.builder(NumberSequenceSource(1, 3)).add_source(kafka)
+                        .build(), WatermarkStrategy.no_watermarks(), "hybrid")
     # bounded sources only: read in sequence, as the union of their streams in order
     both = env.from_source(HybridSource.builder(files).add_source(files).build(),
                            WatermarkStrategy.no_watermarks(), "hybrid", Types.STRING())
