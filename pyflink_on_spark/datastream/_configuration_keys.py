@@ -162,6 +162,8 @@ def apply_configuration(env, items: Dict[str, str]) -> None:
         apply = _APPLY.get(key)
         if apply is not None:
             apply(env, key, value)
+        elif key.startswith("metrics.reporter."):
+            continue    # read when an unbounded job starts (spark/streaming/metrics_reporting)
         elif key not in _KEPT and key not in _reported:
             _reported.add(key)
             print("pyflink_on_spark: configuration key '%s' has no effect when running on "

@@ -362,7 +362,10 @@ class StreamExecutionEnvironment(object):
                            job_name=job_name or "Flink Streaming Job")
         return JobSettings(config, self.get_parallelism(), self._max_parallelism,
                            self._chaining, self._checkpoint_settings(),
-                           self._python_dependencies())
+                           self._python_dependencies(), tuple(sorted(
+                               (key, value) for key, value in
+                               self._configuration.to_dict().items()
+                               if key.startswith("metrics.reporter."))))
 
     def _checkpoint_settings(self):
         """Interval and storage directory, from CheckpointConfig or the configuration

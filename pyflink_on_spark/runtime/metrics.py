@@ -102,6 +102,28 @@ class MetricGroup(metricbase.MetricGroup):
         self._metrics[name] = metric
         return metric
 
+    def report(self) -> List[dict]:
+        """Every metric of this group and its children as JSON-able entries (scope, name,
+        kind, value), what a task writes beside its snapshot for the driver's reporters
+        (a gauge whose value is not a number is reported as its text)."""
+        out: List[dict] = []
+        for name, m in self._metrics.items():
+            entry = {"scope": list(self._scope), "name": name}
+            if isinstance(m, Counter):
+                entry.update(kind="counter", value=m.get_count())
+            elif isinstance(m, Meter):
+                entry.update(kind="meter", value=m.get_count(), rate=m.get_rate())
+            elif isinstance(m, Gauge):
+                value = m.get_value()
+                entry.update(kind="gauge", value=value if isinstance(value, (int, float))
+                             and not isinstance(value, bool) else str(value))
+            elif isinstance(m, Distribution):
+                entry.update(kind="distribution", value=m.get_statistics())
+            out.append(entry)
+        for child in self._children.values():
+            out.extend(child.report())
+        return out
+
     def snapshot(self) -> Dict[str, object]:
         out: Dict[str, object] = {}
         for name, m in self._metrics.items():

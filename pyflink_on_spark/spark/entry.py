@@ -166,9 +166,8 @@ def execute(sinks: List, settings: JobSettings):
     if _unbounded(job, settings):
         _no_streaming_dependencies(settings)
         from pyflink_on_spark.spark.streaming.executor import execute_streaming
-        from pyflink_on_spark.spark.streaming.settings import streaming_settings
         return execute_streaming(job, settings.config.job_name, run_options(),
-                                 streaming_settings(settings.checkpoints))
+                                 _streaming_settings(settings))
     return _bounded_executor().execute_job(job, settings.config.job_name, run_options(),
                                            settings.python)
 
@@ -184,9 +183,8 @@ def execute_async(sinks: List, settings: JobSettings):
     if _unbounded(job, settings):
         _no_streaming_dependencies(settings)
         from pyflink_on_spark.spark.streaming.job_handle import StreamingJobHandle
-        from pyflink_on_spark.spark.streaming.settings import streaming_settings
         return JobClient(StreamingJobHandle(job, settings.config.job_name, run_options(),
-                                            streaming_settings(settings.checkpoints)))
+                                            _streaming_settings(settings)))
     from pyflink_on_spark.spark.executor import FinishedJobHandle
     return JobClient(FinishedJobHandle(_bounded_executor().execute_job(
         job, settings.config.job_name, run_options(), settings.python)))
@@ -198,11 +196,19 @@ def _no_streaming_dependencies(settings: JobSettings) -> None:
             "ship them with spark-submit --py-files / --archives / spark.pyspark.python")
 
 
+def _streaming_settings(settings: JobSettings):
+    from pyflink_on_spark.spark.streaming.settings import streaming_settings
+    return streaming_settings(settings.checkpoints, settings.metric_reporters)
+
+
 def _unbounded(job: CompiledJob, settings: Optional[JobSettings] = None) -> bool:
     """Whether the job runs on Structured Streaming; a bounded job asked to start from a
     savepoint raises (savepoints restore unbounded jobs only, so far)."""
     from pyflink_on_spark.spark.streaming.sources import is_unbounded
     unbounded = is_unbounded(job)
+    if not unbounded and settings is not None and settings.metric_reporters:
+        from pyflink_on_spark.spark.streaming.metrics_reporting import note_bounded_reporters
+        note_bounded_reporters(settings.metric_reporters)
     if not unbounded and settings is not None and settings.checkpoints.restore_path:
         raise NotImplementedError(
             "Starting a bounded job from a savepoint (execution.savepoint.path / "
@@ -218,9 +224,8 @@ def execute_and_collect(sinks: List, collect_sink_id: int, settings: JobSettings
         return iter(())
     if _unbounded(job, settings):
         from pyflink_on_spark.spark.streaming.job_handle import collect_unbounded
-        from pyflink_on_spark.spark.streaming.settings import streaming_settings
         return collect_unbounded(job, settings.config.job_name, run_options(),
-                                 streaming_settings(settings.checkpoints), collect_sink_id)
+                                 _streaming_settings(settings), collect_sink_id)
     return _bounded_executor().execute_collect(job, settings.config.job_name, collect_sink_id,
                                                run_options(), settings.python)
 

@@ -212,3 +212,5 @@ class JobSettings:
     chaining_enabled: bool = True
     checkpoints: CheckpointSettings = CheckpointSettings()
     python: PythonDependencies = PythonDependencies()
+    # Flink's metrics.reporter.* configuration keys (spark/streaming/metrics_reporting.py)
+    metric_reporters: Tuple[Tuple[str, str], ...] = ()

@@ -28,6 +28,7 @@ each channel's last watermark.
 """
 from __future__ import annotations
 
+import json
 import threading
 import time
 from typing import Callable, Dict, Iterable, List, Optional, Tuple
@@ -37,6 +38,8 @@ from pyflink_on_spark.runtime.checkpoint.operators import snapshot_size
 from pyflink_on_spark.runtime.checkpoint.store import SnapshotStore
 from pyflink_on_spark.runtime.context import wall_clock_ms
 from pyflink_on_spark.runtime.task import StreamTask
+
+METRICS_SUFFIX = ".metrics"     # v<N>/<head state id>-<subtask>.metrics: the task's metrics
 
 
 class BatchClock:
@@ -160,8 +163,22 @@ class MicroBatchTask:
         for node, snap in snaps.items():
             self.store.write_state(version, self.state_id(node), self.subtask, snap)
             written += snapshot_size(snap)
+        self._write_metrics(version)
         self.version = version
         return written
+
+    def _write_metrics(self, version: int) -> None:
+        """The user functions' metrics after the batch, as JSON beside the head's snapshot:
+        the driver's reporters read them every batch without unpickling anything
+        (spark/streaming/metrics_reporting.py). Nothing when no metric is registered."""
+        metrics = self.task.context.metrics.report()
+        if not metrics:
+            return
+        name = self.store.state_name(self.state_id(self.task.spec.head), self.subtask)
+        self.store.write_bytes(
+            self.store.path(self.store.version_dir(version), name + METRICS_SUFFIX),
+            json.dumps({"task": self.task.context.task_name, "subtask": self.subtask,
+                        "metrics": metrics}).encode())
 
     def close(self) -> None:
         try:

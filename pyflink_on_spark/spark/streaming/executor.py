@@ -42,6 +42,7 @@ from pyflink_on_spark.runtime.sink_delivery import DriverSinks
 from pyflink_on_spark.spark.object_storage import object_storage_of
 from pyflink_on_spark.spark.streaming.faults import driver_fault_point as _fault_point
 from pyflink_on_spark.spark.streaming.job_control import new_entry, start_control
+from pyflink_on_spark.spark.streaming.metrics_reporting import MetricsBoard, PrometheusEndpoint
 from pyflink_on_spark.spark.streaming.savepoint_requests import SavepointRequests
 from pyflink_on_spark.spark.streaming.sources import check_unbounded_source, unbounded_source
 from pyflink_on_spark.spark.streaming.settings import StreamingSettings, job_identity
@@ -103,6 +104,7 @@ class MicroBatchRunner:
         # from one): Spark's batch ids restart at 0 in a fresh checkpoint directory
         self.version_base = version_base(self.store)
         self.savepoints = SavepointRequests("0" * 32, "", settings.savepoint_dir)
+        self.metrics_board: Optional[MetricsBoard] = None   # user metrics, batch by batch
         self.key_types = cloudpickle.dumps(key_types_of(job))
         self.alias = pyflink_aliased()
         self.script_dirs = tuple(script_dirs)
@@ -279,6 +281,8 @@ class MicroBatchRunner:
         self.store.complete(batch_id)
         _fault_point("after_complete", has_input)
         self.savepoints.serve(self.store, batch_id, self.stopping)
+        if self.metrics_board is not None:
+            self.metrics_board.read_batch(self.store, batch_id)
         for old in self.store.retain(self.settings.retained_versions):
             self.store.delete_file(self.store.path("batches", str(old)))
         kept = self.store.versions()
@@ -356,6 +360,10 @@ def execute_streaming(job: CompiledJob, job_name: str, options, settings: Stream
     runner.stopping = stop
     control = start_control(new_entry(savepoints.job_id, job_name, settings.checkpoint_dir),
                             stop, savepoints)
+    runner.metrics_board = MetricsBoard(job_name)
+    endpoint = None
+    if settings.prometheus_ports:
+        endpoint = PrometheusEndpoint(runner.metrics_board, settings.prometheus_ports)
     progress = sys.stderr.isatty()
     runner.show_progress = progress
     signals = StopSignals(stop)
@@ -369,6 +377,8 @@ def execute_streaming(job: CompiledJob, job_name: str, options, settings: Stream
         signals.__exit__()
         if control is not None:
             control.close()
+        if endpoint is not None:
+            endpoint.close()
         runner.savepoints.fail_pending("The job %r ended before the savepoint was taken."
                                        % job_name)
         for source in runner.sources.values():

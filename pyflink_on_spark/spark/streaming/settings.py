@@ -6,7 +6,7 @@ import os
 import sys
 import tempfile
 from dataclasses import dataclass
-from typing import Optional
+from typing import Optional, Tuple
 
 DEFAULT_TRIGGER_MS = 1000     # the micro-batch interval without checkpointing
 RETAINED_VERSIONS = 2         # state versions kept (the newest completed one and the one before)
@@ -47,11 +47,15 @@ class StreamingSettings:
     savepoint_dir: Optional[str] = None
     restore_path: Optional[str] = None
     allow_non_restored: bool = False
+    # a Prometheus reporter configured with Flink's keys: the ports to serve /metrics on
+    prometheus_ports: Optional[Tuple[int, ...]] = None
 
 
-def streaming_settings(checkpoints) -> StreamingSettings:
+def streaming_settings(checkpoints, metric_reporters=()) -> StreamingSettings:
     """What the job's CheckpointSettings (specs.stage) mean for its micro-batches. Without
-    checkpointing or a storage directory: a temporary directory, and a note on stderr."""
+    checkpointing or a storage directory: a temporary directory, and a note on stderr.
+    ``metric_reporters``: the job's metrics.reporter.* keys."""
+    from pyflink_on_spark.spark.streaming.metrics_reporting import prometheus_ports
     interval = checkpoints.interval_ms
     directory = checkpoints.directory
     enabled = interval is not None and interval > 0
@@ -59,9 +63,11 @@ def streaming_settings(checkpoints) -> StreamingSettings:
         _say(_TIMEOUT_IGNORED % checkpoints.timeout_ms)
     if enabled and checkpoints.tolerable_failures:
         _say(_TOLERABLE_IGNORED % checkpoints.tolerable_failures)
+    ports = prometheus_ports(metric_reporters)
     savepoints = dict(savepoint_dir=checkpoints.savepoint_dir,
                       restore_path=checkpoints.restore_path,
-                      allow_non_restored=checkpoints.allow_non_restored)
+                      allow_non_restored=checkpoints.allow_non_restored,
+                      prometheus_ports=tuple(ports) if ports else None)
     if enabled and directory:
         path = directory[len("file://"):] if directory.startswith("file://") else directory
         return StreamingSettings(

@@ -1,0 +1,213 @@
+"""The metrics user functions register (RuntimeContext.get_metrics_group()) of a running
+unbounded job, where operations teams look: a Prometheus endpoint configured with Flink's own
+reporter keys, and the job's API.
+
+Each task writes its metrics as JSON beside its snapshot after every micro-batch
+(runtime/checkpoint/micro_batch.py, ``.metrics``); after the batch completes, the driver reads
+them (JSON: nothing is unpickled) into a ``MetricsBoard``: the latest values of each (task,
+subtask). As in Flink, metrics are not part of the checkpoint: a task rebuilt after a
+restart counts from zero again.
+
+Prometheus: ``metrics.reporter.<name>.factory.class:
+org.apache.flink.metrics.prometheus.PrometheusReporterFactory`` with
+``metrics.reporter.<name>.port`` (a port or a range "9250-9260"; Flink's default 9249), in
+the job's configuration, starts an HTTP endpoint on the driver serving ``/metrics`` in
+Prometheus' text format for as long as the job runs.
+"""
+from __future__ import annotations
+
+import json
+import re
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Dict, List, Optional, Sequence, Tuple
+
+from pyflink_on_spark.runtime.checkpoint.micro_batch import METRICS_SUFFIX
+from pyflink_on_spark.runtime.checkpoint.store import SnapshotStore
+
+PROMETHEUS_FACTORY = "org.apache.flink.metrics.prometheus.PrometheusReporterFactory"
+DEFAULT_PORT = "9249"
+_PREFIX = "flink_taskmanager_job_task_operator_"
+_INVALID = re.compile(r"[^a-zA-Z0-9_:]")
+
+
+class MetricsBoard:
+    """The latest metrics of every (task, subtask) of one job."""
+
+    def __init__(self, job_name: str) -> None:
+        self.job_name = job_name
+        self._latest: Dict[Tuple[str, int], List[dict]] = {}
+        self._lock = threading.Lock()
+
+    def read_batch(self, store: SnapshotStore, version: int) -> None:
+        """Takes the metrics the tasks of completed version ``version`` wrote."""
+        directory = store.path(store.version_dir(version))
+        found = {}
+        for name in store.list_names(directory):
+            if name.endswith(METRICS_SUFFIX):
+                doc = json.loads(store.read_bytes(directory + "/" + name).decode())
+                found[(doc["task"], int(doc["subtask"]))] = doc["metrics"]
+        if found:
+            with self._lock:
+                self._latest.update(found)
+
+    def values(self) -> Dict[str, object]:
+        """Metric identifier (scope components and name, joined by '.') -> its value summed
+        over the subtasks (counters, meters' counts); gauges and distributions per subtask,
+        under ``<identifier>[<subtask>]``."""
+        out: Dict[str, object] = {}
+        with self._lock:
+            latest = sorted(self._latest.items())
+        for (_, subtask), metrics in latest:
+            for m in metrics:
+                ident = ".".join(m["scope"] + [m["name"]])
+                if m["kind"] in ("counter", "meter"):
+                    out[ident] = out.get(ident, 0) + m["value"]
+                else:
+                    out["%s[%d]" % (ident, subtask)] = m["value"]
+        return out
+
+    def prometheus_text(self) -> str:
+        """Prometheus' text exposition format: one sample per metric and subtask, named after
+        Flink's operator metric scope (``flink_taskmanager_job_task_operator_`` + user
+        groups + name), labelled with the job, the task and the subtask. (Not compared with
+        Flink's own reporter: PyFlink 1.20.5's local execution did not start it here, with
+        the keys in the job's configuration or in its config.yaml.)"""
+        samples: Dict[str, List[str]] = {}
+        types: Dict[str, str] = {}
+        with self._lock:
+            latest = sorted(self._latest.items())
+        for (task, subtask), metrics in latest:
+            labels = 'job_name="%s",task_name="%s",operator_name="%s",subtask_index="%d"' % (
+                _label(self.job_name), _label(task), _label(task), subtask)
+            for m in metrics:
+                name = _INVALID.sub("_", _PREFIX + "_".join(m["scope"] + [m["name"]]))
+                for suffix, kind, value in _samples(m):
+                    if not isinstance(value, (int, float)):
+                        continue
+                    types[name + suffix] = kind
+                    samples.setdefault(name + suffix, []).append(
+                        "%s%s{%s} %s" % (name, suffix, labels, _number(value)))
+        lines = []
+        for name in sorted(samples):
+            lines.append("# TYPE %s %s" % (name, types[name]))
+            lines.extend(samples[name])
+        return "\n".join(lines) + ("\n" if lines else "")
+
+
+def _samples(metric: dict):
+    """(name suffix, Prometheus type, value) of one metric."""
+    kind, value = metric["kind"], metric["value"]
+    if kind == "counter":
+        return [("", "gauge", value)]      # a Flink counter may go down (dec)
+    if kind == "meter":
+        return [("", "gauge", metric.get("rate", 0.0)), ("_count", "gauge", value)]
+    if kind == "distribution":
+        stats = value or {}
+        count = stats.get("count", 0)
+        out = [("_count", "gauge", count)]
+        if count:
+            out += [("_min", "gauge", stats["min"]), ("_max", "gauge", stats["max"]),
+                    ("_mean", "gauge", stats["mean"])]
+        return out
+    return [("", "gauge", value)]
+
+
+def _label(text: str) -> str:
+    return str(text).replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+
+
+def _number(value) -> str:
+    return repr(float(value)) if isinstance(value, float) else str(value)
+
+
+def prometheus_ports(config: Sequence[Tuple[str, str]]) -> Optional[List[int]]:
+    """The ports to try for a Prometheus reporter configured with Flink's keys (the first of
+    them that is free serves), or None when no Prometheus reporter is configured. Other
+    reporters (JMX, SLF4J, ...) are said once on stderr to have no effect."""
+    settings = dict(config)
+    ports = None
+    for key, value in sorted(settings.items()):
+        match = re.fullmatch(r"metrics\.reporter\.([^.]+)\.factory\.class", key)
+        if not match:
+            continue
+        if value.strip() == PROMETHEUS_FACTORY and ports is None:
+            port = settings.get("metrics.reporter.%s.port" % match.group(1), DEFAULT_PORT)
+            ports = _port_range(port)
+        else:
+            _say("pyflink_on_spark: the metrics reporter '%s' (%s) has no effect on Spark: "
+                 "unbounded jobs serve one Prometheus reporter (%s)"
+                 % (match.group(1), value, PROMETHEUS_FACTORY))
+    return ports
+
+
+def note_bounded_reporters(config: Sequence[Tuple[str, str]]) -> None:
+    """A bounded job with a metrics reporter configured: said once, it reports nothing."""
+    if any(key.endswith(".factory.class") for key, _ in config):
+        _say("pyflink_on_spark: metrics reporters serve unbounded jobs only; this bounded "
+             "job's metrics are not reported")
+
+
+_said = set()
+
+
+def _say(note: str) -> None:
+    if note not in _said:
+        _said.add(note)
+        import sys
+        sys.stderr.write(note + "\n")
+        sys.stderr.flush()
+
+
+def _port_range(text: str) -> List[int]:
+    text = text.strip()
+    if "-" in text:
+        low, high = (int(part) for part in text.split("-", 1))
+        return list(range(low, high + 1))
+    return [int(text)]
+
+
+class PrometheusEndpoint:
+    """``GET /metrics`` on the first free port of ``ports`` (all interfaces, as Flink's
+    reporter binds), serving the board's metrics."""
+
+    def __init__(self, board: MetricsBoard, ports: Sequence[int]) -> None:
+        self.board = board
+        handler = _handler(board)
+        last_error: Optional[OSError] = None
+        self.server: Optional[ThreadingHTTPServer] = None
+        for port in ports:
+            try:
+                self.server = ThreadingHTTPServer(("", port), handler)
+                break
+            except OSError as e:
+                last_error = e
+        if self.server is None:
+            raise OSError("no free port for the Prometheus reporter among %s (%s)"
+                          % (list(ports), last_error))
+        self.server.daemon_threads = True
+        self.port = self.server.server_address[1]
+        threading.Thread(target=self.server.serve_forever, daemon=True,
+                         name="pyflink-on-spark prometheus").start()
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def _handler(board: MetricsBoard):
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self):  # noqa: N802 - http.server's name
+            if self.path.split("?", 1)[0] not in ("/", "/metrics"):
+                self.send_error(404)
+                return
+            body = board.prometheus_text().encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):   # no access log on the job's stderr
+            pass
+    return Handler

@@ -1,0 +1,118 @@
+"""User metrics of an unbounded job: read from what the tasks write after each batch, served
+on a Prometheus endpoint configured with Flink's reporter keys."""
+import json
+import os
+import socket
+import time
+import urllib.request
+
+from pyflink_on_spark.common import Configuration, Duration, Types, WatermarkStrategy
+from pyflink_on_spark.datastream import MapFunction, StreamExecutionEnvironment
+from pyflink_on_spark.datastream.connectors.file_system import FileSource, StreamFormat
+from pyflink_on_spark.runtime.checkpoint.store import SnapshotStore
+from pyflink_on_spark.spark.streaming.metrics_reporting import (
+    PROMETHEUS_FACTORY, MetricsBoard, PrometheusEndpoint, prometheus_ports)
+
+
+def _write(store, version, task, subtask, metrics):
+    store.write_bytes(store.path("v%d" % version, "op1-%d.metrics" % subtask),
+                      json.dumps({"task": task, "subtask": subtask,
+                                  "metrics": metrics}).encode())
+
+
+def test_the_board_keeps_each_subtasks_latest_values_and_sums_counters(tmp_path):
+    store = SnapshotStore(str(tmp_path))
+    def counter(n):
+        return {"scope": ["grp"], "name": "seen", "kind": "counter", "value": n}
+    _write(store, 1, "Map", 0, [counter(3)])
+    _write(store, 1, "Map", 1, [counter(4)])
+    board = MetricsBoard("job")
+    board.read_batch(store, 1)
+    assert board.values() == {"grp.seen": 7}
+    _write(store, 2, "Map", 0, [counter(5), {"scope": [], "name": "lag", "kind": "gauge",
+                                             "value": 1.5}])
+    board.read_batch(store, 2)          # subtask 1 wrote nothing new: its value stays
+    assert board.values() == {"grp.seen": 9, "lag[0]": 1.5}
+    text = board.prometheus_text()
+    assert "# TYPE flink_taskmanager_job_task_operator_grp_seen gauge" in text
+    assert ('flink_taskmanager_job_task_operator_grp_seen{job_name="job",task_name="Map",'
+            'operator_name="Map",subtask_index="1"} 4') in text
+    assert 'flink_taskmanager_job_task_operator_lag{job_name="job",task_name="Map",' \
+           'operator_name="Map",subtask_index="0"} 1.5' in text
+
+
+def test_flinks_reporter_keys_pick_the_port_and_other_reporters_are_said_once(capfd):
+    key = "metrics.reporter.prom.factory.class"
+    assert prometheus_ports([]) is None
+    assert prometheus_ports([(key, PROMETHEUS_FACTORY)]) == [9249]
+    assert prometheus_ports([(key, PROMETHEUS_FACTORY),
+                             ("metrics.reporter.prom.port", "9250-9252")]) == [9250, 9251, 9252]
+    jmx = [("metrics.reporter.jmx.factory.class",
+            "org.apache.flink.metrics.jmx.JMXReporterFactory")]
+    assert prometheus_ports(jmx) is None
+    prometheus_ports(jmx)
+    assert capfd.readouterr().err.count("the metrics reporter 'jmx'") == 1
+
+
+def _free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_the_endpoint_serves_metrics_and_takes_the_next_free_port(tmp_path):
+    board = MetricsBoard("job")
+    taken = socket.socket()
+    taken.bind(("", 0))
+    port = taken.getsockname()[1]
+    endpoint = PrometheusEndpoint(board, [port, _free_port()])
+    try:
+        assert endpoint.port != port
+        body = urllib.request.urlopen("http://127.0.0.1:%d/metrics" % endpoint.port).read()
+        assert body == b""
+    finally:
+        endpoint.close()
+        taken.close()
+
+
+def _counting():
+    class Counting(MapFunction):
+        def open(self, ctx):
+            self.lines = ctx.get_metrics_group().add_group("words").counter("lines")
+
+        def map(self, value):
+            self.lines.inc()
+            return value.upper()
+    return Counting()
+
+
+def test_a_running_jobs_user_counter_on_the_prometheus_endpoint(spark, tmp_path):
+    in_dir = str(tmp_path / "in")
+    os.makedirs(in_dir)
+    with open(os.path.join(in_dir, "a.txt"), "w") as f:
+        f.write("one\ntwo\nthree\n")
+    port = _free_port()
+    config = Configuration()
+    config.set_string("metrics.reporter.prom.factory.class", PROMETHEUS_FACTORY)
+    config.set_string("metrics.reporter.prom.port", str(port))
+    env = StreamExecutionEnvironment.get_execution_environment(config)
+    env.set_parallelism(1)
+    source = FileSource.for_record_stream_format(StreamFormat.text_line_format(), in_dir) \
+        .monitor_continuously(Duration.of_millis(200)).build()
+    env.from_source(source, WatermarkStrategy.no_watermarks(), "files") \
+        .map(_counting(), output_type=Types.STRING()).name("counting").print()
+    client = env.execute_async("metered job")
+    try:
+        deadline = time.time() + 600
+        text = ""
+        while time.time() < deadline and 'subtask_index="0"} 3' not in text:
+            try:
+                text = urllib.request.urlopen("http://127.0.0.1:%d/metrics" % port,
+                                              timeout=5).read().decode()
+            except OSError:
+                pass
+            time.sleep(0.3)
+        assert "flink_taskmanager_job_task_operator_words_lines{" in text
+        assert 'job_name="metered job"' in text and 'subtask_index="0"} 3' in text
+    finally:
+        client.cancel().result()
