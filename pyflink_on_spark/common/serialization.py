@@ -53,7 +53,10 @@ class SimpleStringSchema(SerializationSchema, DeserializationSchema):
         return value.encode(self._codec)
 
     def _deserialize(self, message: bytes) -> str:
-        return message.decode(self._codec)
+        # Java's new String(bytes, charset): bytes the charset cannot decode become U+FFFD
+        # (PyFlink 1.20.5: b"bad \xff\xfe" -> "bad \ufffd\ufffd", no error)
+        from pyflink_on_spark.codecs.formats.java_charset import java_decode
+        return java_decode(message, self._codec)
 
     def __eq__(self, other):
         return isinstance(other, SimpleStringSchema) and self._codec == other._codec

@@ -233,18 +233,34 @@ class CsvRowDeserializationSchema(DeserializationSchema):
             j_deserialization_schema=j_deserialization_schema)
 
     def _deserialize(self, message: bytes):
+        """As Flink's CsvRowDeserializationSchema (PyFlink 1.20.5): a record that does not
+        parse fails the job, with ignore_parse_errors it is skipped (no content, more
+        columns than fields) or read as far as it goes: a field that does not convert, or a
+        missing column, is None."""
         type_info, dialect, ignore_errors = self._j_deserialization_schema
         from pyflink_on_spark.common.types import _create_row
         field = _row_fields(type_info)
+        width = len(field.fields)
         try:
             text = message.decode("utf-8").rstrip("\r\n")
+            if not text:
+                raise ValueError("No content to map due to end-of-input")
             values = split_line(text, dialect)
-            if len(values) != len(field.fields):
+            if len(values) > width or (len(values) < width and not ignore_errors):
                 raise ValueError("Row length mismatch. %d fields expected but was %d."
-                                 % (len(field.fields), len(values)))
-            return _create_row(list(field.names), [
-                parse_value(v, f, dialect, n)
-                for v, f, n in zip(values, field.fields, field.names)])
+                                 % (width, len(values)))
+            parsed = []
+            for n, (f, name) in enumerate(zip(field.fields, field.names)):
+                if n >= len(values):
+                    parsed.append(None)
+                    continue
+                try:
+                    parsed.append(parse_value(values[n], f, dialect, name))
+                except ValueError:
+                    if not ignore_errors:
+                        raise
+                    parsed.append(None)
+            return _create_row(list(field.names), parsed)
         except ValueError as e:
             if ignore_errors:
                 return None
