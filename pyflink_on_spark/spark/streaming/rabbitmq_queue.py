@@ -48,6 +48,7 @@ import threading
 from typing import Any, Callable, Dict, List, Optional, Set, Tuple
 
 from pyflink_on_spark.runtime.checkpoint.store import SnapshotStore
+from pyflink_on_spark.runtime.errors import JobExecutionError
 from pyflink_on_spark.specs.sources import RabbitMQSourceSpec
 
 Message = Tuple[bytes, Optional[str]]    # body, correlation id
@@ -130,17 +131,15 @@ class _Consumer(threading.Thread):
 
     def call(self, function: Callable, doing: str):
         """function(channel), run by the consumer's thread; its result or a clear error."""
-        from pyflink_on_spark.codecs.rabbitmq.connection import connection_lost
         if self.error is not None or not self.is_alive():
-            raise connection_lost(self.settings, WHO, self.error or RuntimeError("closed"),
-                                  doing)
+            raise _failed(self.settings, self.error or RuntimeError("closed"), doing)
         box: Dict[str, Any] = {"done": threading.Event()}
         self.calls.put((function, box))
         if not box["done"].wait(CALL_TIMEOUT_S):
-            raise connection_lost(self.settings, WHO, TimeoutError("no answer in %.0f s"
-                                                                   % CALL_TIMEOUT_S), doing)
+            raise _failed(self.settings, TimeoutError("no answer in %.0f s" % CALL_TIMEOUT_S),
+                          doing)
         if "error" in box:
-            raise connection_lost(self.settings, WHO, box["error"], doing) from None
+            raise _failed(self.settings, box["error"], doing) from None
         return box["result"]
 
     def take(self, limit: int):
@@ -154,6 +153,16 @@ class _Consumer(threading.Thread):
     def stop(self) -> None:
         self.stopping.set()
         self.join(timeout=30)
+
+
+def _failed(settings: Dict[str, Any], error: BaseException, doing: str) -> JobExecutionError:
+    """The job's error for a failure of the consumer's connection: its one clear message
+    (a JobExecutionError: the program sees the message, not the driver code's stack)."""
+    from pyflink_on_spark.codecs.rabbitmq.connection import (RabbitMQConnectionError,
+                                                             connection_lost)
+    if not isinstance(error, RabbitMQConnectionError):
+        error = connection_lost(settings, WHO, error, doing)
+    return JobExecutionError(str(error))
 
 
 class RabbitMQQueue:
@@ -206,7 +215,7 @@ class RabbitMQQueue:
         consumer.start()
         consumer.started.wait()
         if consumer.error is not None:
-            raise consumer.error
+            raise _failed(self.settings, consumer.error, "connecting") from None
         self._consumer = consumer
         self._session = session
         if self._earlier:
@@ -234,8 +243,8 @@ class RabbitMQQueue:
             batch_ids: Set[str] = set()
             for tag, body, cid, _ in deliveries:
                 if cid is None:
-                    raise RuntimeError("%s (queue %r): %s" % (WHO, self.spec.queue_name,
-                                                              _NO_CORRELATION_ID))
+                    raise JobExecutionError("%s (queue %r): %s" % (
+                        WHO, self.spec.queue_name, _NO_CORRELATION_ID))
                 if cid in batch_ids or any(cid in ids for ids in self._ids.values()):
                     rejected.append(tag)        # processed already: Flink's basicReject
                 else:

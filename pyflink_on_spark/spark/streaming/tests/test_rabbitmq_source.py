@@ -9,14 +9,16 @@ import time
 import uuid
 
 import cloudpickle
+import pytest
 
 from pyflink_on_spark.common.job_status import JobStatus
 from pyflink_on_spark.common.serialization import SimpleStringSchema
 from pyflink_on_spark.common.typeinfo import Types
 from pyflink_on_spark.datastream import StreamExecutionEnvironment
 from pyflink_on_spark.datastream.connectors.rabbitmq import RMQSink, RMQSource
+from pyflink_on_spark.runtime.errors import JobExecutionError
 from pyflink_on_spark.spark.tests.test_rabbitmq_sink import connection
-from pyflink_on_spark.tests.rabbitmq_server import drain, message_count, publish
+from pyflink_on_spark.tests.rabbitmq_server import drain, free_port, message_count, publish
 
 cloudpickle.register_pickle_by_value(sys.modules[__name__])
 
@@ -73,3 +75,19 @@ def test_unbounded_source_processes_new_messages_until_cancelled(spark, rabbitmq
     # every message was acknowledged (or rejected): nothing comes back once the consumer
     # is gone
     assert message_count(rabbitmq, in_queue) == 0
+
+
+def test_source_whose_broker_is_not_there_fails_in_one_clear_message(spark):
+    port = free_port()
+    env = StreamExecutionEnvironment.get_execution_environment()
+    env.add_source(RMQSource(connection("127.0.0.1:%d" % port), "q", False,
+                             SimpleStringSchema())).print()
+    started = time.monotonic()
+    with pytest.raises(JobExecutionError) as failure:
+        env.execute("rmq source, no broker")
+    assert time.monotonic() - started < 60
+    text = str(failure.value)
+    assert text.startswith("RMQSource: cannot connect to RabbitMQ at 127.0.0.1:%d "
+                           "(virtual host '/', user 'guest'): connection refused. Check that "
+                           "the broker runs" % port), text
+    assert len(text.splitlines()) <= 3, text
