@@ -15,6 +15,7 @@ from typing import Any, Dict, List, Optional, Union
 
 from pyflink_on_spark.codecs.elasticsearch.actions import EmitterSettings
 from pyflink_on_spark.codecs.elasticsearch.bulk import BulkSettings
+from pyflink_on_spark.common.typeinfo import MapTypeInfo, PickledBytesTypeInfo
 from pyflink_on_spark.datastream.connectors._not_on_spark import require
 from pyflink_on_spark.datastream.connectors.base import DeliveryGuarantee, Sink
 from pyflink_on_spark.specs.sinks import ElasticsearchSinkSpec
@@ -193,6 +194,25 @@ class Elasticsearch7SinkBuilder(ElasticsearchSinkBuilderBase):
         _no_http_host_class("Elasticsearch7SinkBuilder")
 
 
+class _NotAMap(object):
+    """The converter of a stream not declared Types.MAP(...): PyFlink hands its Java sink each
+    record as the declared type (an untyped stream's pickled bytes, a Row...), which its
+    emitter casts to java.util.Map: the job fails at the first record (observed on PyFlink
+    1.20.5 with an untyped stream of dicts: ClassCastException, class [B cannot be cast to
+    class java.util.Map)."""
+
+    def __init__(self, declared: Any) -> None:
+        self.declared = "an untyped stream (pickled bytes)" if declared is None or \
+            isinstance(declared, PickledBytesTypeInfo) else "declared %r" % (declared,)
+
+    def __call__(self, value: Any) -> Any:
+        raise TypeError("ElasticsearchSink: the stream is %s, not Types.MAP(...): PyFlink's "
+                        "emitter takes each record as a java.util.Map and the job fails "
+                        "(ClassCastException); declare the records' type, e.g. "
+                        "map(..., output_type=Types.MAP(Types.STRING(), Types.STRING()))"
+                        % self.declared)
+
+
 class ElasticsearchSink(Sink):
     def __init__(self, j_elasticsearch_sink):
         super(ElasticsearchSink, self).__init__(sink=j_elasticsearch_sink)
@@ -212,7 +232,10 @@ class ElasticsearchSink(Sink):
             path_prefix=settings.get("path_prefix"),
             connect_timeout_ms=settings.get("connection_timeout"),
             socket_timeout_ms=settings.get("socket_timeout"))
-        converter = input_type._python_converter() if input_type is not None else None
+        if isinstance(input_type, MapTypeInfo):
+            converter = input_type._python_converter()
+        else:
+            converter = _NotAMap(input_type)
         return ElasticsearchSinkSpec(
             emitter=EmitterSettings(emitter["index"], emitter["dynamic_index"],
                                     emitter["key_field"], emitter["doc_type"]),

@@ -91,3 +91,15 @@ def test_a_node_that_is_down_fails_the_job_at_once_naming_host_and_port(spark):
            "(ConnectionRefusedError" % port in str(failure.value)
     assert "check set_hosts" in str(failure.value)
     assert time.monotonic() - started < 60
+
+
+def test_an_untyped_stream_fails_the_job_as_pyflinks_cast_to_map_does(spark, elasticsearch):
+    env = StreamExecutionEnvironment.get_execution_environment()
+    env.set_parallelism(1)
+    env.from_collection([{"id": "1"}]).sink_to(
+        Elasticsearch7SinkBuilder().set_hosts([elasticsearch])
+        .set_emitter(ElasticsearchEmitter.static_index("t_untyped", "id")).build())
+    with pytest.raises(JobExecutionError, match="an untyped stream .pickled bytes., not "
+                                                "Types.MAP"):
+        env.execute("untyped")
+    assert search_all(elasticsearch, "t_untyped") == []
