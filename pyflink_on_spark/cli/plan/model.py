@@ -97,6 +97,8 @@ def _source_step(stage: CompiledStage) -> str:
         return "createDataFrame(%d split row(s))" % len(source.splits)
     if isinstance(source.frame, source_specs.KafkaSourceSpec):
         return "spark.read.format('kafka')"
+    if isinstance(source.frame, source_specs.HybridSourceSpec):
+        return "HybridSource: one bounded source per micro-batch, then the last source"
     if getattr(source.frame, "monitor_interval_ms", 0):
         return "file index of the monitored directory (per micro-batch)"
     return "Spark file reader"
