@@ -1,7 +1,7 @@
 """What the connector modules that do not run on Spark yet share: the error a job gets when it
 uses one, and the hooks the environment calls when a source or sink joins the job graph.
 
-The modules (cassandra, kinesis, pulsar, rabbitmq, hybrid_source) mirror
+The modules (cassandra, kinesis, pulsar, hybrid_source) mirror
 PyFlink 1.20's classes so that programs import them and build their sources and sinks; the
 builders keep the settings and check arguments as Flink's builders do. Only adding one to a job
 (from_source / add_source / sink_to / add_sink) raises, naming the route Spark offers.
