@@ -50,6 +50,9 @@ JARS: Sequence[Tuple[str, str, bool]] = (
     (r"(^|/)(postgresql|sqlite-jdbc|mysql-connector-j|mysql-connector-java|mariadb-java-client)"
      r"-[0-9][^/]*\.jar$",
      "not needed: JdbcSink reaches the database through a Python driver (drop the jar)", True),
+    (r"flink-connector-cassandra",
+     "not needed: CassandraSink writes through the DataStax Python driver (pip install "
+     "'pyflink-on-spark[cassandra]'); drop the jar", True),
     (r"flink-(sql-)?connector-rabbitmq",
      "not needed: RMQSource / RMQSink talk to RabbitMQ through pika (pip install "
      "'pyflink-on-spark[rabbitmq]'); drop the jar", True),

@@ -128,6 +128,9 @@ class CassandraSinkSpec:
     max_concurrent_requests_timeout_ms: Optional[int] = None   # None: wait as long as needed
     ignore_null_fields: bool = False
     converter: Any = None                # value -> the stream's declared type (Row / tuple)
+    # the Java class each field reaches Flink's sink as ("java.lang.Long"; None: unknown):
+    # which columns it binds to (codecs/cassandra/java_codecs.py)
+    field_classes: Tuple[Optional[str], ...] = ()
 
 
 @dataclass(frozen=True)

@@ -21,8 +21,9 @@ from __future__ import annotations
 import importlib
 import logging
 import threading
-from typing import Any, Optional, Sequence
+from typing import Any, Optional, Sequence, Tuple
 
+from pyflink_on_spark.codecs.cassandra.java_codecs import refused_fields
 from pyflink_on_spark.common._java_text import java_duration_str
 
 # how long the driver tries to reach the node when the sink opens (per attempt); an
@@ -61,13 +62,17 @@ class CassandraWriter:
     def __init__(self, query: str, host: str, port: int,
                  max_concurrent_requests: int = UNBOUNDED,
                  max_concurrent_requests_timeout_ms: Optional[int] = None,
-                 ignore_null_fields: bool = False) -> None:
+                 ignore_null_fields: bool = False,
+                 field_classes: Sequence[Optional[str]] = ()) -> None:
         self.query = query
         self.host = host
         self.port = port
         self.max_concurrent_requests = max_concurrent_requests
         self.timeout_ms = max_concurrent_requests_timeout_ms
         self.ignore_null_fields = ignore_null_fields
+        self.field_classes = tuple(field_classes)
+        # (field index, message) of fields the Java driver cannot bind to their column
+        self._refused: Tuple[Tuple[int, str], ...] = ()
         self.cluster = None
         self.session = None
         self.prepared = None
@@ -111,6 +116,9 @@ class CassandraWriter:
                                       % (SINK_NAME, self.query, self.address,
                                          _driver_message(e, self.address))) from None
         self.cluster, self.session, self.prepared = cluster, session, prepared
+        self._refused = refused_fields(self.field_classes,
+                                       [c.type.cql_parameterized_type()
+                                        for c in prepared.column_metadata])
 
     def write(self, fields: Sequence[Any]) -> None:
         self._raise_failure()
@@ -125,6 +133,10 @@ class CassandraWriter:
                              errback_args=(tuple(fields),))
 
     def _bind(self, fields: Sequence[Any]):
+        for index, message in self._refused:   # Flink's Java driver has no codec for these
+            if index < len(fields) and fields[index] is not None:
+                raise CassandraWriteError("%s could not bind the record %r to its query %r: %s"
+                                          % (SINK_NAME, tuple(fields), self.query, message))
         values = list(fields)
         if self.ignore_null_fields:
             from cassandra.query import UNSET_VALUE

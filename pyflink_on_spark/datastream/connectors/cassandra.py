@@ -10,14 +10,15 @@ job, as Flink's default failure handler (and no_op()) does.
 
 Builders check what Flink checks, with its messages (observed on PyFlink 1.20.5 with
 flink-connector-cassandra 3.0.0-1.16). What does not run on Spark raises NotImplementedError
-at build(): set_cluster_builder (PyFlink's ClusterBuilder wraps a Java object) and
-enable_write_ahead_log (Flink's exactly-once write-ahead sink).
+when called: set_cluster_builder (PyFlink's ClusterBuilder wraps a Java object) and
+enable_write_ahead_log (Flink's write-ahead sink, exactly once for idempotent queries).
 """
 from __future__ import annotations
 
 from enum import Enum
 from typing import Any, Dict, Optional
 
+from pyflink_on_spark.codecs.cassandra.java_codecs import java_class
 from pyflink_on_spark.common.time import Duration
 from pyflink_on_spark.datastream.connectors._not_on_spark import not_on_spark, require
 from pyflink_on_spark.specs.sinks import CassandraSinkSpec
@@ -137,6 +138,12 @@ def _record_kind(input) -> str:
                      % ("PickledByteArrayTypeInfo" if type_info is None else type_info,))
 
 
+def _field_class(type_info) -> Optional[str]:
+    """The Java class a field of this type reaches Flink's sink as (None: not known here)."""
+    descriptor = getattr(type_info, "_java_descriptor", None)
+    return java_class(descriptor()) if descriptor is not None else None
+
+
 class CassandraSink(object):
     """The sink a CassandraSinkBuilder built and attached to the stream."""
 
@@ -179,7 +186,6 @@ class CassandraSink(object):
             self._j_cassandra_sink_builder = j_cassandra_sink_builder
             self._query: Optional[str] = None
             self._cluster: Any = None
-            self._write_ahead_log: Optional[tuple] = None
             self._mapper_options: Optional[MapperOptions] = None
             self._failure_handler: Optional[CassandraFailureHandler] = None
             self._max_concurrent_requests: Optional[tuple] = None
@@ -201,13 +207,13 @@ class CassandraSink(object):
 
         def set_cluster_builder(self, builder: ClusterBuilder) \
                 -> 'CassandraSink.CassandraSinkBuilder':
-            self._set_cluster(("cluster_builder", builder))
-            return self
+            not_on_spark("CassandraSink.CassandraSinkBuilder.set_cluster_builder",
+                         _CLUSTER_BUILDER_ROUTE)
 
         def enable_write_ahead_log(self, committer: CassandraCommitter = None) \
                 -> 'CassandraSink.CassandraSinkBuilder':
-            self._write_ahead_log = (committer,)
-            return self
+            not_on_spark("CassandraSink.CassandraSinkBuilder.enable_write_ahead_log",
+                         _WRITE_AHEAD_LOG_ROUTE)
 
         def set_mapper_options(self, options: MapperOptions) \
                 -> 'CassandraSink.CassandraSinkBuilder':
@@ -236,11 +242,6 @@ class CassandraSink(object):
                     "Cassandra host information must be supplied using either setHost() or "
                     "setClusterBuilder().")
             require(bool(self._query), "Query must not be null or empty.")
-            if self._cluster[0] == "cluster_builder":
-                not_on_spark("CassandraSink with set_cluster_builder", _CLUSTER_BUILDER_ROUTE)
-            if self._write_ahead_log is not None:
-                not_on_spark("CassandraSink with enable_write_ahead_log",
-                             _WRITE_AHEAD_LOG_ROUTE)
             spec = self._spec()
             stream = self._j_cassandra_sink_builder[0]
             return CassandraSink(stream._sink(spec, SINK_NAME))
@@ -259,4 +260,5 @@ class CassandraSink(object):
                 query=self._query, host=host, port=port, max_concurrent_requests=requests,
                 max_concurrent_requests_timeout_ms=timeout_ms,
                 ignore_null_fields=self._ignore_null_fields,
-                converter=type_info._python_converter())
+                converter=type_info._python_converter(),
+                field_classes=tuple(_field_class(t) for t in type_info.get_field_types()))

@@ -24,7 +24,7 @@ class CassandraSinkOperator(Operator):
         writer = CassandraWriter(spec.query, spec.host, spec.port,
                                  spec.max_concurrent_requests,
                                  spec.max_concurrent_requests_timeout_ms,
-                                 spec.ignore_null_fields)
+                                 spec.ignore_null_fields, spec.field_classes)
         self._run(writer.open)
         self.writer = writer
 

@@ -118,6 +118,22 @@ def test_a_failing_write_fails_the_job_naming_query_and_record(spark, cql):
     assert len(text.splitlines()) <= 3
 
 
+def test_a_field_type_flinks_driver_cannot_bind_to_its_column_fails_as_on_flink(spark, cql):
+    session, host, port = cql
+    session.execute("DROP TABLE IF EXISTS sink_test.ints")
+    session.execute("CREATE TABLE sink_test.ints (id int PRIMARY KEY, v int)")
+    env = StreamExecutionEnvironment.get_execution_environment()
+    env.set_parallelism(1)
+    rows = env.from_collection([Row(1, 5)], type_info=Types.ROW([Types.INT(), Types.LONG()]))
+    CassandraSink.add_sink(rows).set_query("INSERT INTO sink_test.ints (id, v) VALUES (?, ?)") \
+        .set_host(host, port).build()
+    with pytest.raises(JobExecutionError,
+                       match=r"Codec not found for requested operation: "
+                             r"\[int <-> java.lang.Long\]"):   # PyFlink's message
+        env.execute("cassandra long into int")
+    assert list(session.execute("SELECT * FROM sink_test.ints")) == []
+
+
 def test_a_query_that_does_not_prepare_fails_the_job_naming_it(spark, cql):
     _, host, port = cql
     env = StreamExecutionEnvironment.get_execution_environment()

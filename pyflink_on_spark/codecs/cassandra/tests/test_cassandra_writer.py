@@ -139,3 +139,30 @@ def test_writes_in_flight_stay_within_the_bound_on_a_real_node(cassandra):
         assert session.execute("SELECT count(*) FROM writer_test.t").one()[0] == 200
     finally:
         cluster.shutdown()
+
+
+def test_fields_the_java_driver_cannot_bind_to_their_column_are_refused_as_flink_does():
+    from pyflink_on_spark.codecs.cassandra.java_codecs import java_class, refused_fields
+    classes = [java_class("Ljava.lang.Integer;"), java_class("Ljava.lang.Long;"),
+               java_class("Ljava.lang.String;"), java_class("Ljava.lang.Double;"),
+               java_class("[B"), java_class("Ljava.sql.Timestamp;")]
+    assert classes[:2] == ["java.lang.Integer", "java.lang.Long"] and classes[4] == "[B"
+    assert refused_fields(classes[:4] + [None, classes[5]],
+                          ["int", "bigint", "varchar", "double", "blob", "timestamp"]) == ()
+    assert refused_fields(classes, ["bigint", "int", "uuid", "list<double>", "blob",
+                                    "date"]) == (
+        (0, "Codec not found for requested operation: [bigint <-> java.lang.Integer]"),
+        (1, "Codec not found for requested operation: [int <-> java.lang.Long]"),
+        (2, "Codec not found for requested operation: [uuid <-> java.lang.String]"),
+        (4, "Codec not found for requested operation: [blob <-> [B]"),
+        (5, "Codec not found for requested operation: [date <-> java.sql.Timestamp]"))
+    assert refused_fields(["[Ljava.lang.Integer;", "java.util.List"],
+                          ["list<int>", "list<int>"]) == (
+        (0, "Codec not found for requested operation: [list<int> <-> [Ljava.lang.Integer;]"),)
+    writer = _held_writer(field_classes=classes[:2])
+    writer._refused = refused_fields(classes[:2], ["int", "int"])
+    writer.write((1, None))            # a null is bound without a codec
+    with pytest.raises(CassandraWriteError, match=r"could not bind the record \(1, 5\) to "
+                       r"its query .*: Codec not found for requested operation: "
+                       r"\[int <-> java.lang.Long\]$"):
+        writer.write((1, 5))

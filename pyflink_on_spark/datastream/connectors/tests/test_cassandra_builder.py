@@ -68,14 +68,14 @@ def test_build_attaches_the_sink_with_its_settings():
         (9042, 2 ** 31 - 1, None, False)
 
 
-def test_what_does_not_run_on_spark_is_refused_at_build_by_name():
+def test_what_does_not_run_on_spark_is_refused_by_name():
     env, rows = _stream(Types.ROW([Types.STRING()]))
-    with pytest.raises(NotImplementedError, match="CassandraSink with set_cluster_builder.*"
-                                                  r"set_host\(host, port\)"):
-        CassandraSink.add_sink(rows).set_query(QUERY) \
-            .set_cluster_builder(ClusterBuilder(object())).build()
-    builder = CassandraSink.add_sink(rows).set_query(QUERY).set_host("h")
-    with pytest.raises(NotImplementedError, match="CassandraSink with enable_write_ahead_log"):
+    builder = CassandraSink.add_sink(rows).set_query(QUERY)
+    with pytest.raises(NotImplementedError, match="CassandraSinkBuilder.set_cluster_builder "
+                                                  r"does not run.*set_host\(host, port\)"):
+        builder.set_cluster_builder(ClusterBuilder(object()))
+    with pytest.raises(NotImplementedError, match="CassandraSinkBuilder.enable_write_ahead_log "
+                                                  "does not run.*at-least-once"):
         builder.enable_write_ahead_log(CassandraCommitter.default_checkpoint_committer(
-            ClusterBuilder(object()))).build()
+            ClusterBuilder(object())))
     assert _sink_nodes(env) == []
