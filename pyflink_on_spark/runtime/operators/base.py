@@ -9,6 +9,7 @@ from pyflink_on_spark.datastream.output_tag import OutputTag
 from pyflink_on_spark.runtime.context import StreamingRuntimeContext, TaskContext
 from pyflink_on_spark.runtime.errors import UserFunctionError
 from pyflink_on_spark.runtime.output import Output
+from pyflink_on_spark.runtime.state.backend import StateDeclarationChanged
 from pyflink_on_spark.runtime.watermarks import MIN_WATERMARK
 
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -126,8 +127,12 @@ class Operator:
             keyed = [(old, s["keyed"]) for old, s in parts if "keyed" in s]
             kinds = {description["kind"] for _, description in keyed}
             if kinds == {backend.checkpoint_kind}:
-                backend.restore_from_store(context.store, context.version, context.state_id,
-                                           keyed, context.keep)
+                try:
+                    backend.restore_from_store(context.store, context.version,
+                                               context.state_id, keyed, context.keep)
+                except StateDeclarationChanged as e:
+                    raise StateDeclarationChanged("operator %s (state id '%s'): %s" % (
+                        self.name, context.state_id, e)) from None
             elif kinds:
                 raise RuntimeError(
                     "operator %s: the checkpoint holds %s keyed state but the job now uses "

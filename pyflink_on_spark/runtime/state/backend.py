@@ -128,6 +128,8 @@ class KeyedStateBackend(ABC):
         self._states = {}  # type: Dict[str, Any]
         self._kinds = {}  # type: Dict[str, str]
         self._descriptors = {}  # type: Dict[str, StateDescriptor]
+        # state name -> its declaration in the checkpoint this backend was restored from
+        self._restored_declarations = {}  # type: Dict[str, Tuple[str, str, bool]]
         self._namespace = VOID_NAMESPACE
         self._closed = False
 
@@ -174,6 +176,7 @@ class KeyedStateBackend(ABC):
             return state
         from pyflink_on_spark.runtime.state.ttl import TtlSettings, wrap_with_ttl
         ttl = TtlSettings.of(descriptor)
+        self._check_declaration(name, declaration(kind, descriptor, ttl is not None))
         if ttl is None:
             state = self._create_state(kind, name, descriptor)
         else:
@@ -206,6 +209,43 @@ class KeyedStateBackend(ABC):
     def registered_states(self) -> Dict[str, StateDescriptor]:
         """Name -> descriptor of every state obtained so far."""
         return dict(self._descriptors)
+
+    # -- declarations across a restore (a changed job started from a savepoint) ---------------
+
+    def state_declarations(self) -> Dict[str, Tuple[str, str, bool]]:
+        """Name -> (kind, declared type, TTL on) of every state this backend holds: what a
+        checkpoint records beside the values (restored ones not asked for again included)."""
+        from pyflink_on_spark.runtime.state.ttl import TtlSettings
+        found = dict(self._restored_declarations)
+        for name, descriptor in self._descriptors.items():
+            found[name] = declaration(self._kinds[name], descriptor,
+                                      TtlSettings.of(descriptor) is not None)
+        return found
+
+    def restore_declarations(self, parts: List[dict]) -> None:
+        """Takes the declarations of the checkpoint descriptions restored (every old
+        subtask's after rescaling: the same declarations)."""
+        from pyflink_on_spark.runtime.state.ttl import TtlSettings
+        for description in parts:
+            for name, value in (description.get("declarations") or {}).items():
+                self._restored_declarations[name] = tuple(value)
+        # states the operator's open() asked for before the restore
+        for name, descriptor in self._descriptors.items():
+            self._check_declaration(name, declaration(self._kinds[name], descriptor,
+                                                      TtlSettings.of(descriptor) is not None))
+
+    def _check_declaration(self, name: str, now: Tuple[str, str, bool]) -> None:
+        """Flink refuses to read state through an incompatible serializer; here the values
+        are pickled Python objects that the new declaration would misread (another kind of
+        state, TTL switched on or off) or silently mistype: a change fails naming it."""
+        then = self._restored_declarations.get(name)
+        if then is None or tuple(then) == now:
+            return
+        raise StateDeclarationChanged(
+            "The state '%s' was checkpointed as %s and is now declared as %s: the restored "
+            "values cannot be read under the new declaration. Keep the old declaration, or "
+            "give the changed state a new name (it then starts empty) and run the job from "
+            "its savepoint again." % (name, _describe(then), _describe(now)))
 
     # -- iteration over keys ------------------------------------------------------------------
 
@@ -304,3 +344,24 @@ def _hashable_marker(key):
     except TypeError:
         from pyflink_on_spark.runtime.state.encoding import encode_key
         return encode_key(key)
+
+
+class StateDeclarationChanged(ValueError):
+    """A state asked for with another kind, type or TTL than the checkpoint recorded."""
+
+
+_PICKLED = "PickledByteArrayTypeInfo"
+
+
+def declaration(kind: str, descriptor: StateDescriptor, ttl: bool) -> Tuple[str, str, bool]:
+    """(kind, declared type, TTL on) of a state descriptor; no type is PyFlink's pickled
+    default, so None and Types.PICKLED_BYTE_ARRAY() are one declaration."""
+    type_info = getattr(descriptor, "type_info", None)
+    text = _PICKLED if type_info is None else str(type_info)
+    return (kind, text, bool(ttl))
+
+
+def _describe(declared) -> str:
+    kind, type_text, ttl = declared
+    return "a %s of %s%s" % (_KIND_NAMES.get(kind, kind), type_text,
+                             " with TTL" if ttl else "")

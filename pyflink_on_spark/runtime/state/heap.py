@@ -438,10 +438,12 @@ class HeapKeyedStateBackend(KeyedStateBackend):
     checkpoint_kind = "heap"
 
     def snapshot_to_store(self, store, version: int, state_id: str, subtask: int) -> dict:
-        return {"kind": "heap", "data": self.export_tables()}
+        return {"kind": "heap", "data": self.export_tables(),
+                "declarations": self.state_declarations()}
 
     def restore_from_store(self, store, version: int, state_id: str,
                            parts: List[Tuple[int, dict]], keep) -> None:
+        self.restore_declarations([description for _, description in parts])
         tables = [description["data"] for _, description in parts]
         if keep is None and len(tables) == 1:
             self.import_tables(tables[0])

@@ -743,13 +743,15 @@ class RocksDBKeyedStateBackend(KeyedStateBackend):
             self.snapshot(local)
             sst, private, uploaded, self._checkpoint_sst = upload_files(
                 store, local, self._checkpoint_sst, version, state_id, subtask)
-            return {"kind": "rocksdb", "sst": sst, "private": private, "uploaded": uploaded}
+            return {"kind": "rocksdb", "sst": sst, "private": private, "uploaded": uploaded,
+                    "declarations": self.state_declarations()}
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
 
     def restore_from_store(self, store, version: int, state_id: str,
                            parts: List[Tuple[int, dict]], keep) -> None:
         from pyflink_on_spark.runtime.checkpoint.keyed import download_files
+        self.restore_declarations([description for _, description in parts])
         if keep is None and len(parts) == 1:
             old_subtask, description = parts[0]
             tmp = tempfile.mkdtemp(prefix="pyflink-restore-", dir=os.path.dirname(self.path))

@@ -10,7 +10,11 @@ from pyflink_on_spark.common.time import Duration
 from pyflink_on_spark.common.typeinfo import Types
 from pyflink_on_spark.common.watermark_strategy import WatermarkStrategy
 from pyflink_on_spark.datastream import StreamExecutionEnvironment
+from pyflink_on_spark.common.time import Time
 from pyflink_on_spark.datastream.connectors.file_system import FileSource, StreamFormat
+from pyflink_on_spark.datastream.functions import KeyedProcessFunction
+from pyflink_on_spark.datastream.state import (ListStateDescriptor, StateTtlConfig,
+                                               ValueStateDescriptor)
 from pyflink_on_spark.datastream.state_backend import EmbeddedRocksDBStateBackend
 from pyflink_on_spark.graph.transformations import SinkTransformation
 from pyflink_on_spark.runtime.checkpoint.micro_batch import state_ids_of
@@ -170,3 +174,66 @@ def test_no_target_directory_fails_with_flinks_words(tmp_path):
     runner.run_batch(0, [(0, [("k0", 1, 1)])])
     with pytest.raises(SavepointError, match="No savepoint directory configured"):
         write_savepoint(runner.store, 0, None, JOB_ID, "job")
+
+
+class _Declared(KeyedProcessFunction):
+    """Sums into state 'total', declared as the test says."""
+
+    def __init__(self, descriptor):
+        self.descriptor = descriptor
+
+    def open(self, ctx):
+        self.total = ctx.get_state(self.descriptor)
+
+    def process_element(self, value, ctx):
+        self.total.update(value[2])
+        yield value[0], value[2]
+
+
+def _declared_job(descriptor, backend=None):
+    env = StreamExecutionEnvironment.get_execution_environment()
+    env.set_parallelism(1)
+    if backend is not None:
+        env.set_state_backend(backend)
+    source = FileSource.for_record_stream_format(StreamFormat.text_line_format(), "/unused") \
+        .monitor_continuously(Duration.of_millis(100)).build()
+    out = env.from_source(source, WatermarkStrategy.no_watermarks(), "source") \
+        .map(lambda v: v, output_type=Types.PICKLED_BYTE_ARRAY()) \
+        .key_by(lambda v: v[0]).process(_Declared(descriptor)).uid("summing")
+    sink = SinkTransformation(name="Collect", input=out._transformation, spec=CollectSinkSpec())
+    return env._compile([sink]), sink.id
+
+
+@pytest.mark.parametrize("backend", [None, "rocksdb"])
+def test_a_state_declared_anew_with_another_type_fails_the_restore_naming_it(tmp_path,
+                                                                           backend):
+    make = (lambda: EmbeddedRocksDBStateBackend()) if backend else (lambda: None)
+    old, _ = _declared_job(ValueStateDescriptor("total", Types.INT()), make())
+    StreamRunner(old, str(tmp_path / "a")).run_batch(0, [(0, [("k", 1, 5)])])
+    # the same declaration (and a rebuilt task restoring it) is fine
+    same, sink = _declared_job(ValueStateDescriptor("total", Types.INT()), make())
+    assert StreamRunner(same, str(tmp_path / "a")).run_batch(1, [(0, [("k", 2, 6)])])[sink] \
+        == [("k", 6)]
+    for changed, now in ((ValueStateDescriptor("total", Types.STRING()),
+                          "a value state of String"),
+                         (ListStateDescriptor("total", Types.INT()),
+                          "a list state of ListTypeInfo<Integer>")):
+        job, _ = _declared_job(changed, make())
+        with pytest.raises(Exception) as raised:
+            StreamRunner(job, str(tmp_path / "a")).run_batch(2, [(0, [("k", 3, 7)])])
+        assert "operator " in str(raised.value) and "(state id 'uid-summing')" in str(raised.value)
+        assert ("The state 'total' was checkpointed as a value state of Integer and is now "
+                "declared as %s" % now) in str(raised.value)
+    ttl = ValueStateDescriptor("total", Types.INT())
+    ttl.enable_time_to_live(StateTtlConfig.new_builder(Time.seconds(60)).build())
+    job, _ = _declared_job(ttl, make())
+    with pytest.raises(Exception, match="now declared as a value state of Integer with TTL"):
+        StreamRunner(job, str(tmp_path / "a")).run_batch(2, [(0, [("k", 3, 7)])])
+
+
+def test_no_type_and_the_pickled_type_are_one_declaration(tmp_path):
+    old, _ = _declared_job(ValueStateDescriptor("total", None))
+    StreamRunner(old, str(tmp_path / "a")).run_batch(0, [(0, [("k", 1, 5)])])
+    job, sink = _declared_job(ValueStateDescriptor("total", Types.PICKLED_BYTE_ARRAY()))
+    assert StreamRunner(job, str(tmp_path / "a")).run_batch(1, [(0, [("k", 2, 6)])])[sink] \
+        == [("k", 6)]
