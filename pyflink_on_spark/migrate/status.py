@@ -107,6 +107,11 @@ NO_EFFECT: Dict[str, str] = {
           "set_connection_request_timeout":
         "the wait for a connection from the Java client's pool; the shim's Elasticsearch sink "
         "keeps one connection per host in each subtask",
+    **{_DS + "connectors.rabbitmq.RMQConnectionConfig.Builder." + name:
+       "pika does not reconnect by itself: a RabbitMQ connection that breaks fails the job, "
+       "which resumes from its checkpoint when run again (docs/connectors.md, RabbitMQ)"
+       for name in ("set_automatic_recovery", "set_topology_recovery_enabled",
+                    "set_network_recovery_interval")},
     _ENV + "set_restart_strategy": _RESTART,
     _EXEC_CONFIG + "set_restart_strategy": _RESTART,
     "pyflink.common.restart_strategy.RestartStrategies": _RESTART,
