@@ -16,6 +16,8 @@ import tempfile
 from dataclasses import dataclass
 from typing import List, Optional
 
+from pyflink_on_spark.tests.server_installs import installed_once
+
 URL_ENV = "PYFLINK_ON_SPARK_TEST_POSTGRES_URL"   # the running server's JDBC URL
 
 
@@ -25,6 +27,7 @@ def _bin_dir() -> Optional[str]:
     return os.path.dirname(found[-1]) if found else None
 
 
+@installed_once("postgresql")
 def ensure_installed() -> str:
     """The directory of initdb / pg_ctl, installing Debian's postgresql package if needed."""
     bin_dir = _bin_dir()

@@ -20,6 +20,8 @@ import uuid
 from dataclasses import dataclass
 from typing import List, Optional
 
+from pyflink_on_spark.tests.server_installs import installed_once
+
 KAFKA_VERSION = "4.1.1"
 CACHE_ENV = "PYFLINK_ON_SPARK_KAFKA_HOME"      # where the broker's jars are kept
 # the test broker's bootstrap.servers, for programs the tests run (compat cases)
@@ -70,6 +72,7 @@ def cache_dir() -> str:
         os.path.expanduser("~"), ".cache", "pyflink-on-spark", "kafka-" + KAFKA_VERSION)
 
 
+@installed_once("kafka broker")
 def install_broker(version: str = KAFKA_VERSION) -> str:
     """The directory of the broker's jars, fetched with Maven when missing (idempotent: a
     complete download is marked by a stamp file)."""

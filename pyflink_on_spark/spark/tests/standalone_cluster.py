@@ -37,6 +37,8 @@ from importlib import metadata
 from pathlib import PurePosixPath
 from typing import Dict, List, Mapping, Optional, Tuple
 
+from pyflink_on_spark.tests.server_installs import installed_once
+
 CLIENT_TIMEOUT_S = 300        # a client process on the cluster: JVM, executors, the job
 
 # The plain PySpark environment a cluster's executors have: what `pip install pyspark[sql]`
@@ -247,6 +249,7 @@ def _remove_abandoned_builds(root: str, max_age_s: float = 3600.0) -> None:
                 pass
 
 
+@installed_once("bare python")
 def bare_python() -> str:
     """The path of the interpreter of a virtualenv that has only a plain PySpark
     environment (BARE_DISTRIBUTIONS, linked from this interpreter's installation) and none

@@ -1,0 +1,52 @@
+"""A test server's install runs once per process, whoever asks first: the early start at
+the end of collection and the fixture share its result or its error."""
+import threading
+import time
+
+import pytest
+
+from pyflink_on_spark.tests import server_installs
+from pyflink_on_spark.tests.server_installs import installed_once
+
+
+def test_callers_during_and_after_the_install_share_one_run():
+    runs = []
+
+    @installed_once("test: slow install")
+    def install():
+        runs.append(1)
+        time.sleep(0.3)
+        return "/opt/server"
+
+    results = []
+    threads = [threading.Thread(target=lambda: results.append(install())) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert results == ["/opt/server"] * 4 and install() == "/opt/server"
+    assert runs == [1]
+
+
+def test_a_failed_install_fails_every_caller_with_its_error():
+    @installed_once("test: failing install")
+    def install():
+        raise RuntimeError("apt-get install left no initdb")
+
+    for _ in range(2):
+        with pytest.raises(RuntimeError, match="left no initdb"):
+            install()
+
+
+def test_early_installs_skip_functions_that_do_not_run_once(monkeypatch):
+    ran = []
+    import types
+    module = types.ModuleType("fake_servers")
+    module.plain = lambda: ran.append("plain")
+    module.once = installed_once("test: early")(lambda: ran.append("once"))
+    monkeypatch.setitem(__import__("sys").modules, "fake_servers", module)
+    monkeypatch.setattr(server_installs, "EARLY", {
+        "a": [("apt", "fake_servers:plain")], "b": [("download", "fake_servers:once")]})
+    for thread in server_installs.install_early(["a", "b", "unknown"]):
+        thread.join()
+    assert ran == ["once"]
