@@ -97,6 +97,8 @@ def _source_step(stage: CompiledStage) -> str:
         return "createDataFrame(%d split row(s))" % len(source.splits)
     if isinstance(source.frame, source_specs.KafkaSourceSpec):
         return "spark.read.format('kafka')"
+    if isinstance(source.frame, source_specs.RabbitMQSourceSpec):
+        return "the driver's RabbitMQ consumer (per micro-batch, recorded in the checkpoint)"
     if isinstance(source.frame, source_specs.HybridSourceSpec):
         return "HybridSource: one bounded source per micro-batch, then the last source"
     if getattr(source.frame, "monitor_interval_ms", 0):
@@ -115,6 +117,8 @@ def _sink_output(sink) -> str:
         return "tasks: Kafka producer (at least once)"
     if isinstance(sink, sink_specs.KafkaTransactionalSinkSpec):
         return "tasks: Kafka transactions (exactly once)"
+    if isinstance(sink, sink_specs.RabbitMQSinkSpec):
+        return "tasks: RabbitMQ publisher with confirms (at least once)"
     if isinstance(sink, sink_specs.DiscardSinkSpec):
         return "discarded"
     return type(sink).__name__
