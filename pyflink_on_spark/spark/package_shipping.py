@@ -283,7 +283,16 @@ CONFLUENT_KAFKA = NativePackage("confluent-kafka", "KafkaSink / FlinkKafkaProduc
 # CassandraSink's writes (codecs/cassandra/writer.py). Any release speaks CQL.
 CASSANDRA_DRIVER = tuple(NativePackage(name, "CassandraSink", "", any_version=True)
                          for name in ("cassandra-driver", "geomet", "Deprecated", "wrapt"))
-NATIVE_PACKAGES = (ROCKSDICT, CONFLUENT_KAFKA) + CASSANDRA_DRIVER
+# psycopg 3 with its compiled libpq build, which must be psycopg's own version, and
+# typing-extensions, which psycopg imports: JdbcSink with jdbc:postgresql: URLs
+# (codecs/jdbc/drivers.py)
+PSYCOPG = (NativePackage("psycopg", "JdbcSink with a jdbc:postgresql: URL", "",
+                         any_version=False),
+           NativePackage("psycopg-binary", "JdbcSink with a jdbc:postgresql: URL", "",
+                         any_version=False),
+           NativePackage("typing-extensions", "JdbcSink with a jdbc:postgresql: URL", "",
+                         any_version=True))
+NATIVE_PACKAGES = (ROCKSDICT, CONFLUENT_KAFKA) + CASSANDRA_DRIVER + PSYCOPG
 
 
 def job_uses_rocksdb(job) -> bool:
@@ -303,11 +312,18 @@ def job_writes_cassandra(job) -> bool:
                for stage in job.stages for op in stage.spec.operators)
 
 
+def job_writes_postgresql(job) -> bool:
+    from pyflink_on_spark.specs.sinks import JdbcSinkSpec
+    return any(isinstance(op.op, JdbcSinkSpec) and op.op.url.startswith("jdbc:postgresql:")
+               for stage in job.stages for op in stage.spec.operators)
+
+
 def native_packages(job) -> List[NativePackage]:
     """The compiled packages the job's tasks import."""
     return [package for package, used in ((ROCKSDICT, job_uses_rocksdb(job)),
                                           (CONFLUENT_KAFKA, job_writes_kafka(job))) if used] \
-        + (list(CASSANDRA_DRIVER) if job_writes_cassandra(job) else [])
+        + (list(CASSANDRA_DRIVER) if job_writes_cassandra(job) else []) \
+        + (list(PSYCOPG) if job_writes_postgresql(job) else [])
 
 
 # Run by the executors' Python itself, not a PySpark worker: a worker of another minor

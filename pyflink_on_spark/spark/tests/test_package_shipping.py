@@ -332,7 +332,9 @@ def test_the_probe_asks_the_executors_python_itself(spark, monkeypatch, through)
         "confluent-kafka": metadata.version("confluent-kafka"),
         "cassandra-driver": metadata.version("cassandra-driver"),
         "geomet": metadata.version("geomet"), "Deprecated": metadata.version("Deprecated"),
-        "wrapt": metadata.version("wrapt")}}
+        "wrapt": metadata.version("wrapt"), "psycopg": metadata.version("psycopg"),
+        "psycopg-binary": metadata.version("psycopg-binary"),
+        "typing-extensions": metadata.version("typing-extensions")}}
     monkeypatch.setattr(spark.sparkContext, "pythonExec", "/nowhere/bin/python3")
     with pytest.raises(package_shipping.ExecutorsCannotRunJob) as raised:
         package_shipping.probe_workers(spark.sparkContext)
