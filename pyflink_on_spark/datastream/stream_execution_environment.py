@@ -279,6 +279,16 @@ class StreamExecutionEnvironment(object):
 
     def from_source(self, source, watermark_strategy, source_name: str,
                     type_info=None) -> DataStream:
+        if type_info is None and getattr(source, "_declares_no_type", False):
+            # Flink's words (seen on PyFlink 1.20.5, which raises them at the stream's first
+            # use: map, print...; here at once)
+            raise TypeError(
+                "The return type of function '%s' could not be determined automatically, due "
+                "to type erasure. You can give type information hints by using the "
+                "returns(...) method on the result of the transformation call, or by letting "
+                "your function implement the 'ResultTypeQueryable' interface. (%s does not "
+                "declare its type: pass type_info to from_source.)"
+                % (source_name, type(source).__name__))
         in_sequence = getattr(source, "_bounded_sources", None)
         if in_sequence is not None:
             # HybridSource of bounded sources: a union's consumer takes its inputs in order,

@@ -57,6 +57,10 @@ def _check_source(source: Source) -> None:
 class HybridSource(Source):
     _spark_route = _ROUTE
 
+    # Flink's HybridSource does not declare the type it produces (it is not
+    # ResultTypeQueryable): from_source needs type_info (stream_execution_environment.py)
+    _declares_no_type = True
+
     def __init__(self, j_hybrid_source):
         super(HybridSource, self).__init__(source=j_hybrid_source)
 
