@@ -18,6 +18,8 @@ import time
 from dataclasses import dataclass
 from typing import List, Optional
 
+from pyflink_on_spark.tests.server_installs import installed_once
+
 URL_ENV = "PYFLINK_ON_SPARK_TEST_MARIADB_URL"   # the running server's JDBC URL
 DATABASE = "test"
 _BINARIES = ("mariadbd", "mariadb-install-db")
@@ -28,8 +30,10 @@ def _binary(name: str) -> Optional[str]:
     return shutil.which(name, path=_SEARCH + ":" + os.environ.get("PATH", ""))
 
 
+@installed_once("mariadb-server")
 def ensure_installed() -> None:
-    """Installs Debian's mariadb-server package when mariadbd or mariadb-install-db is missing."""
+    """Installs Debian's mariadb-server package when mariadbd or mariadb-install-db is missing
+    (once per process; server_installs.py starts it early, in the background)."""
     if all(_binary(b) for b in _BINARIES):
         return
     env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
