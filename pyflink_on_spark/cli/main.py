@@ -29,6 +29,8 @@ def _savepoint_configuration(args) -> dict:
         items["execution.savepoint.path"] = args.from_savepoint
     if args.allow_non_restored_state:
         items["execution.savepoint.ignore-unclaimed-state"] = "true"
+    if args.savepoint_at_end:
+        items["pyflink-on-spark.backfill.savepoint-dir"] = args.savepoint_at_end
     return items
 
 
@@ -159,6 +161,10 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("-n", "--allow-non-restored-state", action="store_true",
                      help="with --from-savepoint: drop savepoint state that no operator of "
                           "the job claims instead of failing (Flink: flink run -n)")
+    run.add_argument("--savepoint-at-end", metavar="DIR",
+                     help="a job over bounded sources (files, bounded Kafka): run it as the "
+                          "first micro-batch of its unbounded self and end in a savepoint "
+                          "in DIR, for the live job to start from (docs/operations.md)")
     run.add_argument("script", nargs="?",
                      help="the job script (its imports may say pyflink...)")
     run.add_argument("args", nargs=argparse.REMAINDER, help="arguments for the script")

@@ -152,7 +152,8 @@ _KEPT = ("pipeline.name", "execution.runtime-mode",
          "execution.state-recovery.path", "execution.savepoint.path",
          "execution.state-recovery.ignore-unclaimed-state",
          "execution.savepoint.ignore-unclaimed-state",
-         "execution.checkpointing.savepoint-dir", "state.savepoints.dir")
+         "execution.checkpointing.savepoint-dir", "state.savepoints.dir",
+         "pyflink-on-spark.backfill.savepoint-dir")
 
 _reported = set()
 

@@ -406,7 +406,9 @@ class StreamExecutionEnvironment(object):
             savepoint_dir=savepoint_dir or None,
             restore_path=self._config_value("execution.state-recovery.path",
                                             "execution.savepoint.path"),
-            allow_non_restored=(allow or "").strip().lower() == "true")
+            allow_non_restored=(allow or "").strip().lower() == "true",
+            # the shim's own key (`run --savepoint-at-end DIR`): spark/streaming/backfill.py
+            savepoint_at_end=self._config_value("pyflink-on-spark.backfill.savepoint-dir"))
 
     def _config_value(self, *keys: str) -> Optional[str]:
         """The first of ``keys`` (a key and its deprecated names) set in the configuration."""

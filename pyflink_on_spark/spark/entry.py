@@ -163,6 +163,8 @@ def execute(sinks: List, settings: JobSettings):
     job = _job_to_run(sinks, settings)
     if _capture(job, settings):
         return _captured_result()
+    if settings.checkpoints.savepoint_at_end and not _unbounded(job, settings):
+        return _backfill(job, settings)
     if _unbounded(job, settings):
         _no_streaming_dependencies(settings)
         from pyflink_on_spark.spark.streaming.executor import execute_streaming
@@ -180,6 +182,7 @@ def execute_async(sinks: List, settings: JobSettings):
     if _capture(job, settings):
         from pyflink_on_spark.spark.executor import FinishedJobHandle
         return JobClient(FinishedJobHandle(_captured_result()))
+    _no_backfill_here(job, settings, "execute_async()")
     if _unbounded(job, settings):
         _no_streaming_dependencies(settings)
         from pyflink_on_spark.spark.streaming.job_handle import StreamingJobHandle
@@ -196,9 +199,30 @@ def _no_streaming_dependencies(settings: JobSettings) -> None:
             "ship them with spark-submit --py-files / --archives / spark.pyspark.python")
 
 
-def _streaming_settings(settings: JobSettings):
+def _streaming_settings(settings: JobSettings, note_no_recovery: bool = True):
     from pyflink_on_spark.spark.streaming.settings import streaming_settings
-    return streaming_settings(settings.checkpoints, settings.metric_reporters)
+    return streaming_settings(settings.checkpoints, settings.metric_reporters,
+                              note_no_recovery)
+
+
+def _backfill(job: CompiledJob, settings: JobSettings):
+    """A bounded job run as the first micro-batch of its unbounded self, ending in a
+    savepoint the live job starts from (spark/streaming/backfill.py)."""
+    from pyflink_on_spark.spark.streaming.backfill import as_backfill, run_backfill
+    _no_streaming_dependencies(settings)
+    backfill = as_backfill(job, settings.config.runtime_mode)
+    # no note that the run will not recover: it ends in its savepoint
+    return run_backfill(backfill, settings.config.job_name, run_options(),
+                        _streaming_settings(settings, note_no_recovery=False),
+                        settings.checkpoints.savepoint_at_end)
+
+
+def _no_backfill_here(job: CompiledJob, settings: JobSettings, call: str) -> None:
+    from pyflink_on_spark.spark.streaming.sources import is_unbounded
+    if settings.checkpoints.savepoint_at_end and not is_unbounded(job):
+        raise NotImplementedError(
+            "A backfill that ends in a savepoint (--savepoint-at-end) runs with execute(), "
+            "not %s" % call)
 
 
 def _unbounded(job: CompiledJob, settings: Optional[JobSettings] = None) -> bool:
@@ -222,6 +246,7 @@ def execute_and_collect(sinks: List, collect_sink_id: int, settings: JobSettings
     job = _job_to_run(sinks, settings)
     if _capture(job, settings):
         return iter(())
+    _no_backfill_here(job, settings, "execute_and_collect()")
     if _unbounded(job, settings):
         from pyflink_on_spark.spark.streaming.job_handle import collect_unbounded
         return collect_unbounded(job, settings.config.job_name, run_options(),

@@ -185,6 +185,8 @@ class CheckpointSettings:
     savepoint_dir: Optional[str] = None
     restore_path: Optional[str] = None
     allow_non_restored: bool = False
+    # a job over bounded sources that ends in a savepoint there (spark/streaming/backfill.py)
+    savepoint_at_end: Optional[str] = None
 
 
 @dataclass(frozen=True)

@@ -51,7 +51,8 @@ class StreamingSettings:
     prometheus_ports: Optional[Tuple[int, ...]] = None
 
 
-def streaming_settings(checkpoints, metric_reporters=()) -> StreamingSettings:
+def streaming_settings(checkpoints, metric_reporters=(),
+                       note_no_recovery: bool = True) -> StreamingSettings:
     """What the job's CheckpointSettings (specs.stage) mean for its micro-batches. Without
     checkpointing or a storage directory: a temporary directory, and a note on stderr.
     ``metric_reporters``: the job's metrics.reporter.* keys."""
@@ -74,8 +75,9 @@ def streaming_settings(checkpoints, metric_reporters=()) -> StreamingSettings:
             trigger_ms=interval, checkpoint_dir=path, recoverable=True,
             min_pause_ms=max(0, checkpoints.min_pause_ms or 0),
             delete_on_cancel=checkpoints.retention == "DELETE_ON_CANCELLATION", **savepoints)
-    sys.stderr.write(_NO_RECOVERY + "\n")
-    sys.stderr.flush()
+    if note_no_recovery:
+        sys.stderr.write(_NO_RECOVERY + "\n")
+        sys.stderr.flush()
     temporary = tempfile.mkdtemp(prefix="pyflink-on-spark-stream-")
     return StreamingSettings(trigger_ms=interval if enabled else DEFAULT_TRIGGER_MS,
                              checkpoint_dir=temporary, recoverable=False,

@@ -148,3 +148,65 @@ def test_list_savepoint_and_stop_from_the_command_line(spark, tmp_path, monkeypa
     assert len(os.listdir(sps)) == 2
     assert main(["list"]) == 0
     assert "No running jobs." in capsys.readouterr().out
+
+
+def test_a_backfill_ends_in_a_savepoint_the_live_job_goes_on_from(spark, tmp_path, capfd):
+    from pyflink_on_spark.spark.streaming.backfill import KEY
+    in_dir, sps = str(tmp_path / "in"), str(tmp_path / "savepoints")
+    os.makedirs(in_dir)
+    _add(in_dir, "f1.txt", "a\nb\na\n")
+
+    def job(out, checkpoints, live, config=None):
+        config = config if config is not None else Configuration()
+        config.set_string("state.checkpoints.dir", "file://" + checkpoints)
+        env = StreamExecutionEnvironment.get_execution_environment(config)
+        env.set_parallelism(2)
+        env.enable_checkpointing(200)
+        builder = FileSource.for_record_stream_format(StreamFormat.text_line_format(), in_dir)
+        if live:
+            builder = builder.monitor_continuously(Duration.of_millis(200))
+        env.from_source(builder.build(), WatermarkStrategy.no_watermarks(), "files") \
+            .uid("src").map(lambda line: line.upper(), output_type=Types.STRING()) \
+            .uid("upper").key_by(lambda v: v).process(_counter(0), Types.STRING()) \
+            .uid("counter") \
+            .sink_to(FileSink.for_row_format(out, Encoder.simple_string_encoder()).build())
+        return env
+
+    # the history: a bounded FileSource, its run ending in a savepoint
+    backfill_out = str(tmp_path / "backfill")
+    job(backfill_out, str(tmp_path / "ckpt-backfill"), live=False,
+        config=Configuration().set_string(KEY, "file://" + sps)).execute("counting history")
+    assert _lines(backfill_out) == ["A 1", "A 2", "B 1"]
+    [name] = os.listdir(sps)
+    printed = capfd.readouterr().err
+    assert "ended in the savepoint file:%s/%s" % (sps, name) in printed
+
+    # live: the same program, monitoring the directory, from the savepoint
+    _add(in_dir, "f2.txt", "a\nc\n")
+    live_out = str(tmp_path / "live")
+    client = job(live_out, str(tmp_path / "ckpt-live"), live=True,
+                 config=_from(os.path.join(sps, name))).execute_async("counting, live")
+    try:
+        _wait_for(lambda: len(_lines(live_out)) == 2, client)
+    finally:
+        client.cancel().result()
+    # backfill + live = one unbounded run over both files
+    one_out = str(tmp_path / "one")
+    client = job(one_out, str(tmp_path / "ckpt-one"), live=True).execute_async("counting")
+    try:
+        _wait_for(lambda: len(_lines(one_out)) == 5, client)
+    finally:
+        client.cancel().result()
+    assert sorted(_lines(backfill_out) + _lines(live_out)) == _lines(one_out) == \
+        ["A 1", "A 2", "A 3", "B 1", "C 1"]
+
+
+def test_a_backfill_refuses_batch_mode_and_sources_it_cannot_go_on_from(tmp_path):
+    from pyflink_on_spark.spark.streaming.backfill import as_backfill
+    env = StreamExecutionEnvironment.get_execution_environment()
+    env.from_collection([1, 2]).print()
+    job = env._compile(env._sinks)
+    with pytest.raises(NotImplementedError, match="in BATCH mode every window and timer"):
+        as_backfill(job, "BATCH")
+    with pytest.raises(NotImplementedError, match="reads FileSources and KafkaSources"):
+        as_backfill(job, "STREAMING")
