@@ -135,6 +135,12 @@ def compat_main(argv: Optional[List[str]] = None) -> int:
         written = sum(1 for r in reporter.results if r.note.startswith("recorded"))
         extra.append("recorded %d expected file(s), %d unchanged"
                      % (written, sum(1 for r in reporter.results if r.passed) - written))
+    if args.reference and cases:
+        # a PASS here is the reference run's: say so, the shim was not run
+        extra.append("these cases ran on %s only; check the shim against them with: "
+                     "pyflink-on-spark compat %s%s" % (
+                         args.reference, args.dir,
+                         "".join(" -k %s" % k for k in args.keywords or ())))
     orphans = orphan_expected_files(Path(args.dir))
     if orphans:
         extra.append("expected files without a program: "
