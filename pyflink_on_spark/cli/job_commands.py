@@ -6,9 +6,6 @@ import argparse
 import sys
 import time
 
-from pyflink_on_spark.spark.streaming.job_control import (JobNotFound, ask_job, find_job,
-                                                          list_jobs)
-
 
 def add_arguments(sub) -> None:
     listing = sub.add_parser("list", help="list the running unbounded jobs (Flink: flink list)")
@@ -34,7 +31,8 @@ def add_arguments(sub) -> None:
 
 
 def _list(args: argparse.Namespace) -> int:
-    jobs = list_jobs()
+    from pyflink_on_spark.spark.entry import running_jobs
+    jobs = running_jobs()
     if not jobs:
         print("No running jobs.")
         return 0
@@ -48,13 +46,14 @@ def _list(args: argparse.Namespace) -> int:
 
 
 def _ask(args: argparse.Namespace, verb: str, **fields):
+    from pyflink_on_spark.spark.entry import ask_running_job, find_running_job
     try:
-        job = find_job(args.job)
-    except JobNotFound as e:
+        job = find_running_job(args.job)
+    except LookupError as e:
         print("pyflink-on-spark %s: %s" % (verb, e), file=sys.stderr)
         return None, None
     try:
-        return job, ask_job(job, verb, **fields)
+        return job, ask_running_job(job, verb, **fields)
     except OSError as e:
         print("pyflink-on-spark %s: job %s (pid %d) did not answer: %s"
               % (verb, job.job_id, job.pid, e), file=sys.stderr)

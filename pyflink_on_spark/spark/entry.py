@@ -329,3 +329,24 @@ def stop_served() -> Optional[str]:
         return None
     connect_server.stop_server(info)
     return info.url
+
+
+# `pyflink-on-spark list / cancel / savepoint / stop`: the running unbounded jobs of this user
+# on this machine (spark/streaming/job_control.py)
+
+def running_jobs() -> list:
+    from pyflink_on_spark.spark.streaming.job_control import list_jobs
+    return list_jobs()
+
+
+def find_running_job(wanted: str):
+    """The running job whose id starts with ``wanted`` (or named ``wanted``); LookupError
+    saying why when there is none or several."""
+    from pyflink_on_spark.spark.streaming.job_control import find_job
+    return find_job(wanted)
+
+
+def ask_running_job(job, verb: str, **fields) -> dict:
+    """One request to a running job's control socket; its answer."""
+    from pyflink_on_spark.spark.streaming.job_control import ask_job
+    return ask_job(job, verb, **fields)
