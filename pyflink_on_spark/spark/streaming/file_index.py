@@ -55,14 +55,14 @@ def list_files(paths: Sequence[str]) -> List[str]:
     return sorted(set(found))
 
 
-def _root_of(uri: str) -> Tuple[str, str]:
+def root_of(uri: str) -> Tuple[str, str]:
     """(scheme prefix, normalised path) of a source path, as list_files names its files."""
     _, root = filesystem_of(uri)
     prefix = uri[: len(uri) - len(uri.split("://", 1)[1])] if "://" in uri else ""
     return prefix, posixpath.normpath(root)
 
 
-def _under(f: str, prefix: str, base: str) -> bool:
+def is_under(f: str, prefix: str, base: str) -> bool:
     """Whether the file ``f`` is the source path (prefix, base) or lies under it ('..'
     resolved first: the names are compared, the file system is not asked)."""
     if not f.startswith(prefix):
@@ -84,7 +84,7 @@ class FileIndex:
         self.dir = store.path("sources", source_id)
         self._seen: Dict[str, int] = {}
         self._loaded_up_to = -1
-        self._roots: Optional[List[Tuple[str, str]]] = None   # the paths, as _root_of says
+        self._roots: Optional[List[Tuple[str, str]]] = None   # the paths, as root_of says
 
     def _record_path(self, batch_id: int) -> str:
         return "%s/%d" % (self.dir, batch_id)
@@ -115,8 +115,8 @@ class FileIndex:
         own paths (the record is in the checkpoint directory, and a name pointing elsewhere
         would make the job read, and write out, any file its user can read)."""
         if self._roots is None:
-            self._roots = [_root_of(uri) for uri in self.paths]
-        if not any(_under(f, prefix, base) for prefix, base in self._roots):
+            self._roots = [root_of(uri) for uri in self.paths]
+        if not any(is_under(f, prefix, base) for prefix, base in self._roots):
             raise ValueError(
                 "pyflink_on_spark: the checkpoint's record of batch %d names %s, which is not "
                 "under the source's paths %s: the source's paths changed since the batch was "

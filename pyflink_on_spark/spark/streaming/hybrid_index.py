@@ -130,10 +130,10 @@ def _listed_files(spec: sources.FileSourceSpec) -> List[list]:
 
 def _check_recorded_files(spec: sources.FileSourceSpec, entries, batch_id: int) -> None:
     """A re-run batch reads only files under the source's own paths (file_index.py)."""
-    from pyflink_on_spark.spark.streaming.file_index import _root_of, _under
-    roots = [_root_of(uri) for uri in spec.paths]
+    from pyflink_on_spark.spark.streaming.file_index import is_under, root_of
+    roots = [root_of(uri) for uri in spec.paths]
     for f, _ in entries:
-        if not any(_under(f, prefix, base) for prefix, base in roots):
+        if not any(is_under(f, prefix, base) for prefix, base in roots):
             raise ValueError(
                 "pyflink_on_spark: the checkpoint's record of batch %d names %s, which is not "
                 "under the HybridSource's FileSource paths %s: run with the paths it was "
