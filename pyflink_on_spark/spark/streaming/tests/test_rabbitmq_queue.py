@@ -54,7 +54,7 @@ def test_messages_are_acknowledged_only_once_their_batch_completed(rabbitmq, tmp
     source.close()                        # the driver goes: the broker requeues both
     assert _ready_count_becomes(rabbitmq, queue, 2)
     restarted = _source(rabbitmq, queue, True, store)
-    got, _ = _plan_until(restarted, next_batch, 1, timeout=3.0)
+    got, _ = _plan_until(restarted, next_batch, 1, timeout=2.0)
     assert got == []                      # delivered again, dropped: recorded already
     for b in recorded:                    # the recorded batches (re-run) complete now
         store.complete(b)
@@ -79,7 +79,7 @@ def _crash_after_completion(address, queue, use_correlation_id, store):
     assert _ready_count_becomes(address, queue, 5)
     restarted = _source(address, queue, use_correlation_id, store)
     publish(address, queue, [b"n0"], correlation_ids=["n0"] if use_correlation_id else None)
-    got, after = _plan_until(restarted, next_batch, 6, timeout=5.0)
+    got, after = _plan_until(restarted, next_batch, 6, timeout=3.0)
     for b in range(next_batch, after):
         store.complete(b)
     restarted.compact(before=0)
