@@ -75,6 +75,24 @@ def kafka_source_options(spec: sources.KafkaSourceSpec) -> Dict[str, str]:
     return options
 
 
+def wait_options(spec: sources.KafkaSourceSpec) -> Dict[str, str]:
+    """Spark's Kafka reader bounded by the wait for a silent broker (codecs/kafka/brokers.py):
+    its offset lookups on the driver (the admin client's default.api.timeout.ms; Spark tries
+    fetchOffset.numRetries times) and its tasks' polls (kafkaConsumer.pollTimeoutMs, else
+    spark.network.timeout, 120 s). A broker lost in the middle of a read failed the job after
+    ~190 s; a job's own default.api.timeout.ms / request.timeout.ms are kept (the Java
+    client requires the first to be at least the second)."""
+    from pyflink_on_spark.codecs.kafka.brokers import broker_wait_seconds
+    props = dict(spec.properties)
+    wait_ms = int(broker_wait_seconds(props) * 1000)
+    options = {"kafkaConsumer.pollTimeoutMs": str(wait_ms)}
+    if "default.api.timeout.ms" not in props:
+        request_ms = int(props.get("request.timeout.ms", wait_ms))
+        options["kafka.request.timeout.ms"] = str(request_ms)
+        options["kafka.default.api.timeout.ms"] = str(max(wait_ms, request_ms))
+    return options
+
+
 def split_owner(topic: str, partition: int, parallelism: int) -> int:
     """Flink's KafkaSourceEnumerator.getSplitOwner."""
     start = ((java_string_hash(topic) * 31) & 0x7FFFFFFF) % parallelism
@@ -107,7 +125,9 @@ def kafka_scan_frame(spec: sources.KafkaSourceSpec, parallelism: int, session,
                 from pyflink_on_spark.spark.batch_schema import rows_frame
                 return rows_frame(session, [])
     reader = session.read.format("kafka")
-    for key, value in sorted(kafka_source_options(spec).items()):
+    options = kafka_source_options(spec)
+    options.update(wait_options(spec))
+    for key, value in sorted(options.items()):
         reader = reader.option(key, value)
     try:
         df = reader.load()

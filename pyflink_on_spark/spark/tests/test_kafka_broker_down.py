@@ -157,3 +157,25 @@ def test_a_kafka_sink_job_whose_broker_is_down_fails_fast(spark, capfd):
                                .set_value_serialization_schema(SimpleStringSchema()).build())
         .build())
     _fails_fast(env, servers, "KafkaSink (AT_LEAST_ONCE)", capfd)
+
+
+def test_spark_reads_are_bounded_by_the_same_wait():
+    from pyflink_on_spark.spark.kafka import wait_options
+
+    def options(**props):
+        builder = KafkaSource.builder().set_bootstrap_servers("b:1").set_topics("t") \
+            .set_value_only_deserializer(SimpleStringSchema())
+        for key, value in props.items():
+            builder = builder.set_property(key.replace("_", "."), value)
+        return wait_options(builder.build()._source_definition())
+
+    # a broker lost in the middle of a read: the tasks' polls and the driver's offset
+    # lookups give up after the wait, not Spark's 120 s (three times over)
+    assert options() == {"kafkaConsumer.pollTimeoutMs": "5000",
+                         "kafka.request.timeout.ms": "5000",
+                         "kafka.default.api.timeout.ms": "5000"}
+    assert options(default_api_timeout_ms="2000") == {"kafkaConsumer.pollTimeoutMs": "2000"}
+    # the Java client wants default.api.timeout.ms >= request.timeout.ms
+    assert options(request_timeout_ms="30000") == {"kafkaConsumer.pollTimeoutMs": "5000",
+                                                   "kafka.request.timeout.ms": "30000",
+                                                   "kafka.default.api.timeout.ms": "30000"}
