@@ -4,8 +4,8 @@ Programs build FlinkKinesisConsumer, KinesisStreamsSink and KinesisFirehoseSink 
 (the consumer's and the Data Streams sink's checks and messages as observed on PyFlink 1.20.5
 with flink-sql-connector-kinesis 4.0.0-1.16; Firehose's builder was not available to check);
 adding one to a job raises NotImplementedError naming the Spark-side route: a Kinesis source
-for Spark Structured Streaming (the spark-sql-kinesis connector) for the consumer and the Data
-Streams sink, and for Firehose (which Spark has no connector for) files written where the
+for Spark Structured Streaming (awslabs' spark-sql-kinesis-connector) for the consumer and the
+Data Streams sink, and for Firehose (which Spark has no connector for) files written where the
 delivery stream would put them.
 """
 from __future__ import annotations
@@ -32,11 +32,13 @@ __all__ = [
     'KinesisFirehoseSinkBuilder'
 ]
 
-_STREAMS_ROUTE = ("On Spark, Kinesis Data Streams are read and written through a Kinesis "
-                  "source/sink for Structured Streaming (the spark-sql-kinesis connector, "
-                  "format 'aws-kinesis'); pyflink_on_spark has no Kinesis mapping and no "
-                  "unbounded execution yet. Kafka works here: KafkaSource (bounded) / "
-                  "KafkaSink.")
+_STREAMS_ROUTE = ("On Spark, Kinesis Data Streams are read and written with a Kinesis "
+                  "connector for Structured Streaming (awslabs' spark-sql-kinesis-connector, "
+                  "format 'aws-kinesis'; Amazon EMR 7.1+ ships it): run that part as a Spark "
+                  "job of its own, or bridge the stream into Kafka (no Kinesis endpoint can "
+                  "run where pyflink_on_spark is tested, so it maps none). Kafka runs here: "
+                  "KafkaSource / FlinkKafkaConsumer (bounded and unbounded) and KafkaSink / "
+                  "FlinkKafkaProducer.")
 _FIREHOSE_ROUTE = ("Spark has no Firehose connector: Firehose delivers to S3, so write those "
                    "files directly with FileSink (s3a:// paths through Spark's Hadoop "
                    "filesystems).")
