@@ -19,11 +19,14 @@ import time
 from dataclasses import dataclass
 from typing import List, Optional
 
+from pyflink_on_spark.tests.server_installs import installed_once
+
 ADDRESS_ENV = "PYFLINK_ON_SPARK_TEST_RABBITMQ"   # "host:port" of the running broker
 SERVER_SCRIPT = "/usr/lib/rabbitmq/bin/rabbitmq-server"
 START_TIMEOUT_S = 90.0
 
 
+@installed_once("rabbitmq-server")
 def ensure_installed() -> str:
     """The broker's start script, installing Debian's rabbitmq-server package if needed."""
     if os.path.exists(SERVER_SCRIPT):

@@ -44,7 +44,9 @@ from pyflink_on_spark.spark.streaming.faults import driver_fault_point as _fault
 from pyflink_on_spark.spark.streaming.job_control import new_entry, start_control
 from pyflink_on_spark.spark.streaming.metrics_reporting import MetricsBoard, PrometheusEndpoint
 from pyflink_on_spark.spark.streaming.savepoint_requests import SavepointRequests
-from pyflink_on_spark.spark.streaming.sources import check_unbounded_source, unbounded_source
+from pyflink_on_spark.spark.streaming.sources import (UNBOUNDED_SOURCES,
+                                                      check_unbounded_source,
+                                                      unbounded_source)
 from pyflink_on_spark.spark.streaming.settings import StreamingSettings, job_identity
 from pyflink_on_spark.spark.streaming.stage_task import make_streaming_stage_function
 from pyflink_on_spark.spark.streaming.stop_signals import StopSignals
@@ -71,10 +73,10 @@ def _check_supported(job: CompiledJob) -> None:
     sources = [stage.source for stage in job.stages if stage.source is not None]
     if any(source.frame is None for source in sources):
         raise NotImplementedError(
-            "This job mixes an unbounded FileSource (monitor_continuously) with bounded "
-            "sources (from_collection, from_source of a bounded source...); "
-            "pyflink_on_spark runs unbounded jobs whose sources are all monitored "
-            "FileSources or unbounded KafkaSources so far.")
+            "This job mixes an unbounded source with bounded sources (from_collection, "
+            "from_source of a bounded source...); pyflink_on_spark runs unbounded jobs whose "
+            "sources are all %s so far (a bounded backlog ahead of an unbounded source: a "
+            "HybridSource)." % UNBOUNDED_SOURCES)
     for source in sources:
         frame = source.frame
         check_unbounded_source(frame)

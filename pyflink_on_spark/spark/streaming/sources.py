@@ -53,12 +53,16 @@ def is_unbounded(job) -> bool:
                for stage in job.stages if stage.source is not None)
 
 
+# what an unbounded job's sources may be, for the messages that say so
+UNBOUNDED_SOURCES = ("monitored FileSources (monitor_continuously), unbounded KafkaSources, "
+                     "RMQSources, and HybridSources whose last source is one of these")
+
+
 def check_unbounded_source(spec) -> None:
     """Raises NotImplementedError unless ``spec`` has an UnboundedSource here."""
     if not is_unbounded_source(spec):
         raise NotImplementedError(
-            "Unbounded jobs read monitored FileSources and unbounded KafkaSources only so "
-            "far (got %r)" % (spec,))
+            "Unbounded jobs read %s so far (got %r)" % (UNBOUNDED_SOURCES, spec))
 
 
 def unbounded_source(spec, store, source_id: str, parallelism: int) -> UnboundedSource:
