@@ -234,6 +234,8 @@ class MicroBatchRunner:
         finally:
             self.in_batch = False
             self.last_batch_ms = int((time.time() - started) * 1000)
+        if self.metrics_board is not None:
+            self.metrics_board.checkpoint_completed(self.batches, self.last_batch_ms)
 
     def _run(self, batch_id: int) -> None:
         job, session = self.job, self.session

@@ -37,7 +37,14 @@ class MetricsBoard:
     def __init__(self, job_name: str) -> None:
         self.job_name = job_name
         self._latest: Dict[Tuple[str, int], List[dict]] = {}
+        self._job: Dict[str, int] = {}      # the job's own: Flink's checkpoint metrics' names
         self._lock = threading.Lock()
+
+    def checkpoint_completed(self, completed: int, duration_ms: int) -> None:
+        """A micro-batch (a checkpoint) completed: the job's count and its duration."""
+        with self._lock:
+            self._job = {"numberOfCompletedCheckpoints": completed,
+                         "lastCheckpointDuration": duration_ms}
 
     def read_batch(self, store: SnapshotStore, version: int) -> None:
         """Takes the metrics the tasks of completed version ``version`` wrote."""
@@ -55,9 +62,9 @@ class MetricsBoard:
         """Metric identifier (scope components and name, joined by '.') -> its value summed
         over the subtasks (counters, meters' counts); gauges and distributions per subtask,
         under ``<identifier>[<subtask>]``."""
-        out: Dict[str, object] = {}
         with self._lock:
             latest = sorted(self._latest.items())
+            out: Dict[str, object] = {"job." + k: v for k, v in self._job.items()}
         for (_, subtask), metrics in latest:
             for m in metrics:
                 ident = ".".join(m["scope"] + [m["name"]])
@@ -77,6 +84,11 @@ class MetricsBoard:
         types: Dict[str, str] = {}
         with self._lock:
             latest = sorted(self._latest.items())
+            job = dict(self._job)
+        for name, value in sorted(job.items()):
+            metric = "flink_jobmanager_job_" + name
+            types[metric] = "gauge"
+            samples[metric] = ['%s{job_name="%s"} %d' % (metric, _label(self.job_name), value)]
         for (task, subtask), metrics in latest:
             labels = 'job_name="%s",task_name="%s",operator_name="%s",subtask_index="%d"' % (
                 _label(self.job_name), _label(task), _label(task), subtask)

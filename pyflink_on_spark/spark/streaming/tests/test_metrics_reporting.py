@@ -33,7 +33,10 @@ def test_the_board_keeps_each_subtasks_latest_values_and_sums_counters(tmp_path)
                                              "value": 1.5}])
     board.read_batch(store, 2)          # subtask 1 wrote nothing new: its value stays
     assert board.values() == {"grp.seen": 9, "lag[0]": 1.5}
+    board.checkpoint_completed(2, 350)
+    assert board.values()["job.numberOfCompletedCheckpoints"] == 2
     text = board.prometheus_text()
+    assert 'flink_jobmanager_job_lastCheckpointDuration{job_name="job"} 350' in text
     assert "# TYPE flink_taskmanager_job_task_operator_grp_seen gauge" in text
     assert ('flink_taskmanager_job_task_operator_grp_seen{job_name="job",task_name="Map",'
             'operator_name="Map",subtask_index="1"} 4') in text
@@ -113,6 +116,8 @@ def test_a_running_jobs_user_counter_on_the_prometheus_endpoint(spark, tmp_path)
                 pass
             time.sleep(0.3)
         assert "flink_taskmanager_job_task_operator_words_lines{" in text
+        assert 'flink_jobmanager_job_numberOfCompletedCheckpoints{job_name="metered job"}' \
+            in text
         assert 'job_name="metered job"' in text and 'subtask_index="0"} 3' in text
     finally:
         client.cancel().result()
