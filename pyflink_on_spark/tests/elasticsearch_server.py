@@ -31,6 +31,8 @@ import urllib.request
 from dataclasses import dataclass
 from typing import Any, Dict, List, Optional
 
+from pyflink_on_spark.tests.server_installs import installed_once
+
 ES_VERSION = "7.17.29"
 CACHE_ENV = "PYFLINK_ON_SPARK_ELASTICSEARCH_HOME"   # where the node's jars are kept
 # the test node's HTTP address (http://127.0.0.1:port), for programs the tests run
@@ -117,6 +119,7 @@ def _tool(name: str) -> str:
     return found
 
 
+@installed_once("elasticsearch node")
 def install_node(version: str = ES_VERSION) -> str:
     """The cache directory holding libs/ (the node's jars) and classes/ (EmbeddedNode),
     fetched and compiled when missing (idempotent: a complete install is marked by a stamp
