@@ -3,8 +3,10 @@ tuples written from the sink's Spark tasks and read back, an upsert written twic
 row, ignored null fields stay unset, and a failing query, a query that does not prepare and
 a node that is down each fail the job with one clear error."""
 import datetime
+import sys
 import time
 
+import cloudpickle
 import pytest
 from cassandra.cluster import Cluster
 
@@ -19,6 +21,9 @@ ROW = Types.ROW_NAMED(["id", "name", "amount", "big", "ok", "at"],
                        Types.BOOLEAN(), Types.SQL_TIMESTAMP()])
 TUPLE = Types.TUPLE([Types.INT(), Types.STRING(), Types.DOUBLE(), Types.LONG(),
                      Types.BOOLEAN(), Types.SQL_TIMESTAMP()])
+# the unbounded job's map ships by value: Spark's workers cannot import this test module
+cloudpickle.register_pickle_by_value(sys.modules[__name__])
+
 INSERT = "INSERT INTO sink_test.%s (id, name, amount, big, ok, at) VALUES (?, ?, ?, ?, ?, ?)"
 
 
@@ -169,3 +174,39 @@ def test_a_node_that_is_down_fails_the_job_in_seconds_naming_host_and_port(spark
     # the driver's own logging (a traceback per connection attempt) stays quiet
     out, err = capfd.readouterr()
     assert "Traceback" not in out + err and "cassandra.cluster" not in out + err
+
+
+def test_an_unbounded_job_writes_each_micro_batch(spark, cql, tmp_path):
+    import os
+    from pyflink_on_spark.common import Duration, WatermarkStrategy
+    from pyflink_on_spark.datastream.connectors.file_system import FileSource, StreamFormat
+    session, host, port = cql
+    _table(session, "streamed")
+    in_dir = str(tmp_path / "in")
+    os.makedirs(in_dir)
+    with open(os.path.join(in_dir, "a.txt"), "w") as f:
+        f.write("1\n2\n")
+    env = StreamExecutionEnvironment.get_execution_environment()
+    env.set_parallelism(1)
+    source = FileSource.for_record_stream_format(StreamFormat.text_line_format(), in_dir) \
+        .monitor_continuously(Duration.of_millis(200)).build()
+    rows = env.from_source(source, WatermarkStrategy.no_watermarks(), "files").map(
+        lambda line: Row(int(line), "v" + line, 0.5, 1, True, _at(0)), output_type=ROW)
+    _sink(rows, "streamed", host, port).build()
+    client = env.execute_async("cassandra unbounded")
+
+    def wait_for_ids(ids, timeout=120):
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            if [r[0] for r in _rows(session, "streamed")] == ids:
+                return
+            time.sleep(0.3)
+        raise AssertionError("rows %s never appeared" % ids)
+    try:
+        wait_for_ids([1, 2])
+        with open(os.path.join(in_dir, ".b.tmp"), "w") as f:
+            f.write("3\n")
+        os.rename(os.path.join(in_dir, ".b.tmp"), os.path.join(in_dir, "b.txt"))
+        wait_for_ids([1, 2, 3])
+    finally:
+        client.cancel().result()
