@@ -178,9 +178,10 @@ class CassandraWriter:
         with self._done:
             if self._failure is None:   # Flink keeps the first (throwable.compareAndSet)
                 self._failure = CassandraWriteError(
-                    "%s: error while sending value %r with query %r to %s: %s"
+                    "%s: error while sending value %r with query %r to %s: %s%s"
                     % (SINK_NAME, fields, self.query, self.address,
-                       _driver_message(error, self.address)))
+                       _driver_message(error, self.address), _connection_hint(error,
+                                                                             self.address)))
         self._release()
 
     def _raise_failure(self) -> None:
@@ -213,6 +214,17 @@ class CassandraWriter:
         cluster, self.cluster, self.session = self.cluster, None, None
         if cluster is not None:
             cluster.shutdown()
+
+
+def _connection_hint(error: BaseException, address: str) -> str:
+    """What to check when the node went away or stopped answering mid-job."""
+    from cassandra import OperationTimedOut
+    from cassandra.cluster import NoHostAvailable
+    from cassandra.connection import ConnectionException
+    if isinstance(error, (NoHostAvailable, ConnectionException, OperationTimedOut)):
+        return (". The connection to Cassandra at %s was lost or timed out: check that the "
+                "node is still running and reachable" % address)
+    return ""
 
 
 def _driver_message(error: BaseException, address: str) -> str:

@@ -90,6 +90,21 @@ def test_a_failed_write_is_raised_at_the_next_write_once():
     writer.flush()   # Flink keeps only the first failure; it was raised
 
 
+def test_a_node_lost_mid_job_says_what_to_check():
+    from cassandra.cluster import NoHostAvailable
+    writer = _held_writer()
+    writer.write((1, "a"))
+    writer.session.futures[0].fail(NoHostAvailable(
+        "Unable to complete the operation against any hosts", {}))
+    with pytest.raises(CassandraWriteError) as error:
+        writer.flush()
+    assert str(error.value) == (
+        "CassandraSink: error while sending value (1, 'a') with query %r to 127.0.0.1:9042: "
+        "NoHostAvailable: ('Unable to complete the operation against any hosts', {}). The "
+        "connection to Cassandra at 127.0.0.1:9042 was lost or timed out: check that the node "
+        "is still running and reachable" % QUERY)
+
+
 def test_ignored_null_fields_are_bound_unset():
     writer = _held_writer(ignore_null_fields=True)
     writer.write((1, None))
