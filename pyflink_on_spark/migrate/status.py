@@ -89,6 +89,7 @@ NO_EFFECT: Dict[str, str] = {
     _STREAM + "DataStream.slot_sharing_group": _SLOTS,
     _STREAM + "KeyedStream.slot_sharing_group": _SLOTS,
     _STREAM + "DataStreamSink.slot_sharing_group": _SLOTS,
+    _DS + "connectors.cassandra.CassandraSink.slot_sharing_group": _SLOTS,
     _DS + "slot_sharing_group.SlotSharingGroup": _SLOTS,
     _DS + "slot_sharing_group.MemorySize": _SLOTS,
     _ENV + "register_slot_sharing_group": _SLOTS,
