@@ -1,8 +1,10 @@
 """A throwaway single-node Apache Cassandra 5.0 on loopback, for the CassandraSink tests, its
 compat cases and the benchmark.
 
-Its jars (org.apache.cassandra:cassandra-all with its runtime dependencies, ~66 MB) are
-fetched once with Maven into a cache directory: a generated one-dependency pom and
+Its jars (org.apache.cassandra:cassandra-all with its runtime dependencies, ~66 MB, ~40 s
+from an empty Maven repository) are fetched once with Maven into a cache directory (once per
+process, started early when the collected tests ask for the `cassandra` fixture:
+tests/server_installs.py): a generated one-dependency pom and
 ``dependency:copy-dependencies``, as the Kafka test broker's are
 (pyflink_on_spark/spark/tests/kafka_broker.py). The node runs as its own JVM
 (org.apache.cassandra.service.CassandraDaemon in the foreground) with a minimal cassandra.yaml
@@ -25,6 +27,8 @@ import tempfile
 import time
 from dataclasses import dataclass
 from typing import List, Optional
+
+from pyflink_on_spark.tests.server_installs import installed_once
 
 CASSANDRA_VERSION = "5.0.6"
 CACHE_ENV = "PYFLINK_ON_SPARK_CASSANDRA_HOME"     # where the node's jars are kept
@@ -132,6 +136,7 @@ def cache_dir() -> str:
         os.path.expanduser("~"), ".cache", "pyflink-on-spark", "cassandra-" + CASSANDRA_VERSION)
 
 
+@installed_once("cassandra node")
 def install_cassandra(version: str = CASSANDRA_VERSION) -> str:
     """The directory of the node's jars, fetched with Maven when missing (idempotent: a
     complete download is marked by a stamp file)."""
