@@ -159,7 +159,9 @@ class CassandraWriter:
         return None if self.timeout_ms is None else self.timeout_ms / 1000.0
 
     def _permit_timeout(self, permits: int) -> CassandraWriteError:
-        # Flink: java.util.concurrent.TimeoutException, the timeout as a java.time.Duration
+        # Flink's java.util.concurrent.TimeoutException, the timeout as a java.time.Duration
+        # (the text of flink-connector-cassandra's source, CassandraSinkBase.tryAcquire; not
+        # provoked on PyFlink: its Java driver needs a node slower than the timeout)
         waited = self.timeout_ms or 0
         return CassandraWriteError(
             "Failed to acquire %d out of %d permits to send value in %s."
