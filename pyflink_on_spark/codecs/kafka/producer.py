@@ -139,7 +139,7 @@ class KafkaRecordWriter:
         if self._failed is not None:
             raise self._delivery_error()
         producer = self.producer
-        stuck_since = None
+        stuck_since, stuck_queued = None, 0
         while True:
             try:
                 if timestamp is None:
@@ -149,10 +149,12 @@ class KafkaRecordWriter:
                                      timestamp=timestamp)
                 break
             except BufferError:   # librdkafka's queue is full: let it send
-                if stuck_since is None:
-                    stuck_since = time.monotonic()
-                if producer.poll(0.1):
-                    stuck_since = time.monotonic()
+                # progress is a record leaving the queue (poll() also counts the error
+                # callbacks a broker that is down keeps making)
+                queued = len(producer)
+                if stuck_since is None or queued < stuck_queued:
+                    stuck_since, stuck_queued = time.monotonic(), queued
+                producer.poll(0.1)
                 self._fail_if_unreachable(stuck_since, len(producer))
             except Exception as e:   # noqa: BLE001 - e.g. a record over message.max.bytes
                 raise self._error("producing a record to topic %r" % topic, e) from None

@@ -179,3 +179,22 @@ def test_spark_reads_are_bounded_by_the_same_wait():
     assert options(request_timeout_ms="30000") == {"kafkaConsumer.pollTimeoutMs": "5000",
                                                    "kafka.request.timeout.ms": "30000",
                                                    "kafka.default.api.timeout.ms": "30000"}
+
+
+def test_a_writer_whose_queue_is_full_fails_after_max_block_ms(capfd):
+    # a broker gone while the producer's queue is full: write() waits for room, and fails
+    # when no record left the queue for the wait (the client's error callbacks, which a
+    # broker that is down keeps making, are no progress)
+    servers = _closed_port()
+    writer = KafkaRecordWriter({"bootstrap.servers": servers, "max.block.ms": "1000",
+                                "queue.buffering.max.messages": "5"})
+    writer.open()
+    started = time.monotonic()
+    try:
+        with pytest.raises(KafkaUnreachableError, match=r"while writing \(5 record"):
+            for n in range(50):
+                writer.write("t", None, b"%d" % n)
+    finally:
+        writer.close()
+    assert time.monotonic() - started < 4.0
+    _no_client_log(capfd)
