@@ -76,6 +76,9 @@ def job_error(e: Exception) -> Exception:
     if marker in text:
         worker = text[text.index(marker) + len(marker):]
         worker = worker.split(" SQLSTATE:")[0].split("\n\tat ")[0].strip()
+        shim = _driver_job_error(worker)
+        if shim is not None:   # the shim's own error in the task: its message says it all
+            return JobExecutionError(shim)
         return JobExecutionError("Job execution failed in a Spark task:\n" + worker)
     shim = _driver_job_error(text)
     if shim is not None:
