@@ -1,7 +1,9 @@
 """Records a value format cannot decode, as PyFlink 1.20.5 reads them from Kafka (each case
 observed there, compat case kafka/bad_records): CSV without ignore_parse_errors fails, with
 it skips what does not parse and reads a bad field or a missing column as None;
-SimpleStringSchema never fails, bytes that are not UTF-8 become U+FFFD as Java decodes them."""
+SimpleStringSchema never fails, bytes that are not UTF-8 become U+FFFD as Java decodes them;
+Avro that ends early or is malformed fails, bytes after a whole record are ignored (PyFlink
+1.20.5 with flink-sql-avro 1.20.0, the same records through a KafkaSource)."""
 import pytest
 
 from pyflink_on_spark.codecs.formats.java_charset import java_decode
@@ -51,3 +53,26 @@ def test_simple_string_schema_decodes_as_java(message, text):
 def test_other_charsets_replace_per_byte_and_keep_their_own_rules():
     assert java_decode(b"a\xffb", "ascii") == "a\ufffdb"
     assert java_decode(b"\xed\xa0\x80", "latin-1") == "\xed\xa0\x80"
+
+
+AVRO = ('{"type":"record","name":"R","fields":[{"name":"name","type":"string"},'
+        '{"name":"n","type":"int"}]}')
+
+
+@pytest.mark.parametrize("message", [
+    b"\x02a",                      # ends in the middle of a record (EOFException)
+    b"",
+    b"\x01",                       # a negative string length
+    b"\xff" * 10 + b"\x01",        # a varint longer than a long
+])
+def test_avro_records_that_do_not_decode_fail(message):
+    from pyflink_on_spark.datastream.formats.avro import AvroRowDeserializationSchema
+    from pyflink_on_spark.codecs.formats.avro import AvroDataError
+    with pytest.raises(AvroDataError):
+        AvroRowDeserializationSchema(avro_schema_string=AVRO)._deserialize(message)
+
+
+def test_avro_bytes_after_the_record_are_ignored():
+    from pyflink_on_spark.datastream.formats.avro import AvroRowDeserializationSchema
+    schema = AvroRowDeserializationSchema(avro_schema_string=AVRO)
+    assert schema._deserialize(b"\x02a\x02zz") == Row(name="a", n=1)
