@@ -23,7 +23,7 @@ import re
 import time
 from typing import Dict, Iterable, List, Optional, Tuple
 
-from pyflink_on_spark.runtime.errors import JobExecutionError
+from pyflink_on_spark.common._job_errors import JobExecutionError
 
 BROKER_WAIT_S = 5.0
 SOURCE_WAIT = "default.api.timeout.ms"
