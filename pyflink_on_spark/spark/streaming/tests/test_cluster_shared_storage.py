@@ -14,9 +14,9 @@ from pyflink_on_spark.spark.streaming.faults import FAULT_ENV, WORKER_FAULT_ENV
 from pyflink_on_spark.spark.streaming.tests.test_streaming_recovery import JOB, _file_lines
 from pyflink_on_spark.spark.tests.s3_server import CHECKSUM_ENV
 
-N_FILES = 4
+N_FILES = 3
 DRIVER_KILL = (1, "mid_batch")   # (file, kill point): the driver dies in that file's batch
-EXECUTOR_KILL = 3                # the file whose batch loses an executor
+EXECUTOR_KILL = 2                # the file whose batch loses an executor
 START_TIMEOUT = 300              # a cold driver and two executors on a loaded 2-core machine
 BATCH_TIMEOUT = 180              # a lost executor: a new one starts before the batch ends
 
