@@ -42,7 +42,8 @@ from pyflink_on_spark.runtime.sink_delivery import DriverSinks
 from pyflink_on_spark.spark.object_storage import object_storage_of
 from pyflink_on_spark.spark.streaming.faults import driver_fault_point as _fault_point
 from pyflink_on_spark.spark.streaming.job_control import new_entry, start_control
-from pyflink_on_spark.spark.streaming.metrics_reporting import MetricsBoard, PrometheusEndpoint
+from pyflink_on_spark.spark.streaming.metrics_reporting import (MetricsBoard, PrometheusEndpoint,
+                                                                endpoint_host)
 from pyflink_on_spark.spark.streaming.savepoint_requests import SavepointRequests
 from pyflink_on_spark.spark.streaming.sources import (UNBOUNDED_SOURCES,
                                                       check_unbounded_source,
@@ -367,7 +368,8 @@ def execute_streaming(job: CompiledJob, job_name: str, options, settings: Stream
     runner.metrics_board = MetricsBoard(job_name)
     endpoint = None
     if settings.prometheus_ports:
-        endpoint = PrometheusEndpoint(runner.metrics_board, settings.prometheus_ports)
+        endpoint = PrometheusEndpoint(runner.metrics_board, settings.prometheus_ports,
+                                      endpoint_host(session))
     progress = sys.stderr.isatty()
     runner.show_progress = progress
     signals = StopSignals(stop)

@@ -179,24 +179,35 @@ def _port_range(text: str) -> List[int]:
     return [int(text)]
 
 
-class PrometheusEndpoint:
-    """``GET /metrics`` on the first free port of ``ports`` (all interfaces, as Flink's
-    reporter binds), serving the board's metrics."""
+def endpoint_host(session) -> str:
+    """Where the endpoint listens: the loopback with a local master or on Spark Connect (the
+    job's process is the client), else where Spark's own driver endpoints listen
+    (spark.driver.bindAddress, as the driver channel), never every interface."""
+    from pyflink_on_spark.spark.session import is_connect
+    if is_connect(session):
+        return "127.0.0.1"
+    from pyflink_on_spark.spark.driver_channel import channel_bind_address
+    return channel_bind_address(session)
 
-    def __init__(self, board: MetricsBoard, ports: Sequence[int]) -> None:
+
+class PrometheusEndpoint:
+    """``GET /metrics`` on the first free port of ``ports`` at ``host``, serving the board's
+    metrics (read-only: a request changes nothing and nothing it sends is deserialised)."""
+
+    def __init__(self, board: MetricsBoard, ports: Sequence[int], host: str) -> None:
         self.board = board
         handler = _handler(board)
         last_error: Optional[OSError] = None
         self.server: Optional[ThreadingHTTPServer] = None
         for port in ports:
             try:
-                self.server = ThreadingHTTPServer(("", port), handler)
+                self.server = ThreadingHTTPServer((host, port), handler)
                 break
             except OSError as e:
                 last_error = e
         if self.server is None:
-            raise OSError("no free port for the Prometheus reporter among %s (%s)"
-                          % (list(ports), last_error))
+            raise OSError("no free port for the Prometheus reporter on %s among %s (%s)"
+                          % (host, list(ports), last_error))
         self.server.daemon_threads = True
         self.port = self.server.server_address[1]
         threading.Thread(target=self.server.serve_forever, daemon=True,

@@ -66,9 +66,9 @@ def _free_port():
 def test_the_endpoint_serves_metrics_and_takes_the_next_free_port(tmp_path):
     board = MetricsBoard("job")
     taken = socket.socket()
-    taken.bind(("", 0))
+    taken.bind(("127.0.0.1", 0))
     port = taken.getsockname()[1]
-    endpoint = PrometheusEndpoint(board, [port, _free_port()])
+    endpoint = PrometheusEndpoint(board, [port, _free_port()], "127.0.0.1")
     try:
         assert endpoint.port != port
         body = urllib.request.urlopen("http://127.0.0.1:%d/metrics" % endpoint.port).read()
