@@ -9,6 +9,10 @@ records) driven directly through the operator harness three ways:
 CPU seconds of this process, best of 5.
 
     PYTHONPATH=$PWD python benchmarks/window_paths.py [--records N] [--slide-seconds S]
+        [--function aggregate|reduce|process]   (the window function: an AggregateFunction,
+        a reduce of (key, count), a ProcessWindowFunction over the window's records)
+    PYTHONPATH=$PWD python benchmarks/window_paths.py --session-gap-ms 500 [--function F]
+        (event-time session windows, which take the general path: per element only)
     PYTHONPATH=$PWD python benchmarks/window_paths.py --processing-time   (tumbling
         processing-time windows: _process_processing_time against _process)
 """
@@ -18,12 +22,13 @@ import argparse
 import time
 
 from pyflink_on_spark.common.time import Time
-from pyflink_on_spark.datastream.functions import AggregateFunction
+from pyflink_on_spark.datastream.functions import AggregateFunction, ProcessWindowFunction
 from pyflink_on_spark.datastream.window import (
-    SlidingEventTimeWindows, TumblingEventTimeWindows, TumblingProcessingTimeWindows)
+    EventTimeSessionWindows, SlidingEventTimeWindows, TumblingEventTimeWindows, TumblingProcessingTimeWindows)
 from pyflink_on_spark.runtime.testing import ManualClock
 from pyflink_on_spark.runtime.watermarks import MAX_WATERMARK
-from pyflink_on_spark.runtime.window.tests.window_harness import Harness, aggregate_op
+from pyflink_on_spark.runtime.window.tests.window_harness import (
+    Harness, aggregate_op, process_op, reduce_op)
 
 
 class CountMinMax(AggregateFunction):
@@ -43,16 +48,32 @@ class CountMinMax(AggregateFunction):
         return acc_a
 
 
+class CountMinMaxOfElements(ProcessWindowFunction):
+    def process(self, key, context, elements):
+        numbers = [element[1] for element in elements]
+        yield len(numbers), min(numbers), max(numbers)
+
+
+def _count(a, b):
+    return a[0], a[1] + 1
+
+
+OPERATORS = {
+    "aggregate": lambda assigner: aggregate_op(assigner, CountMinMax()),
+    "reduce": lambda assigner: reduce_op(assigner, _count),
+    "process": lambda assigner: process_op(assigner, CountMinMaxOfElements()),
+}
+
 ROW = 200   # records a call on the rows path, and between two watermarks
 
 
-def run(records: int, path: str, slide_seconds: int = 0) -> tuple:
+def run(records: int, path: str, slide_seconds: int = 0, function: str = "aggregate") -> tuple:
     """(best CPU seconds of 5, the number of window results)."""
     best = float("inf")
     for _ in range(5):
         assigner = TumblingEventTimeWindows.of(Time.seconds(10)) if not slide_seconds else \
             SlidingEventTimeWindows.of(Time.seconds(10), Time.seconds(slide_seconds))
-        harness = Harness(aggregate_op(assigner, CountMinMax()))
+        harness = Harness(OPERATORS[function](assigner))
         operator = harness.operator
         if path == "general":
             operator._element_logic = operator._process
@@ -67,6 +88,25 @@ def run(records: int, path: str, slide_seconds: int = 0) -> tuple:
             else:
                 for i in numbers:
                     element((i % 1000, i), i)
+            watermark(numbers[-1])
+        watermark(MAX_WATERMARK)
+        best = min(best, time.process_time() - start)
+    return best, len(harness.out)
+
+
+def run_sessions(records: int, gap_ms: int, function: str) -> tuple:
+    """Event-time session windows of `gap_ms` (record i: key i % 1000, time i ms), one
+    element a call, a watermark every ROW records: (best CPU seconds of 5, the results)."""
+    best = float("inf")
+    for _ in range(5):
+        harness = Harness(OPERATORS[function](
+            EventTimeSessionWindows.with_gap(Time.milliseconds(gap_ms))))
+        element, watermark = harness.operator.process_element, harness.operator.process_watermark
+        start = time.process_time()
+        for row in range(0, records, ROW):
+            numbers = range(row, min(records, row + ROW))
+            for i in numbers:
+                element((i % 1000, i), i)
             watermark(numbers[-1])
         watermark(MAX_WATERMARK)
         best = min(best, time.process_time() - start)
@@ -100,11 +140,22 @@ def main() -> None:
     parser.add_argument("--records", type=int, default=300_000)
     parser.add_argument("--slide-seconds", type=int, default=0,
                         help="sliding windows of 10 s every this many seconds (0: tumbling)")
+    parser.add_argument("--function", default="aggregate", choices=sorted(OPERATORS),
+                        help="the window function (event-time windows)")
     parser.add_argument("--processing-time", action="store_true",
                         help="tumbling processing-time windows: their element path against "
                              "the general one")
+    parser.add_argument("--session-gap-ms", type=int, default=0,
+                        help="event-time session windows with this gap (general path)")
     args = parser.parse_args()
     records = args.records
+    if args.session_gap_ms:
+        seconds, out = run_sessions(records, args.session_gap_ms, args.function)
+        print("window paths, %d records, session windows (gap %d ms), %s, %d results (CPU s, "
+              "best of 5)" % (records, args.session_gap_ms, args.function, out))
+        print("  per element (_process)                   %.3f s  %8.0f rec/s"
+              % (seconds, records / seconds))
+        return
     if args.processing_time:
         (fast, out), (general, out_general) = (run_processing_time(records, general)
                                                for general in (False, True))
@@ -117,10 +168,11 @@ def main() -> None:
               % (general, records / general, general / fast))
         return
     (rows, out), (fast, out_fast), (general, out_general) = (
-        run(records, path, args.slide_seconds) for path in ("rows", "element", "general"))
+        run(records, path, args.slide_seconds, args.function)
+        for path in ("rows", "element", "general"))
     assert out == out_fast == out_general, (out, out_fast, out_general)
-    print("window paths, %d records, %s windows, %d results (CPU s, best of 5)"
-          % (records, "sliding" if args.slide_seconds else "tumbling", out))
+    print("window paths, %d records, %s windows, %s, %d results (CPU s, best of 5)"
+          % (records, "sliding" if args.slide_seconds else "tumbling", args.function, out))
     print("  rows (process_keyed_stamped_many)        %.3f s  %8.0f rec/s" % (rows, records / rows))
     print("  per element (_process_event_time)        %.3f s  %8.0f rec/s  %.2fx the rows' time"
           % (fast, records / fast, fast / rows))

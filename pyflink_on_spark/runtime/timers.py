@@ -84,8 +84,29 @@ class TimerQueue:
         firing round (timers registered while the round fires wait for the next one)."""
         due = []
         heap = self._heap
+        index = self._index
+        # _remove_at(1) inline: the last element takes the root's place and sifts down
+        # (from the root it cannot go up), as _sift_down moves it
         while len(heap) > 1 and heap[1][0] <= up_to:
-            removed = self._remove_at(1)
+            removed = heap[1]
+            del index[removed[1]]
+            last = heap.pop()
+            size = len(heap) - 1
+            if size:
+                timestamp = last[0]
+                position, child = 1, 2
+                if child < size and heap[3][0] < heap[2][0]:
+                    child = 3
+                while child <= size and heap[child][0] < timestamp:
+                    moved = heap[child]
+                    heap[position] = moved
+                    moved[4] = position
+                    position = child
+                    child = position << 1
+                    if child < size and heap[child + 1][0] < heap[child][0]:
+                        child += 1
+                heap[position] = last
+                last[4] = position
             due.append((removed[0], removed[2], removed[3]))
         return due
 

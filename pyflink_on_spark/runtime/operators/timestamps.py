@@ -47,21 +47,23 @@ class TimestampsAndWatermarksOperator(Operator):
                 self.process_element(value, timestamp)
             return
         record_timestamp = MIN_WATERMARK if timestamp is None else timestamp
-        on_event, collect_stamped = self._generator.on_event, self.output.collect_stamped
+        collect_stamped = self.output.collect_stamped
         every, start, count = self._every, 0, len(values)
         while start < count:
             end = min(count, start + every - self._count) if every else count
             part = values[start:end]
             stamps = []
+            add_stamp = stamps.append
+            error = None
             try:
                 for value in part:
-                    stamp = extract(value, record_timestamp)
-                    if stamp is not None:
-                        on_event(stamp)
-                    stamps.append(stamp)
+                    add_stamp(extract(value, record_timestamp))
             except Exception as e:
+                error = e
+            self._on_events(part, stamps)
+            if error is not None:
                 collect_stamped(part[:len(stamps)], stamps)   # those before went on
-                raise self.user_error(e) from None
+                raise self.user_error(error) from None
             collect_stamped(part, stamps)
             if every:
                 self._count += end - start
@@ -69,6 +71,36 @@ class TimestampsAndWatermarksOperator(Operator):
                     self._count = 0
                     self._emit(self._generator.current())
             start = end
+
+    def _on_events(self, part: list, stamps: list) -> None:
+        """The generator's on_event for each timestamp of `stamps` (those of the records of
+        `part`): the generator keeps the largest it saw, so it is told the largest once
+        (max() compares them as on_event does, in C). None timestamps are not events. A
+        timestamp on_event cannot compare fails as it did one by one: the records before
+        it go on, then the error."""
+        on_event = self._generator.on_event
+        if not stamps:
+            return
+        try:
+            on_event(max(stamps))
+            return
+        except Exception:   # None among them (or a timestamp that does not compare)
+            pass
+        try:
+            events = [stamp for stamp in stamps if stamp is not None]
+            if events:
+                on_event(max(events))
+            return
+        except Exception:
+            pass
+        for count, stamp in enumerate(stamps):
+            if stamp is None:
+                continue
+            try:
+                on_event(stamp)
+            except Exception as e:
+                self.output.collect_stamped(part[:count], stamps[:count])
+                raise self.user_error(e) from None
 
     def emit_periodic(self, now: int) -> None:
         """A periodic watermark emission (the end of a micro-batch): the current watermark.

@@ -119,3 +119,42 @@ def test_a_map_maps_a_list_in_one_loop_into_its_targets_loop():
     with pytest.raises(UserFunctionError, match="ZeroDivisionError"):
         operator.process_many([5, 0, 1], None)
     assert received == [("many", [2], None)]      # the result before the failure went on
+
+
+class _Odd(TimestampAssigner):
+    """None for "none", a timestamp that does not compare with ints for "text"."""
+
+    def extract_timestamp(self, value, record_timestamp):
+        return None if value == "none" else "t" if value == "text" else int(value)
+
+
+def _stamping_odd(monkeypatch, loop=True):
+    operator, events = _stamping(monkeypatch, every=0, loop=loop)
+    operator._extract = _Odd().extract_timestamp
+    return operator, events
+
+
+def test_a_slices_watermark_is_its_largest_timestamp_none_skipped(monkeypatch):
+    values = ["7", "none", "30", "12", "none"]
+    one_by_one, expected = _stamping_odd(monkeypatch, loop=False)
+    for value in values:
+        one_by_one.process_element(value, None)
+    operator, events = _stamping_odd(monkeypatch)
+    operator.process_many(values, None)
+    operator.process_many(["none"], None)
+    operator.process_many(["20"], None)
+    assert events == expected + [("none", None), ("20", 20)]
+    assert operator._generator.current() == one_by_one._generator.current() == 29
+
+
+def test_a_timestamp_that_does_not_compare_fails_after_the_records_before_it(monkeypatch):
+    one_by_one, expected = _stamping_odd(monkeypatch, loop=False)
+    with pytest.raises(TypeError, match="not supported between"):
+        for value in ["5", "none", "9", "text", "7"]:
+            one_by_one.process_element(value, None)
+    operator, events = _stamping_odd(monkeypatch)
+    with pytest.raises(UserFunctionError, match="not supported between") as sliced:
+        operator.process_many(["5", "none", "9", "text", "7"], None)
+    assert "Stamps" in str(sliced.value)
+    assert events == expected == [("5", 5), ("none", None), ("9", 9)]
+    assert operator._generator.current() == one_by_one._generator.current() == 8

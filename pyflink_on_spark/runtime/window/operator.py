@@ -32,7 +32,7 @@ from pyflink_on_spark.runtime.operators.base import emit_results
 from pyflink_on_spark.runtime.operators.keyed_process import KeyedProcessOperator
 from pyflink_on_spark.runtime.watermarks import MAX_WATERMARK, MIN_WATERMARK
 from pyflink_on_spark.runtime.state.backend import VOID_NAMESPACE
-from pyflink_on_spark.runtime.state.heap import HeapAggregatingState
+from pyflink_on_spark.runtime.state.heap import HeapAggregatingState, HeapReducingState
 from pyflink_on_spark.runtime.window.merging_window_set import MergingWindowSet
 
 LATE_ELEMENTS_DROPPED_METRIC_NAME = "numLateRecordsDropped"
@@ -334,12 +334,110 @@ class WindowOperator(KeyedProcessOperator):
     def process_keyed_stamped_many(self, keys, values, stamps) -> None:
         """process_keyed for a row's records, in one loop: _process_event_time's usual case
         (every window of the record ahead of the watermark: into each window's state, its
-        timer registered) inline, with the state's namespace set only when the window
-        changes and the key stored as the heap backend's set_current_key would store it
-        (KeyedProcessOperator.process_keyed_many). Any other record (no timestamp, a window
-        behind the watermark, no window at all) goes through process_keyed. The task calls
-        it where prepare() left it (tumbling or sliding event-time windows, EventTimeTrigger,
-        no allowed lateness)."""
+        timer registered) inline. Any other record (no timestamp, a window behind the
+        watermark, no window at all) goes through process_keyed. The task calls it where
+        prepare() left it (tumbling or sliding event-time windows, EventTimeTrigger, no
+        allowed lateness).
+
+        A window's timer is registered when the key's state in the window is new: with
+        EventTimeTrigger and no allowed lateness, a key's state in a window and the
+        window's timer are made together and go together (the timer's firing clears the
+        state), so a key that has state in the window has its timer (Flink's
+        WindowOperator registers per element; the queue would drop it as a duplicate).
+        Tumbling windows on the heap backend with keys it stores as they are (the usual
+        case: every record of a row of a monotonous source falls in the window of the
+        record before) take _tumbling_heap_rows; the rest _stamped_rows."""
+        size, slide, _ = self._aligned
+        state = self.window_state
+        if slide == size and hasattr(state, "_ns") and None not in stamps:
+            as_is = self.backend.keys_stored_as_is()
+            if as_is and as_is.issuperset(map(type, keys)):
+                self._tumbling_heap_rows(keys, values, stamps)
+                return
+        self._stamped_rows(keys, values, stamps)
+
+    def _tumbling_heap_rows(self, keys, values, stamps) -> None:
+        """process_keyed_stamped_many for tumbling windows on a heap state, every key one
+        the backend stores as it is and every record stamped: the record's window is worked
+        out only when the record leaves the window of the record before, and the state's
+        table of that window is kept at hand (an aggregate's or a reduce's state is folded
+        here, the state's add inline)."""
+        size, _, offset = self._aligned
+        cache = self._window_cache
+        new_window = self._cached_window
+        watermark = self.current_watermark
+        state = self.window_state
+        set_namespace, add = state.set_current_namespace, state.add
+        kind = type(state)
+        aggregating, reducing = kind is HeapAggregatingState, kind is HeapReducingState
+        if aggregating:
+            function = state.aggregate_function
+            create, add_to = function.create_accumulator, function.add
+        elif reducing:
+            reduce = state._reduce
+        register = self._event_queue.register
+        backend = self.backend
+        process_keyed = self.process_keyed
+        # [low, high): the window of the record before (none yet)
+        low = high = 0
+        window = table = max_timestamp = key = None
+        try:
+            for key, value, timestamp in zip(keys, values, stamps):
+                if not low <= timestamp < high:
+                    start = timestamp - (timestamp - offset + size) % size
+                    if start + size - 1 <= watermark:
+                        process_keyed(key, value, timestamp)   # late, or fires at once
+                        low = high = 0   # process_keyed may have moved the namespace
+                        continue
+                    low, high = start, start + size
+                    max_timestamp = high - 1
+                    window = cache.get(start)
+                    if window is None:
+                        window = new_window(start, high)
+                    set_namespace(window)
+                    table = state._map
+                if aggregating and value is not None:
+                    accumulator = table.get(key)
+                    if accumulator is None:
+                        accumulator = add_to(value, create())
+                        if accumulator is not None:
+                            table[key] = accumulator
+                        register(key, window, max_timestamp)
+                        continue
+                    accumulator = add_to(value, accumulator)
+                    if accumulator is None:
+                        del table[key]
+                    else:
+                        table[key] = accumulator
+                elif reducing:
+                    current = table.get(key)
+                    if current is None:
+                        if value is not None:
+                            table[key] = value
+                        register(key, window, max_timestamp)
+                        continue
+                    result = reduce(current, value)
+                    if result is None:
+                        del table[key]
+                    else:
+                        table[key] = result
+                else:
+                    backend._key = key
+                    new = key not in table
+                    add(value)
+                    if new:
+                        register(key, window, max_timestamp)
+        except Exception as e:
+            self.current_key = key
+            backend._key = key
+            raise self.user_error(e) from None
+        self.current_key = key
+        backend._key = key
+
+    def _stamped_rows(self, keys, values, stamps) -> None:
+        """process_keyed_stamped_many for any of its windows and backends: the state's
+        namespace set only when the window changes, the key stored as the heap backend's
+        set_current_key would store it (KeyedProcessOperator.process_keyed_many)."""
         size, slide, offset = self._aligned
         sliding = slide != size
         cache = self._window_cache
@@ -392,17 +490,21 @@ class WindowOperator(KeyedProcessOperator):
                             table = state._map
                             accumulator = table.get(key)
                             if accumulator is None:
-                                accumulator = create()
+                                accumulator = add_to(value, create())
+                                if accumulator is not None:
+                                    table[key] = accumulator
+                                register(key, window, start + size - 1)
+                                continue
                             accumulator = add_to(value, accumulator)
                             if accumulator is None:
-                                table.pop(key, None)
+                                del table[key]
                             else:
                                 table[key] = accumulator
                         else:
+                            new = key not in state._map
                             add(value)
-                        max_timestamp = start + size - 1
-                        if (max_timestamp, key, window) not in registered:
-                            register(key, window, max_timestamp)
+                            if new:
+                                register(key, window, start + size - 1)
                 else:
                     set_key(key)
                     for start in starts:
@@ -412,7 +514,9 @@ class WindowOperator(KeyedProcessOperator):
                         if not heap_namespace or window is not state._ns:
                             set_namespace(window)
                         add(value)
-                        register(key, window, start + size - 1)
+                        max_timestamp = start + size - 1
+                        if (max_timestamp, key, window) not in registered:
+                            register(key, window, max_timestamp)
         except Exception as e:
             self.current_key = key
             raise self.user_error(e) from None
@@ -458,6 +562,65 @@ class WindowOperator(KeyedProcessOperator):
         self.current_key = key
         self._set_key(key)
         self.call_user(self._timer_logic, timestamp, window, domain is TimeDomain.EVENT_TIME)
+
+    def _fire_rounds(self, queue, up_to: int, domain: TimeDomain) -> bool:
+        """KeyedProcessOperator._fire_rounds; a round of event-time timers of windows
+        without allowed lateness under EventTimeTrigger fires in one loop
+        (_fire_windows)."""
+        if domain is not TimeDomain.EVENT_TIME \
+                or self._timer_logic != self._on_event_timer_no_lateness:
+            return super()._fire_rounds(queue, up_to, domain)
+        fired = False
+        while True:
+            due = queue.pop_all_due(up_to)
+            if not due:
+                return fired
+            fired = True
+            self._fire_windows(due)
+
+    def _fire_windows(self, due) -> None:
+        """_fire with _on_event_timer_no_lateness for each of a round's timers, in one loop:
+        the key stored as the heap backend's set_current_key would store it, the state's
+        namespace set only when the window changes, what the window function returns sent
+        on as _emit sends it. The same calls of the user's functions, in the same order."""
+        state = self.window_state
+        heap_namespace = hasattr(state, "_ns")
+        set_namespace, get, clear = state.set_current_namespace, state.get, state.clear
+        list_contents = self._list_contents
+        function = self.function
+        process, clear_function = function.process, function.clear
+        context, trigger_context = self.window_context, self.trigger_context
+        output = self.output
+        backend = self.backend
+        set_key = self._set_key
+        as_is = backend.keys_stored_as_is() if heap_namespace else frozenset()
+        try:
+            for timestamp, key, window in due:
+                self.current_key = key
+                if key.__class__ in as_is:
+                    backend._key = key
+                else:
+                    set_key(key)
+                trigger_context.window = window
+                if not heap_namespace or window is not state._ns:
+                    set_namespace(window)
+                if timestamp != (window[1] - 1 if window.__class__ is TimeWindow
+                                 else window.max_timestamp()):
+                    continue   # on_event_time: CONTINUE, and not the cleanup time
+                contents = get()
+                if contents is not None and (contents or not list_contents):
+                    context.window = window
+                    results = process(key, window, context, contents)
+                    if results is not None:
+                        if output.routes_side_outputs:
+                            emit_results(results, output, timestamp)
+                        else:
+                            output.collect_many(results, timestamp)
+                clear()
+                context.window = window
+                clear_function(window, context)
+        except Exception as e:
+            raise self.user_error(e) from None
 
     def _on_event_timer_no_lateness(self, timestamp: int, window, event_time: bool) -> None:
         """_on_timer for EventTimeTrigger on windows that do not merge, without allowed
