@@ -22,11 +22,14 @@ def add_arguments(sub) -> None:
                                 "directory)")
     savepoint.set_defaults(handler=_savepoint)
     stop = sub.add_parser("stop", help="take a savepoint, then stop the job "
-                                       "(Flink: flink stop --savepointPath DIR JOB)")
+                                       "(Flink: flink stop [--drain] --savepointPath DIR JOB)")
     stop.add_argument("job", help="the job id (a prefix is enough) or the job's name")
     stop.add_argument("-p", "--savepoint", "--savepointPath", dest="directory", metavar="DIR",
                       help="the target directory (default: the job's default savepoint "
                            "directory)")
+    stop.add_argument("-d", "--drain", action="store_true",
+                      help="send MAX_WATERMARK before taking the savepoint and stopping: one "
+                           "more micro-batch fires every event-time timer and window")
     stop.set_defaults(handler=_stop)
 
 
@@ -86,5 +89,5 @@ def _savepoint(args: argparse.Namespace) -> int:
 
 def _stop(args: argparse.Namespace) -> int:
     print("Suspending job %s." % args.job)
-    job, answer = _ask(args, "stop", target=args.directory)
+    job, answer = _ask(args, "stop", target=args.directory, drain=args.drain)
     return _took("stop", job, answer)

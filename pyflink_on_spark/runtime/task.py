@@ -418,24 +418,35 @@ class StreamTask:
         if kinds:
             self.process_rows(edges, srcs, kinds, payloads)
 
-    def end_batch(self) -> None:
+    def end_batch(self, drain: bool = False) -> None:
         """The micro-batch's input ended (it is not the end of input): rows a two-input head
         held back are processed, processing time reaches the batch's (timers fire), every
         operator ends the batch (head first: periodic watermarks, flushes, commits, rolled
         parts) and every exit sends its watermark (or IDLE) to every downstream subtask, so
         that every subtask of every stage runs in every batch and watermarks progress and
-        timers fire without data."""
+        timers fire without data.
+
+        ``drain`` (stop_with_savepoint(True, ...), the job's last batch): then the end of
+        event time, MAX_WATERMARK, goes through the chain before the operators end the batch
+        (every event-time timer and window fires, its output is committed with the batch)
+        and leaves by every exit to every downstream subtask. As PyFlink 1.20.5 drains: no
+        end_input, and pending processing-time timers do not fire."""
         if self._two_inputs is not None:
             self._two_inputs.finish()
         now = self.context.clock()
         idle = self._idle_after_batch(now)
         for operator in self._has_timers:
             operator.advance_processing_time(now)
+        if drain:
+            self.head.process_watermark(MAX_WATERMARK)
         for operator in self.operators:
             operator.end_batch(now)
         for collector in self.exits:
-            source = self.operator_of_node[collector.spec.source]
-            collector.process_watermark(IDLE if idle else source.current_watermark)
+            if drain:
+                collector.end_event_time()
+            else:
+                source = self.operator_of_node[collector.spec.source]
+                collector.process_watermark(IDLE if idle else source.current_watermark)
             collector.flush()
 
     def _idle_after_batch(self, now: int) -> bool:

@@ -34,6 +34,7 @@ import time
 from typing import Callable, Dict, Iterable, List, Optional, Tuple
 
 from pyflink_on_spark.runtime.checkpoint.context import CheckpointContext
+from pyflink_on_spark.runtime.checkpoint.drain import forget_event_time
 from pyflink_on_spark.runtime.checkpoint.operators import snapshot_size
 from pyflink_on_spark.runtime.checkpoint.store import SnapshotStore
 from pyflink_on_spark.runtime.context import wall_clock_ms
@@ -152,14 +153,17 @@ class MicroBatchTask:
         self.task.process_batch_rows(edges, srcs, kinds, payloads)
         return self.task.take_rows()
 
-    def end_batch(self) -> List[tuple]:
-        self.task.end_batch()
+    def end_batch(self, drain: bool = False) -> List[tuple]:
+        self.task.end_batch(drain)
         return self.task.take_rows()
 
-    def snapshot(self, version: int) -> int:
-        """Writes every operator's state as ``version``; returns the bytes written."""
+    def snapshot(self, version: int, drained: bool = False) -> int:
+        """Writes every operator's state as ``version``; returns the bytes written. A
+        ``drained`` snapshot holds no event time (runtime/checkpoint/drain.py)."""
         written = 0
         snaps = self.task.snapshot_state(lambda node: self.context(node, version))
+        if drained:
+            forget_event_time(snaps)
         for node, snap in snaps.items():
             self.store.write_state(version, self.state_id(node), self.subtask, snap)
             written += snapshot_size(snap)
@@ -223,9 +227,12 @@ def run_micro_batch(spec, subtask: int, batches: Iterable[Tuple[list, list, list
                     state_ids: Optional[Dict[int, str]] = None, naming_seed: str = "",
                     attempt: int = 0,
                     work_dir_factory: Callable[[], str] = None,
-                    batch_time_ms: Optional[int] = None):
+                    batch_time_ms: Optional[int] = None, drain: bool = False):
     """Runs (stage, subtask) for batch ``version``; yields lists of output rows. The state
-    after the batch is written as ``version`` before the last rows are yielded."""
+    after the batch is written as ``version`` before the last rows are yielded. ``drain``:
+    the job's last batch ends with the end of event time (StreamTask.end_batch), its
+    snapshot forgets event time, and the task closes (its functions' close(), as PyFlink
+    closes them after a drain) instead of waiting for a next batch."""
     cache_key = (job_token, spec.stage_id, subtask)
     with _live_lock:
         task = _live.pop(cache_key, None)
@@ -250,8 +257,8 @@ def run_micro_batch(spec, subtask: int, batches: Iterable[Tuple[list, list, list
             rows = task.process_rows(edges, srcs, kinds, payloads)
             if rows:
                 yield rows
-        rows = task.end_batch()
-        task.snapshot(version)
+        rows = task.end_batch(drain)
+        task.snapshot(version, drained=drain)
     except BaseException:
         if task is not None:
             try:
@@ -259,6 +266,11 @@ def run_micro_batch(spec, subtask: int, batches: Iterable[Tuple[list, list, list
             except BaseException:
                 pass
         raise
+    if drain:
+        task.close()
+        if rows:
+            yield rows
+        return
     task.last_used = time.monotonic()
     with _live_lock:
         old = _live.pop(cache_key, None)

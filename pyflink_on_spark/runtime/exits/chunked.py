@@ -232,6 +232,16 @@ class ExitCollector:
         # The end of input is implied by the end of the channel; only real progress is sent.
         if watermark == MAX_WATERMARK or self._kind == KIND_DRIVER:
             return
+        self._send_watermark(watermark)
+
+    def end_event_time(self) -> None:
+        """A drain (an unbounded job's last micro-batch, runtime/task.py end_batch): a
+        stream's channels never end, so the end of event time goes to every downstream
+        subtask as a watermark row (which also makes each of them run in that batch)."""
+        if self._kind != KIND_DRIVER:
+            self._send_watermark(MAX_WATERMARK)
+
+    def _send_watermark(self, watermark: int) -> None:
         self.flush()
         payload = cloudpickle.dumps(watermark)
         for dest in range(self.spec.target_parallelism):

@@ -172,6 +172,24 @@ class MicroBatchRunner:
         self.store.write_bytes(path, str(now).encode())
         return now
 
+    def _drain_mark(self, batch_id: int) -> str:
+        return self.store.path("batches", "%d.drain" % batch_id)
+
+    def _drains(self, batch_id: int, planned: bool) -> bool:
+        """Whether batch ``batch_id`` is drained (ends with the end of event time:
+        stop_with_savepoint(True, ...)): decided when the batch is first planned, while a
+        drain is asked, and recorded after its time, so every re-run of the batch (a restart
+        after kill -9) drains as it did and its output is committed once. A restarted job
+        whose drain batch completed goes on running, its event time begun anew (the drain's
+        savepoint was not taken: its caller's process is gone)."""
+        mark = self._drain_mark(batch_id)
+        if planned:
+            return self.store.exists(mark)
+        if self.savepoints.draining():
+            self.store.write_bytes(mark, b"")
+            return True
+        return False
+
     def read_progress(self, version: int) -> None:
         """Records in (every source subtask's count, from its snapshot) and the watermark
         (the lowest a source subtask emitted) after completed version ``version``: for the
@@ -241,7 +259,9 @@ class MicroBatchRunner:
     def _run(self, batch_id: int) -> None:
         job, session = self.job, self.session
         restore = self.store.latest_completed_before(batch_id)
+        planned = self._planned(batch_id)
         batch_time = self._batch_time(batch_id)
+        drain = self._drains(batch_id, planned)
         then = self.store.read_meta(restore) if restore is not None else {}
         new_input = {stage_id: source.plan(batch_id)
                      for stage_id, source in self.sources.items()}
@@ -261,7 +281,7 @@ class MicroBatchRunner:
                 store_root=self.store_root, version=batch_id, restore_version=restore,
                 parallelism_then=then, job_token=self.token, key_types_bytes=self.key_types,
                 state_ids=self.state_ids, naming_seed=self.naming_seed,
-                batch_time_ms=batch_time, object_storage=self.object_storage)
+                batch_time_ms=batch_time, object_storage=self.object_storage, drain=drain)
 
         # every subtask of every stage runs and writes its state version in every batch
         frames = stage_frames(job, session, source_input, function_of,
@@ -285,11 +305,12 @@ class MicroBatchRunner:
         self.store.write_meta(batch_id, parallelism)
         self.store.complete(batch_id)
         _fault_point("after_complete", has_input)
-        self.savepoints.serve(self.store, batch_id, self.stopping)
+        self.savepoints.serve(self.store, batch_id, self.stopping, drained=drain)
         if self.metrics_board is not None:
             self.metrics_board.read_batch(self.store, batch_id)
         for old in self.store.retain(self.settings.retained_versions):
             self.store.delete_file(self.store.path("batches", str(old)))
+            self.store.delete_file(self._drain_mark(old))
         kept = self.store.versions()
         for source in self.sources.values():
             source.compact(before=kept[0] if kept else batch_id)

@@ -122,7 +122,7 @@ def _read_line(sock: socket.socket) -> bytes:
 
 class ControlServer:
     """The job's end of the socket: cancel (stop after the running micro-batch), savepoint,
-    stop with a savepoint, status."""
+    stop with a savepoint (``"drain": true``: drained first), status."""
 
     def __init__(self, entry: JobEntry, stop: threading.Event, savepoints,
                  directory: Optional[str] = None) -> None:
@@ -189,7 +189,9 @@ class ControlServer:
             return {"ok": True}
         if verb in ("savepoint", "stop"):
             taken: Future = self.savepoints.ask(request.get("target"),
-                                                then_stop=verb == "stop")
+                                                then_stop=verb == "stop",
+                                                drain=verb == "stop" and
+                                                bool(request.get("drain")))
             try:
                 return {"ok": True, "path": taken.result(timeout=_ANSWER_TIMEOUT_S)}
             except Exception as e:

@@ -97,14 +97,11 @@ class StreamingJobHandle:
 
     def stop_with_savepoint(self, advance_to_end_of_event_time, savepoint_directory):
         """Takes a savepoint after the current micro-batch, then stops the job; the future
-        gives the savepoint's path once the job has stopped."""
-        if advance_to_end_of_event_time:
-            raise NotImplementedError(
-                "JobClient.stop_with_savepoint(advance_to_end_of_event_time=True) on "
-                "pyflink_on_spark: draining (a final watermark firing every event-time timer "
-                "before the stop) is not built; stop_with_savepoint(False, dir) stops after "
-                "the current micro-batch with its timers kept in the savepoint")
-        taken = self._savepoints.ask(savepoint_directory, then_stop=True)
+        gives the savepoint's path once the job has stopped. ``advance_to_end_of_event_time``
+        (a drain): one more micro-batch first, which ends with the end of event time (every
+        event-time timer and window fires, its output committed as any batch's)."""
+        taken = self._savepoints.ask(savepoint_directory, then_stop=True,
+                                     drain=bool(advance_to_end_of_event_time))
         done: Future = Future()
 
         def wait() -> None:

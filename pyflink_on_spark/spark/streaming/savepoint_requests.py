@@ -1,7 +1,11 @@
 """Savepoints asked of a running unbounded job (JobClient.trigger_savepoint /
 stop_with_savepoint): queued by the caller's thread, taken by the driver's batch loop right
 after a micro-batch completed, when the newest state version and the sources' positions are
-a consistent pair and no batch writes to the store."""
+a consistent pair and no batch writes to the store.
+
+A drain (stop_with_savepoint(True, ...), `stop --drain`) waits for a drained batch: the
+batch loop makes the next batch it plans one (spark/streaming/executor.py), whose end of
+event time fires every event-time timer and window; the savepoint is taken after it."""
 from __future__ import annotations
 
 import threading
@@ -17,6 +21,7 @@ from pyflink_on_spark.runtime.checkpoint.store import SnapshotStore
 class SavepointRequest:
     directory: Optional[str]        # None: the job's default savepoint directory
     then_stop: bool                 # stop_with_savepoint: the job stops after it
+    drain: bool = False             # taken only after a drained batch (then_stop too)
     future: Future = field(default_factory=Future)   # the savepoint's path
 
 
@@ -31,17 +36,25 @@ class SavepointRequests:
         self.stopped_with_savepoint = False   # a stop_with_savepoint was served: FINISHED
         self._lock = threading.Lock()
 
-    def ask(self, directory: Optional[str], then_stop: bool) -> Future:
-        request = SavepointRequest(directory, then_stop)
+    def ask(self, directory: Optional[str], then_stop: bool, drain: bool = False) -> Future:
+        request = SavepointRequest(directory, then_stop or drain, drain)
         with self._lock:
             self._pending.append(request)
         return request.future
 
-    def serve(self, store: SnapshotStore, version: int, stop: threading.Event) -> None:
-        """Takes the pending savepoints from completed version ``version``; a
-        stop_with_savepoint then sets ``stop`` (the job stops before its next batch)."""
+    def draining(self) -> bool:
+        """Whether a pending request waits for a drained batch."""
         with self._lock:
-            pending, self._pending = self._pending, []
+            return any(request.drain for request in self._pending)
+
+    def serve(self, store: SnapshotStore, version: int, stop: threading.Event,
+              drained: bool = False) -> None:
+        """Takes the pending savepoints from completed version ``version`` (a drain's only
+        when that batch was ``drained``); a stop_with_savepoint then sets ``stop`` (the job
+        stops before its next batch)."""
+        with self._lock:
+            pending = [r for r in self._pending if drained or not r.drain]
+            self._pending = [r for r in self._pending if r not in pending]
         for request in pending:
             try:
                 path = write_savepoint(store, version, request.directory or self.default_dir,

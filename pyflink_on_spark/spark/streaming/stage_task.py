@@ -22,7 +22,7 @@ def make_streaming_stage_function(spec_bytes: bytes, alias_pyflink: bool, script
                                   parallelism_then: Dict[str, int], job_token: str,
                                   key_types_bytes: bytes, state_ids: Dict[int, str],
                                   naming_seed: str, batch_time_ms: int,
-                                  object_storage=()):
+                                  object_storage=(), drain: bool = False):
     script_dirs = tuple(script_dirs)
 
     def run_stage(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
@@ -57,7 +57,7 @@ def make_streaming_stage_function(spec_bytes: bytes, alias_pyflink: bool, script
                 restore_version=restore_version, parallelism_then=parallelism_then,
                 job_token=job_token, key_types=cloudpickle.loads(key_types_bytes),
                 state_ids=state_ids, attempt=attempt, work_dir_factory=work_dir,
-                naming_seed=naming_seed, batch_time_ms=batch_time_ms):
+                naming_seed=naming_seed, batch_time_ms=batch_time_ms, drain=drain):
             yield rows_to_batch(rows)
 
     return run_stage

@@ -42,10 +42,11 @@ class StreamRunner:
 
     def run_batch(self, batch_id: int, splits: Sequence[Tuple[int, list]],
                   fail_after_stage: int = None,
-                  batch_time_ms: int = None) -> Dict[int, List]:
+                  batch_time_ms: int = None, drain: bool = False) -> Dict[int, List]:
         """splits: [(source subtask, records)] read in this batch (by every source stage), or
         {source stage id: [(subtask, split)]}. Returns {driver sink node: values}. fail_after_stage: raise after that many stages ran (a crash mid-batch).
-        batch_time_ms: the batch's processing time (default: the wall clock)."""
+        batch_time_ms: the batch's processing time (default: the wall clock). drain: the
+        batch ends with the end of event time (stop_with_savepoint(True, ...))."""
         job = self.job
         restore = self.store.latest_completed_before(batch_id)
         then = self.store.read_meta(restore) if restore is not None else {}
@@ -70,6 +71,10 @@ class StreamRunner:
             for subtask in range(stage.parallelism):
                 mine = sorted((r for r in rows if r[1] == subtask),
                               key=lambda r: (r[0], r[2], r[3]))
+                if not mine:
+                    # as on Spark: a subtask no row reaches does not run (every upstream
+                    # subtask sends each downstream one its watermark, every batch)
+                    continue
                 batches = [([r[0] for r in mine], [r[2] for r in mine], [r[4] for r in mine],
                             [r[5] for r in mine])] if mine else []
                 spec = cloudpickle.loads(cloudpickle.dumps(stage))
@@ -77,7 +82,7 @@ class StreamRunner:
                         spec, subtask, batches, store_root=self.store_root, version=batch_id,
                         restore_version=restore, parallelism_then=then, job_token=self.token,
                         key_types=key_types, state_ids=state_ids,
-                        batch_time_ms=batch_time_ms):
+                        batch_time_ms=batch_time_ms, drain=drain):
                     produced.extend(out)
             outputs[stage.stage_id] = produced
         parallelism = {state_ids[op.node_id]: stage.spec.parallelism for stage in job.stages

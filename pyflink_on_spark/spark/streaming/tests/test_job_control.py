@@ -20,7 +20,8 @@ JOB_ID = "5e1f" + "ab" * 14
 @pytest.fixture
 def running(tmp_path):
     """A 'job' with one completed checkpoint version, its control socket listening, and a
-    batch loop serving savepoints every 50 ms until it is stopped."""
+    batch loop serving savepoints every 50 ms until it is stopped (a drain asked: after a
+    drained batch, as the executor plans one)."""
     job, _ = _job(1)
     runner = StreamRunner(job, str(tmp_path / "state"))
     runner.run_batch(0, [(0, [("k0", 1, 1)])])
@@ -32,8 +33,13 @@ def running(tmp_path):
     done = threading.Event()
 
     def batch_loop():
+        version = 0
         while not stop.is_set() and not done.is_set():
-            savepoints.serve(runner.store, 0, stop)
+            drained = savepoints.draining()
+            if drained:
+                version += 1
+                runner.run_batch(version, [], drain=True)
+            savepoints.serve(runner.store, version, stop, drained=drained)
             time.sleep(0.05)
     loop = threading.Thread(target=batch_loop, daemon=True)
     loop.start()
@@ -66,6 +72,37 @@ def test_savepoint_then_stop_through_the_socket(running):
                      timeout=60)
     assert answer["ok"] and "/other/savepoint-5e1fab-" in answer["path"]
     assert stop.is_set() and savepoints.stopped_with_savepoint
+
+
+def test_stop_with_a_drain_from_the_command_line_waits_for_a_drained_batch(
+        running, monkeypatch, capsys):
+    from pyflink_on_spark.cli.main import main
+    from pyflink_on_spark.spark.streaming.job_control import JOBS_ENV
+    jobs, stop, savepoints = running
+    monkeypatch.setenv(JOBS_ENV, jobs)
+    target = os.path.dirname(jobs) + "/drained"
+    assert main(["stop", "5e1f", "--drain", "-p", target]) == 0
+    path = capsys.readouterr().out.split("Path: ")[1].strip()
+    with open(os.path.join(path[len("file:"):], "_SAVEPOINT")) as f:
+        assert json.load(f)["version"] == 1       # the drained batch's, not version 0
+    assert stop.is_set() and savepoints.stopped_with_savepoint
+
+
+def test_a_drain_is_served_only_after_a_drained_batch(tmp_path):
+    job, _ = _job(1)
+    runner = StreamRunner(job, str(tmp_path / "state"))
+    runner.run_batch(0, [(0, [("k0", 1, 1)])])
+    savepoints = SavepointRequests(JOB_ID, "counting", str(tmp_path / "sps"))
+    stop = threading.Event()
+    drained = savepoints.ask(None, then_stop=True, drain=True)
+    plain = savepoints.ask(None, then_stop=False)
+    assert savepoints.draining()
+    savepoints.serve(runner.store, 0, stop)
+    assert plain.done() and not drained.done() and not stop.is_set()
+    runner.run_batch(1, [], drain=True)
+    savepoints.serve(runner.store, 1, stop, drained=True)
+    assert "/sps/savepoint-5e1fab-" in drained.result()
+    assert stop.is_set() and not savepoints.draining()
 
 
 def test_cancel_and_bad_requests(running):

@@ -4,6 +4,7 @@ a changed function under the same uid keeps its state, the source goes on after 
 it read, a stateful operator missing from the new job fails the submission unless unclaimed
 state may be dropped."""
 import glob
+import json
 import os
 import time
 
@@ -17,7 +18,7 @@ from pyflink_on_spark.datastream.state import ValueStateDescriptor
 from pyflink_on_spark.runtime.checkpoint.savepoints import MANIFEST, SavepointError
 
 
-def _counter(add):
+def _counter(add, timer=False):
     # defined in a function: Spark's workers cannot import this test module, so cloudpickle
     # must carry the class by value
     class Count(KeyedProcessFunction):
@@ -27,7 +28,12 @@ def _counter(add):
         def process_element(self, value, ctx):
             n = (self.seen.value() or 0) + 1
             self.seen.update(n)
+            if timer:    # no watermark ever comes: only a drain fires it
+                ctx.timer_service().register_event_time_timer(1000)
             yield "%s %d" % (value, n + add)
+
+        def on_timer(self, timestamp, ctx):
+            yield "%s timer %d" % (ctx.get_current_key(), timestamp)
     return Count()
 
 
@@ -53,7 +59,8 @@ def _add(in_dir, name, text):
     os.rename(os.path.join(in_dir, "." + name), os.path.join(in_dir, name))
 
 
-def _job(in_dir, out_dir, checkpoints, counter_add=0, counter=True, config=None):
+def _job(in_dir, out_dir, checkpoints, counter_add=0, counter=True, config=None,
+         timer=False):
     config = config if config is not None else Configuration()
     config.set_string("state.checkpoints.dir", "file://" + checkpoints)
     env = StreamExecutionEnvironment.get_execution_environment(config)
@@ -64,7 +71,8 @@ def _job(in_dir, out_dir, checkpoints, counter_add=0, counter=True, config=None)
     upper = env.from_source(source, WatermarkStrategy.no_watermarks(), "files").uid("src") \
         .map(lambda line: line.upper(), output_type=Types.STRING()).uid("upper")
     if counter:
-        upper = upper.key_by(lambda v: v).process(_counter(counter_add), Types.STRING()) \
+        upper = upper.key_by(lambda v: v).process(_counter(counter_add, timer),
+                                                  Types.STRING()) \
             .uid("counter")
     upper.sink_to(FileSink.for_row_format(out_dir, Encoder.simple_string_encoder()).build())
     return env
@@ -130,7 +138,8 @@ def test_list_savepoint_and_stop_from_the_command_line(spark, tmp_path, monkeypa
     os.makedirs(in_dir)
     _add(in_dir, "f1.txt", "a\n")
     out = str(tmp_path / "out")
-    client = _job(in_dir, out, str(tmp_path / "ckpt")).execute_async("controlled job")
+    client = _job(in_dir, out, str(tmp_path / "ckpt"), timer=True) \
+        .execute_async("controlled job")
     job_id = str(client.get_job_id())
     try:
         _wait_for(lambda: _lines(out) == ["A 1"], client)
@@ -139,13 +148,18 @@ def test_list_savepoint_and_stop_from_the_command_line(spark, tmp_path, monkeypa
         assert main(["savepoint", job_id[:8], sps]) == 0
         printed = capsys.readouterr().out
         assert "Savepoint completed. Path: file:%s/savepoint-%s-" % (sps, job_id[:6]) in printed
-        assert main(["stop", "controlled job", "--savepointPath", sps]) == 0
+        # drained (flink stop --drain): a last batch fires the event-time timer
+        assert main(["stop", "controlled job", "--drain", "--savepointPath", sps]) == 0
     except BaseException:
         client.cancel().result()
         raise
     client.get_job_execution_result().result()       # ended without an error
     assert client.get_job_status().result() == JobStatus.FINISHED
+    assert _lines(out) == ["A 1", "A timer 1000"]    # committed by the FileSink
     assert len(os.listdir(sps)) == 2
+    taken, drained = sorted((json.load(open(os.path.join(sps, name, MANIFEST)))["version"]
+                             for name in os.listdir(sps)))
+    assert drained > taken
     assert main(["list"]) == 0
     assert "No running jobs." in capsys.readouterr().out
 
