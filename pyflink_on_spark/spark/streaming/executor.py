@@ -25,7 +25,7 @@ import sys
 import threading
 import time
 import uuid
-from typing import Callable, Dict, Optional
+from typing import Callable, Dict, Optional, Tuple
 
 import cloudpickle
 
@@ -163,32 +163,25 @@ class MicroBatchRunner:
         return self.store.exists(self.store.path("batches", str(batch_id)))
 
     def _batch_time(self, batch_id: int) -> int:
-        """The batch's processing time: recorded when the batch is first planned, read back
-        by every re-run of it."""
+        """The batch's processing time (see _plan)."""
+        return self._plan(batch_id)[0]
+
+    def _plan(self, batch_id: int) -> Tuple[int, bool]:
+        """The batch's processing time, and whether it is drained (ends with the end of
+        event time: stop_with_savepoint(True, ...), asked while it is planned): recorded
+        together when the batch is first planned (``<ms>`` or ``<ms> drain``), read back by
+        every re-run of it, so a re-run after kill -9 drains as the first run did and its
+        output is committed once. A restarted job whose drained batch completed goes on
+        running, its event time begun anew (the savepoint was not taken: the process that
+        asked for it is gone)."""
         path = self.store.path("batches", str(batch_id))
         if self.store.exists(path):
-            return int(self.store.read_bytes(path).decode())
+            recorded = self.store.read_bytes(path).decode().split()
+            return int(recorded[0]), recorded[1:] == ["drain"]
         now = int(time.time() * 1000)
-        self.store.write_bytes(path, str(now).encode())
-        return now
-
-    def _drain_mark(self, batch_id: int) -> str:
-        return self.store.path("batches", "%d.drain" % batch_id)
-
-    def _drains(self, batch_id: int, planned: bool) -> bool:
-        """Whether batch ``batch_id`` is drained (ends with the end of event time:
-        stop_with_savepoint(True, ...)): decided when the batch is first planned, while a
-        drain is asked, and recorded after its time, so every re-run of the batch (a restart
-        after kill -9) drains as it did and its output is committed once. A restarted job
-        whose drain batch completed goes on running, its event time begun anew (the drain's
-        savepoint was not taken: its caller's process is gone)."""
-        mark = self._drain_mark(batch_id)
-        if planned:
-            return self.store.exists(mark)
-        if self.savepoints.draining():
-            self.store.write_bytes(mark, b"")
-            return True
-        return False
+        drain = self.savepoints.draining()
+        self.store.write_bytes(path, ("%d drain" % now if drain else str(now)).encode())
+        return now, drain
 
     def read_progress(self, version: int) -> None:
         """Records in (every source subtask's count, from its snapshot) and the watermark
@@ -259,9 +252,7 @@ class MicroBatchRunner:
     def _run(self, batch_id: int) -> None:
         job, session = self.job, self.session
         restore = self.store.latest_completed_before(batch_id)
-        planned = self._planned(batch_id)
-        batch_time = self._batch_time(batch_id)
-        drain = self._drains(batch_id, planned)
+        batch_time, drain = self._plan(batch_id)
         then = self.store.read_meta(restore) if restore is not None else {}
         new_input = {stage_id: source.plan(batch_id)
                      for stage_id, source in self.sources.items()}
@@ -310,7 +301,6 @@ class MicroBatchRunner:
             self.metrics_board.read_batch(self.store, batch_id)
         for old in self.store.retain(self.settings.retained_versions):
             self.store.delete_file(self.store.path("batches", str(old)))
-            self.store.delete_file(self._drain_mark(old))
         kept = self.store.versions()
         for source in self.sources.values():
             source.compact(before=kept[0] if kept else batch_id)
