@@ -52,9 +52,11 @@ class SavepointRequests:
         """Takes the pending savepoints from completed version ``version`` (a drain's only
         when that batch was ``drained``); a stop_with_savepoint then sets ``stop`` (the job
         stops before its next batch)."""
+        pending: List[SavepointRequest] = []
         with self._lock:
-            pending = [r for r in self._pending if drained or not r.drain]
-            self._pending = [r for r in self._pending if r not in pending]
+            waiting = self._pending
+            self._pending = [r for r in waiting if r.drain and not drained]
+            pending = [r for r in waiting if drained or not r.drain]
         for request in pending:
             try:
                 path = write_savepoint(store, version, request.directory or self.default_dir,
