@@ -27,7 +27,9 @@ sys.path.insert(0, HERE)
 LABELS = {
     "timestamps": "timestamps + watermark generator (own)",
     "exit_loop": "exit loop: key, route, chunk (collect_stamped)",
-    "exit_flush": "exit: marshal a chunk into a row (_flush)",
+    "exit_flush": "exit: a chunk into a row, less dumps_records (_flush own)",
+    "dumps_records": "exchange out: marshal a chunk (dumps_records own)",
+    "marshal_exact": "exchange out: timestamps' and keys' classes checked (marshal_exact)",
     "collect_many": "collect_many: a map's / window function's results into the next",
     "loads_records": "exchange in: unmarshal rows (loads_records)",
     "window_rows": "window: records into windows (process_keyed_stamped_many)",
@@ -53,7 +55,9 @@ SECTIONS = [
     ("watermark", "pyflink_on_spark.runtime.operators.keyed_process",
      "KeyedProcessOperator", "process_watermark"),
 ]
-FUNCTIONS = [("loads_records", "pyflink_on_spark.runtime.task", "loads_records")]
+FUNCTIONS = [("loads_records", "pyflink_on_spark.runtime.task", "loads_records"),
+             ("dumps_records", "pyflink_on_spark.runtime.exits.chunked", "dumps_records"),
+             ("marshal_exact", "pyflink_on_spark.runtime.boundary", "marshal_exact")]
 
 spent: dict = {}    # (stage, section) -> own seconds (nested sections' time excluded)
 calls: dict = {}    # (stage, section) -> calls

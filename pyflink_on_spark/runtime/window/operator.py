@@ -21,7 +21,9 @@ timestamp, an event-time timer's firing the timer's timestamp, a processing-time
 from __future__ import annotations
 
 from pyflink_on_spark.common.typeinfo import Types
-from pyflink_on_spark.datastream.functions import InternalWindowFunction, KeyedStateStore
+from pyflink_on_spark.datastream.functions import (
+    InternalSingleValueWindowFunction, InternalWindowFunction, KeyedStateStore,
+    PassThroughWindowFunction, _WrappingWindowFunction)
 from pyflink_on_spark.datastream.state import ListStateDescriptor, MapStateDescriptor
 from pyflink_on_spark.datastream.time_domain import TimeDomain
 from pyflink_on_spark.datastream.window import (
@@ -582,13 +584,25 @@ class WindowOperator(KeyedProcessOperator):
         """_fire with _on_event_timer_no_lateness for each of a round's timers, in one loop:
         the key stored as the heap backend's set_current_key would store it, the state's
         namespace set only when the window changes, what the window function returns sent
-        on as _emit sends it. The same calls of the user's functions, in the same order."""
+        on as _emit sends it. The same calls of the user's functions, in the same order.
+
+        On the heap backend an aggregate's or a reduce's contents are read and cleared in
+        the window's table (HeapAggregatingState.get and clear inline), and where the window
+        function is the shim's own pass-through (reduce() or aggregate() without a window
+        function) the contents go on as the one result without its frames, nor a call of
+        its clear(), which does nothing."""
         state = self.window_state
         heap_namespace = hasattr(state, "_ns")
         set_namespace, get, clear = state.set_current_namespace, state.get, state.clear
+        kind = type(state)
+        aggregating, reducing = kind is HeapAggregatingState, kind is HeapReducingState
+        get_result = state._result if aggregating else None
         list_contents = self._list_contents
         function = self.function
         process, clear_function = function.process, function.clear
+        passes_through = type(function) is InternalSingleValueWindowFunction and \
+            type(function._wrapped_function) is PassThroughWindowFunction
+        clears = type(function).clear is not _WrappingWindowFunction.clear
         context, trigger_context = self.window_context, self.trigger_context
         output = self.output
         backend = self.backend
@@ -598,27 +612,40 @@ class WindowOperator(KeyedProcessOperator):
             for timestamp, key, window in due:
                 self.current_key = key
                 if key.__class__ in as_is:
-                    backend._key = key
+                    backend._key = stored_key = key
                 else:
                     set_key(key)
+                    stored_key = backend._key if heap_namespace else None
                 trigger_context.window = window
                 if not heap_namespace or window is not state._ns:
                     set_namespace(window)
                 if timestamp != (window[1] - 1 if window.__class__ is TimeWindow
                                  else window.max_timestamp()):
                     continue   # on_event_time: CONTINUE, and not the cleanup time
-                contents = get()
-                if contents is not None and (contents or not list_contents):
-                    context.window = window
-                    results = process(key, window, context, contents)
+                if aggregating or reducing:
+                    contents = state._map.pop(stored_key, None)
+                    if aggregating and contents is not None:
+                        contents = get_result(contents)
+                else:
+                    contents = get()
+                    if list_contents and not contents:
+                        contents = None
+                if contents is not None:
+                    if passes_through:
+                        results = (contents,)
+                    else:
+                        context.window = window
+                        results = process(key, window, context, contents)
                     if results is not None:
                         if output.routes_side_outputs:
                             emit_results(results, output, timestamp)
                         else:
                             output.collect_many(results, timestamp)
-                clear()
-                context.window = window
-                clear_function(window, context)
+                if not (aggregating or reducing):
+                    clear()
+                if clears:
+                    context.window = window
+                    clear_function(window, context)
         except Exception as e:
             raise self.user_error(e) from None
 

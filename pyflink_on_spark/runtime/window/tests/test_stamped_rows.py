@@ -86,6 +86,11 @@ OPERATORS = {
     # windows with gaps between them: some records are in none
     "sparse sliding reduce": lambda **kw: reduce_op(sliding(4, 10, 3), _add, **kw),
     "counts_firings": lambda **kw: process_op(tumbling(10), CountsFirings(), **kw),
+    # a window function after an aggregate or a reduce (its clear() with window state)
+    "aggregate then process": lambda **kw: aggregate_op(tumbling(10), CountMinMax(),
+                                                        Elements(), **kw),
+    "reduce then counts_firings": lambda **kw: reduce_op(sliding(10, 5), _add,
+                                                         CountsFirings(), **kw),
 }
 # str and int keys take the inline path, a tuple key and a float key the backend's calls
 KEYS = ["a", "b", 7, 8, ("t", 1), 2.5]
