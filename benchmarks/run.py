@@ -249,6 +249,25 @@ class WorkerMemorySampler(threading.Thread):
         self.peak_total_kb = max(self.peak_total_kb, total)
 
 
+def cpu_seconds() -> float:
+    """CPU seconds (user + system) of this process and every process below it (the JVM,
+    Spark's Python daemon and workers), the children they reaped included: the difference
+    over a job is the job's CPU time wherever it ran, which the machine's other work does
+    not inflate as it does the wall time."""
+    tick = os.sysconf("SC_CLK_TCK")
+    own = os.times()
+    total = own.user + own.system
+    for pid in _descendants(os.getpid()):
+        try:
+            with open("/proc/%d/stat" % pid) as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        # utime, stime, cutime, cstime: fields 14-17 of stat, 12-15 after the name
+        total += sum(int(x) for x in fields[11:15]) / tick
+    return total
+
+
 def _children_map():
     children = {}
     for entry in os.listdir("/proc"):
@@ -304,20 +323,32 @@ def run_shim(job: str, args) -> tuple:
     run_script_captured(job, _job_args(args, warm_up=True))
     sampler = WorkerMemorySampler()
     sampler.start()
+    cpu = [cpu_seconds()]
     try:
         out, error = run_script_captured(job, _job_args(args))
     finally:
+        cpu[0] = cpu_seconds() - cpu[0]
         sampler.stop()
     if error is not None:
         raise error
     more = []
+    floor_cpu = []
     for _ in range(args.repeat - 1):   # in turn with the floor: noise hits both alike
+        before = time.process_time()
         more.append(floor_seconds(args))
+        floor_cpu.append(time.process_time() - before)
+        before = cpu_seconds()
         again, error = run_script_captured(job, _job_args(args))
+        cpu.append(cpu_seconds() - before)
         if error is not None:
             raise error
         more.append(_parse(again)[1])
     args.repeated = more
+    if floor_cpu:
+        # what a job cost in CPU, all processes (the sampler's polling of /proc included),
+        # against the floor's CPU in the same process
+        print("  CPU seconds, shim (all its processes) / floor: %s" % ", ".join(
+            "%.2f/%.2f" % pair for pair in zip(cpu[1:], floor_cpu)))
     for index, keys, peak_kb in SUBTASK.findall(out):
         print("  subtask %s: %s keys, its peak RSS (ru_maxrss) %.0f MB"
               % (index, keys, int(peak_kb) / 1024))

@@ -351,11 +351,15 @@ class WindowOperator(KeyedProcessOperator):
         record before) take _tumbling_heap_rows; the rest _stamped_rows."""
         size, slide, _ = self._aligned
         state = self.window_state
-        if slide == size and hasattr(state, "_ns") and None not in stamps:
+        if hasattr(state, "_ns") and None not in stamps:
             as_is = self.backend.keys_stored_as_is()
             if as_is and as_is.issuperset(map(type, keys)):
-                self._tumbling_heap_rows(keys, values, stamps)
-                return
+                if slide == size:
+                    self._tumbling_heap_rows(keys, values, stamps)
+                    return
+                if type(state) in (HeapAggregatingState, HeapReducingState):
+                    self._sliding_heap_rows(keys, values, stamps)
+                    return
         self._stamped_rows(keys, values, stamps)
 
     def _tumbling_heap_rows(self, keys, values, stamps) -> None:
@@ -429,6 +433,99 @@ class WindowOperator(KeyedProcessOperator):
                     add(value)
                     if new:
                         register(key, window, max_timestamp)
+        except Exception as e:
+            self.current_key = key
+            backend._key = key
+            raise self.user_error(e) from None
+        self.current_key = key
+        backend._key = key
+
+    def _sliding_heap_rows(self, keys, values, stamps) -> None:
+        """process_keyed_stamped_many for sliding windows on a heap aggregating or reducing
+        state, every key one the backend stores as it is and every record stamped: the
+        record's windows, with their tables, are worked out only when the record leaves the
+        span of time whose records have the same windows as the record before, and each is
+        folded in its table (the state's add inline), in the assigner's order."""
+        size, slide, offset = self._aligned
+        cache = self._window_cache
+        new_window = self._cached_window
+        watermark = self.current_watermark
+        state = self.window_state
+        # the windows' tables, made where missing: held while the state's namespace stays
+        # where it is (only set_current_namespace drops an empty table: the one it leaves)
+        tables = state._tables
+        aggregating = type(state) is HeapAggregatingState
+        if aggregating:
+            function = state.aggregate_function
+            create, add_to = function.create_accumulator, function.add
+        else:
+            reduce = state._reduce
+        register = self._event_queue.register
+        backend = self.backend
+        process_keyed = self.process_keyed
+        # [low, high): the span of time whose records have the record before's windows;
+        # `current`, those windows as (window, its table, its max timestamp), newest first
+        low = high = 0
+        current = ()
+        key = None
+        try:
+            for key, value, timestamp in zip(keys, values, stamps):
+                if not low <= timestamp < high:
+                    last_start = timestamp - (timestamp - offset + slide) % slide
+                    starts = range(last_start, timestamp - size, -slide)
+                    if not starts or starts[-1] + size - 1 <= watermark:
+                        # late, fires at once, or in no window
+                        process_keyed(key, value, timestamp)
+                        low = high = 0
+                        tables = state._tables
+                        continue
+                    # the windows stay those of the span: from the latest start or the
+                    # end of the window before the oldest, up to the next start or the
+                    # oldest's end
+                    oldest = starts[-1]
+                    low = max(last_start, oldest - slide + size)
+                    high = min(last_start + slide, oldest + size)
+                    current = []
+                    for start in starts:
+                        window = cache.get(start)
+                        if window is None:
+                            window = new_window(start, start + size)
+                        table = tables.get(window)
+                        if table is None:
+                            table = tables[window] = {}
+                        current.append((window, table, start + size - 1))
+                if aggregating:
+                    if value is None:   # HeapAggregatingState.add(None) drops the state
+                        for window, table, max_timestamp in current:
+                            table.pop(key, None)
+                            register(key, window, max_timestamp)
+                        continue
+                    for window, table, max_timestamp in current:
+                        accumulator = table.get(key)
+                        if accumulator is None:
+                            accumulator = add_to(value, create())
+                            if accumulator is not None:
+                                table[key] = accumulator
+                            register(key, window, max_timestamp)
+                            continue
+                        accumulator = add_to(value, accumulator)
+                        if accumulator is None:
+                            del table[key]
+                        else:
+                            table[key] = accumulator
+                else:
+                    for window, table, max_timestamp in current:
+                        stored = table.get(key)
+                        if stored is None:
+                            if value is not None:
+                                table[key] = value
+                            register(key, window, max_timestamp)
+                            continue
+                        result = reduce(stored, value)
+                        if result is None:
+                            del table[key]
+                        else:
+                            table[key] = result
         except Exception as e:
             self.current_key = key
             backend._key = key

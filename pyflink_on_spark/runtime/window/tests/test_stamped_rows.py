@@ -314,3 +314,20 @@ def test_other_processing_time_windows_take_the_general_path():
     h = Harness(aggregate_op(TumblingProcessingTimeWindows.of(Time.milliseconds(10)),
                              CountMinMax(), trigger=SameAsProcessingTimeTrigger()))
     assert h.operator._element_logic == h.operator._process
+
+
+@pytest.mark.parametrize("timestamps", [[11, 9, 13], [9, 11, 10], [8, 13, 12]])
+def test_sliding_windows_of_records_close_in_time_are_each_records_own(timestamps):
+    """10 ms windows every 4 ms: 9 is in [0, 10), [4, 14), [8, 18); 11 and 13 are not in
+    [0, 10); 12 and 13 are in [12, 22), 8 to 11 are not."""
+    def run(in_one_call):
+        h = Harness(aggregate_op(sliding(10, 4), CountMinMax()))
+        values = [("a", t) for t in timestamps]
+        if in_one_call:
+            h.operator.process_keyed_stamped_many(["a"] * len(values), values, timestamps)
+        else:
+            for value, timestamp in zip(values, timestamps):
+                h.operator.process_keyed("a", value, timestamp)
+        h.end()
+        return h.out
+    assert run(True) == run(False)
