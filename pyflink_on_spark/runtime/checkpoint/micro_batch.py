@@ -167,22 +167,22 @@ class MicroBatchTask:
         for node, snap in snaps.items():
             self.store.write_state(version, self.state_id(node), self.subtask, snap)
             written += snapshot_size(snap)
-        self._write_metrics(version)
+        self._write_metrics(version, written)
         self.version = version
         return written
 
-    def _write_metrics(self, version: int) -> None:
-        """The user functions' metrics after the batch, as JSON beside the head's snapshot:
-        the driver's reporters read them every batch without unpickling anything
-        (spark/streaming/metrics_reporting.py). Nothing when no metric is registered."""
-        metrics = self.task.context.metrics.report()
-        if not metrics:
-            return
+    def _write_metrics(self, version: int, checkpointed_size: int) -> None:
+        """The user functions' metrics and Flink's system metrics (runtime/metrics_system.py)
+        after the batch, with the bytes of state this subtask wrote, as JSON beside the
+        head's snapshot: the driver's reporters read them every batch without unpickling
+        anything (spark/streaming/metrics_reporting.py)."""
         name = self.store.state_name(self.state_id(self.task.spec.head), self.subtask)
         self.store.write_bytes(
             self.store.path(self.store.version_dir(version), name + METRICS_SUFFIX),
             json.dumps({"task": self.task.context.task_name, "subtask": self.subtask,
-                        "metrics": metrics}).encode())
+                        "metrics": self.task.context.metrics.report(),
+                        "system": self.task.system_metrics(),
+                        "checkpointedSize": checkpointed_size}).encode())
 
     def close(self) -> None:
         try:

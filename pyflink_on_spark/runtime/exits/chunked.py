@@ -65,6 +65,8 @@ class ExitCollector:
         self._src = subtask
         self._rows = rows
         self._seq = 0
+        # the records that left (Flink's numRecordsOut), counted per chunk, not per record
+        self.records_out = 0
         self._user_error = user_error
         self._broadcast = isinstance(spec.partitioning, BroadcastPartitioning)
         width = 1 if self._broadcast else spec.target_parallelism
@@ -275,6 +277,7 @@ class ExitCollector:
             payload = dumps_records((values, stamps, self._keys[dest]), values_exact=exact)
             self._keys[dest] = []
         self._unsure[dest] = not self._tested
+        self.records_out += len(values)
         self._values[dest] = []
         self._stamps[dest] = []
         if self._broadcast:

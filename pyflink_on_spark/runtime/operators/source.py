@@ -29,6 +29,8 @@ class SourceOperator(TimestampsAndWatermarksOperator):
     def __init__(self, reader, watermark_strategy=None) -> None:
         super().__init__(watermark_strategy)
         self.reader = reader
+        # the records read (Flink's numRecordsIn of a source), counted per chunk or slice
+        self.records_read = 0
 
     def open(self) -> None:
         super().open()
@@ -73,6 +75,7 @@ class SourceOperator(TimestampsAndWatermarksOperator):
         if process is self.output.collect and isinstance(records, (list, range, tuple)):
             # a split held in memory: slices of it go on through collect_many
             collect_many = self.output.collect_many
+            self.records_read += len(records)
             for start in range(0, len(records), PROGRESS_RECORDS):
                 collect_many(records[start:start + PROGRESS_RECORDS], None)
                 if progress is not None:
@@ -83,8 +86,11 @@ class SourceOperator(TimestampsAndWatermarksOperator):
         # PROGRESS_RECORDS at a time, so that no count is kept per record
         while True:
             value = _NOTHING
-            for value in islice(records, PROGRESS_RECORDS):
+            read = 0
+            # (enumerate's count is C's: records still go on one by one, lazily, as read)
+            for read, value in enumerate(islice(records, PROGRESS_RECORDS), 1):
                 process(value, None)
+            self.records_read += read
             if value is _NOTHING:
                 return
             if progress is not None:
@@ -100,6 +106,7 @@ class SourceOperator(TimestampsAndWatermarksOperator):
         every = self._every
         progress = self.task.progress if self.task is not None else None
         count = 0
+        self.records_read += len(chunk.values)
         for value, timestamp in zip(chunk.values, chunk.timestamps):
             if extract is not None:
                 try:

@@ -183,6 +183,16 @@ class MicroBatchRunner:
         self.store.write_bytes(path, ("%d drain" % now if drain else str(now)).encode())
         return now, drain
 
+    def _report_pending(self) -> None:
+        """Kafka sources' records not yet read when this batch was planned (pendingRecords,
+        under the source operator's name), for the metrics reporters."""
+        if self.metrics_board is None:
+            return
+        for stage in self.job.stages:
+            pending = getattr(self.sources.get(stage.spec.stage_id), "pending", None)
+            if pending is not None:
+                self.metrics_board.pending_records(stage.spec.operators[0].name, pending)
+
     def read_progress(self, version: int) -> None:
         """Records in (every source subtask's count, from its snapshot) and the watermark
         (the lowest a source subtask emitted) after completed version ``version``: for the
@@ -258,6 +268,7 @@ class MicroBatchRunner:
                      for stage_id, source in self.sources.items()}
         has_input = any(new_input.values())
         self.files_in += sum(len(e) for e in new_input.values())
+        self._report_pending()
         _fault_point("before_batch", has_input)
 
         def source_input(stage):

@@ -117,6 +117,10 @@ class KafkaOffsetIndex:
         self._client = None
         self._errors = BrokerErrors()       # the client's errors (codecs/kafka/brokers.py)
         self._listed: List[Tuple[str, int]] = []     # the partitions of the last plan
+        # subtask -> records of its partitions not read when the last plan was made (Flink's
+        # pendingRecords: the lag behind each partition's latest offset, or behind its
+        # stopping offset); None when the last plan was a recorded one (a re-run)
+        self.pending: Optional[Dict[int, int]] = None
 
     def _record_path(self, batch_id: int) -> str:
         return "%s/%d" % (self.dir, batch_id)
@@ -138,6 +142,7 @@ class KafkaOffsetIndex:
         if self.store.exists(record):
             recorded = json.loads(self.store.read_bytes(record))
             self._listed = [(t, p) for t, p, _ in recorded["ends"]]
+            self.pending = None
             return [tuple(r) for r in recorded["ranges"]]
         if self._client is None:
             self._client = metadata_client(self.spec, self._errors)
@@ -161,6 +166,8 @@ class KafkaOffsetIndex:
             stops.update(offsets_of(self._client, self.spec, self.spec.stopping, "stopping",
                                     new, bounds))
         ends, ranges = [], []
+        from pyflink_on_spark.spark.kafka import split_owner
+        pending = {subtask: 0 for subtask in range(self.parallelism)}
         for topic, partition in listed:
             low, high = bounds[(topic, partition)]
             start = before.get((topic, partition))
@@ -170,12 +177,15 @@ class KafkaOffsetIndex:
             stop = stops.get((topic, partition))
             end = high if stop is None else max(min(high, stop), start)
             ends.append((topic, partition, end))
+            # the records behind the partition's end (or its stop) when planned: this batch's
+            pending[split_owner(topic, partition, self.parallelism)] += end - start
             if end > start:
                 ranges.append((topic, partition, start, end))
         self.store.write_bytes(record, json.dumps({
             "ranges": ranges, "ends": ends,
             "stops": sorted([t, p, o] for (t, p), o in stops.items())}).encode())
         self._listed = [(t, p) for t, p, _ in ends]
+        self.pending = pending
         return ranges
 
     def frame(self, ranges: List[Range], session):

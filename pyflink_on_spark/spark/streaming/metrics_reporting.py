@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import re
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Dict, List, Optional, Sequence, Tuple
 
@@ -38,25 +39,50 @@ class MetricsBoard:
         self.job_name = job_name
         self._latest: Dict[Tuple[str, int], List[dict]] = {}
         self._job: Dict[str, int] = {}      # the job's own: Flink's checkpoint metrics' names
+        # (task, subtask) -> Flink's system metrics (runtime/metrics_system.py), with the
+        # driver's PerSecond rates of its counts
+        self._system: Dict[Tuple[str, int], dict] = {}
+        self._counted: Dict[Tuple[str, int], Tuple[float, int, int]] = {}  # time, in, out
+        # (source name, subtask) -> records of its Kafka partitions not yet read
+        self._pending: Dict[Tuple[str, int], int] = {}
+        self._checkpoint_size = 0
         self._lock = threading.Lock()
 
     def checkpoint_completed(self, completed: int, duration_ms: int) -> None:
         """A micro-batch (a checkpoint) completed: the job's count and its duration."""
         with self._lock:
             self._job = {"numberOfCompletedCheckpoints": completed,
-                         "lastCheckpointDuration": duration_ms}
+                         "lastCheckpointDuration": duration_ms,
+                         "lastCheckpointSize": self._checkpoint_size}
 
-    def read_batch(self, store: SnapshotStore, version: int) -> None:
+    def pending_records(self, source: str, per_subtask: Dict[int, int]) -> None:
+        """A Kafka source's records not yet read, per subtask (its partitions' latest
+        offsets less where the job's reading stands, when a micro-batch is planned): Flink's
+        ``pendingRecords``."""
+        with self._lock:
+            for subtask, pending in per_subtask.items():
+                self._pending[(source, subtask)] = pending
+
+    def read_batch(self, store: SnapshotStore, version: int, now: Optional[float] = None) -> None:
         """Takes the metrics the tasks of completed version ``version`` wrote."""
         directory = store.path(store.version_dir(version))
-        found = {}
+        found, system, size = {}, {}, 0
         for name in store.list_names(directory):
             if name.endswith(METRICS_SUFFIX):
                 doc = json.loads(store.read_bytes(directory + "/" + name).decode())
-                found[(doc["task"], int(doc["subtask"]))] = doc["metrics"]
-        if found:
-            with self._lock:
-                self._latest.update(found)
+                key = (doc["task"], int(doc["subtask"]))
+                found[key] = doc["metrics"]
+                if "system" in doc:
+                    system[key] = doc["system"]
+                size += doc.get("checkpointedSize", 0)
+        now = time.monotonic() if now is None else now
+        with self._lock:
+            self._latest.update(found)
+            for key, metrics in system.items():
+                self._system[key] = _with_rates(metrics, self._counted.get(key), now)
+                self._counted[key] = (now, metrics["numRecordsIn"], metrics["numRecordsOut"])
+            if found:
+                self._checkpoint_size = size
 
     def values(self) -> Dict[str, object]:
         """Metric identifier (scope components and name, joined by '.') -> its value summed
@@ -85,10 +111,33 @@ class MetricsBoard:
         with self._lock:
             latest = sorted(self._latest.items())
             job = dict(self._job)
+            system = sorted(self._system.items())
+            pending = sorted(self._pending.items())
         for name, value in sorted(job.items()):
             metric = "flink_jobmanager_job_" + name
             types[metric] = "gauge"
             samples[metric] = ['%s{job_name="%s"} %d' % (metric, _label(self.job_name), value)]
+
+        def add(metric: str, labels: str, value) -> None:
+            types[metric] = "gauge"
+            samples.setdefault(metric, []).append(
+                "%s{%s} %s" % (metric, labels, _number(value)))
+        for (task, subtask), metrics in system:
+            task_labels = 'job_name="%s",task_name="%s",subtask_index="%d"' % (
+                _label(self.job_name), _label(task), subtask)
+            for name in _TASK_METRICS:
+                if name in metrics:
+                    add(_TASK_PREFIX + name, task_labels, metrics[name])
+            for operator in metrics.get("operators", ()):
+                labels = 'job_name="%s",task_name="%s",operator_name="%s",subtask_index="%d"' \
+                    % (_label(self.job_name), _label(task), _label(operator["name"]), subtask)
+                for name in _OPERATOR_METRICS:
+                    if name in operator:
+                        add(_PREFIX + name, labels, operator[name])
+        for (source, subtask), value in pending:
+            add(_PREFIX + "pendingRecords",
+                'job_name="%s",task_name="%s",operator_name="%s",subtask_index="%d"' % (
+                    _label(self.job_name), _label(source), _label(source), subtask), value)
         for (task, subtask), metrics in latest:
             labels = 'job_name="%s",task_name="%s",operator_name="%s",subtask_index="%d"' % (
                 _label(self.job_name), _label(task), _label(task), subtask)
@@ -105,6 +154,27 @@ class MetricsBoard:
             lines.append("# TYPE %s %s" % (name, types[name]))
             lines.extend(samples[name])
         return "\n".join(lines) + ("\n" if lines else "")
+
+
+_TASK_PREFIX = "flink_taskmanager_job_task_"
+_TASK_METRICS = ("numRecordsIn", "numRecordsOut", "numRecordsInPerSecond",
+                 "numRecordsOutPerSecond", "currentInputWatermark")
+_OPERATOR_METRICS = ("numRecordsIn", "numRecordsOut", "currentInputWatermark",
+                     "currentOutputWatermark")
+
+
+def _with_rates(metrics: dict, before: Optional[Tuple[float, int, int]], now: float) -> dict:
+    """The task's metrics with numRecordsIn/OutPerSecond: the counts' growth since the
+    driver read them last, per second (0 at first: no span yet)."""
+    out = dict(metrics)
+    if before is None or now <= before[0]:
+        out["numRecordsInPerSecond"] = out["numRecordsOutPerSecond"] = 0.0
+    else:
+        span = now - before[0]
+        # a task rebuilt after a restart counts from zero again: no negative rate
+        out["numRecordsInPerSecond"] = max(metrics["numRecordsIn"] - before[1], 0) / span
+        out["numRecordsOutPerSecond"] = max(metrics["numRecordsOut"] - before[2], 0) / span
+    return out
 
 
 def _samples(metric: dict):

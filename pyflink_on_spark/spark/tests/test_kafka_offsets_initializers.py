@@ -159,8 +159,11 @@ def test_an_unbounded_source_with_stopping_offsets_stops_its_partitions_there(to
     index = KafkaOffsetIndex(source._source_definition(), SnapshotStore(str(tmp_path)), "s", 2)
     try:
         assert sorted(index.plan(0)) == [(fresh, 0, 0, 1), (fresh, 1, 0, 1)]
+        # pendingRecords per subtask: each reads one partition, one record behind
+        assert index.pending == {0: 1, 1: 1}
         produce(servers, fresh, [b"x1", b"y1"], partitions=[0, 1])
         assert index.plan(1) == []        # latest() was the end when the job started
+        assert index.pending == {0: 0, 1: 0}    # nothing more to read before the stops
         committed = _source(topic, O.earliest(), O.committed_offsets(), bounded=False)
         index2 = KafkaOffsetIndex(committed._source_definition(),
                                   SnapshotStore(str(tmp_path / "2")), "s", 2)

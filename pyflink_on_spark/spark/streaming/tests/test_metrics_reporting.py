@@ -2,6 +2,7 @@
 on a Prometheus endpoint configured with Flink's reporter keys."""
 import json
 import os
+import re
 import socket
 import time
 import urllib.request
@@ -108,7 +109,10 @@ def test_a_running_jobs_user_counter_on_the_prometheus_endpoint(spark, tmp_path)
     try:
         deadline = time.time() + 600
         text = ""
-        while time.time() < deadline and 'subtask_index="0"} 3' not in text:
+        lines = 'flink_taskmanager_job_task_operator_words_lines{job_name="metered job",' \
+            'task_name="%s",operator_name="%s",subtask_index="0"} 3'
+        while time.time() < deadline and not re.search(re.escape(lines).replace(
+                "%s", "[^\"]*"), text):
             try:
                 text = urllib.request.urlopen("http://127.0.0.1:%d/metrics" % port,
                                               timeout=5).read().decode()
@@ -118,6 +122,18 @@ def test_a_running_jobs_user_counter_on_the_prometheus_endpoint(spark, tmp_path)
         assert "flink_taskmanager_job_task_operator_words_lines{" in text
         assert 'flink_jobmanager_job_numberOfCompletedCheckpoints{job_name="metered job"}' \
             in text
-        assert 'job_name="metered job"' in text and 'subtask_index="0"} 3' in text
+        assert re.search(re.escape(lines).replace("%s", "[^\"]*"), text), text
+        # Flink's system metrics: the source task read 3 records and sent none to another
+        # stage (the print sink is chained), its watermark; the checkpoint's size
+        task = re.search(r'flink_taskmanager_job_task_numRecordsIn\{job_name="metered job",'
+                         r'task_name="([^"]*)",subtask_index="0"\} 3\n', text)
+        assert task, text
+        assert 'flink_taskmanager_job_task_numRecordsOut{job_name="metered job",task_name=' \
+            '"%s",subtask_index="0"} 0' % task.group(1) in text
+        assert "flink_taskmanager_job_task_numRecordsInPerSecond{" in text
+        assert re.search(r'flink_taskmanager_job_task_operator_currentOutputWatermark\{'
+                         r'[^}]*operator_name="counting"[^}]*\} -?\d+', text), text
+        assert re.search(r'flink_jobmanager_job_lastCheckpointSize\{job_name="metered job"\} '
+                         r'[1-9]', text), text
     finally:
         client.cancel().result()

@@ -1,0 +1,68 @@
+"""Flink's system metrics an unbounded job's tasks write after each micro-batch (runtime/
+metrics_system.py), without Spark: records in and out per stage, watermarks per operator,
+the bytes of state written; and how the driver's MetricsBoard serves them."""
+import json
+
+from pyflink_on_spark.runtime.checkpoint.micro_batch import METRICS_SUFFIX
+from pyflink_on_spark.runtime.checkpoint.store import SnapshotStore
+from pyflink_on_spark.runtime.checkpoint.tests.stream_harness import StreamRunner
+from pyflink_on_spark.runtime.checkpoint.tests.test_micro_batches import _batches, _job
+from pyflink_on_spark.spark.streaming.metrics_reporting import MetricsBoard
+
+
+def _docs(store, version):
+    directory = store.path(store.version_dir(version))
+    return [json.loads(store.read_bytes(directory + "/" + name))
+            for name in store.list_names(directory) if name.endswith(METRICS_SUFFIX)]
+
+
+def test_tasks_report_records_in_and_out_watermarks_and_state_size(tmp_path):
+    job, sink = _job(2)
+    batches = _batches(3)
+    runner = StreamRunner(job, str(tmp_path))
+    for b, splits in enumerate(batches):
+        runner.run_batch(b, splits)
+    total = sum(len(records) for batch in batches for _, records in batch)
+    store = SnapshotStore(str(tmp_path))
+    docs = _docs(store, 2)
+    keyed_name = next(s.spec.task_name for s in job.stages if s.source is None)
+    source_docs = [d for d in docs if d["task"] != keyed_name]
+    keyed_docs = [d for d in docs if d["task"] == keyed_name]
+    assert len(source_docs) == len(keyed_docs) == 2
+    # what the source stage sent is what the keyed stage received (the collect sink's
+    # records go to the driver: not a task's output, as a Flink sink has none)
+    assert sum(d["system"]["numRecordsOut"] for d in source_docs) == total
+    assert sum(d["system"]["numRecordsIn"] for d in source_docs) == total    # what it read
+    assert sum(d["system"]["numRecordsIn"] for d in keyed_docs) == total
+    assert all(d["system"]["numRecordsOut"] == 0 for d in keyed_docs)
+    # the keyed task's input watermark is the lowest its upstream subtasks sent: the
+    # watermark operator's output (bounded out-of-orderness 2 ms: max timestamp - 3)
+    sent = [op["currentOutputWatermark"] for d in source_docs for op in d["system"]["operators"]
+            if op["name"] == "Timestamps/Watermarks"]
+    assert len(sent) == 2
+    last_stamps = [max(r[1] for r in records) for _, records in batches[-1]]
+    assert sorted(sent) == sorted(t - 3 for t in last_stamps)
+    for d in keyed_docs:
+        head = d["system"]["operators"][0]
+        assert d["system"]["currentInputWatermark"] == min(sent) == head["currentInputWatermark"]
+        assert head["numRecordsIn"] == d["system"]["numRecordsIn"]
+    assert all(d["checkpointedSize"] > 0 for d in keyed_docs)
+
+    board = MetricsBoard("job")
+    board.read_batch(store, 1, now=10.0)
+    board.read_batch(store, 2, now=12.0)
+    board.checkpoint_completed(3, 40)
+    board.pending_records("source", {0: 5, 1: 0})
+    text = board.prometheus_text()
+    per_batch = len(batches[-1][0][1]) + len(batches[-1][1][1])
+    rates = [float(line.rsplit(" ", 1)[1]) for line in text.splitlines()
+             if line.startswith("flink_taskmanager_job_task_numRecordsInPerSecond{")
+             and keyed_name in line]
+    assert sum(rates) == per_batch / 2.0       # the last batch's records over 2 s
+    size = sum(d["checkpointedSize"] for d in docs)
+    assert 'flink_jobmanager_job_lastCheckpointSize{job_name="job"} %d' % size in text
+    assert 'flink_taskmanager_job_task_numRecordsIn{job_name="job",task_name="%s",' \
+           'subtask_index="0"}' % keyed_name in text
+    assert "# TYPE flink_taskmanager_job_task_operator_currentOutputWatermark gauge" in text
+    assert ('flink_taskmanager_job_task_operator_pendingRecords{job_name="job",'
+            'task_name="source",operator_name="source",subtask_index="0"} 5') in text

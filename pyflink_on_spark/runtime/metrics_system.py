@@ -1,0 +1,49 @@
+"""Flink's system metrics of one subtask of an unbounded job, read after each micro-batch.
+
+Names as Flink's (Task/Operator scope, "Metrics" in Flink's operations docs): numRecordsIn,
+numRecordsOut, currentInputWatermark (Task and Operator), currentOutputWatermark (Operator).
+They are read from what the task keeps anyway, so counting costs nothing per record: the
+head's input is counted per input row (StreamTask.records_in; a source's per chunk or slice
+it reads: SourceOperator.records_read), an exit's output per chunk
+(ExitCollector.records_out), and the watermarks are the operators' own (Operator.
+current_watermark) and the input valve's combined one.
+
+Inside a chain only what crosses the stage is counted: the head's numRecordsIn and the
+numRecordsOut of the operators whose output leaves the stage. A chained operator's own
+in/out counts would cost a step per record and are not reported.
+"""
+from __future__ import annotations
+
+from typing import Dict, List
+
+
+def task_system_metrics(task) -> dict:
+    """The subtask's task-scope metrics and its operators' (JSON-able; spark/streaming/
+    metrics_reporting.py reads it)."""
+    out_of: Dict[int, int] = {}
+    for collector in task.exits:
+        if collector.spec.to_driver:        # a sink's input, not a task's output
+            continue
+        node = collector.spec.source
+        out_of[node] = out_of.get(node, 0) + getattr(collector, "records_out", 0)
+    upstream = {link.target: link.source for link in task.spec.links}
+    # a source's input is what it read (Flink counts a source's records in as it emits them)
+    records_in = task.records_in + getattr(task.head, "records_read", 0)
+    input_mark = task._valve.combined
+    operators: List[dict] = []
+    for op_spec in task.spec.operators:
+        node = op_spec.node_id
+        operator = task.operator_of_node[node]
+        source = upstream.get(node)
+        entry = {"name": op_spec.name,
+                 "currentInputWatermark": int(
+                     input_mark if source is None
+                     else task.operator_of_node[source].current_watermark),
+                 "currentOutputWatermark": int(operator.current_watermark)}
+        if node == task.spec.head:
+            entry["numRecordsIn"] = records_in
+        if node in out_of:
+            entry["numRecordsOut"] = out_of[node]
+        operators.append(entry)
+    return {"numRecordsIn": records_in, "numRecordsOut": sum(out_of.values()),
+            "currentInputWatermark": int(input_mark), "operators": operators}
