@@ -73,6 +73,12 @@ logger.nativeload.level = ERROR
 # The daemons do little; a small heap and the client compiler start them sooner on 2 cores.
 _DAEMON_JAVA_OPTIONS = "-XX:+UseSerialGC -XX:TieredStopAtLevel=1"
 _DAEMON_MEMORY = "512m"
+# Every JVM a worker starts (the executors) inherits its environment: with the client compiler
+# only, an application's executors start and run the tests' small jobs sooner (measured on
+# the 2-core machine at load 4-5: 16-22 s against 23-29 s for one small job on the cluster,
+# start to exit). A JIT mode changes no result; the clients' own options are left as a user
+# sends them.
+_EXECUTOR_JIT_OPTION = "-XX:TieredStopAtLevel=1"
 
 
 # --- the bare Python -------------------------------------------------------------------
@@ -343,7 +349,8 @@ def _daemon_environment(conf_dir: str) -> Dict[str, str]:
                # the daemons' web UIs bind SPARK_LOCAL_IP, else every interface
                SPARK_LOCAL_IP=LOOPBACK,
                SPARK_DAEMON_JAVA_OPTS=_DAEMON_JAVA_OPTIONS,
-               SPARK_DAEMON_MEMORY=_DAEMON_MEMORY)
+               SPARK_DAEMON_MEMORY=_DAEMON_MEMORY,
+               JAVA_TOOL_OPTIONS=_EXECUTOR_JIT_OPTION)
     return env
 
 

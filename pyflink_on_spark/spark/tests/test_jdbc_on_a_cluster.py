@@ -16,44 +16,37 @@ from pyflink.datastream import StreamExecutionEnvironment
 from pyflink.datastream.connectors.jdbc import (JdbcConnectionOptions, JdbcExecutionOptions,
                                                 JdbcSink)
 
-url = sys.argv[1]
 env = StreamExecutionEnvironment.get_execution_environment()
 env.set_parallelism(2)
 row = Types.ROW([Types.INT(), Types.STRING()])
-env.from_collection([Row(i, "v%d" % i) for i in range(1, 21)], type_info=row).add_sink(
-    JdbcSink.sink(sys.argv[2], row,
-                  JdbcConnectionOptions.JdbcConnectionOptionsBuilder().with_url(url).build(),
-                  JdbcExecutionOptions.builder().with_batch_size(4).build()))
+rows = env.from_collection([Row(i, "v%d" % i) for i in range(1, 21)], type_info=row)
+for url, statement in zip(sys.argv[1::2], sys.argv[2::2]):   # one sink per (URL, statement)
+    rows.add_sink(JdbcSink.sink(
+        statement, row, JdbcConnectionOptions.JdbcConnectionOptionsBuilder().with_url(url).build(),
+        JdbcExecutionOptions.builder().with_batch_size(4).build()))
 env.execute("jdbc on a cluster")
 '''
 
 
-def _run(cluster, tmp_path, url, statement):
-    script = tmp_path / "jdbc_job.py"
-    script.write_text(JDBC_JOB)
-    code, _, err = cluster.run_client(
-        [sys.executable, "-m", "pyflink_on_spark.cli.main", "run", str(script), url, statement],
-        str(tmp_path), cwd=CHECKOUT)
-    assert code == 0, err[-5000:] + cluster.executor_log_tails()
-
-
-def test_a_mariadb_jdbc_sink_runs_on_a_cluster_without_pymysql(standalone_cluster, bare_python,
-                                                                mariadb, tmp_path):
-    assert probe_python(bare_python, ("pymysql",))["imports"]["pymysql"] is not None
+def test_mariadb_and_postgresql_jdbc_sinks_run_on_a_cluster_without_pymysql_or_psycopg(
+        standalone_cluster, bare_python, mariadb, postgres, tmp_path):
+    # one application for both drivers: each cluster application costs its executors' start
+    imports = probe_python(bare_python, ("pymysql", "psycopg"))["imports"]
+    assert imports["pymysql"] is not None and imports["psycopg"] is not None
     _sql(mariadb, "DROP TABLE IF EXISTS on_cluster",
          "CREATE TABLE on_cluster (id int PRIMARY KEY, name varchar(20))")
-    _run(standalone_cluster, tmp_path, mariadb, "INSERT INTO on_cluster (id, name) VALUES "
-         "(?, ?) ON DUPLICATE KEY UPDATE name = VALUES(name)")
-    assert _sql(mariadb, fetch="SELECT id, name FROM on_cluster ORDER BY id") == \
-        [(i, "v%d" % i) for i in range(1, 21)]
-
-
-def test_a_postgresql_jdbc_sink_runs_on_a_cluster_without_psycopg(standalone_cluster, bare_python,
-                                                                   postgres, tmp_path):
-    assert probe_python(bare_python, ("psycopg",))["imports"]["psycopg"] is not None
     _pg_sql(postgres, "DROP TABLE IF EXISTS on_cluster",
             "CREATE TABLE on_cluster (id int PRIMARY KEY, name text)")
-    _run(standalone_cluster, tmp_path, postgres, "INSERT INTO on_cluster (id, name) VALUES "
-         "(?, ?) ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name")
-    assert _pg_sql(postgres, fetch="SELECT id, name FROM on_cluster ORDER BY id") == \
-        [(i, "v%d" % i) for i in range(1, 21)]
+    script = tmp_path / "jdbc_job.py"
+    script.write_text(JDBC_JOB)
+    code, _, err = standalone_cluster.run_client(
+        [sys.executable, "-m", "pyflink_on_spark.cli.main", "run", str(script),
+         mariadb, "INSERT INTO on_cluster (id, name) VALUES (?, ?) "
+                  "ON DUPLICATE KEY UPDATE name = VALUES(name)",
+         postgres, "INSERT INTO on_cluster (id, name) VALUES (?, ?) "
+                   "ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name"],
+        str(tmp_path), cwd=CHECKOUT)
+    assert code == 0, err[-5000:] + standalone_cluster.executor_log_tails()
+    expected = [(i, "v%d" % i) for i in range(1, 21)]
+    assert _sql(mariadb, fetch="SELECT id, name FROM on_cluster ORDER BY id") == expected
+    assert _pg_sql(postgres, fetch="SELECT id, name FROM on_cluster ORDER BY id") == expected
