@@ -96,10 +96,12 @@ def _run(job: CompiledJob, collect_sink_id: Optional[int] = None) -> Iterator:
         raise
 
 
-def execute_job(job: CompiledJob, job_name: str, options=None, python=None):
+def execute_job(job: CompiledJob, job_name: str, options=None, python=None,
+                metric_reporters=()):
     """env.execute() on the direct runner. `options` (spark.run_options.RunOptions) and
     `python` (the job's Python dependencies), the signature the Spark executor has, matter
-    only to runners in other processes: here the job's modules are this process's."""
+    only to runners in other processes: here the job's modules are this process's. No
+    metrics reporter serves here (`metric_reporters` is the Spark executor's)."""
     from pyflink_on_spark.common.job_execution_result import finished_job_result
     start = time.time()
     for _ in _run(job):

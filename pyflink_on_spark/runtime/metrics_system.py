@@ -47,3 +47,13 @@ def task_system_metrics(task) -> dict:
         operators.append(entry)
     return {"numRecordsIn": records_in, "numRecordsOut": sum(out_of.values()),
             "currentInputWatermark": int(input_mark), "operators": operators}
+
+
+def metrics_document(task, **extra) -> dict:
+    """What a task reports to the driver's metrics reporters (JSON-able: the driver
+    unpickles nothing): its user metrics and its system metrics, named by task and subtask,
+    with ``extra`` (the bytes of state a micro-batch wrote)."""
+    doc = {"task": task.context.task_name, "subtask": task.context.subtask_index,
+           "metrics": task.context.metrics.report(), "system": task_system_metrics(task)}
+    doc.update(extra)
+    return doc

@@ -476,15 +476,6 @@ class StreamTask:
                                for c in self.exits), default=None))
         return snaps
 
-    def system_metrics(self) -> dict:
-        """Flink's task and operator I/O metrics of this subtask, read after a batch (no
-        per-record cost: the head's input is counted per row or source chunk, exits per
-        chunk): numRecordsIn (the head's), numRecordsOut (records sent to other stages; a sink's records to the
-        driver are not output, as a Flink sink has none), the task's currentInputWatermark
-        and each operator's current input and output watermark (runtime/metrics_system.py)."""
-        from pyflink_on_spark.runtime.metrics_system import task_system_metrics
-        return task_system_metrics(self)
-
 
 def _converting(convert, process_element, user_error):
     """process_element receiving values converted to a side output's declared type."""

@@ -171,7 +171,7 @@ def execute(sinks: List, settings: JobSettings):
         return execute_streaming(job, settings.config.job_name, run_options(),
                                  _streaming_settings(settings))
     return _bounded_executor().execute_job(job, settings.config.job_name, run_options(),
-                                           settings.python)
+                                           settings.python, **_reporters(settings))
 
 
 def execute_async(sinks: List, settings: JobSettings):
@@ -190,7 +190,15 @@ def execute_async(sinks: List, settings: JobSettings):
                                             _streaming_settings(settings)))
     from pyflink_on_spark.spark.executor import FinishedJobHandle
     return JobClient(FinishedJobHandle(_bounded_executor().execute_job(
-        job, settings.config.job_name, run_options(), settings.python)))
+        job, settings.config.job_name, run_options(), settings.python,
+        **_reporters(settings))))
+
+
+def _reporters(settings: JobSettings) -> dict:
+    """The metrics reporters' keys for a bounded executor, when the job configures any
+    (spark/executor.py serves a Prometheus endpoint while the job runs)."""
+    return {"metric_reporters": settings.metric_reporters} if settings.metric_reporters \
+        else {}
 def _no_streaming_dependencies(settings: JobSettings) -> None:
     if settings.python:
         raise NotImplementedError(
@@ -230,9 +238,6 @@ def _unbounded(job: CompiledJob, settings: Optional[JobSettings] = None) -> bool
     savepoint raises (savepoints restore unbounded jobs only, so far)."""
     from pyflink_on_spark.spark.streaming.sources import is_unbounded
     unbounded = is_unbounded(job)
-    if not unbounded and settings is not None and settings.metric_reporters:
-        from pyflink_on_spark.spark.streaming.metrics_reporting import note_bounded_reporters
-        note_bounded_reporters(settings.metric_reporters)
     if not unbounded and settings is not None and settings.checkpoints.restore_path:
         raise NotImplementedError(
             "Starting a bounded job from a savepoint (execution.savepoint.path / "

@@ -9,11 +9,12 @@ implements the same contract in plain Python)."""
 from __future__ import annotations
 
 import dataclasses
+import json
 import pickle
 import sys
 import threading
 import time
-from typing import Dict, Iterator, List, Tuple
+from typing import Dict, Iterator, List, Sequence, Tuple
 
 import cloudpickle
 
@@ -37,7 +38,8 @@ from pyflink_on_spark.spark.python_dependencies import (WorkerSetup, ship_depend
 from pyflink_on_spark.spark.session import activate_in_thread, is_connect, job_session
 from pyflink_on_spark.spark.plan_cache import cached_frames, plan_shape, worker_shape
 from pyflink_on_spark.spark.stage_frames import stage_frames
-from pyflink_on_spark.spark.stage_task import (CHANNEL_PROPERTY, PRESENCE_EDGE, StageArgs,
+from pyflink_on_spark.spark.stage_task import (CHANNEL_PROPERTY, METRICS_EDGE, PRESENCE_EDGE,
+                                               StageArgs,
                                                channel_property, shared_stage_function,
                                                stage_function)
 from pyflink_on_spark.specs.stage import CompiledJob, PythonDependencies
@@ -164,10 +166,13 @@ def presence_frame(session, parallelism: int):
 
 def _run(job: CompiledJob, collect_sink_id=None, options=None,
          job_name: str = "Flink Streaming Job",
-         python: PythonDependencies = PythonDependencies()) -> Iterator:
+         python: PythonDependencies = PythonDependencies(),
+         metric_reporters: Sequence[Tuple[str, str]] = ()) -> Iterator:
     """Runs the job: prints print-sink lines (and what user functions print) as the tasks
     produce them; yields collected values; commits what file sinks wrote only once
-    everything succeeded (codecs/files/commit.py)."""
+    everything succeeded (codecs/files/commit.py). `metric_reporters`: Flink's
+    metrics.reporter.* keys (a Prometheus endpoint serves the tasks' metrics while the job
+    runs, with the driver channel)."""
     session = job_session(job)
     script_dirs = _script_dirs(options)
     job = with_files_as_splits(job, session)
@@ -178,6 +183,10 @@ def _run(job: CompiledJob, collect_sink_id=None, options=None,
         # the job's own would be weaker than Spark's (driver_channel.spark_guards_its_network);
         # or the user turned the channel off. Either way the driver rows are read back from
         # the stages' output
+        if metric_reporters:
+            from pyflink_on_spark.spark.streaming.metrics_reporting import \
+                note_bounded_reporters
+            note_bounded_reporters(metric_reporters)
         if channel_off and options is not None and options.verbose:
             print("pyflink-on-spark: %s: the job opens no port of its own, and its output "
                   "arrives as each stage finishes (docs/security.md)" % channel_off,
@@ -185,7 +194,7 @@ def _run(job: CompiledJob, collect_sink_id=None, options=None,
         yield from _run_read_back(job, session, collect_sink_id, script_dirs, job_name, python)
         return
     yield from _run_with_channel(job, session, collect_sink_id, script_dirs, job_name,
-                                 options, python)
+                                 options, python, metric_reporters)
 
 
 # (SparkContext, why it runs jobs without the driver channel or None): read once per context
@@ -202,10 +211,12 @@ def _channel_off_because(session):
 
 
 def _run_with_channel(job: CompiledJob, session, collect_sink_id, script_dirs, job_name: str,
-                      options, python: PythonDependencies) -> Iterator:
+                      options, python: PythonDependencies,
+                      metric_reporters: Sequence[Tuple[str, str]] = ()) -> Iterator:
     """A classic session: the stages run in a thread as one Spark job group named after the
     job (progress on a terminal's stderr, spark/progress.py), their driver rows arrive over
-    the driver channel (spark/driver_channel.py) while they run."""
+    the driver channel (spark/driver_channel.py) while they run, and so do the tasks'
+    metrics, served by a Prometheus endpoint when one is configured."""
     sinks = DriverSinks(job, collect_sink_id)
     context = session.sparkContext
     group = new_group_id(job_name)
@@ -217,7 +228,9 @@ def _run_with_channel(job: CompiledJob, session, collect_sink_id, script_dirs, j
         progress = ProgressLine(context, group).start()
     runner = None
     out = sinks.out
+    endpoint = None
     try:
+        board, endpoint = _metrics_endpoint(job_name, metric_reporters, session)
         sinks.prepare()
         address = channel.address + (channel.token,)
         runner = threading.Thread(target=_run_stages, name="pyflink-on-spark-job",
@@ -231,6 +244,10 @@ def _run_with_channel(job: CompiledJob, session, collect_sink_id, script_dirs, j
                 out.flush()   # a message holds up to 2048 lines: flushing each is cheap
                 continue
             edge, payload = message[2], message[3]
+            if edge == METRICS_EDGE:
+                if board is not None:
+                    board.take((json.loads(payload),))
+                continue
             values, _ = loads_records(payload)
             if progress is not None:
                 progress.records += len(values)
@@ -257,6 +274,20 @@ def _run_with_channel(job: CompiledJob, session, collect_sink_id, script_dirs, j
         channel.close()
         if progress is not None:
             progress.stop()
+        if endpoint is not None:
+            endpoint.close()
+
+
+def _metrics_endpoint(job_name: str, metric_reporters, session):
+    """(board, endpoint) of a bounded job with a Prometheus reporter configured, else
+    (None, None) (spark/streaming/metrics_reporting.py)."""
+    from pyflink_on_spark.spark.streaming.metrics_reporting import (
+        MetricsBoard, PrometheusEndpoint, endpoint_host, prometheus_ports)
+    ports = prometheus_ports(metric_reporters)
+    if not ports:
+        return None, None
+    board = MetricsBoard(job_name)
+    return board, PrometheusEndpoint(board, ports, endpoint_host(session))
 
 
 def _run_stages(job: CompiledJob, session, script_dirs, address, group: str,
@@ -334,19 +365,20 @@ def _print_what_arrived(channel: DriverChannel, sinks: DriverSinks) -> None:
     for message in channel.remaining():
         if message[0] == OUT:
             out.write(message[2])
-        elif sinks.is_print(message[2]):
+        elif message[2] != METRICS_EDGE and sinks.is_print(message[2]):
             values, _ = loads_records(message[3])
             out.write("".join(v + "\n" for v in values))
     out.flush()
 
 
 def execute_job(job: CompiledJob, job_name: str, options=None,
-                python: PythonDependencies = PythonDependencies()):
+                python: PythonDependencies = PythonDependencies(),
+                metric_reporters: Sequence[Tuple[str, str]] = ()):
     """`options`: spark.run_options.RunOptions (None: defaults); `python`: the job's Python
-    dependencies."""
+    dependencies; `metric_reporters`: Flink's metrics.reporter.* keys."""
     from pyflink_on_spark.common.job_execution_result import finished_job_result
     start = time.time()
-    for _ in _run(job, None, options, job_name, python):
+    for _ in _run(job, None, options, job_name, python, metric_reporters):
         pass
     runtime_ms = int((time.time() - start) * 1000)
     return finished_job_result(runtime_ms)

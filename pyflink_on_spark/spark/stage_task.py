@@ -1,10 +1,13 @@
 """The function each Spark task runs (through mapInArrow): one subtask of one stage."""
 from __future__ import annotations
 
+import gc
 import itertools
+import json
 import pickle
 import shutil
 import sys
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import Dict, Iterator, Optional, Tuple
 
@@ -45,6 +48,9 @@ def prepare_worker(script_dirs, alias_pyflink: bool, object_storage=(),
 # The edge of the one row every subtask of a stage gets (build_frames): so that every
 # subtask runs and reports its end to the driver, even one without input. Sorted first.
 PRESENCE_EDGE = -2
+# the edge of the driver-channel rows that carry a task's metrics (JSON: runtime/
+# metrics_system.py metrics_document) to the driver's reporters, not to a sink
+METRICS_EDGE = -3
 
 
 def subtask_input(batches: Iterator[pa.RecordBatch]):
@@ -222,9 +228,37 @@ def _attempt() -> int:
     return context.attemptNumber() if context is not None else 0
 
 
+# A task allocates objects per record (the records, their keys, accumulators, the rows'
+# lists) and frees nearly all of them by reference counting; Python's first-generation
+# threshold (700 net allocations of tracked objects) still ran a collection every few hundred
+# records, and every tenth of those the next generation's, over the state's live objects.
+# At this threshold the engine alone took 11-15% less CPU on window_aggregate 1M
+# (benchmarks/RESULTS.md, issue 41); what is never freed is the same either way.
+TASK_GC_THRESHOLD = 20_000
+
+
+@contextmanager
+def _fewer_collections():
+    """The first-generation threshold at TASK_GC_THRESHOLD while a task runs, then as it
+    was (a worker process runs one task at a time)."""
+    before = gc.get_threshold()
+    gc.set_threshold(max(before[0], TASK_GC_THRESHOLD), *before[1:])
+    try:
+        yield
+    finally:
+        gc.set_threshold(*before)
+
+
 def _run_stage_in(args: StageArgs, stage_id: int, subtask: int, attempt: int,
                   batches: Iterator[pa.RecordBatch],
                   to_driver: Optional[TaskChannel]) -> Iterator[pa.RecordBatch]:
+    with _fewer_collections():
+        yield from _run_stage_in_task(args, stage_id, subtask, attempt, batches, to_driver)
+
+
+def _run_stage_in_task(args: StageArgs, stage_id: int, subtask: int, attempt: int,
+                       batches: Iterator[pa.RecordBatch],
+                       to_driver: Optional[TaskChannel]) -> Iterator[pa.RecordBatch]:
     try:
         prepare_worker(args.script_dirs, args.alias_pyflink, args.worker_setup.object_storage,
                        args.worker_setup.python_executable)
@@ -264,6 +298,16 @@ def _run_subtask(spec_bytes: bytes, subtask: int, attempt: int,
                 to_driver.send_row(row[0], row[5])
         to_driver.flush()
 
+    def send_metrics() -> None:
+        """The task's user and system metrics for the driver's reporters: at each bundle's
+        end (at least once a second) and after the last records."""
+        from pyflink_on_spark.runtime.metrics_system import metrics_document
+        to_driver.send_row(METRICS_EDGE, json.dumps(metrics_document(task)).encode())
+
+    def end_bundle() -> None:
+        send_to_driver()
+        send_metrics()
+
     def take_batch():
         """The rows for the next stage as a batch, once the driver's rows have left."""
         if to_driver is not None:
@@ -277,7 +321,7 @@ def _run_subtask(spec_bytes: bytes, subtask: int, attempt: int,
         with stdout.active():
             task = StreamTask(spec, subtask, attempt, work_dir=work_dir)
             if to_driver is not None:
-                task.on_bundle = send_to_driver
+                task.on_bundle = end_bundle
             task.open()
         try:
             for batch in batches:
@@ -311,6 +355,8 @@ def _run_subtask(spec_bytes: bytes, subtask: int, attempt: int,
                 task.finish()
             # the last records leave before close() runs (its prints come after them)
             produced = take_batch()
+            if to_driver is not None:
+                send_metrics()
             if produced is not None:
                 yield produced
         finally:

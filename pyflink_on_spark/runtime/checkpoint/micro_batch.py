@@ -36,6 +36,7 @@ from typing import Callable, Dict, Iterable, List, Optional, Tuple
 from pyflink_on_spark.runtime.checkpoint.context import CheckpointContext
 from pyflink_on_spark.runtime.checkpoint.drain import forget_event_time
 from pyflink_on_spark.runtime.checkpoint.operators import snapshot_size
+from pyflink_on_spark.runtime.metrics_system import metrics_document
 from pyflink_on_spark.runtime.checkpoint.store import SnapshotStore
 from pyflink_on_spark.runtime.context import wall_clock_ms
 from pyflink_on_spark.runtime.task import StreamTask
@@ -179,10 +180,8 @@ class MicroBatchTask:
         name = self.store.state_name(self.state_id(self.task.spec.head), self.subtask)
         self.store.write_bytes(
             self.store.path(self.store.version_dir(version), name + METRICS_SUFFIX),
-            json.dumps({"task": self.task.context.task_name, "subtask": self.subtask,
-                        "metrics": self.task.context.metrics.report(),
-                        "system": self.task.system_metrics(),
-                        "checkpointedSize": checkpointed_size}).encode())
+            json.dumps(metrics_document(self.task, subtask=self.subtask,
+                                        checkpointedSize=checkpointed_size)).encode())
 
     def close(self) -> None:
         try:

@@ -66,23 +66,25 @@ class MetricsBoard:
     def read_batch(self, store: SnapshotStore, version: int, now: Optional[float] = None) -> None:
         """Takes the metrics the tasks of completed version ``version`` wrote."""
         directory = store.path(store.version_dir(version))
-        found, system, size = {}, {}, 0
-        for name in store.list_names(directory):
-            if name.endswith(METRICS_SUFFIX):
-                doc = json.loads(store.read_bytes(directory + "/" + name).decode())
-                key = (doc["task"], int(doc["subtask"]))
-                found[key] = doc["metrics"]
-                if "system" in doc:
-                    system[key] = doc["system"]
-                size += doc.get("checkpointedSize", 0)
+        docs = [json.loads(store.read_bytes(directory + "/" + name).decode())
+                for name in store.list_names(directory) if name.endswith(METRICS_SUFFIX)]
+        self.take(docs, now)
+        if docs:
+            with self._lock:
+                self._checkpoint_size = sum(d.get("checkpointedSize", 0) for d in docs)
+
+    def take(self, docs: Sequence[dict], now: Optional[float] = None) -> None:
+        """Takes tasks' metrics documents (runtime/metrics_system.py metrics_document): from
+        a micro-batch's files, or sent by a bounded job's tasks over the driver channel."""
         now = time.monotonic() if now is None else now
         with self._lock:
-            self._latest.update(found)
-            for key, metrics in system.items():
-                self._system[key] = _with_rates(metrics, self._counted.get(key), now)
-                self._counted[key] = (now, metrics["numRecordsIn"], metrics["numRecordsOut"])
-            if found:
-                self._checkpoint_size = size
+            for doc in docs:
+                key = (doc["task"], int(doc["subtask"]))
+                self._latest[key] = doc["metrics"]
+                system = doc.get("system")
+                if system is not None:
+                    self._system[key] = _with_rates(system, self._counted.get(key), now)
+                    self._counted[key] = (now, system["numRecordsIn"], system["numRecordsOut"])
 
     def values(self) -> Dict[str, object]:
         """Metric identifier (scope components and name, joined by '.') -> its value summed
@@ -224,10 +226,13 @@ def prometheus_ports(config: Sequence[Tuple[str, str]]) -> Optional[List[int]]:
 
 
 def note_bounded_reporters(config: Sequence[Tuple[str, str]]) -> None:
-    """A bounded job with a metrics reporter configured: said once, it reports nothing."""
+    """A bounded job with a metrics reporter configured that runs without the driver
+    channel (Spark Connect, or the channel off: spark/executor.py): said once, it reports
+    nothing."""
     if any(key.endswith(".factory.class") for key, _ in config):
-        _say("pyflink_on_spark: metrics reporters serve unbounded jobs only; this bounded "
-             "job's metrics are not reported")
+        _say("pyflink_on_spark: a bounded job's metrics reach the driver over its task "
+             "channel, which this run does not open (Spark Connect, or the channel is off: "
+             "docs/security.md); its metrics are not reported")
 
 
 _said = set()

@@ -137,3 +137,39 @@ def test_a_running_jobs_user_counter_on_the_prometheus_endpoint(spark, tmp_path)
                          r'[1-9]', text), text
     finally:
         client.cancel().result()
+
+
+def test_a_bounded_jobs_metrics_reach_the_endpoint_over_the_task_channel(spark, monkeypatch):
+    """The tasks send their metrics to the driver at each bundle's end and after their last
+    records; the endpoint serves them while the job runs and closes with it."""
+    import pyflink_on_spark.spark.streaming.metrics_reporting as reporting
+    boards = []
+
+    class Recorded(MetricsBoard):
+        def __init__(self, job_name):
+            super().__init__(job_name)
+            boards.append(self)
+    monkeypatch.setattr(reporting, "MetricsBoard", Recorded)
+    port = _free_port()
+    config = Configuration()
+    config.set_string("metrics.reporter.prom.factory.class", PROMETHEUS_FACTORY)
+    config.set_string("metrics.reporter.prom.port", str(port))
+    env = StreamExecutionEnvironment.get_execution_environment(config)
+    env.set_parallelism(2)
+    env.from_collection(["a", "b", "c", "d", "e"], type_info=Types.STRING()) \
+        .map(_counting(), output_type=Types.STRING()).name("counting") \
+        .key_by(lambda v: v).map(lambda v: v, output_type=Types.STRING()).print()
+    result = env.execute("bounded metered")
+    assert result.get_all_accumulator_results() == {}       # as PyFlink 1.20.5's
+    [board] = boards
+    text = board.prometheus_text()
+    counted = re.findall(r'flink_taskmanager_job_task_operator_words_lines\{job_name="bounded '
+                         r'metered",[^}]*\} (\d+)', text)
+    assert sum(map(int, counted)) == 5, text
+    ins = re.findall(r'flink_taskmanager_job_task_numRecordsIn\{[^}]*\} (\d+)', text)
+    outs = re.findall(r'flink_taskmanager_job_task_numRecordsOut\{[^}]*\} (\d+)', text)
+    # three tasks (the collection's source, the map after a rebalance, the keyed map)
+    # each took the 5 records in; the first two sent them on, the print sink took the rest
+    assert sum(map(int, ins)) == 15 and sum(map(int, outs)) == 10, text
+    with socket.socket() as s:        # the endpoint closed with the job
+        s.bind(("127.0.0.1", port))
