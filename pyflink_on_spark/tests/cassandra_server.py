@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import List, Optional
 
 from pyflink_on_spark.tests.server_installs import installed_once
+from pyflink_on_spark.tests.server_tools import free_port, install_from_maven, jdk_tool, log_tail
 
 CASSANDRA_VERSION = "5.0.6"
 CACHE_ENV = "PYFLINK_ON_SPARK_CASSANDRA_HOME"     # where the node's jars are kept
@@ -138,47 +139,11 @@ def cache_dir() -> str:
 
 @installed_once("cassandra node")
 def install_cassandra(version: str = CASSANDRA_VERSION) -> str:
-    """The directory of the node's jars, fetched with Maven when missing (idempotent: a
-    complete download is marked by a stamp file)."""
-    home = cache_dir()
-    libs = os.path.join(home, "libs")
-    stamp = os.path.join(home, "COMPLETE")
-    if os.path.exists(stamp):
-        return libs
-    mvn = shutil.which("mvn")
-    if mvn is None:
-        raise RuntimeError("The Cassandra test node needs Maven ('mvn' on PATH) to fetch "
-                           "org.apache.cassandra:cassandra-all:%s" % version)
-    os.makedirs(home, exist_ok=True)
-    work = tempfile.mkdtemp(prefix="cassandra-pom-", dir=home)
-    try:
-        with open(os.path.join(work, "pom.xml"), "w") as f:
-            f.write(_POM.format(version=version))
-        staging = os.path.join(work, "libs")
-        result = subprocess.run(
-            [mvn, "-q", "-B", "dependency:copy-dependencies", "-DincludeScope=runtime",
-             "-DoutputDirectory=" + staging], cwd=work, capture_output=True, text=True)
-        if result.returncode != 0:
-            raise RuntimeError("Fetching org.apache.cassandra:cassandra-all:%s with Maven "
-                               "failed:\n%s" % (version, (result.stdout + result.stderr)[-4000:]))
-        shutil.rmtree(libs, ignore_errors=True)
-        os.replace(staging, libs)
-        with open(stamp, "w") as f:
-            f.write(version + "\n")
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
-    return libs
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _java() -> str:
-    home = os.environ.get("JAVA_HOME")
-    return os.path.join(home, "bin", "java") if home else (shutil.which("java") or "java")
+    """The directory of the node's jars, fetched with Maven when missing (once)."""
+    return os.path.join(install_from_maven(
+        cache_dir(), _POM.format(version=version),
+        "org.apache.cassandra:cassandra-all:" + version, "Cassandra test node",
+        maven_args=["-DincludeScope=runtime"]), "libs")
 
 
 @dataclass
@@ -201,34 +166,26 @@ class CassandraServer:
         shutil.rmtree(self.root, ignore_errors=True)
 
 
-def _log_tail(path: str) -> str:
-    try:
-        with open(path, errors="replace") as f:
-            return f.read()[-4000:]
-    except OSError:
-        return "(no log)"
-
-
 def _wait_for_port(server: CassandraServer, log_path: str) -> None:
     deadline = time.time() + START_TIMEOUT_S
     while time.time() < deadline:
         if server.process.poll() is not None:
             raise RuntimeError("The Cassandra test node exited (%s):\n%s"
-                               % (server.process.returncode, _log_tail(log_path)))
+                               % (server.process.returncode, log_tail(log_path)))
         try:
             with socket.create_connection((server.host, server.port), timeout=1):
                 return
         except OSError:
             time.sleep(0.2)
     raise RuntimeError("The Cassandra test node did not listen on %s within %d s:\n%s"
-                       % (server.host_port, START_TIMEOUT_S, _log_tail(log_path)))
+                       % (server.host_port, START_TIMEOUT_S, log_tail(log_path)))
 
 
 def start_server(libs: Optional[str] = None) -> CassandraServer:
     """Starts a fresh node on free loopback ports and waits until it answers CQL."""
     libs = libs or install_cassandra()
     root = tempfile.mkdtemp(prefix="pyflink-on-spark-cassandra-")
-    port, storage_port = _free_port(), _free_port()
+    port, storage_port = free_port(), free_port()
     config = os.path.join(root, "cassandra.yaml")
     with open(config, "w") as f:
         f.write(_CASSANDRA_YAML.format(root=root, port=port, storage_port=storage_port))
@@ -237,7 +194,7 @@ def start_server(libs: Optional[str] = None) -> CassandraServer:
     with open(logback, "w") as f:
         f.write(_LOGBACK_XML.format(log=log_path))
     command: List[str] = (
-        [_java()] + _JVM_OPTIONS + _JAVA17_OPTIONS + _CASSANDRA_PROPERTIES +
+        [jdk_tool()] + _JVM_OPTIONS + _JAVA17_OPTIONS + _CASSANDRA_PROPERTIES +
         ["-Dcassandra.config=file://" + config, "-Dlogback.configurationFile=file://" + logback,
          "-Dcassandra.storagedir=" + root, "-Dcassandra.logdir=" + root,
          "-cp", os.path.join(libs, "*"), "org.apache.cassandra.service.CassandraDaemon"])

@@ -22,7 +22,6 @@ import json
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import tempfile
 import time
@@ -32,6 +31,7 @@ from dataclasses import dataclass
 from typing import Any, Dict, List, Optional
 
 from pyflink_on_spark.tests.server_installs import installed_once
+from pyflink_on_spark.tests.server_tools import free_port, install_from_maven, jdk_tool, log_tail
 
 ES_VERSION = "7.17.29"
 CACHE_ENV = "PYFLINK_ON_SPARK_ELASTICSEARCH_HOME"   # where the node's jars are kept
@@ -109,64 +109,26 @@ def cache_dir() -> str:
         os.path.expanduser("~"), ".cache", "pyflink-on-spark", "elasticsearch-" + ES_VERSION)
 
 
-def _tool(name: str) -> str:
-    home = os.environ.get("JAVA_HOME")
-    if home and os.path.exists(os.path.join(home, "bin", name)):
-        return os.path.join(home, "bin", name)
-    found = shutil.which(name)
-    if found is None:
-        raise RuntimeError("The Elasticsearch test node needs '%s' on PATH" % name)
-    return found
+def _compile_launcher(work: str, libs: str) -> None:
+    """EmbeddedNode compiled into work/classes, beside libs/."""
+    source = os.path.join(work, "EmbeddedNode.java")
+    with open(source, "w") as f:
+        f.write(_NODE_SOURCE)
+    compiled = subprocess.run([jdk_tool("javac"), "-cp", os.path.join(libs, "*"),
+                               "-d", os.path.join(work, "classes"), source],
+                              capture_output=True, text=True)
+    if compiled.returncode != 0:
+        raise RuntimeError("Compiling the Elasticsearch test node's launcher failed:\n%s"
+                           % (compiled.stdout + compiled.stderr)[-4000:])
 
 
 @installed_once("elasticsearch node")
 def install_node(version: str = ES_VERSION) -> str:
     """The cache directory holding libs/ (the node's jars) and classes/ (EmbeddedNode),
-    fetched and compiled when missing (idempotent: a complete install is marked by a stamp
-    file)."""
-    home = cache_dir()
-    stamp = os.path.join(home, "COMPLETE")
-    if os.path.exists(stamp):
-        return home
-    mvn = shutil.which("mvn")
-    if mvn is None:
-        raise RuntimeError("The Elasticsearch test node needs Maven ('mvn' on PATH) to fetch "
-                           "org.elasticsearch:elasticsearch:%s" % version)
-    os.makedirs(home, exist_ok=True)
-    work = tempfile.mkdtemp(prefix="elasticsearch-pom-", dir=home)
-    try:
-        with open(os.path.join(work, "pom.xml"), "w") as f:
-            f.write(_POM.format(version=version))
-        staging = os.path.join(work, "libs")
-        result = subprocess.run(
-            [mvn, "-q", "-B", "dependency:copy-dependencies", "-DoutputDirectory=" + staging],
-            cwd=work, capture_output=True, text=True)
-        if result.returncode != 0:
-            raise RuntimeError("Fetching org.elasticsearch:elasticsearch:%s with Maven failed:"
-                               "\n%s" % (version, (result.stdout + result.stderr)[-4000:]))
-        source = os.path.join(work, "EmbeddedNode.java")
-        with open(source, "w") as f:
-            f.write(_NODE_SOURCE)
-        classes = os.path.join(work, "classes")
-        compiled = subprocess.run([_tool("javac"), "-cp", os.path.join(staging, "*"),
-                                   "-d", classes, source], capture_output=True, text=True)
-        if compiled.returncode != 0:
-            raise RuntimeError("Compiling the Elasticsearch test node's launcher failed:\n%s"
-                               % (compiled.stdout + compiled.stderr)[-4000:])
-        for name in ("libs", "classes"):
-            shutil.rmtree(os.path.join(home, name), ignore_errors=True)
-            os.replace(os.path.join(work, name), os.path.join(home, name))
-        with open(stamp, "w") as f:
-            f.write(version + "\n")
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
-    return home
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    fetched and compiled when missing (once)."""
+    return install_from_maven(cache_dir(), _POM.format(version=version),
+                              "org.elasticsearch:elasticsearch:" + version,
+                              "Elasticsearch test node", build=_compile_launcher)
 
 
 def request(url: str, method: str = "GET", body: Optional[bytes] = None,
@@ -207,20 +169,12 @@ class ElasticsearchNode:
         shutil.rmtree(self.home, ignore_errors=True)
 
 
-def _log_tail(path: str) -> str:
-    try:
-        with open(path, errors="replace") as f:
-            return f.read()[-4000:]
-    except OSError:
-        return ""
-
-
 def _wait_until_ready(node: ElasticsearchNode, log_path: str) -> None:
     deadline = time.time() + START_TIMEOUT_S
     while time.time() < deadline:
         if node.process.poll() is not None:
             raise RuntimeError("The Elasticsearch test node exited (%s):\n%s"
-                               % (node.process.returncode, _log_tail(log_path)))
+                               % (node.process.returncode, log_tail(log_path)))
         try:
             health = request(node.url + "/_cluster/health?wait_for_status=yellow&timeout=5s",
                              timeout=10)
@@ -230,7 +184,7 @@ def _wait_until_ready(node: ElasticsearchNode, log_path: str) -> None:
             pass
         time.sleep(0.3)
     raise RuntimeError("The Elasticsearch test node did not answer on %s within %d s:\n%s"
-                       % (node.url, START_TIMEOUT_S, _log_tail(log_path)))
+                       % (node.url, START_TIMEOUT_S, log_tail(log_path)))
 
 
 def start_node(home: Optional[str] = None) -> ElasticsearchNode:
@@ -241,7 +195,7 @@ def start_node(home: Optional[str] = None) -> ElasticsearchNode:
     data_home = tempfile.mkdtemp(prefix="pyflink-on-spark-elasticsearch-")
     port = free_port()
     log_path = os.path.join(data_home, "node.log")
-    java: List[str] = [_tool("java")] + _JVM_OPTIONS + ["-cp", classpath, "EmbeddedNode",
+    java: List[str] = [jdk_tool()] + _JVM_OPTIONS + ["-cp", classpath, "EmbeddedNode",
                                                          data_home, str(port),
                                                          str(free_port())]
     with open(log_path, "w") as log:

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import List, Optional
 
 from pyflink_on_spark.tests.server_installs import installed_once
+from pyflink_on_spark.tests.server_tools import free_port
 
 URL_ENV = "PYFLINK_ON_SPARK_TEST_MARIADB_URL"   # the running server's JDBC URL
 DATABASE = "test"
@@ -47,12 +48,6 @@ def ensure_installed() -> None:
     missing = [b for b in _BINARIES if not _binary(b)]
     if missing:
         raise RuntimeError("apt-get install mariadb-server left no %s" % ", ".join(missing))
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @dataclass
@@ -140,7 +135,7 @@ class MariaDBServer:
 def start_server() -> MariaDBServer:
     ensure_installed()
     root = tempfile.mkdtemp(prefix="pyflink-on-spark-mariadb-")
-    server = MariaDBServer(root, _free_port())
+    server = MariaDBServer(root, free_port())
     try:
         server.start()
     except BaseException:

@@ -10,13 +10,13 @@ import glob
 import os
 import pwd
 import shutil
-import socket
 import subprocess
 import tempfile
 from dataclasses import dataclass
 from typing import List, Optional
 
 from pyflink_on_spark.tests.server_installs import installed_once
+from pyflink_on_spark.tests.server_tools import free_port
 
 URL_ENV = "PYFLINK_ON_SPARK_TEST_POSTGRES_URL"   # the running server's JDBC URL
 
@@ -44,12 +44,6 @@ def ensure_installed() -> str:
     if bin_dir is None:
         raise RuntimeError("apt-get install postgresql left no /usr/lib/postgresql/*/bin/initdb")
     return bin_dir
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @dataclass
@@ -100,7 +94,7 @@ def start_server() -> PostgresServer:
         entry = pwd.getpwnam(user)
         os.chown(root, entry.pw_uid, entry.pw_gid)
         os.chmod(root, 0o700)
-    server = PostgresServer(bin_dir, root, _free_port(), user)
+    server = PostgresServer(bin_dir, root, free_port(), user)
     try:
         server.start()
     except BaseException:

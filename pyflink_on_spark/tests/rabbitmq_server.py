@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import List, Optional
 
 from pyflink_on_spark.tests.server_installs import installed_once
+from pyflink_on_spark.tests.server_tools import free_port
 
 ADDRESS_ENV = "PYFLINK_ON_SPARK_TEST_RABBITMQ"   # "host:port" of the running broker
 SERVER_SCRIPT = "/usr/lib/rabbitmq/bin/rabbitmq-server"
@@ -44,12 +45,6 @@ def ensure_installed() -> str:
     # the package's post-install may have started the system's own broker (where an init
     # system runs): it listens on 5672, not on the ports used here, and is left alone
     return SERVER_SCRIPT
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def _epmd() -> str:

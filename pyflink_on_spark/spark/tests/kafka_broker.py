@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import List, Optional
 
 from pyflink_on_spark.tests.server_installs import installed_once
+from pyflink_on_spark.tests.server_tools import free_port, install_from_maven, jdk_tool
 
 KAFKA_VERSION = "4.1.1"
 CACHE_ENV = "PYFLINK_ON_SPARK_KAFKA_HOME"      # where the broker's jars are kept
@@ -74,42 +75,10 @@ def cache_dir() -> str:
 
 @installed_once("kafka broker")
 def install_broker(version: str = KAFKA_VERSION) -> str:
-    """The directory of the broker's jars, fetched with Maven when missing (idempotent: a
-    complete download is marked by a stamp file)."""
-    home = cache_dir()
-    libs = os.path.join(home, "libs")
-    stamp = os.path.join(home, "COMPLETE")
-    if os.path.exists(stamp):
-        return libs
-    mvn = shutil.which("mvn")
-    if mvn is None:
-        raise RuntimeError("The Kafka test broker needs Maven ('mvn' on PATH) to fetch "
-                           "org.apache.kafka:kafka_2.13:%s" % version)
-    os.makedirs(home, exist_ok=True)
-    work = tempfile.mkdtemp(prefix="kafka-pom-", dir=home)
-    try:
-        with open(os.path.join(work, "pom.xml"), "w") as f:
-            f.write(_POM.format(version=version))
-        staging = os.path.join(work, "libs")
-        result = subprocess.run(
-            [mvn, "-q", "-B", "dependency:copy-dependencies",
-             "-DoutputDirectory=" + staging], cwd=work, capture_output=True, text=True)
-        if result.returncode != 0:
-            raise RuntimeError("Fetching org.apache.kafka:kafka_2.13:%s with Maven failed:\n%s"
-                               % (version, (result.stdout + result.stderr)[-4000:]))
-        shutil.rmtree(libs, ignore_errors=True)
-        os.replace(staging, libs)
-        with open(stamp, "w") as f:
-            f.write(version + "\n")
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
-    return libs
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    """The directory of the broker's jars, fetched with Maven when missing (once)."""
+    return os.path.join(install_from_maven(
+        cache_dir(), _POM.format(version=version), "org.apache.kafka:kafka_2.13:" + version,
+        "Kafka test broker"), "libs")
 
 
 def cluster_id() -> str:
@@ -119,11 +88,6 @@ def cluster_id() -> str:
         text = base64.urlsafe_b64encode(uuid.uuid4().bytes).decode().rstrip("=")
         if not text.startswith("-"):
             return text
-
-
-def _java() -> str:
-    home = os.environ.get("JAVA_HOME")
-    return os.path.join(home, "bin", "java") if home else (shutil.which("java") or "java")
 
 
 @dataclass
@@ -176,7 +140,7 @@ def start_broker(libs: Optional[str] = None) -> KafkaBroker:
     with open(properties, "w") as f:
         f.write(_SERVER_PROPERTIES.format(port=port, controller_port=controller_port,
                                           log_dir=os.path.join(data_dir, "logs")))
-    java: List[str] = [_java()] + _JVM_OPTIONS + ["-cp", classpath]
+    java: List[str] = [jdk_tool()] + _JVM_OPTIONS + ["-cp", classpath]
     formatted = subprocess.run(java + ["kafka.tools.StorageTool", "format", "-t",
                                        cluster_id(), "-c", properties],
                                capture_output=True, text=True)
