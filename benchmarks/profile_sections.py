@@ -89,7 +89,8 @@ def install() -> None:
     import importlib
     for name, module, owner, attribute in SECTIONS:
         cls = getattr(importlib.import_module(module), owner)
-        setattr(cls, attribute, _timed(name, cls.__dict__[attribute]))
+        if attribute in cls.__dict__:   # (an older tree may not have it)
+            setattr(cls, attribute, _timed(name, cls.__dict__[attribute]))
     for name, module, attribute in FUNCTIONS:
         mod = importlib.import_module(module)
         setattr(mod, attribute, _timed(name, getattr(mod, attribute)))

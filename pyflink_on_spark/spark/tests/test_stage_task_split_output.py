@@ -61,3 +61,29 @@ def test_a_long_split_leaves_in_batches_while_it_is_read():
     assert sum(sizes) > 2 * OUTPUT_BATCH_BYTES, sizes
     assert len(batches) >= 3, sizes
     assert max(sizes) < 2 * OUTPUT_BATCH_BYTES, sizes
+
+
+def _threshold(_):
+    import gc
+    return gc.get_threshold()[0]
+
+
+def test_a_task_runs_with_fewer_garbage_collections_then_puts_the_threshold_back():
+    import gc
+    from pyflink_on_spark.spark.stage_task import TASK_GC_THRESHOLD
+    src = SourceTransformation(name="Seq", source=number_sequence_source(0, 9))
+    mapped = OneInputTransformation(name="Map", input=src, spec=MapSpec(wrap_map(_threshold)))
+    keyed = PartitionTransformation(
+        name="KeyBy", input=mapped, partitioning=KeyedPartitioning(wrap_key_selector(str)))
+    sink = SinkTransformation(name="Collect", input=keyed, spec=CollectSinkSpec())
+    before = gc.get_threshold()
+    gc.set_threshold(700, *before[1:])
+    try:
+        batches = _source_stage_outputs(compile_sinks([sink], parallelism=1))
+        assert gc.get_threshold() == (700,) + before[1:]
+    finally:
+        gc.set_threshold(*before)
+    values = [value for batch in batches
+              for kind, payload in zip(batch.column(4).to_pylist(), batch.column(5).to_pylist())
+              if kind == KIND_RECORDS for value in loads_records(payload)[0]]
+    assert values == [TASK_GC_THRESHOLD] * 10
