@@ -43,6 +43,7 @@ from pyflink_on_spark.spark.object_storage import object_storage_of
 from pyflink_on_spark.spark.streaming.faults import driver_fault_point as _fault_point
 from pyflink_on_spark.spark.streaming.job_control import new_entry, start_control
 from pyflink_on_spark.spark.streaming.metrics_reporting import (MetricsBoard, PrometheusEndpoint,
+                                                                described_batch,
                                                                 endpoint_host)
 from pyflink_on_spark.spark.streaming.savepoint_requests import SavepointRequests
 from pyflink_on_spark.spark.streaming.sources import (UNBOUNDED_SOURCES,
@@ -252,7 +253,9 @@ class MicroBatchRunner:
                 time.sleep(pause)
         started = time.time()
         try:
-            self._run(int(batch_id))
+            summary = self.metrics_board.summary() if self.metrics_board is not None else ""
+            with described_batch(self.session, summary):
+                self._run(int(batch_id))
         finally:
             self.in_batch = False
             self.last_batch_ms = int((time.time() - started) * 1000)

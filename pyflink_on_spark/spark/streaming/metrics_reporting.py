@@ -16,12 +16,13 @@ Prometheus' text format for as long as the job runs.
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, Iterator, List, Optional, Sequence, Tuple
 
 from pyflink_on_spark.runtime.checkpoint.micro_batch import METRICS_SUFFIX
 from pyflink_on_spark.runtime.checkpoint.store import SnapshotStore
@@ -102,6 +103,32 @@ class MetricsBoard:
                     out["%s[%d]" % (ident, subtask)] = m["value"]
         return out
 
+    def summary(self) -> str:
+        """The system metrics in one line, for the Spark UI's description of a micro-batch's
+        jobs (described_batch): each task's records in and out (its subtasks' sum), records
+        in per second and lowest input watermark; the last checkpoint's size and duration.
+        Empty before the first batch completed."""
+        with self._lock:
+            system = sorted(self._system.items())
+            job = dict(self._job)
+        tasks: Dict[str, List[float]] = {}
+        for (task, _), m in system:
+            row = tasks.setdefault(task, [0, 0, 0.0, None])
+            row[0] += m["numRecordsIn"]
+            row[1] += m["numRecordsOut"]
+            row[2] += m.get("numRecordsInPerSecond", 0.0)
+            mark = m["currentInputWatermark"]
+            row[3] = mark if row[3] is None else min(row[3], mark)
+        if not tasks:
+            return ""
+        parts = ["%s: in %d (%.0f/s), out %d%s" % (
+            task, r[0], r[2], r[1], "" if r[3] <= _MIN_WATERMARK else ", watermark %d" % r[3])
+            for task, r in sorted(tasks.items())]
+        if "lastCheckpointSize" in job:
+            parts.append("last checkpoint %d bytes in %d ms" % (
+                job["lastCheckpointSize"], job["lastCheckpointDuration"]))
+        return "; ".join(parts)
+
     def prometheus_text(self) -> str:
         """Prometheus' text exposition format: one sample per metric and subtask, named after
         Flink's operator metric scope (``flink_taskmanager_job_task_operator_`` + user
@@ -163,6 +190,29 @@ _TASK_METRICS = ("numRecordsIn", "numRecordsOut", "numRecordsInPerSecond",
                  "numRecordsOutPerSecond", "currentInputWatermark")
 _OPERATOR_METRICS = ("numRecordsIn", "numRecordsOut", "currentInputWatermark",
                      "currentOutputWatermark")
+
+
+_MIN_WATERMARK = -(2 ** 63)
+
+
+@contextlib.contextmanager
+def described_batch(session, summary: str) -> Iterator[None]:
+    """The Spark jobs of a micro-batch (foreachBatch's thread) described in the Spark UI
+    with Spark's own description of the batch followed by ``summary`` (the metrics after
+    the batch before): values computed in foreachBatch cannot reach the query's observed
+    metrics (StreamingQueryProgress.observedMetrics), the description is where the Spark UI
+    shows them. Classic sessions only (Spark Connect has no SparkContext here)."""
+    from pyflink_on_spark.spark.session import is_connect
+    if not summary or is_connect(session):
+        yield
+        return
+    context = session.sparkContext
+    described = context.getLocalProperty("spark.job.description")
+    context.setJobDescription("%s | pyflink-on-spark: %s" % (described or "", summary))
+    try:
+        yield
+    finally:
+        context.setLocalProperty("spark.job.description", described)
 
 
 def _with_rates(metrics: dict, before: Optional[Tuple[float, int, int]], now: float) -> dict:

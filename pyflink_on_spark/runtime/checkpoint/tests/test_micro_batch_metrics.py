@@ -66,3 +66,7 @@ def test_tasks_report_records_in_and_out_watermarks_and_state_size(tmp_path):
     assert "# TYPE flink_taskmanager_job_task_operator_currentOutputWatermark gauge" in text
     assert ('flink_taskmanager_job_task_operator_pendingRecords{job_name="job",'
             'task_name="source",operator_name="source",subtask_index="0"} 5') in text
+    # the line the Spark UI shows with a micro-batch's jobs
+    assert "%s: in %d (%.0f/s), out 0, watermark %d" % (
+        keyed_name, total, per_batch / 2.0, min(sent)) in board.summary()
+    assert board.summary().endswith("; last checkpoint %d bytes in 40 ms" % size)

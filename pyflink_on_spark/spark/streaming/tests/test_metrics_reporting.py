@@ -135,8 +135,24 @@ def test_a_running_jobs_user_counter_on_the_prometheus_endpoint(spark, tmp_path)
                          r'[^}]*operator_name="counting"[^}]*\} -?\d+', text), text
         assert re.search(r'flink_jobmanager_job_lastCheckpointSize\{job_name="metered job"\} '
                          r'[1-9]', text), text
+        # the Spark UI: a micro-batch's jobs are described with the metrics after the one
+        # before, after Spark's own description of the batch
+        described = ""
+        while time.time() < deadline and ": in 3 (" not in described:
+            described = "\n".join(_job_descriptions(spark))
+            time.sleep(0.3)
+        assert re.search(r"batch = \d+ \| pyflink-on-spark: %s: in 3 \(\d+/s\), out 0; "
+                         r"last checkpoint \d+ bytes in \d+ ms" % re.escape(task.group(1)),
+                         described), described
     finally:
         client.cancel().result()
+
+
+def _job_descriptions(spark):
+    """The descriptions of the Spark jobs the Spark UI lists."""
+    jobs = spark.sparkContext._jsc.sc().statusStore().jobsList(None)
+    found = (jobs.apply(i).description() for i in range(jobs.length()))
+    return [d.get() for d in found if d.isDefined()]
 
 
 def test_a_bounded_jobs_metrics_reach_the_endpoint_over_the_task_channel(spark, monkeypatch):
