@@ -8,12 +8,15 @@ N records, and the sum over keys of the highest running total equal to the input
 
     python benchmarks/kafka_keyed_aggregation.py [--records 500000] [--keys 1000]
         [--parallelism 2] [--reference /opt/venvs/flink/bin/python] [--bootstrap HOST:PORT]
+        [--guarantee at-least-once|exactly-once|both]
 
 Without --bootstrap a broker is started (pyflink_on_spark/spark/tests/kafka_broker.py) and
 stopped at the end. The shim runs in this process with a warm SparkSession (carrying Spark's
 Kafka connector) after a warm-up job; PyFlink (flink-sql-connector-kafka 3.2.0-1.19 from
 ~/.m2) is timed inside its job, mini-cluster start included, as in benchmarks/run.py. The
-floor is confluent-kafka: consume -> dict -> produce, one process.
+floor is confluent-kafka: consume -> dict -> produce, one process; for exactly-once, one
+transactional producer whose single transaction commits at the end (the bounded job's sinks
+commit at the end of input too) and the output read back with isolation.level read_committed.
 """
 from __future__ import annotations
 
@@ -62,8 +65,11 @@ def produce_input(bootstrap: str, records: int, keys: int) -> tuple:
 
 def _consumer(bootstrap: str, topic: str):
     from confluent_kafka import Consumer, TopicPartition
+    # read_committed: an exactly-once run's records count once its transactions committed
+    # (the end offsets then include the commit markers, which are never delivered)
     consumer = Consumer({"bootstrap.servers": bootstrap, "group.id": "bench-" + uuid.uuid4().hex,
-                         "enable.auto.commit": False, "auto.offset.reset": "earliest"})
+                         "enable.auto.commit": False, "auto.offset.reset": "earliest",
+                         "isolation.level": "read_committed"})
     partitions = consumer.list_topics(topic, timeout=30).topics[topic].partitions
     ends = {}
     assignment = []
@@ -79,9 +85,14 @@ def read_all(bootstrap: str, topic: str):
     """Every value of the topic, batch by batch, up to the end offsets at the start."""
     consumer, ends = _consumer(bootstrap, topic)
     remaining = {p: end for p, end in ends.items() if end > 0}
+    idle = 0
     try:
-        while remaining:
-            for message in consumer.consume(num_messages=10000, timeout=1.0):
+        # a transactional topic ends with a commit marker, which is never delivered: the read
+        # ends when every partition's last record came, or after 5 s with nothing new
+        while remaining and idle < 5:
+            messages = consumer.consume(num_messages=10000, timeout=1.0)
+            idle = 0 if messages else idle + 1
+            for message in messages:
                 if message.error():
                     raise RuntimeError(message.error())
                 p = message.partition()
@@ -106,13 +117,19 @@ def check_output(bootstrap: str, topic: str, records: int, total: int) -> str:
         count, sum(highest.values()), records, total)
 
 
-def floor(bootstrap: str, input_topic: str) -> tuple:
+def floor(bootstrap: str, input_topic: str, guarantee: str) -> tuple:
     """consume -> dict aggregate -> produce each update, as one plain Python process."""
     from confluent_kafka import Producer
     output = create_topic(bootstrap)
-    producer = Producer({"bootstrap.servers": bootstrap, "linger.ms": 20,
-                         "queue.buffering.max.messages": 1_000_000})
+    config = {"bootstrap.servers": bootstrap, "linger.ms": 20,
+              "queue.buffering.max.messages": 1_000_000}
+    if guarantee == "exactly-once":
+        config.update({"transactional.id": "floor-" + output, "transaction.timeout.ms": 600000})
+    producer = Producer(config)
     start = time.perf_counter()
+    if guarantee == "exactly-once":
+        producer.init_transactions()
+        producer.begin_transaction()
     totals = {}
     for value in read_all(bootstrap, input_topic):
         key, amount = value.split(b",")
@@ -124,34 +141,36 @@ def floor(bootstrap: str, input_topic: str) -> tuple:
                 break
             except BufferError:
                 producer.poll(0.1)
+    if guarantee == "exactly-once":
+        producer.commit_transaction()
     producer.flush()
     return time.perf_counter() - start, output
 
 
-def run_shim(args, bootstrap: str, input_topic: str, warm_topic: str) -> tuple:
+def run_shim(args, bootstrap: str, input_topic: str, warm_topic: str, guarantee: str) -> tuple:
     from pyflink_on_spark.cli.script_runner import run_script_captured
     from pyflink_on_spark.spark.kafka_package import kafka_session
     start = time.perf_counter()
     kafka_session()
     cold = time.perf_counter() - start
     _, error = run_script_captured(JOB, [bootstrap, warm_topic, create_topic(bootstrap),
-                                         str(args.parallelism), "1000"])
+                                         str(args.parallelism), "1000", guarantee])
     if error is not None:
         raise error
     output = create_topic(bootstrap)
     out, error = run_script_captured(JOB, [bootstrap, input_topic, output,
-                                           str(args.parallelism), str(args.records)])
+                                           str(args.parallelism), str(args.records), guarantee])
     if error is not None:
         raise error
     return _parse(out)[1], output, cold
 
 
-def run_reference(args, bootstrap: str, input_topic: str) -> tuple:
+def run_reference(args, bootstrap: str, input_topic: str, guarantee: str) -> tuple:
     output = create_topic(bootstrap)
     env = dict(os.environ)
     env["PATH"] = os.path.dirname(args.reference) + os.pathsep + env.get("PATH", "")
     proc = subprocess.run([args.reference, JOB, bootstrap, input_topic, output,
-                           str(args.parallelism), str(args.records)],
+                           str(args.parallelism), str(args.records), guarantee],
                           capture_output=True, text=True, env=env, timeout=3600)
     return _parse(proc.stdout + proc.stderr)[1], output
 
@@ -163,6 +182,8 @@ def main(argv=None) -> int:
     parser.add_argument("--parallelism", type=int, default=2)
     parser.add_argument("--reference", help="python of a venv with apache-flink 1.20")
     parser.add_argument("--bootstrap", help="a running broker (default: start one)")
+    parser.add_argument("--guarantee", default="both",
+                        choices=["at-least-once", "exactly-once", "both"])
     args = parser.parse_args(argv)
     broker = None
     if args.bootstrap:
@@ -174,23 +195,28 @@ def main(argv=None) -> int:
     try:
         input_topic, total = produce_input(bootstrap, args.records, args.keys)
         warm_topic, _ = produce_input(bootstrap, 1000, args.keys)
-        rows = []
-        shim_s, shim_out, cold = run_shim(args, bootstrap, input_topic, warm_topic)
-        rows.append(("shim (pyflink_on_spark)", shim_s, shim_out))
-        if args.reference:
-            ref_s, ref_out = run_reference(args, bootstrap, input_topic)
-            rows.append(("real PyFlink 1.20", ref_s, ref_out))
-        floor_s, floor_out = floor(bootstrap, input_topic)
-        rows.append(("plain Python + confluent-kafka", floor_s, floor_out))
-        print("kafka_keyed_aggregation: %d records, %d keys, parallelism %d, input topic of 2 "
-              "partitions (SparkSession cold start %.1f s, not counted)"
-              % (args.records, args.keys, args.parallelism, cold))
-        for name, seconds, output in rows:
-            print("  %-32s %8.2f s  %10.0f rec/s  %6.2fx the floor's time  output %s"
-                  % (name, seconds, args.records / seconds, seconds / floor_s,
-                     check_output(bootstrap, output, args.records, total)))
-        if args.reference:
-            print("  shim / PyFlink time ratio: %.2f" % (shim_s / rows[1][1]))
+        guarantees = (["at-least-once", "exactly-once"] if args.guarantee == "both"
+                      else [args.guarantee])
+        for guarantee in guarantees:
+            rows = []
+            shim_s, shim_out, cold = run_shim(args, bootstrap, input_topic, warm_topic,
+                                              guarantee)
+            rows.append(("shim (pyflink_on_spark)", shim_s, shim_out))
+            if args.reference:
+                ref_s, ref_out = run_reference(args, bootstrap, input_topic, guarantee)
+                rows.append(("real PyFlink 1.20", ref_s, ref_out))
+            floor_s, floor_out = floor(bootstrap, input_topic, guarantee)
+            rows.append(("plain Python + confluent-kafka", floor_s, floor_out))
+            print("kafka_keyed_aggregation %s: %d records, %d keys, parallelism %d, input "
+                  "topic of 2 partitions (SparkSession cold start %.1f s, not counted; load "
+                  "%.1f)" % (guarantee, args.records, args.keys, args.parallelism, cold,
+                             os.getloadavg()[0]))
+            for name, seconds, output in rows:
+                print("  %-32s %8.2f s  %10.0f rec/s  %6.2fx the floor's time  output %s"
+                      % (name, seconds, args.records / seconds, seconds / floor_s,
+                         check_output(bootstrap, output, args.records, total)), flush=True)
+            if args.reference:
+                print("  shim / PyFlink time ratio: %.2f" % (shim_s / rows[1][1]))
     finally:
         if broker is not None:
             broker.stop()

@@ -1,7 +1,9 @@
 """Kafka -> keyed rolling sum -> Kafka, bounded: the same PyFlink program for the shim and
 real PyFlink (benchmarks/kafka_keyed_aggregation.py starts it and checks the output topic).
 
-    job.py BOOTSTRAP INPUT_TOPIC OUTPUT_TOPIC PARALLELISM RECORDS
+    job.py BOOTSTRAP INPUT_TOPIC OUTPUT_TOPIC PARALLELISM RECORDS [GUARANTEE]
+
+GUARANTEE: at-least-once (default) or exactly-once (KafkaSink's delivery guarantee).
 
 Input values are "key,amount" strings; every input record yields one output record
 "key,running total" (Flink's rolling reduce in STREAMING mode). Prints
@@ -28,7 +30,8 @@ def parse(value):
     return key, int(amount)
 
 
-def main(bootstrap, input_topic, output_topic, parallelism, records):
+def main(bootstrap, input_topic, output_topic, parallelism, records,
+         guarantee="at-least-once"):
     env = StreamExecutionEnvironment.get_execution_environment()
     if os.path.exists(JAR):  # PyFlink needs the connector; the shim uses Spark's own
         env.add_jars("file://" + JAR)
@@ -47,7 +50,10 @@ def main(bootstrap, input_topic, output_topic, parallelism, records):
                                .set_topic(output_topic)
                                .set_value_serialization_schema(SimpleStringSchema())
                                .build()) \
-        .set_delivery_guarantee(DeliveryGuarantee.AT_LEAST_ONCE) \
+        .set_delivery_guarantee(DeliveryGuarantee.EXACTLY_ONCE if guarantee == "exactly-once"
+                                else DeliveryGuarantee.AT_LEAST_ONCE) \
+        .set_transactional_id_prefix("bench-" + output_topic) \
+        .set_property("transaction.timeout.ms", "600000") \
         .build()
     env.from_source(source, WatermarkStrategy.no_watermarks(), "input") \
         .map(parse, output_type=Types.TUPLE([Types.STRING(), Types.LONG()])) \
@@ -62,4 +68,4 @@ def main(bootstrap, input_topic, output_topic, parallelism, records):
 
 
 if __name__ == "__main__":
-    main(*sys.argv[1:6])
+    main(*sys.argv[1:7])
