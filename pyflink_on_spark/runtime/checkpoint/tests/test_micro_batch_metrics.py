@@ -70,3 +70,25 @@ def test_tasks_report_records_in_and_out_watermarks_and_state_size(tmp_path):
     assert "%s: in %d (%.0f/s), out 0, watermark %d" % (
         keyed_name, total, per_batch / 2.0, min(sent)) in board.summary()
     assert board.summary().endswith("; last checkpoint %d bytes in 40 ms" % size)
+
+
+def test_a_source_counts_what_it_read_from_lists_chunks_and_generators():
+    from pyflink_on_spark.common.watermark_strategy import WatermarkStrategy as W
+    from pyflink_on_spark.runtime.operators.source import PROGRESS_RECORDS, SourceOperator
+    from pyflink_on_spark.runtime.testing import OperatorHarness
+    from pyflink_on_spark.specs.sources import RecordChunks
+    n = PROGRESS_RECORDS + 5
+    for strategy in (None, W.for_monotonous_timestamps()):    # collect_many / one by one
+        harness = OperatorHarness(SourceOperator(reader=None, watermark_strategy=strategy),
+                                  name="Source")
+        source = harness.operator
+        source.reader = lambda split: split
+        for _ in source.read_split(list(range(n))):
+            pass
+        source.reader = lambda split: RecordChunks(iter([[1, 2], [3]]))
+        for _ in source.read_split("chunks"):
+            pass
+        source.reader = lambda split: (i for i in range(n))
+        for _ in source.read_split("generator"):
+            pass
+        assert source.records_read == 2 * n + 3
