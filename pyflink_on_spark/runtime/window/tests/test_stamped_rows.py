@@ -331,3 +331,18 @@ def test_sliding_windows_of_records_close_in_time_are_each_records_own(timestamp
         h.end()
         return h.out
     assert run(True) == run(False)
+
+
+def test_an_error_in_the_users_get_result_at_firing_names_the_window_with_the_users_frame():
+    class Broken(CountMinMax):
+        def get_result(self, accumulator):
+            return accumulator[0] // 0
+
+    h = Harness(aggregate_op(tumbling(10), Broken()))
+    h.operator.process_keyed_stamped_many(["a", "b"], [("a", 1), ("b", 2)], [3, 4])
+    with pytest.raises(UserFunctionError) as info:
+        h.watermark(20)
+    assert info.value.operator_name == "Window"
+    trace = info.value.user_traceback
+    assert "in get_result" in trace and "return accumulator[0] // 0" in trace
+    assert h.operator.current_key == "a" and h.out == []   # the first timer, "a"'s, failed
