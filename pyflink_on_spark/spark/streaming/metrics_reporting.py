@@ -105,24 +105,29 @@ class MetricsBoard:
 
     def summary(self) -> str:
         """The system metrics in one line, for the Spark UI's description of a micro-batch's
-        jobs (described_batch): each task's records in and out (its subtasks' sum), records
-        in per second and lowest input watermark; the last checkpoint's size and duration.
+        jobs (described_batch): each task's records in (a source's: read) and out (its
+        subtasks' sum), records in per second and lowest input watermark; the last
+        checkpoint's size and duration.
         Empty before the first batch completed."""
         with self._lock:
             system = sorted(self._system.items())
             job = dict(self._job)
         tasks: Dict[str, List[float]] = {}
         for (task, _), m in system:
-            row = tasks.setdefault(task, [0, 0, 0.0, None])
+            row = tasks.setdefault(task, [0, 0, 0.0, None, None])
             row[0] += m["numRecordsIn"]
             row[1] += m["numRecordsOut"]
             row[2] += m.get("numRecordsInPerSecond", 0.0)
-            mark = m["currentInputWatermark"]
-            row[3] = mark if row[3] is None else min(row[3], mark)
+            mark = m.get("currentInputWatermark")
+            if mark is not None:
+                row[3] = mark if row[3] is None else min(row[3], mark)
+            if "recordsRead" in m:
+                row[4] = (row[4] or 0) + m["recordsRead"]
         if not tasks:
             return ""
-        parts = ["%s: in %d (%.0f/s), out %d%s" % (
-            task, r[0], r[2], r[1], "" if r[3] <= _MIN_WATERMARK else ", watermark %d" % r[3])
+        parts = ["%s: %s, out %d%s" % (
+            task, "read %d" % r[4] if r[4] is not None else "in %d (%.0f/s)" % (r[0], r[2]),
+            r[1], "" if r[3] is None or r[3] <= _MIN_WATERMARK else ", watermark %d" % r[3])
             for task, r in sorted(tasks.items())]
         if "lastCheckpointSize" in job:
             parts.append("last checkpoint %d bytes in %d ms" % (
@@ -132,9 +137,12 @@ class MetricsBoard:
     def prometheus_text(self) -> str:
         """Prometheus' text exposition format: one sample per metric and subtask, named after
         Flink's operator metric scope (``flink_taskmanager_job_task_operator_`` + user
-        groups + name), labelled with the job, the task and the subtask. (Not compared with
-        Flink's own reporter: PyFlink 1.20.5's local execution did not start it here, with
-        the keys in the job's configuration or in its config.yaml.)"""
+        groups + name), labelled with the job, the task and the subtask; the system metrics
+        under the names, scopes and label values PyFlink 1.20.5's reporter gave (its local
+        execution starts it with the keys in the job's configuration once
+        flink-metrics-prometheus is on the gateway's class path, e.g. HADOOP_CLASSPATH: its
+        plugin directory is not read there). Flink's other labels (job_id, task_id, host,
+        tm_id, ...) are not given."""
         samples: Dict[str, List[str]] = {}
         types: Dict[str, str] = {}
         with self._lock:
@@ -248,7 +256,10 @@ def _samples(metric: dict):
 
 
 def _label(text: str) -> str:
-    return str(text).replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+    """A label value as Flink's Prometheus reporter writes it: every character but letters,
+    digits, ':' and '_' becomes '_' (PyFlink 1.20.5: job_name="prom_probe" for the job
+    "prom probe", operator_name="Sink:_Print_to_Std__Out")."""
+    return _INVALID.sub("_", str(text))
 
 
 def _number(value) -> str:
