@@ -34,7 +34,8 @@ from pyflink_on_spark.runtime.operators.base import emit_results
 from pyflink_on_spark.runtime.operators.keyed_process import KeyedProcessOperator
 from pyflink_on_spark.runtime.watermarks import MAX_WATERMARK, MIN_WATERMARK
 from pyflink_on_spark.runtime.state.backend import VOID_NAMESPACE
-from pyflink_on_spark.runtime.state.heap import HeapAggregatingState, HeapReducingState
+from pyflink_on_spark.runtime.state.heap import (
+    HeapAggregatingState, HeapListState, HeapReducingState)
 from pyflink_on_spark.runtime.window.merging_window_set import MergingWindowSet
 
 LATE_ELEMENTS_DROPPED_METRIC_NAME = "numLateRecordsDropped"
@@ -357,7 +358,7 @@ class WindowOperator(KeyedProcessOperator):
                 if slide == size:
                     self._tumbling_heap_rows(keys, values, stamps)
                     return
-                if type(state) in (HeapAggregatingState, HeapReducingState):
+                if type(state) in (HeapAggregatingState, HeapReducingState, HeapListState):
                     self._sliding_heap_rows(keys, values, stamps)
                     return
         self._stamped_rows(keys, values, stamps)
@@ -366,8 +367,8 @@ class WindowOperator(KeyedProcessOperator):
         """process_keyed_stamped_many for tumbling windows on a heap state, every key one
         the backend stores as it is and every record stamped: the record's window is worked
         out only when the record leaves the window of the record before, and the state's
-        table of that window is kept at hand (an aggregate's or a reduce's state is folded
-        here, the state's add inline)."""
+        table of that window is kept at hand (an aggregate's or a reduce's state is folded,
+        a process window's list appended to, here: the state's add inline)."""
         size, _, offset = self._aligned
         cache = self._window_cache
         new_window = self._cached_window
@@ -376,6 +377,7 @@ class WindowOperator(KeyedProcessOperator):
         set_namespace, add = state.set_current_namespace, state.add
         kind = type(state)
         aggregating, reducing = kind is HeapAggregatingState, kind is HeapReducingState
+        listing = kind is HeapListState
         if aggregating:
             function = state.aggregate_function
             create, add_to = function.create_accumulator, function.add
@@ -427,6 +429,13 @@ class WindowOperator(KeyedProcessOperator):
                         del table[key]
                     else:
                         table[key] = result
+                elif listing:   # HeapListState.add inline
+                    stored = table.get(key)
+                    if stored is None:
+                        table[key] = [value]
+                        register(key, window, max_timestamp)
+                    else:
+                        stored.append(value)
                 else:
                     backend._key = key
                     new = key not in table
@@ -441,8 +450,8 @@ class WindowOperator(KeyedProcessOperator):
         backend._key = key
 
     def _sliding_heap_rows(self, keys, values, stamps) -> None:
-        """process_keyed_stamped_many for sliding windows on a heap aggregating or reducing
-        state, every key one the backend stores as it is and every record stamped: the
+        """process_keyed_stamped_many for sliding windows on a heap aggregating, reducing or
+        list state, every key one the backend stores as it is and every record stamped: the
         record's windows, with their tables, are worked out only when the record leaves the
         span of time whose records have the same windows as the record before, and each is
         folded in its table (the state's add inline), in the assigner's order."""
@@ -455,10 +464,11 @@ class WindowOperator(KeyedProcessOperator):
         # where it is (only set_current_namespace drops an empty table: the one it leaves)
         tables = state._tables
         aggregating = type(state) is HeapAggregatingState
+        listing = type(state) is HeapListState
         if aggregating:
             function = state.aggregate_function
             create, add_to = function.create_accumulator, function.add
-        else:
+        elif not listing:
             reduce = state._reduce
         register = self._event_queue.register
         backend = self.backend
@@ -513,6 +523,14 @@ class WindowOperator(KeyedProcessOperator):
                             del table[key]
                         else:
                             table[key] = accumulator
+                elif listing:   # HeapListState.add inline
+                    for window, table, max_timestamp in current:
+                        stored = table.get(key)
+                        if stored is None:
+                            table[key] = [value]
+                            register(key, window, max_timestamp)
+                        else:
+                            stored.append(value)
                 else:
                     for window, table, max_timestamp in current:
                         stored = table.get(key)
