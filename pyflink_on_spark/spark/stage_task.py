@@ -238,9 +238,10 @@ TASK_GC_THRESHOLD = 20_000
 
 
 @contextmanager
-def _fewer_collections():
+def fewer_collections():
     """The first-generation threshold at TASK_GC_THRESHOLD while a task runs, then as it
-    was (a worker process runs one task at a time)."""
+    was (a worker process runs one task at a time): a bounded job's tasks and an unbounded
+    job's micro-batch tasks (spark/streaming/stage_task.py)."""
     before = gc.get_threshold()
     gc.set_threshold(max(before[0], TASK_GC_THRESHOLD), *before[1:])
     try:
@@ -252,7 +253,7 @@ def _fewer_collections():
 def _run_stage_in(args: StageArgs, stage_id: int, subtask: int, attempt: int,
                   batches: Iterator[pa.RecordBatch],
                   to_driver: Optional[TaskChannel]) -> Iterator[pa.RecordBatch]:
-    with _fewer_collections():
+    with fewer_collections():
         yield from _run_stage_in_task(args, stage_id, subtask, attempt, batches, to_driver)
 
 

@@ -9,7 +9,7 @@ import pyarrow as pa
 
 from pyflink_on_spark.runtime.boundary import KIND_TICK, KIND_WATERMARK
 from pyflink_on_spark.spark.batch_schema import rows_to_batch
-from pyflink_on_spark.spark.stage_task import prepare_worker, subtask_input
+from pyflink_on_spark.spark.stage_task import fewer_collections, prepare_worker, subtask_input
 from pyflink_on_spark.spark.work_dirs import new_task_dir
 
 
@@ -52,12 +52,13 @@ def make_streaming_stage_function(spec_bytes: bytes, alias_pyflink: bool, script
         def work_dir():
             return new_task_dir(spec.stage_id, subtask)
 
-        for rows in run_micro_batch(
-                spec, subtask, columns(), store_root=store_root, version=version,
-                restore_version=restore_version, parallelism_then=parallelism_then,
-                job_token=job_token, key_types=cloudpickle.loads(key_types_bytes),
-                state_ids=state_ids, attempt=attempt, work_dir_factory=work_dir,
-                naming_seed=naming_seed, batch_time_ms=batch_time_ms, drain=drain):
-            yield rows_to_batch(rows)
+        with fewer_collections():
+            for rows in run_micro_batch(
+                    spec, subtask, columns(), store_root=store_root, version=version,
+                    restore_version=restore_version, parallelism_then=parallelism_then,
+                    job_token=job_token, key_types=cloudpickle.loads(key_types_bytes),
+                    state_ids=state_ids, attempt=attempt, work_dir_factory=work_dir,
+                    naming_seed=naming_seed, batch_time_ms=batch_time_ms, drain=drain):
+                yield rows_to_batch(rows)
 
     return run_stage
