@@ -23,8 +23,8 @@ import time
 from dataclasses import dataclass
 from typing import Dict, List, Tuple
 
-from pyflink_on_spark.spark.tests.kafka_broker import (_java, _wait_for_port, free_port,
-                                                        stop_server)
+from pyflink_on_spark.spark.tests.kafka_broker import _wait_for_port, stop_server
+from pyflink_on_spark.tests.server_tools import free_port, jdk_tool
 
 S3PROXY = ("org.gaul", "s3proxy", "2.6.0", "jar-with-dependencies")
 # hadoop-aws at the version of the installed pyspark's Hadoop client, and what it needs
@@ -122,7 +122,7 @@ def start_s3_server() -> S3Server:
     log_path = os.path.join(work_dir, "s3proxy.log")
     with open(log_path, "w") as log:
         process = subprocess.Popen(
-            [_java(), "-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-jar", jar,
+            [jdk_tool(), "-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-jar", jar,
              "--properties", properties], stdout=log, stderr=subprocess.STDOUT,
             stdin=subprocess.DEVNULL, cwd=work_dir)
     server = S3Server("127.0.0.1:%d" % port, identity, credential, process, work_dir)
