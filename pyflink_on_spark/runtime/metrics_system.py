@@ -33,7 +33,7 @@ def task_system_metrics(task) -> dict:
     # numRecordsOut, and neither the task nor the source has an input watermark.
     read = getattr(task.head, "records_read", None)
     is_source = not task.spec.inputs and read is not None
-    input_mark = task._valve.combined
+    input_mark = task.input_watermark
     operators: List[dict] = []
     for op_spec in task.spec.operators:
         node = op_spec.node_id

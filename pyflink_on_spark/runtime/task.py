@@ -449,6 +449,12 @@ class StreamTask:
                 collector.process_watermark(IDLE if idle else source.current_watermark)
             collector.flush()
 
+    @property
+    def input_watermark(self) -> int:
+        """The task's combined input watermark (its valve's), as Flink's task-scope
+        currentInputWatermark metric reports it."""
+        return self._valve.combined
+
     def _idle_after_batch(self, now: int) -> bool:
         """Whether this subtask's output is idle after the batch. A stage with operators that
         generate watermarks (a source, assign_timestamps_and_watermarks) is idle when each of

@@ -82,6 +82,16 @@ FRIENDS: Dict[Tuple[str, str], str] = {
     ("runtime/window/operator.py", "_key"): _HOT + ": set_current_key of a usual key",
     ("runtime/window/operator.py", "_ns"): _HOT + ": the heap state's current namespace",
     ("runtime/window/operator.py", "_map"): _HOT + ": the heap state's table of a window",
+    ("runtime/window/operator.py", "_tables"):
+        _HOT + ": the heap state's tables of every window (a row's records fold into them)",
+    ("runtime/window/operator.py", "_reduce"):
+        _HOT + ": a heap reducing state's reduce function, called inline per record",
+    ("runtime/window/operator.py", "_result"):
+        _HOT + ": a heap aggregating state's get_result, called inline at a firing",
+    # InternalSingleValueWindowFunction (datastream/functions.py) keeps the user's function
+    # in _wrapped_function, as PyFlink's does: the shim's pass-through one is skipped
+    ("runtime/window/operator.py", "_wrapped_function"):
+        _API_FIELD + ": the window function an internal window function wraps",
 }
 
 # private attributes of PySpark / py4j / confluent-kafka objects: no public API reaches them

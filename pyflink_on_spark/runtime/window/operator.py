@@ -23,7 +23,7 @@ from __future__ import annotations
 from pyflink_on_spark.common.typeinfo import Types
 from pyflink_on_spark.datastream.functions import (
     InternalSingleValueWindowFunction, InternalWindowFunction, KeyedStateStore,
-    PassThroughWindowFunction, _WrappingWindowFunction)
+    PassThroughWindowFunction)
 from pyflink_on_spark.datastream.state import ListStateDescriptor, MapStateDescriptor
 from pyflink_on_spark.datastream.time_domain import TimeDomain
 from pyflink_on_spark.datastream.window import (
@@ -717,7 +717,9 @@ class WindowOperator(KeyedProcessOperator):
         process, clear_function = function.process, function.clear
         passes_through = type(function) is InternalSingleValueWindowFunction and \
             type(function._wrapped_function) is PassThroughWindowFunction
-        clears = type(function).clear is not _WrappingWindowFunction.clear
+        # the internal functions' clear() does nothing unless a process window function's
+        # (InternalSingleValueWindowFunction inherits that empty one)
+        clears = type(function).clear is not InternalSingleValueWindowFunction.clear
         context, trigger_context = self.window_context, self.trigger_context
         output = self.output
         backend = self.backend
