@@ -5,7 +5,6 @@ its own, as a user runs it; the recorded PyFlink output is the reference."""
 import os
 import sys
 
-import pytest
 
 import pyflink_on_spark
 from pyflink_on_spark.spark.tests.local_connect import one_local_connect_server
@@ -67,8 +66,12 @@ def test_a_user_error_on_the_cluster_shows_the_users_traceback_not_the_engines(
         standalone_cluster, tmp_path):
     script = tmp_path / "failing_job.py"
     script.write_text(FAILING_JOB)
-    code, out, err = standalone_cluster.run_client(_cli(["run", str(script)]), str(tmp_path),
-                                                   cwd=CHECKOUT)
+    # the cluster named by `run --master` alone (the other tests name it in the environment)
+    env = standalone_cluster.env()
+    del env["PYFLINK_ON_SPARK_MASTER"]
+    code, out, err = standalone_cluster.run_client(
+        _cli(["run", "--master", standalone_cluster.master_url, str(script)]), str(tmp_path),
+        cwd=CHECKOUT, env=env)
     assert code == 1, err[-3000:]
     assert "ZeroDivisionError" in err and "failing_job.py" in err, err[-3000:]
     assert "return 10 // (x - 2)" in err, err[-3000:]
@@ -92,32 +95,30 @@ def test_spark_submit_of_a_job_runs_on_the_cluster_without_py_files(standalone_c
     assert out == "10\n20\n30\n", err[-3000:]
 
 
-def _connect_local_env(bare_python, ship: bool):
+def _connect_local_env(bare_python):
     """A client whose `SPARK_REMOTE=local` starts pyspark's own local Connect server, whose
     Python workers run the bare Python; nothing of ours on their path but what is shipped."""
     env = clean_python_environment()
     env.update(SPARK_REMOTE="local", PYSPARK_PYTHON=bare_python,
-               PYFLINK_ON_SPARK_SHIP="1" if ship else "0")
+               PYFLINK_ON_SPARK_SHIP="1")
     return env
 
 
-@pytest.mark.parametrize("ship", [True, False], ids=["shipped", "not-shipped"])
-def test_a_job_through_a_local_connect_server_whose_python_lacks_the_shim(
-        bare_python, tmp_path, ship):
+# Shipped only: that without shipping such a server's workers cannot run the job is shown
+# once, through a bare Connect server (test_bare_connect_server.py, "not-shipped"): each run
+# here starts a Connect server's JVM in the client (~20 s).
+def test_a_job_through_a_local_connect_server_whose_python_lacks_the_shim(bare_python,
+                                                                         tmp_path):
     import subprocess
     script = tmp_path / "job.py"
     script.write_text(JOB)
     # from a directory of its own: the server's workers must not find the checkout there
     with one_local_connect_server():
         proc = subprocess.run([sys.executable, "-m", "pyflink_on_spark.cli.main", "run",
-                               str(script)], env=_connect_local_env(bare_python, ship),
+                               str(script)], env=_connect_local_env(bare_python),
                               cwd=str(tmp_path), capture_output=True, text=True, timeout=600)
-    if ship:
-        assert proc.returncode == 0, proc.stderr[-4000:]
-        assert proc.stdout == "10\n20\n30\n", proc.stderr[-3000:]
-    else:   # what shipping is for: without it the server's workers cannot run the job
-        assert proc.returncode != 0
-        assert "No module named 'pyflink_on_spark'" in proc.stderr, proc.stderr[-3000:]
+    assert proc.returncode == 0, proc.stderr[-4000:]
+    assert proc.stdout == "10\n20\n30\n", proc.stderr[-3000:]
 
 
 def _python_of_another_minor_version(tmp_path) -> str:

@@ -45,17 +45,6 @@ print(json.dumps(sc.parallelize(range(4), 4).map(where).collect()))
 spark.stop()
 '''
 
-# Issue 38's job. Parallelism 1: with more, print() prefixes each line with its subtask
-# ("1> 10"), in an order that varies.
-SHIM_JOB = '''
-from pyflink.datastream import StreamExecutionEnvironment
-env = StreamExecutionEnvironment.get_execution_environment()
-env.set_parallelism(1)
-env.from_collection([1, 2, 3]).map(lambda x: x * 10).print()
-env.execute()
-'''
-
-
 def _run_client(args, cluster: Cluster, tmp_path, cwd):
     return cluster.run_client(args, str(tmp_path), cwd)
 
@@ -101,22 +90,6 @@ def test_a_plain_pyspark_job_runs_on_both_workers_with_the_bare_python(
     assert used == set(cluster.work_dirs), (tasks, cluster.work_dirs)
     assert len({t["pid"] for t in tasks}) >= 2, tasks
     print("plain PySpark job on the standalone cluster: %.1f s" % elapsed)
-
-
-def test_a_shim_job_runs_on_the_bare_cluster(standalone_cluster, tmp_path):
-    cluster = standalone_cluster
-    script = tmp_path / "job.py"
-    script.write_text(SHIM_JOB)
-    started = time.monotonic()
-    # from the checkout: the client runs the code under test whether installed or not
-    code, out, err = _run_client(
-        [sys.executable, "-m", "pyflink_on_spark.cli.main", "run", "--master",
-         cluster.master_url, str(script)], cluster, tmp_path, cwd=CHECKOUT)
-    elapsed = time.monotonic() - started
-    assert code == 0, "stdout:\n%s\nstderr:\n%s\nexecutors:\n%s" % (
-        out[-2000:], err[-4000:], cluster.executor_log_tails())
-    assert out == "10\n20\n30\n", err[-3000:]
-    print("shim job on the standalone cluster: %.1f s" % elapsed)
 
 
 # Holds an executor and its Python workers until it is killed.

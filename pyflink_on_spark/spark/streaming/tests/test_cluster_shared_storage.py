@@ -4,6 +4,7 @@ spark/tests/s3_server.py says why S3), the way a team runs it: its driver killed
 mid-batch and restarted, and an executor JVM killed mid-batch (Spark starts another and runs
 the lost tasks again). The FileSink output equals an uninterrupted run's on a local Spark, byte
 for byte."""
+import concurrent.futures
 import json
 import os
 import signal
@@ -124,8 +125,10 @@ def _executors_started(cluster) -> int:
 def test_a_driver_and_an_executor_killed_mid_batch_on_a_cluster_lose_and_duplicate_nothing(
         standalone_cluster, s3_server, tmp_path):
     # the uninterrupted run on a local Spark over local files, one file per batch as below:
-    # the same job gives the same bytes anywhere (and a third cluster driver would cost ~40 s)
-    plain_out, _ = _run_stream(tmp_path, "plain", n_files=N_FILES)
+    # the same job gives the same bytes anywhere (and a third cluster driver would cost ~40 s).
+    # It runs beside the cluster's: both drivers mostly wait (for JVMs, executors, files).
+    local = concurrent.futures.ThreadPoolExecutor(1)
+    plain = local.submit(_run_stream, tmp_path, "plain", n_files=N_FILES)
 
     killed = Run(standalone_cluster, s3_server, tmp_path, "killed")
     kill_file, kill_point = DRIVER_KILL
@@ -151,6 +154,8 @@ def test_a_driver_and_an_executor_killed_mid_batch_on_a_cluster_lose_and_duplica
             assert _executors_started(standalone_cluster) > executors_before
     killed.stop(proc)
 
+    plain_out, _ = plain.result(timeout=START_TIMEOUT)
+    local.shutdown()
     expected = _parts(plain_out)
     lines = [line for p in expected for line in p.decode().splitlines()]
     assert len(lines) > N_FILES * 11   # running sums, timers and sessions of every file

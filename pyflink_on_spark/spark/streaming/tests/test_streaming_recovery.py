@@ -166,7 +166,9 @@ def _per_key(parts):
 @pytest.fixture(scope="module")
 def bounded(tmp_path_factory):
     """The bounded run over all N_FILES files, per key (_per_key): what both tests below
-    compare their streamed running sums with (one driver start for the two)."""
+    compare their streamed running sums with (one driver start for the two). It runs while
+    the first test's streaming runs go on (a driver mostly waits: for its JVM, for files);
+    calling the fixture's value waits for it."""
     base = str(tmp_path_factory.mktemp("bounded"))
     in_dir = os.path.join(base, "in")
     os.makedirs(in_dir)
@@ -174,8 +176,18 @@ def bounded(tmp_path_factory):
         _add_file(in_dir, f)
     proc = _start(base, in_dir, os.path.join(base, "out"), os.path.join(base, "ckpt"),
                   mode="bounded")
-    assert proc.wait(timeout=START_TIMEOUT) == 0
-    return _per_key(_parts(os.path.join(base, "out")))
+    done = {}
+
+    def per_key():
+        if not done:
+            assert proc.wait(timeout=START_TIMEOUT) == 0
+            done["per_key"] = _per_key(_parts(os.path.join(base, "out")))
+        return done["per_key"]
+
+    yield per_key
+    if proc.poll() is None:
+        proc.kill()
+        proc.wait()
 
 
 def test_kill_9_at_every_batch_stage_then_restart_loses_and_duplicates_nothing(tmp_path,
@@ -194,6 +206,7 @@ def test_kill_9_at_every_batch_stage_then_restart_loses_and_duplicates_nothing(t
     assert killed == plain
     # the bounded run over the same files: per key, the same running sums in the same order
     # (timers differ by design: the bounded run fires them at the end of input)
+    bounded = bounded()
     streamed = _per_key(plain)
     assert {k: v for k, v in streamed.items() if k[0] == "sum"} == \
         {k: v for k, v in bounded.items() if k[0] == "sum"}
@@ -218,6 +231,7 @@ def test_a_restart_with_another_parallelism_redistributes_the_keyed_state(tmp_pa
         _stop(proc)
         timeout = START_TIMEOUT
     sums = {k: v for k, v in _per_key(_parts(out_dir)).items() if k[0] == "sum"}
+    bounded = bounded()
     # the bounded run read all N_FILES files: its sums up to file 4's timestamps (< 500)
     first_five = {k: [(ts, total) for ts, total in v if ts < 500]
                   for k, v in bounded.items() if k[0] == "sum"}
