@@ -382,8 +382,13 @@ class KeyedProcessOperator(Operator):
             if not due:
                 return fired
             fired = True
-            for timer in due:
-                self._fire(timer, domain)
+            self._fire_round(due, domain)
+
+    def _fire_round(self, due, domain: TimeDomain) -> None:
+        """One round's timers, one by one (the window operator fires some rounds in one
+        loop)."""
+        for timer in due:
+            self._fire(timer, domain)
 
     def _fire(self, due, domain: TimeDomain) -> None:
         timestamp, key, namespace = due

@@ -680,20 +680,15 @@ class WindowOperator(KeyedProcessOperator):
         self._set_key(key)
         self.call_user(self._timer_logic, timestamp, window, domain is TimeDomain.EVENT_TIME)
 
-    def _fire_rounds(self, queue, up_to: int, domain: TimeDomain) -> bool:
-        """KeyedProcessOperator._fire_rounds; a round of event-time timers of windows
+    def _fire_round(self, due, domain: TimeDomain) -> None:
+        """KeyedProcessOperator._fire_round; a round of event-time timers of windows
         without allowed lateness under EventTimeTrigger fires in one loop
         (_fire_windows)."""
-        if domain is not TimeDomain.EVENT_TIME \
-                or self._timer_logic != self._on_event_timer_no_lateness:
-            return super()._fire_rounds(queue, up_to, domain)
-        fired = False
-        while True:
-            due = queue.pop_all_due(up_to)
-            if not due:
-                return fired
-            fired = True
+        if domain is TimeDomain.EVENT_TIME \
+                and self._timer_logic == self._on_event_timer_no_lateness:
             self._fire_windows(due)
+        else:
+            super()._fire_round(due, domain)
 
     def _fire_windows(self, due) -> None:
         """_fire with _on_event_timer_no_lateness for each of a round's timers, in one loop:
@@ -771,7 +766,7 @@ class WindowOperator(KeyedProcessOperator):
         lateness (prepare): the trigger fires at the window's max timestamp, which is the
         window's cleanup time too, so the firing clears its state. EventTimeTrigger.clear
         would delete the timer at that max timestamp: the one firing, which its round took
-        off the queue (_fire_rounds), so there is nothing to delete."""
+        off the queue (_fire_round), so there is nothing to delete."""
         if not event_time:
             self._on_timer(timestamp, window, event_time)
             return
