@@ -1,4 +1,5 @@
-"""Flink's system metrics of one subtask of an unbounded job, read after each micro-batch.
+"""Flink's system metrics of one subtask: an unbounded job's read after each micro-batch, a
+bounded job's sent at each bundle's end (spark/stage_task.py).
 
 Names as Flink's (Task/Operator scope, "Metrics" in Flink's operations docs), and where each
 appears as PyFlink 1.20.5's Prometheus reporter showed them: numRecordsIn, numRecordsOut,
