@@ -48,7 +48,7 @@ from pyflink_on_spark.specs.stage import CompiledJob, PythonDependencies
 def build_frames(job: CompiledJob, session, script_dirs: Tuple[str, ...] = (),
                  worker_setup: WorkerSetup = WorkerSetup(),
                  job_name: str = "Flink Streaming Job", channel=None,
-                 shared: bool = False) -> Dict[int, object]:
+                 shared: bool = False, metrics: bool = False) -> Dict[int, object]:
     """stage id -> the DataFrame of the stage's output rows. `script_dirs`: directories the
     tasks add to sys.path (the job script's, see spark/entry.py RunOptions); `worker_setup`:
     the job's Python dependencies on the workers (spark/python_dependencies.py). `channel`:
@@ -56,9 +56,10 @@ def build_frames(job: CompiledJob, session, script_dirs: Tuple[str, ...] = (),
     there as they go, and every subtask runs (a presence row each) to report its end; None:
     driver rows stay in the output (read by spark/driver_rows.py). `shared`: the stages run shared
     stage functions, which get the run's channel and arguments when they run
-    (spark/plan_cache.py)."""
+    (spark/plan_cache.py). `metrics`: the tasks send their metrics to the driver (a
+    reporter is configured)."""
     stage_args = {} if shared else job_stage_args(job, script_dirs, worker_setup,
-                                                  channel is not None)
+                                                  channel is not None, metrics)
 
     def source_input(stage):
         spec = stage.spec
@@ -85,14 +86,17 @@ def build_frames(job: CompiledJob, session, script_dirs: Tuple[str, ...] = (),
 
 
 def job_stage_args(job: CompiledJob, script_dirs: Tuple[str, ...],
-                   worker_setup: WorkerSetup, channel: bool) -> Dict[int, StageArgs]:
-    """stage id -> what its tasks need of this run (spark/stage_task.py StageArgs)."""
+                   worker_setup: WorkerSetup, channel: bool,
+                   metrics: bool = False) -> Dict[int, StageArgs]:
+    """stage id -> what its tasks need of this run (spark/stage_task.py StageArgs).
+    `metrics`: the tasks send their metrics to the driver (only a configured reporter reads
+    them: a document a bundle cost ~20 us of every job's tasks without one)."""
     alias = pyflink_aliased()
     carried = presence_carriers(job) if channel else {}
     return {stage.spec.stage_id: StageArgs(
         cloudpickle.dumps(stage.spec), alias, tuple(script_dirs), worker_setup,
         frozenset(s.edge_id for s in stage.sinks), split_rows(stage),
-        carried.get(stage.spec.stage_id, ())) for stage in job.stages}
+        carried.get(stage.spec.stage_id, ()), metrics) for stage in job.stages}
 
 
 def presence_carriers(job: CompiledJob) -> Dict[int, Tuple[Tuple[int, int], ...]]:
@@ -235,7 +239,7 @@ def _run_with_channel(job: CompiledJob, session, collect_sink_id, script_dirs, j
         address = channel.address + (channel.token,)
         runner = threading.Thread(target=_run_stages, name="pyflink-on-spark-job",
                                   args=(job, session, script_dirs, address, group, channel,
-                                        job_name, python),
+                                        job_name, python, board is not None),
                                   daemon=True)
         runner.start()
         for message in channel.messages():
@@ -291,7 +295,8 @@ def _metrics_endpoint(job_name: str, metric_reporters, session):
 
 
 def _run_stages(job: CompiledJob, session, script_dirs, address, group: str,
-                channel: DriverChannel, job_name: str, python: PythonDependencies) -> None:
+                channel: DriverChannel, job_name: str, python: PythonDependencies,
+                metrics: bool = False) -> None:
     """The Spark side of a run (in its own thread, while the driver reads the channel):
     every stage is run; what nothing else reads is run by a count."""
     context = session.sparkContext
@@ -309,7 +314,7 @@ def _run_stages(job: CompiledJob, session, script_dirs, address, group: str,
                                                python_executable=executable)
             with worker_python(session, executable):
                 frames = _frames_for_run(job, session, script_dirs, worker_setup, job_name,
-                                         channel, address)
+                                         channel, address, metrics)
             consumers = job.consumer_counts()
             scans = job.reads_frame_sources()
             for stage in job.stages:
@@ -322,16 +327,18 @@ def _run_stages(job: CompiledJob, session, script_dirs, address, group: str,
 
 
 def _frames_for_run(job: CompiledJob, session, script_dirs, worker_setup: WorkerSetup,
-                    job_name: str, channel: DriverChannel, address) -> Dict[int, object]:
+                    job_name: str, channel: DriverChannel, address,
+                    metrics: bool = False) -> Dict[int, object]:
     """The job's frames: a plan of its shape made for an earlier run, its stages getting
     this run's arguments from the channel (spark/plan_cache.py), or made for this run."""
     shape = plan_shape(job)
     if shape is None:
-        return build_frames(job, session, script_dirs, worker_setup, job_name, address)
+        return build_frames(job, session, script_dirs, worker_setup, job_name, address,
+                            metrics=metrics)
     context = session.sparkContext
     frames = cached_frames(session, (shape, worker_shape(context)), lambda: build_frames(
         job, session, script_dirs, worker_setup, job_name, address, shared=True))
-    args = job_stage_args(job, script_dirs, worker_setup, channel=True)
+    args = job_stage_args(job, script_dirs, worker_setup, channel=True, metrics=metrics)
     channel.stage_args = lambda stage_id, subtask: pickle.dumps(
         args[stage_id].for_subtask(subtask), protocol=pickle.HIGHEST_PROTOCOL)
     return frames
