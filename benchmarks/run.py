@@ -8,6 +8,7 @@ print records/s and the ratios from this one run.
     python benchmarks/run.py word_count_file [--megabytes 200] [--reference ...]
     python benchmarks/run.py keyed_value_state --repeat 5   # 5 shim/floor pairs in turn, medians
     python benchmarks/run.py tuple_key_reduce --keys 100000   # a composite (id, region) key
+    python benchmarks/run.py window_session --repeat 3   # event-time sessions; window_count
 
 The shim is timed inside the job (execute to last result), with the SparkSession already
 warm, as a long-lived user session would be; the cold start is reported apart. Real PyFlink
@@ -148,6 +149,70 @@ def floor_window_aggregate(n: int, keys: int, slide_seconds: int = 0) -> float:
     return time.perf_counter() - start
 
 
+def floor_window_session(n: int, keys: int) -> float:
+    """window_session's work in a plain Python loop: per record, key and event time, then
+    the key's open session (start, end, accumulator) in a dict: the record extends it when
+    its time is within the gap of the session's end (as touching session windows merge), or
+    the session ends (its result kept) and a new one begins (the floor)."""
+    gap, break_every, break_ms = 3000, 100_000, 10_000
+
+    def to_pair(value):
+        return (value % keys, value)
+
+    def add(value, acc):
+        count, low, high = acc
+        v = value[1]
+        return (count + 1, v if low is None or v < low else low,
+                v if high is None or v > high else high)
+
+    start = time.perf_counter()
+    sessions = {}
+    results = []
+    for i in range(n):
+        pair = to_pair(i)
+        t = i + break_ms * (i // break_every)
+        session = sessions.get(pair[0])
+        if session is not None and t <= session[1]:
+            if t + gap > session[1]:
+                session[1] = t + gap
+            session[2] = add(pair, session[2])
+        else:
+            if session is not None:
+                results.append(session[2])
+            sessions[pair[0]] = [t, t + gap, add(pair, (0, None, None))]
+    results.extend(session[2] for session in sessions.values())
+    return time.perf_counter() - start
+
+
+def floor_window_count(n: int, keys: int) -> float:
+    """window_count's work in a plain Python loop: per record, key, then (count, the reduced
+    value) per key in a dict; the value leaves at 100 records and the key starts again (the
+    floor)."""
+    size = 100
+
+    def to_pair(value):
+        return (value % keys, value)
+
+    def add(a, b):
+        return a[0], a[1] + b[1]
+
+    start = time.perf_counter()
+    state = {}
+    results = []
+    for i in range(n):
+        pair = to_pair(i)
+        entry = state.get(pair[0])
+        if entry is None:
+            state[pair[0]] = [1, pair]
+            continue
+        entry[0] += 1
+        entry[1] = add(entry[1], pair)
+        if entry[0] == size:
+            results.append(entry[1])
+            del state[pair[0]]
+    return time.perf_counter() - start
+
+
 def generated_text_file(megabytes: int) -> str:
     """A text file of `megabytes` MB of words (Zipf-like vocabulary), generated under /tmp
     once and reused (never committed)."""
@@ -213,6 +278,8 @@ FLOORS = {
     "keyed_value_state": floor_keyed_value_state,
     "co_process_join": floor_co_process_join,
     "window_aggregate": floor_window_aggregate,
+    "window_session": floor_window_session,
+    "window_count": floor_window_count,
 }
 
 
