@@ -27,15 +27,16 @@ from pyflink_on_spark.datastream.functions import (
 from pyflink_on_spark.datastream.state import ListStateDescriptor, MapStateDescriptor
 from pyflink_on_spark.datastream.time_domain import TimeDomain
 from pyflink_on_spark.datastream.window import (
-    EventTimeTrigger, MergingWindowAssigner, ProcessingTimeTrigger, SlidingEventTimeWindows,
-    TimeWindow, Trigger, TriggerResult, TumblingEventTimeWindows,
-    TumblingProcessingTimeWindows, WindowAssigner, WindowOperationDescriptor)
+    DynamicEventTimeSessionWindows, EventTimeSessionWindows, EventTimeTrigger,
+    MergingWindowAssigner, ProcessingTimeTrigger, SlidingEventTimeWindows, TimeWindow, Trigger,
+    TriggerResult, TumblingEventTimeWindows, TumblingProcessingTimeWindows, WindowAssigner,
+    WindowOperationDescriptor)
 from pyflink_on_spark.runtime.operators.base import emit_results
 from pyflink_on_spark.runtime.operators.keyed_process import KeyedProcessOperator
 from pyflink_on_spark.runtime.watermarks import MAX_WATERMARK, MIN_WATERMARK
 from pyflink_on_spark.runtime.state.backend import VOID_NAMESPACE
 from pyflink_on_spark.runtime.state.heap import (
-    HeapAggregatingState, HeapListState, HeapReducingState)
+    HeapAggregatingState, HeapListState, HeapMapState, HeapReducingState)
 from pyflink_on_spark.runtime.window.merging_window_set import MergingWindowSet
 
 LATE_ELEMENTS_DROPPED_METRIC_NAME = "numLateRecordsDropped"
@@ -184,6 +185,8 @@ class WindowOperator(KeyedProcessOperator):
             if kind is TumblingEventTimeWindows else None
         self._processing_tumbling = (assigner._size, assigner._offset) \
             if kind is TumblingProcessingTimeWindows else None
+        # the gap of event-time sessions of a static gap (None: dynamic, or not sessions)
+        self._session_gap = assigner._session_gap if kind is EventTimeSessionWindows else None
 
     # -- lifecycle --------------------------------------------------------------------------
 
@@ -201,6 +204,11 @@ class WindowOperator(KeyedProcessOperator):
             LATE_ELEMENTS_DROPPED_METRIC_NAME)
         self._event_queue = self.timers.event_time
         self._window_cache = {}
+        # _process_session (prepare) reads and changes the heap states' tables in place
+        if getattr(self, "_element_logic", None) == self._process_session and not (
+                type(self._merging_set_state) is HeapMapState and type(self.window_state)
+                in (HeapAggregatingState, HeapReducingState, HeapListState)):
+            self._element_logic, self._timer_logic = self._process, self._on_timer
 
     def _bind_user_functions(self) -> None:
         pass   # the window function is called per firing (_emit), not per element
@@ -217,6 +225,10 @@ class WindowOperator(KeyedProcessOperator):
         super().prepare()
         if not self.merging and self.is_event_time and type(self.trigger) is EventTimeTrigger:
             self._element_logic = self._process_event_time
+        elif type(self.assigner) in (EventTimeSessionWindows, DynamicEventTimeSessionWindows) \
+                and type(self.trigger) is EventTimeTrigger:
+            # (open() sends them back to _process unless their state is on the heap)
+            self._element_logic = self._process_session
         elif type(self.assigner) is TumblingProcessingTimeWindows \
                 and type(self.trigger) is ProcessingTimeTrigger:
             self._element_logic = self._process_processing_time
@@ -231,6 +243,7 @@ class WindowOperator(KeyedProcessOperator):
         # EventTimeTrigger without allowed lateness: a window's one timer fires and cleans up
         self._timer_logic = self._on_event_timer_no_lateness \
             if self._element_logic == self._process_event_time and not self.allowed_lateness \
+            else self._on_session_timer if self._element_logic == self._process_session \
             else self._on_timer
 
     def process_keyed(self, key, value, timestamp) -> None:
@@ -244,7 +257,12 @@ class WindowOperator(KeyedProcessOperator):
     def _process(self, value, timestamp) -> None:
         """Flink's WindowOperator.processElement, for any assigner and trigger."""
         ts = MIN_WATERMARK if timestamp is None else timestamp
-        windows = self.assigner.assign_windows(value, ts, self.assigner_context)
+        self._process_windows(value, timestamp, ts,
+                              self.assigner.assign_windows(value, ts, self.assigner_context))
+
+    def _process_windows(self, value, timestamp, ts: int, windows) -> None:
+        """_process with the element's windows assigned (``ts``: its timestamp, or
+        Long.MIN_VALUE for none)."""
         ctx = self.trigger_context
         state = self.window_state
         trigger = self.trigger
@@ -281,6 +299,85 @@ class WindowOperator(KeyedProcessOperator):
             merging_set.persist()
         if skipped:
             self._maybe_late(value, ts, timestamp)
+
+    def _process_session(self, value, timestamp) -> None:
+        """_process for event-time session windows with EventTimeTrigger on the heap
+        backend (prepare), Flink's merging-window fast path: the key's sessions in flight
+        are the keys of its merging window set's dict (window -> state window, in the
+        MapState's table), read and changed in place. The usual record extends one session
+        (or starts one) whose end is ahead of the watermark: the merge's steps inline, in
+        _process's order (EventTimeTrigger.on_merge registers the merged window's timer,
+        its clear deletes the old window's, the cleanup timers follow; the contents stay in
+        the session's state window, so nothing is merged), the value added there, the
+        session's timer registered. Any other record (no timestamp, one that bridges two
+        sessions, a session the watermark has passed: late, or firing at once) takes
+        _process's way with the same windows.
+
+        The state left (contents, the merging window set, timers, in the heap's order) is
+        what _process leaves, so records may take either way."""
+        if timestamp is None:
+            self._process(value, timestamp)
+            return
+        gap = self._session_gap
+        if gap is None:   # dynamic gaps: the user's extractor, once
+            windows = self.assigner.assign_windows(value, timestamp, self.assigner_context)
+            start, end = windows[0]
+        else:
+            start, end = timestamp, timestamp + gap
+            windows = None
+        sessions = self._merging_set_state._map
+        stored_key = self.backend._key
+        mapping = sessions.get(stored_key)
+        hit = None
+        if mapping is not None:
+            for window in mapping:
+                if window[0] <= end and window[1] >= start:   # TimeWindow.intersects
+                    if hit is not None:
+                        hit = False   # bridges two sessions: MergingWindowSet merges them
+                        break
+                    hit = window
+        if hit is not None:
+            if hit is not False:
+                low, high = hit
+                if start > low:
+                    start = low
+                if end < high:
+                    end = high
+        watermark = self.current_watermark
+        if hit is False or end - 1 <= watermark:
+            self._process_windows(value, timestamp, timestamp, windows or (
+                TimeWindow(timestamp, timestamp + gap),))
+            return
+        key = self.current_key
+        queue = self._event_queue
+        lateness = self.allowed_lateness
+        if hit is None:
+            window = state_window = TimeWindow(start, end) if windows is None else windows[0]
+            if mapping is None:
+                sessions[stored_key] = {window: window}
+            else:
+                mapping[window] = window
+        elif start == low and end == high:   # the record's window lies in the session
+            window = hit
+            state_window = mapping[hit]
+        else:
+            window = TimeWindow(start, end)
+            state_window = mapping.pop(hit)
+            mapping[window] = state_window
+            queue.register(key, window, end - 1)      # EventTimeTrigger.on_merge
+            queue.delete(key, hit, high - 1)          # EventTimeTrigger.clear
+            if lateness:                              # _delete_cleanup_timer
+                cleanup = high - 1 + lateness
+                if cleanup < MAX_WATERMARK:
+                    queue.delete(key, hit, cleanup)
+        state = self.window_state
+        state.set_current_namespace(state_window)
+        state.add(value)
+        queue.register(key, window, end - 1)          # EventTimeTrigger.on_element
+        if lateness:                                  # _register_cleanup_timer
+            cleanup = end - 1 + lateness
+            if cleanup < MAX_WATERMARK:
+                queue.register(key, window, cleanup)
 
     def _process_event_time(self, value, timestamp) -> None:
         """_process for a non-merging event-time assigner with EventTimeTrigger, inlined."""
@@ -783,6 +880,39 @@ class WindowOperator(KeyedProcessOperator):
         context = self.window_context
         context.window = window
         self.function.clear(window, context)
+
+    def _on_session_timer(self, timestamp: int, window, event_time: bool) -> None:
+        """_on_timer for the windows of _process_session: the window's state window read in
+        the key's merging window set's dict, EventTimeTrigger's on_event_time and clear
+        inline, the window retired in place."""
+        if not event_time:
+            self._on_timer(timestamp, window, event_time)
+            return
+        sessions = self._merging_set_state._map
+        stored_key = self.backend._key
+        mapping = sessions.get(stored_key)
+        state_window = mapping.get(window) if mapping is not None else None
+        if state_window is None:
+            # A timer of a window merged away whose trigger did not delete it: the
+            # window's state is gone already.
+            return
+        self.trigger_context.window = window
+        state = self.window_state
+        state.set_current_namespace(state_window)
+        max_timestamp = window[1] - 1
+        if timestamp == max_timestamp:   # EventTimeTrigger.on_event_time: FIRE
+            contents = self._contents()
+            if contents is not None:
+                self._emit(window, contents, timestamp)
+        if timestamp == self._cleanup_time(window):
+            state.clear()
+            self._event_queue.delete(self.current_key, window, max_timestamp)
+            context = self.window_context
+            context.window = window
+            self.function.clear(window, context)
+            del mapping[window]
+            if not mapping:
+                del sessions[stored_key]
 
     def _on_timer(self, timestamp: int, window, event_time: bool) -> None:
         ctx = self.trigger_context

@@ -1,0 +1,184 @@
+"""Event-time session windows' own path (WindowOperator._process_session and
+_on_session_timer) against the general one (_process and _on_timer with a MergingWindowSet):
+the same outputs, late records, state left and timers in the same heap order, for random
+records (out of order, bridging sessions, late within and beyond the allowed lateness) and
+every window function kind; and where the path is not taken."""
+import random
+
+import pytest
+
+from pyflink_on_spark.common.time import Time
+from pyflink_on_spark.datastream.functions import AggregateFunction, ProcessWindowFunction
+from pyflink_on_spark.datastream.window import (
+    ContinuousEventTimeTrigger, EventTimeSessionWindows, EventTimeTrigger, PurgingTrigger,
+    SessionWindowTimeGapExtractor)
+from pyflink_on_spark.runtime.state.backend import VOID_NAMESPACE
+from pyflink_on_spark.runtime.watermarks import MAX_WATERMARK
+from pyflink_on_spark.runtime.window.tests.window_harness import (
+    LATE, Harness, aggregate_op, process_op, reduce_op)
+
+
+class Sequence(AggregateFunction):
+    """Keeps the values in the order they were added and merged: a merge in another order
+    shows."""
+
+    def create_accumulator(self):
+        return ()
+
+    def add(self, value, accumulator):
+        return accumulator + (value[1],)
+
+    def get_result(self, accumulator):
+        return list(accumulator)
+
+    def merge(self, acc_a, acc_b):
+        return acc_a + ("merge",) + acc_b
+
+
+class Elements(ProcessWindowFunction):
+    """The window, its elements, and whether it was cleared (clear() after the firing)."""
+
+    def __init__(self):
+        self.cleared = []
+
+    def process(self, key, context, elements):
+        yield key, repr(context.window()), [e[1] for e in elements]
+
+    def clear(self, context):
+        self.cleared.append(repr(context.window()))
+
+
+def _concat(a, b):
+    return a[0], "%s+%s" % (a[1], b[1])
+
+
+class _GapOfSecondField(SessionWindowTimeGapExtractor):
+    def __init__(self):
+        self.calls = 0
+
+    def extract(self, element):
+        self.calls += 1
+        return 2 + element[1] % 4
+
+
+def _operator(kind, gap, **kw):
+    assigner = EventTimeSessionWindows.with_dynamic_gap(_GapOfSecondField()) if gap is None \
+        else EventTimeSessionWindows.with_gap(Time.milliseconds(gap))
+    if kind == "reduce":
+        return reduce_op(assigner, _concat, **kw)
+    if kind == "aggregate":
+        return aggregate_op(assigner, Sequence(), **kw)
+    return process_op(assigner, Elements(), **kw)
+
+
+def _general(harness):
+    operator = harness.operator
+    operator._element_logic, operator._timer_logic = operator._process, operator._on_timer
+    return harness
+
+
+def _state(harness):
+    operator = harness.operator
+    return (operator.backend.export_tables(), operator.timers.event_time.export(),
+            harness.out, harness.late)
+
+
+def _random_run(seed, kind, gap, lateness, late_tag):
+    rng = random.Random(seed)
+    kw = {"allowed_lateness": lateness, "late_tag": LATE if late_tag else None}
+    fast, general = Harness(_operator(kind, gap, **kw)), _general(
+        Harness(_operator(kind, gap, **kw)))
+    assert fast.operator._element_logic == fast.operator._process_session
+    watermark = -1
+    for step in range(60):
+        if rng.random() < 0.15:
+            watermark += rng.randint(0, 6)
+            for h in (fast, general):
+                h.watermark(watermark)
+        else:
+            key = rng.choice("abc")
+            timestamp = max(0, watermark + rng.randint(-8, 12))
+            value = (key, timestamp) if rng.random() < 0.95 else (key, step)
+            for h in (fast, general):
+                h.element(value, timestamp)
+        assert _state(fast) == _state(general), (seed, step)
+    for h in (fast, general):
+        h.watermark(MAX_WATERMARK)
+    assert _state(fast) == _state(general), seed
+    if kind == "process":
+        assert fast.operator.function._wrapped_function.cleared == \
+            general.operator.function._wrapped_function.cleared
+    return fast
+
+
+@pytest.mark.parametrize("kind", ["reduce", "aggregate", "process"])
+@pytest.mark.parametrize("gap", [3, None])
+@pytest.mark.parametrize("lateness,late_tag", [(0, False), (0, True), (5, True)])
+def test_the_session_path_leaves_what_the_general_path_leaves(kind, gap, lateness, late_tag):
+    outputs = lates = 0
+    for seed in range(25):
+        h = _random_run(seed, kind, gap, lateness, late_tag)
+        outputs += len(h.out)
+        lates += len(h.late)
+    assert outputs > 100   # the runs fired sessions, and records came late
+    if late_tag:
+        assert lates > 0
+
+
+def test_a_session_extended_in_place_moves_its_one_timer():
+    h = Harness(aggregate_op(EventTimeSessionWindows.with_gap(Time.milliseconds(3)),
+                             Sequence()))
+    h.elements([(("a", 0), 0), (("a", 2), 2), (("a", 1), 1), (("a", 4), 4)])
+    # one session [0, 7): one timer at its end, its contents in the first window's namespace
+    assert h.operator.timers.event_time.export() == [(6, "a", (0, 7))]
+    tables = h.operator.backend.export_tables()
+    assert tables["window-contents"] == {(0, 3): {"a": (0, 2, 1, 4)}}
+    assert tables["merging-window-set"] == {VOID_NAMESPACE: {"a": {(0, 7): (0, 3)}}}
+    h.watermark(6)
+    assert h.values() == [[0, 2, 1, 4]]
+    assert h.operator.backend.export_tables() == {"merging-window-set": {},
+                                                  "window-contents": {}}
+    assert len(h.operator.timers.event_time) == 0
+
+
+def test_a_bridging_record_merges_the_accumulators_in_flinks_order():
+    h = Harness(aggregate_op(EventTimeSessionWindows.with_gap(Time.milliseconds(3)),
+                             Sequence()))
+    h.elements([(("a", 0), 0), (("a", 4), 4), (("a", 2), 2)]).end()
+    assert h.values() == [[0, "merge", 4, 2]]
+
+
+def test_late_records_within_and_beyond_the_allowed_lateness():
+    h = Harness(_operator("process", 3, allowed_lateness=5, late_tag=LATE))
+    h.element(("a", 10), 10).watermark(14)                     # [10, 13) fires at 12
+    assert h.values() == [("a", "TimeWindow(start=10, end=13)", [10])]
+    h.element(("a", 11), 11)           # within the lateness: in the session, fires at once
+    assert h.take()[-1:] == [("a", "TimeWindow(start=10, end=14)", [10, 11])]
+    h.watermark(20)                    # the cleanup at 13 + 5
+    h.element(("a", 12), 12).end()     # beyond: late
+    assert h.late == [(("a", 12), 12)]
+    assert h.operator.function._wrapped_function.cleared == ["TimeWindow(start=10, end=14)"]
+
+
+def test_dynamic_gaps_call_the_users_extractor_once_a_record():
+    op = _operator("reduce", None)
+    extractor = op.assigner._session_window_time_gap_extractor
+    h = Harness(op)
+    h.elements([(("a", t), t) for t in (0, 8, 3, 2, 30)]).watermark(5).element(("a", 1), 1)
+    assert extractor.calls == 6
+
+
+@pytest.mark.parametrize("trigger", [
+    PurgingTrigger.of(EventTimeTrigger.create()),
+    ContinuousEventTimeTrigger.of(Time.milliseconds(2))])
+def test_another_trigger_takes_the_general_path(trigger):
+    h = Harness(_operator("process", 3, trigger=trigger))
+    assert h.operator._element_logic == h.operator._process
+    assert h.operator._timer_logic == h.operator._on_timer
+
+
+def test_state_off_the_heap_takes_the_general_path(tmp_path):
+    h = Harness(_operator("aggregate", 3), state_backend="rocksdb", work_dir=str(tmp_path))
+    assert h.operator._element_logic == h.operator._process
+    h.elements([(("a", 0), 0), (("a", 4), 4), (("a", 2), 2)]).end()
+    assert h.values() == [[0, "merge", 4, 2]]
