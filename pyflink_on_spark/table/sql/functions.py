@@ -1,0 +1,223 @@
+"""Flink built-in functions that have a Spark SQL equivalent with the same meaning, each with
+its Flink result type. A function missing here fails the translation, naming it."""
+from typing import Callable, Dict, List, Optional, Tuple
+
+from sqlglot import exp
+
+from pyflink_on_spark.table.sql.errors import SqlValidationError, UnsupportedSqlError
+from pyflink_on_spark.table.sql.typing_rules import (
+    is_integral, is_string)
+from pyflink_on_spark.table.types import (
+    DataType, DataTypes, DecimalType, DoubleType, FloatType)
+
+__all__ = ['translate_function', 'AGGREGATES']
+
+Arg = Tuple[exp.Expression, Optional[DataType]]
+Result = Tuple[exp.Expression, Optional[DataType]]
+
+AGGREGATES = ('COUNT', 'SUM', 'AVG', 'MIN', 'MAX')
+
+
+def call(name: str, *args: exp.Expression) -> exp.Expression:
+    return exp.Anonymous(this=name, expressions=list(args))
+
+
+def cast(e: exp.Expression, spark_type: str) -> exp.Expression:
+    return exp.Cast(this=e, to=exp.DataType.build(spark_type, dialect='spark'))
+
+
+def lit(value) -> exp.Expression:
+    if isinstance(value, str):
+        return exp.Literal.string(value)
+    return exp.Literal.number(value)
+
+
+def _arity(name: str, args: List[Arg], low: int, high: int) -> None:
+    if not low <= len(args) <= high:
+        raise SqlValidationError('The function %s takes %s arguments, found %d'
+                                 % (name, low if low == high else '%d to %d' % (low, high),
+                                    len(args)))
+
+
+def _same(spark_name: str, result: Callable[[List[Arg]], Optional[DataType]], low: int,
+          high: int):
+    def handler(name: str, args: List[Arg]) -> Result:
+        _arity(name, args, low, high)
+        return call(spark_name, *[a for a, _ in args]), result(args)
+    return handler
+
+
+def _string(_args) -> DataType:
+    return DataTypes.STRING()
+
+
+def _int(_args) -> DataType:
+    return DataTypes.INT()
+
+
+def _bigint(_args) -> DataType:
+    return DataTypes.BIGINT()
+
+
+def _double(_args) -> DataType:
+    return DataTypes.DOUBLE()
+
+
+def _first(args) -> Optional[DataType]:
+    return args[0][1]
+
+
+def _common(args) -> Optional[DataType]:
+    types = [t for _, t in args if t is not None]
+    return types[0].nullable() if types else None
+
+
+def _mod(name: str, args: List[Arg]) -> Result:
+    _arity(name, args, 2, 2)
+    (a, ta), (b, tb) = args
+    # Java's remainder (sign of the dividend) in both engines; Flink types MOD by its divisor
+    return exp.Mod(this=exp.Paren(this=a), expression=exp.Paren(this=b)), tb
+
+
+def _floor_ceil(spark_name: str):
+    def handler(name: str, args: List[Arg]) -> Result:
+        _arity(name, args, 1, 1)
+        (a, ta), = args
+        e = call(spark_name, a)
+        # Spark's FLOOR/CEIL of a DOUBLE is a BIGINT; Flink keeps the argument's type
+        if isinstance(ta, (DoubleType, FloatType)):
+            return cast(e, 'DOUBLE' if isinstance(ta, DoubleType) else 'FLOAT'), ta
+        if is_integral(ta):
+            return a, ta
+        if isinstance(ta, DecimalType):
+            return cast(e, 'DECIMAL(%d,0)' % max(ta.precision - ta.scale, 1)), \
+                DataTypes.DECIMAL(max(ta.precision - ta.scale, 1), 0)
+        raise UnsupportedSqlError('%s of %s is not supported by pyflink_on_spark' % (name, ta))
+    return handler
+
+
+def _round(name: str, args: List[Arg]) -> Result:
+    _arity(name, args, 1, 2)
+    return call('ROUND', *[a for a, _ in args]), args[0][1]
+
+
+def _timestamp_pattern(args: List[Arg], index: int, default: str) -> exp.Expression:
+    return args[index][0] if len(args) > index else lit(default)
+
+
+def _to_timestamp(name: str, args: List[Arg]) -> Result:
+    # Flink: NULL for text that does not parse; TIMESTAMP(3) without time zone
+    _arity(name, args, 1, 2)
+    parsed = call('try_to_timestamp', args[0][0],
+                  _timestamp_pattern(args, 1, 'yyyy-MM-dd HH:mm:ss'))
+    return cast(parsed, 'TIMESTAMP_NTZ'), DataTypes.TIMESTAMP(3)
+
+
+def _to_date(name: str, args: List[Arg]) -> Result:
+    _arity(name, args, 1, 2)
+    parsed = call('try_to_timestamp', args[0][0], _timestamp_pattern(args, 1, 'yyyy-MM-dd'))
+    return cast(parsed, 'DATE'), DataTypes.DATE()
+
+
+def _to_timestamp_ltz(name: str, args: List[Arg]) -> Result:
+    _arity(name, args, 1, 2)
+    precision = int(args[1][0].name) if len(args) > 1 and isinstance(
+        args[1][0], exp.Literal) else 3
+    if precision == 3:
+        return call('timestamp_millis', args[0][0]), DataTypes.TIMESTAMP_LTZ(3)
+    if precision == 0:
+        return call('timestamp_seconds', args[0][0]), DataTypes.TIMESTAMP_LTZ(0)
+    raise UnsupportedSqlError('TO_TIMESTAMP_LTZ with precision %d is not supported by '
+                              'pyflink_on_spark (0 or 3)' % precision)
+
+
+def _date_format(name: str, args: List[Arg]) -> Result:
+    _arity(name, args, 2, 2)
+    (a, ta), (f, _) = args
+    if is_string(ta):
+        a = cast(a, 'TIMESTAMP_NTZ')
+    return call('date_format', a, f), DataTypes.STRING()
+
+
+def _from_unixtime(name: str, args: List[Arg]) -> Result:
+    _arity(name, args, 1, 2)
+    return call('from_unixtime', *[a for a, _ in args]), DataTypes.STRING()
+
+
+def _unix_timestamp(name: str, args: List[Arg]) -> Result:
+    _arity(name, args, 0, 2)
+    if not args:
+        return call('unix_timestamp'), DataTypes.BIGINT()
+    parsed = call('try_to_timestamp', args[0][0],
+                  _timestamp_pattern(args, 1, 'yyyy-MM-dd HH:mm:ss'))
+    return call('unix_timestamp', parsed), DataTypes.BIGINT()
+
+
+def _concat(name: str, args: List[Arg]) -> Result:
+    if not args:
+        raise SqlValidationError('The function CONCAT takes at least 1 argument, found %d' % len(args))
+    return call('concat', *[_as_string(a, t) for a, t in args]), DataTypes.STRING()
+
+
+def _concat_ws(name: str, args: List[Arg]) -> Result:
+    if len(args) < 2:
+        raise SqlValidationError('The function CONCAT_WS takes at least 2 arguments, found %d' % len(args))
+    return call('concat_ws', *[_as_string(a, t) for a, t in args]), DataTypes.STRING()
+
+
+def _as_string(e: exp.Expression, t: Optional[DataType]) -> exp.Expression:
+    return e if t is None or is_string(t) else cast(e, 'STRING')
+
+
+def _coalesce(name: str, args: List[Arg]) -> Result:
+    if not args:
+        raise SqlValidationError('The function COALESCE takes at least 1 argument, found %d' % len(args))
+    return call('coalesce', *[a for a, _ in args]), _common(args)
+
+
+_FUNCTIONS: Dict[str, Callable[[str, List[Arg]], Result]] = {
+    'CHAR_LENGTH': _same('char_length', _int, 1, 1),
+    'CHARACTER_LENGTH': _same('char_length', _int, 1, 1),
+    'UPPER': _same('upper', _string, 1, 1),
+    'LOWER': _same('lower', _string, 1, 1),
+    'CONCAT': _concat,
+    'CONCAT_WS': _concat_ws,
+    'COALESCE': _coalesce,
+    'NULLIF': _same('nullif', _first, 2, 2),
+    'MOD': _mod,
+    'POWER': _same('power', _double, 2, 2),
+    'ABS': _same('abs', _first, 1, 1),
+    'ROUND': _round,
+    'FLOOR': _floor_ceil('floor'),
+    'CEIL': _floor_ceil('ceil'),
+    'CEILING': _floor_ceil('ceil'),
+    'DATE_FORMAT': _date_format,
+    'TO_TIMESTAMP': _to_timestamp,
+    'TO_DATE': _to_date,
+    'TO_TIMESTAMP_LTZ': _to_timestamp_ltz,
+    'FROM_UNIXTIME': _from_unixtime,
+    'UNIX_TIMESTAMP': _unix_timestamp,
+}
+
+def niladic(name: str) -> Optional[Result]:
+    upper = name.upper()
+    if upper == 'CURRENT_TIMESTAMP':
+        return call('current_timestamp'), DataTypes.TIMESTAMP_LTZ(3, False)
+    if upper == 'LOCALTIMESTAMP':
+        return call('localtimestamp'), DataTypes.TIMESTAMP(3, False)
+    if upper == 'CURRENT_DATE':
+        return call('current_date'), DataTypes.DATE(False)
+    return None
+
+
+def translate_function(name: str, args: List[Arg]) -> Result:
+    """A Flink scalar function call as its Spark equivalent and Flink result type."""
+    upper = name.upper()
+    handler = _FUNCTIONS.get(upper)
+    if handler is None:
+        if upper == 'NOW' and not args:
+            return niladic('CURRENT_TIMESTAMP')
+        raise UnsupportedSqlError('The Flink SQL function %s has no faithful Spark SQL '
+                                  'translation in pyflink_on_spark' % upper)
+    return handler(upper, args)
+

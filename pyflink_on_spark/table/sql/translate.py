@@ -1,0 +1,705 @@
+"""to_spark_sql: a Flink SQL query as Spark SQL with the same meaning, or UnsupportedSqlError
+naming the construct that has none here.
+
+How: window TVFs become placeholder tables (windows.py); sqlglot parses the rest with a Flink
+dialect in which every function is an anonymous call, so each one is translated from the table
+in functions.py or refused; a small scope walk types every expression the way Flink does, and
+casts Spark's results where the two engines type them differently (integer division, SUM and
+AVG of integers, FLOOR/CEIL of doubles). Table names stay as they are: the caller registers
+each input as a Spark temporary view of the same name."""
+from dataclasses import dataclass
+from typing import Dict, List, Mapping, Optional, Sequence, Tuple, Union
+
+import sqlglot
+from sqlglot import exp, parser, tokens
+from sqlglot.dialects.dialect import Dialect
+from sqlglot.errors import ParseError
+
+from pyflink_on_spark.table.sql.errors import SqlValidationError, UnsupportedSqlError
+from pyflink_on_spark.table.sql.flink_types import (
+    flink_type_string, parse_type, spark_type_string)
+from pyflink_on_spark.table.sql.functions import (
+    AGGREGATES, call, cast, niladic, translate_function)
+from pyflink_on_spark.table.sql.statements import Column as DdlColumn
+from pyflink_on_spark.table.sql.tokens import tokenize
+from pyflink_on_spark.table.sql.typing_rules import (
+    boolean_of, is_integral, is_numeric, is_string, is_timestamp, literal_number_type,
+    numeric_result)
+from pyflink_on_spark.table.sql.windows import (
+    WindowTvf, extract_window_tvfs, interval_millis, spark_duration)
+from pyflink_on_spark.table.types import (
+    CharType, DataType, DataTypes, DecimalType, DoubleType, FloatType,
+    LocalZonedTimestampType, VarCharType)
+
+__all__ = ['to_spark_sql', 'translate_query', 'SparkQuery']
+
+ColumnSpec = Union[Tuple[str, str], DdlColumn]
+Columns = Sequence[ColumnSpec]
+
+
+class _FlinkDialect(Dialect):
+    """Flink SQL as sqlglot reads it: backquoted identifiers, every function anonymous."""
+
+    class Tokenizer(tokens.Tokenizer):
+        IDENTIFIERS = ['`']
+        QUOTES = ["'"]
+
+    class Parser(parser.Parser):
+        FUNCTIONS: Dict = {}
+        NO_PAREN_FUNCTIONS: Dict = {}
+
+
+@dataclass(frozen=True)
+class SparkQuery:
+    """The translation: Spark SQL text and the result columns as (name, Flink type string)."""
+    sql: str
+    columns: Tuple[Tuple[str, str], ...]
+
+
+# Node types that mean the same in both engines once their children are translated
+_PASS_THROUGH = (exp.And, exp.Or, exp.Not, exp.Paren, exp.Neg, exp.EQ, exp.NEQ, exp.GT,
+                 exp.GTE, exp.LT, exp.LTE, exp.Is, exp.Like, exp.ILike, exp.In, exp.Between,
+                 exp.Null, exp.Boolean, exp.Case, exp.If, exp.Ordered, exp.Interval, exp.Var,
+                 exp.Identifier, exp.DataType, exp.Star, exp.Tuple)
+
+_REFUSED_WORDS = {
+    'MATCH_RECOGNIZE': 'MATCH_RECOGNIZE (pattern recognition)',
+    'UNNEST': 'UNNEST',
+    'LATERAL': 'LATERAL TABLE (table functions)',
+}
+
+
+def _column_specs(columns: Columns) -> List[Tuple[str, DataType]]:
+    out = []
+    for c in columns:
+        if isinstance(c, DdlColumn):
+            if c.data_type is None:
+                raise ValueError('computed column %s needs its type for translation' % c.name)
+            out.append((c.name, parse_type(c.data_type)))
+        else:
+            name, type_string = c
+            out.append((name, parse_type(type_string)))
+    return out
+
+
+class _Source:
+    """One FROM item: its qualifier and columns."""
+
+    def __init__(self, qualifier: Optional[str], columns: List[Tuple[str, DataType]]):
+        self.qualifier = qualifier
+        self.columns = columns
+
+
+class _Scope:
+    def __init__(self, sources: List[_Source], outer: Optional['_Scope'] = None):
+        self.sources = sources
+        self.outer = outer
+        self.aliases: Dict[str, DataType] = {}   # select aliases (usable in ORDER BY)
+
+    def resolve(self, name: str, qualifier: Optional[str]) -> Optional[DataType]:
+        scope = self
+        while scope is not None:
+            hits = []
+            for s in scope.sources:
+                if qualifier is not None and s.qualifier != qualifier:
+                    continue
+                hits.extend(t for n, t in s.columns if n == name)
+            if len(hits) > 1:
+                raise SqlValidationError("Column '%s' is ambiguous" % name)
+            if hits:
+                return hits[0]
+            scope = scope.outer
+        return None
+
+
+class _Translator:
+    def __init__(self, tables: Mapping[str, Columns], windows: Dict[str, WindowTvf]):
+        self.var_types: Dict[int, DataType] = {}     # types of pre-translated Spark text
+        self.tables = {name: _column_specs(cols) for name, cols in tables.items()}
+        self.windows = windows
+        self.ctes: Dict[str, List[Tuple[str, DataType]]] = {}
+        for placeholder, tvf in windows.items():
+            self.tables[placeholder] = self._window_columns(tvf)
+
+    # -- window TVFs
+    def _window_columns(self, tvf: WindowTvf) -> List[Tuple[str, DataType]]:
+        if tvf.table not in self.tables:
+            raise SqlValidationError("Object '%s' not found" % tvf.table)
+        cols = self.tables[tvf.table]
+        time_type = dict(cols).get(tvf.time_column)
+        if time_type is None:
+            raise SqlValidationError("Unknown identifier '%s'" % tvf.time_column)
+        if not is_timestamp(time_type):
+            raise SqlValidationError(
+                'The window function requires the timecol is a time attribute type, but is %s.'
+                % flink_type_string(time_type))
+        if tvf.kind in ('CUMULATE', 'SESSION'):
+            raise UnsupportedSqlError(
+                'The window function %s is not supported by pyflink_on_spark yet (TUMBLE and '
+                'HOP are; for sessions use GROUP BY SESSION(ts, gap) group windows)' % tvf.kind)
+        window_time = (DataTypes.TIMESTAMP_LTZ(3) if isinstance(time_type,
+                                                                LocalZonedTimestampType)
+                       else DataTypes.TIMESTAMP(3))
+        return cols + [('window_start', DataTypes.TIMESTAMP(3, False)),
+                       ('window_end', DataTypes.TIMESTAMP(3, False)),
+                       ('window_time', window_time)]
+
+    def window_table_sql(self, tvf: WindowTvf) -> str:
+        cols = self.tables[tvf.table]
+        ltz = isinstance(dict(cols)[tvf.time_column], LocalZonedTimestampType)
+        args = [_q(tvf.time_column), "'%s'" % spark_duration(tvf.size_ms)]
+        if tvf.kind == 'HOP':
+            args.append("'%s'" % spark_duration(tvf.slide_ms))
+        if tvf.offset_ms:
+            if tvf.kind == 'TUMBLE':
+                args.append("'%s'" % spark_duration(tvf.size_ms))
+            args.append("'%s'" % spark_duration(tvf.offset_ms))
+        start, end = '`$w`.start', '`$w`.end'
+        if ltz:   # Flink's window_start / window_end are wall-clock times in the session zone
+            start, end = 'CAST(%s AS TIMESTAMP_NTZ)' % start, 'CAST(%s AS TIMESTAMP_NTZ)' % end
+        names = ', '.join(_q(n) for n, _ in cols)
+        return ("(SELECT %s, %s AS window_start, %s AS window_end, `$w`.end - INTERVAL '0.001' "
+                "SECOND AS window_time FROM (SELECT *, window(%s) AS `$w` FROM %s))"
+                % (names, start, end, ', '.join(args), _q(tvf.table)))
+
+    # -- queries
+    def query(self, node: exp.Expression, outer: Optional[_Scope]) -> List[Tuple[str, DataType]]:
+        if isinstance(node, exp.Subquery):
+            return self.query(node.this, outer)
+        if isinstance(node, exp.Union):
+            if node.args.get('distinct'):
+                raise UnsupportedSqlError('UNION (distinct) is not supported by '
+                                          'pyflink_on_spark: use UNION ALL')
+            left = self.query(node.left, outer)
+            right = self.query(node.right, outer)
+            if len(left) != len(right):
+                raise SqlValidationError('Column count mismatch in UNION ALL')
+            return left
+        if isinstance(node, (exp.Intersect, exp.Except)):
+            raise UnsupportedSqlError('%s is not supported by pyflink_on_spark'
+                                      % type(node).__name__.upper())
+        if isinstance(node, exp.Select):
+            return self.select(node, outer)
+        if isinstance(node, exp.Values):
+            return self.values(node)
+        raise UnsupportedSqlError('The SQL construct %s is not supported by pyflink_on_spark'
+                                  % type(node).__name__)
+
+    def values(self, node: exp.Values) -> List[Tuple[str, DataType]]:
+        rows = node.expressions
+        names = [c.name for c in node.args['alias'].columns] if node.args.get('alias') \
+            else ['EXPR$%d' % i for i in range(len(rows[0].expressions))]
+        scope = _Scope([])
+        types = [self.expr(e, scope)[1] for e in rows[0].expressions]
+        for row in rows[1:]:
+            for e in row.expressions:
+                self.expr(e, scope)
+        return list(zip(names, types))
+
+    def source(self, node: exp.Expression, outer: Optional[_Scope]) -> _Source:
+        if isinstance(node, exp.Table):
+            if node.args.get('version') is not None:
+                raise UnsupportedSqlError('Temporal joins (FOR SYSTEM_TIME AS OF) are not '
+                                          'supported by pyflink_on_spark')
+            name = '.'.join(p.name for p in node.parts)
+            if name in self.ctes:
+                cols = self.ctes[name]
+            elif name in self.tables:
+                cols = self.tables[name]
+            else:
+                raise SqlValidationError("Object '%s' not found" % name)
+            alias = node.args.get('alias')
+            if alias is not None and alias.columns:
+                cols = [(c.name, t) for c, (_, t) in zip(alias.columns, cols)]
+            qualifier = node.alias or node.name
+            return _Source(qualifier, cols)
+        if isinstance(node, exp.Subquery):
+            cols = self.query(node.this, outer)
+            alias = node.args.get('alias')
+            if alias is not None and alias.columns:
+                cols = [(c.name, t) for c, (_, t) in zip(alias.columns, cols)]
+            return _Source(node.alias or None, cols)
+        if isinstance(node, exp.Values):
+            cols = self.values(node)
+            return _Source(node.alias or None, cols)
+        if isinstance(node, exp.Lateral):
+            raise UnsupportedSqlError('LATERAL TABLE (table functions) is not supported by '
+                                      'pyflink_on_spark')
+        raise UnsupportedSqlError('The FROM item %s is not supported by pyflink_on_spark'
+                                  % type(node).__name__)
+
+    def select(self, node: exp.Select, outer: Optional[_Scope]) -> List[Tuple[str, DataType]]:
+        with_ = node.args.get('with_') or node.args.get('with')
+        if with_ is not None:
+            if with_.args.get('recursive'):
+                raise UnsupportedSqlError('WITH RECURSIVE is not supported by pyflink_on_spark')
+            for cte in with_.expressions:
+                self.ctes[cte.alias] = self.query(cte.this, outer)
+        sources: List[_Source] = []
+        from_ = node.args.get('from_') or node.args.get('from')
+        if from_ is not None:
+            sources.append(self.source(from_.this, outer))
+        for join in node.args.get('joins') or []:
+            kind = (join.args.get('kind') or '').upper()
+            if kind in ('SEMI', 'ANTI', 'ASOF'):
+                raise UnsupportedSqlError('%s JOIN is not supported by pyflink_on_spark' % kind)
+            sources.append(self.source(join.this, outer))
+        scope = _Scope(sources, outer)
+        for join in node.args.get('joins') or []:
+            on = join.args.get('on')
+            if on is not None:
+                join.set('on', self.expr(on, scope)[0])
+            if join.args.get('using'):
+                pass
+        self.group_windows(node, scope)
+        if node.args.get('where') is not None:
+            where = node.args['where']
+            where.set('this', self.expr(where.this, scope)[0])
+        group = node.args.get('group')
+        if group is not None:
+            group.set('expressions', [self.expr(e, scope)[0] for e in group.expressions])
+        having = node.args.get('having')
+        if having is not None:
+            having.set('this', self.expr(having.this, scope, aggregate_ok=True)[0])
+        out: List[Tuple[str, DataType]] = []
+        projections = []
+        for i, e in enumerate(node.expressions):
+            if isinstance(e, exp.Star) or (isinstance(e, exp.Column)
+                                           and isinstance(e.this, exp.Star)):
+                qualifier = e.table if isinstance(e, exp.Column) else None
+                for s in sources:
+                    if qualifier is None or s.qualifier == qualifier:
+                        out.extend(s.columns)
+                projections.append(e)
+                continue
+            alias = e.alias if isinstance(e, exp.Alias) else None
+            inner = e.this if isinstance(e, exp.Alias) else e
+            translated, dt = self.expr(inner, scope, aggregate_ok=True)
+            if alias is None:
+                alias = (inner.name if isinstance(inner, exp.Column)
+                         and isinstance(translated, exp.Column) else 'EXPR$%d' % i)
+            out.append((alias, dt))
+            scope.aliases[alias] = dt
+            projections.append(exp.alias_(translated, _ident(alias)))
+        node.set('expressions', projections)
+        order = node.args.get('order')
+        if order is not None:
+            order_scope = _Scope([_Source(None, list(scope.aliases.items()))], scope)
+            order.set('expressions', [self.expr(o, order_scope, aggregate_ok=True)[0]
+                                      for o in order.expressions])
+        return out
+
+    # -- group windows: GROUP BY TUMBLE(ts, size) / HOP(ts, slide, size) / SESSION(ts, gap)
+    def group_windows(self, node: exp.Select, scope: _Scope) -> None:
+        group = node.args.get('group')
+        if group is None:
+            self._refuse_window_auxiliaries(node)
+            return
+        windows = {}
+        kept = []
+        for e in group.expressions:
+            if isinstance(e, exp.Anonymous) and e.name.upper() in ('TUMBLE', 'HOP', 'SESSION'):
+                kind = e.name.upper()
+                windows[kind] = self._group_window(kind, e.expressions, scope)
+                kept.append(exp.Var(this=windows[kind][0]))
+            else:
+                kept.append(e)
+        if len(windows) > 1:
+            raise SqlValidationError('Only one window is allowed in GROUP BY')
+        if not windows:
+            self._refuse_window_auxiliaries(node)
+            return
+        kind, (spark_window, time_type, key) = next(iter(windows.items()))
+        group.set('expressions', kept)
+
+        def replace(n: exp.Expression) -> exp.Expression:
+            if isinstance(n, exp.Anonymous):
+                name = n.name.upper()
+                for part in ('START', 'END', 'ROWTIME', 'PROCTIME'):
+                    if name == '%s_%s' % (kind, part):
+                        self._same_window(kind, n.expressions, key, scope)
+                        return self._window_part(spark_window, part, time_type)
+            return n
+        node.set('expressions', [e.transform(replace) for e in node.expressions])
+        if node.args.get('having') is not None:
+            node.args['having'].set('this', node.args['having'].this.transform(replace))
+        self._refuse_window_auxiliaries(node, allowed_kind=kind)
+
+    def _group_window(self, kind: str, args: List[exp.Expression], scope: _Scope):
+        expected = {'TUMBLE': 2, 'HOP': 3, 'SESSION': 2}[kind]
+        if len(args) != expected:
+            raise SqlValidationError('The group window %s takes %d arguments, found %d'
+                                     % (kind, expected, len(args)))
+        time_expr, time_type = self.expr(args[0], scope)
+        if not is_timestamp(time_type):
+            raise SqlValidationError('The group window %s needs a time attribute, found %s'
+                                     % (kind, flink_type_string(time_type) if time_type else
+                                        args[0].sql()))
+        millis = [interval_millis(a.sql(dialect=_FlinkDialect)) for a in args[1:]]
+        ts = time_expr.sql(dialect='spark')
+        if kind == 'TUMBLE':
+            text = "window(%s, '%s')" % (ts, spark_duration(millis[0]))
+        elif kind == 'HOP':     # Flink: HOP(ts, slide, size); Spark: window(ts, size, slide)
+            text = "window(%s, '%s', '%s')" % (ts, spark_duration(millis[1]),
+                                               spark_duration(millis[0]))
+        else:
+            text = "session_window(%s, '%s')" % (ts, spark_duration(millis[0]))
+        key = (args[0].sql(), tuple(millis))
+        return text, time_type, key
+
+    def _same_window(self, kind, args, key, scope) -> None:
+        millis = tuple(interval_millis(a.sql(dialect=_FlinkDialect)) for a in args[1:])
+        if args[0].sql() != key[0] or millis != key[1]:
+            raise SqlValidationError('%s_START/_END/_ROWTIME must name the same time column and '
+                                     'intervals as the GROUP BY %s(...)' % (kind, kind))
+
+    def _window_part(self, spark_window: str, part: str, time_type: DataType) -> exp.Expression:
+        ltz = isinstance(time_type, LocalZonedTimestampType)
+        if part in ('START', 'END'):
+            # Flink's window start / end are wall-clock times (in the session time zone)
+            text = '%s.%s' % (spark_window, part.lower())
+            var = exp.Var(this='CAST(%s AS TIMESTAMP_NTZ)' % text if ltz else text)
+            self.var_types[id(var)] = DataTypes.TIMESTAMP(3, False)
+            return var
+        if part == 'ROWTIME':
+            var = exp.Var(this="(%s.end - INTERVAL '0.001' SECOND)" % spark_window)
+            self.var_types[id(var)] = (DataTypes.TIMESTAMP_LTZ(3, False) if ltz
+                                       else DataTypes.TIMESTAMP(3, False))
+            return var
+        raise UnsupportedSqlError('%s: processing time windows are not supported by '
+                                  'pyflink_on_spark' % part)
+
+    @staticmethod
+    def _refuse_window_auxiliaries(node: exp.Select, allowed_kind: Optional[str] = None) -> None:
+        for n in node.find_all(exp.Anonymous):
+            name = n.name.upper()
+            head = name.split('_')[0]
+            if head in ('TUMBLE', 'HOP', 'SESSION') and head != allowed_kind and (
+                    name == head or name[len(head):] in ('_START', '_END', '_ROWTIME',
+                                                          '_PROCTIME')):
+                raise SqlValidationError('%s(...) is only allowed in GROUP BY %s(...) queries'
+                                         % (name, head))
+
+    # -- expressions
+    def expr(self, e: exp.Expression, scope: _Scope, aggregate_ok: bool = False
+             ) -> Tuple[exp.Expression, Optional[DataType]]:
+        if isinstance(e, exp.Var):
+            return e, self.var_types.get(id(e))
+        if isinstance(e, exp.Window):
+            raise UnsupportedSqlError('OVER windows (aggregate OVER (...)) are not supported by '
+                                      'pyflink_on_spark')
+        if isinstance(e, exp.Column):
+            return self.column(e, scope)
+        if isinstance(e, exp.Literal):
+            if e.is_string:
+                return e, DataTypes.CHAR(len(e.this), False)
+            return e, literal_number_type(e.this)
+        if isinstance(e, (exp.Cast, exp.TryCast)):
+            return self.cast(e, scope)
+        if isinstance(e, exp.Anonymous):
+            return self.function(e, scope, aggregate_ok)
+        if isinstance(e, exp.Count):
+            return self.function(exp.Anonymous(this='COUNT', expressions=[e.this]), scope,
+                                 aggregate_ok)
+        if isinstance(e, (exp.Subquery, exp.Select, exp.Union)):
+            cols = self.query(e.this if isinstance(e, exp.Subquery) else e, scope)
+            return e, cols[0][1] if len(cols) == 1 else None
+        if isinstance(e, exp.Exists):
+            self.query(e.this, scope)
+            return e, DataTypes.BOOLEAN()
+        if isinstance(e, exp.Div):
+            return self.divide(e, scope)
+        if isinstance(e, (exp.Add, exp.Sub, exp.Mul)):
+            left, lt = self.expr(e.this, scope, aggregate_ok)
+            right, rt = self.expr(e.expression, scope, aggregate_ok)
+            e.set('this', left)
+            e.set('expression', right)
+            if is_timestamp(lt):
+                return e, lt
+            return e, numeric_result(lt, rt)
+        if isinstance(e, exp.Mod):
+            left, lt = self.expr(e.this, scope, aggregate_ok)
+            right, rt = self.expr(e.expression, scope, aggregate_ok)
+            e.set('this', left)
+            e.set('expression', right)
+            return e, rt
+        if isinstance(e, exp.DPipe):
+            left, lt = self.expr(e.this, scope, aggregate_ok)
+            right, rt = self.expr(e.expression, scope, aggregate_ok)
+            if lt is not None and not is_string(lt) or rt is not None and not is_string(rt):
+                raise SqlValidationError("Cannot apply '||' to arguments of type %s || %s"
+                                         % (flink_type_string(lt) if lt else '?',
+                                            flink_type_string(rt) if rt else '?'))
+            return exp.DPipe(this=left, expression=right), DataTypes.STRING()
+        if isinstance(e, exp.Substring):
+            return self.substring(e, scope, aggregate_ok)
+        if isinstance(e, exp.Trim):
+            inner, _ = self.expr(e.this, scope, aggregate_ok)
+            e.set('this', inner)
+            if e.args.get('expression') is not None:
+                e.set('expression', self.expr(e.args['expression'], scope)[0])
+            return e, DataTypes.STRING()
+        if isinstance(e, exp.Extract):
+            e.set('expression', self.expr(e.expression, scope, aggregate_ok)[0])
+            return e, DataTypes.BIGINT()
+        if isinstance(e, exp.StrPosition):
+            raise UnsupportedSqlError('The Flink SQL function POSITION has no faithful Spark '
+                                      'SQL translation in pyflink_on_spark')
+        if isinstance(e, exp.Case):
+            return self.case(e, scope, aggregate_ok)
+        if isinstance(e, exp.If):
+            cond = self.expr(e.this, scope, aggregate_ok)[0]
+            then, tt = self.expr(e.args['true'], scope, aggregate_ok)
+            other, ot = (self.expr(e.args['false'], scope, aggregate_ok)
+                         if e.args.get('false') is not None else (None, None))
+            return exp.If(this=cond, true=then, false=other), _result_type([tt, ot])
+        if isinstance(e, _PASS_THROUGH):
+            types = []
+            for key, value in list(e.args.items()):
+                if isinstance(value, exp.Expression):
+                    t, dt = self.expr(value, scope, aggregate_ok)
+                    e.set(key, t)
+                    types.append(dt)
+                elif isinstance(value, list):
+                    new = []
+                    for v in value:
+                        if isinstance(v, exp.Expression):
+                            t, dt = self.expr(v, scope, aggregate_ok)
+                            new.append(t)
+                            types.append(dt)
+                        else:
+                            new.append(v)
+                    e.set(key, new)
+            return e, self._pass_through_type(e, types)
+        raise UnsupportedSqlError('The SQL construct %s (%s) is not supported by '
+                                  'pyflink_on_spark' % (type(e).__name__, e.sql()[:80]))
+
+    @staticmethod
+    def _pass_through_type(e: exp.Expression, types: List[Optional[DataType]]):
+        if isinstance(e, (exp.And, exp.Or, exp.Not, exp.EQ, exp.NEQ, exp.GT, exp.GTE, exp.LT,
+                          exp.LTE, exp.Like, exp.ILike, exp.In, exp.Between)):
+            return boolean_of(*types)
+        if isinstance(e, exp.Is):
+            return DataTypes.BOOLEAN(False)
+        if isinstance(e, (exp.Paren, exp.Neg)):
+            return types[0] if types else None
+        if isinstance(e, exp.Boolean):
+            return DataTypes.BOOLEAN(False)
+        return None
+
+    def case(self, e: exp.Case, scope: _Scope, aggregate_ok: bool):
+        if e.this is not None:
+            e.set('this', self.expr(e.this, scope, aggregate_ok)[0])
+        results = []
+        for branch in e.args.get('ifs') or []:
+            branch.set('this', self.expr(branch.this, scope, aggregate_ok)[0])
+            then, tt = self.expr(branch.args['true'], scope, aggregate_ok)
+            branch.set('true', then)
+            results.append(tt)
+        if e.args.get('default') is not None:
+            default, dt = self.expr(e.args['default'], scope, aggregate_ok)
+            e.set('default', default)
+            results.append(dt)
+        return e, _result_type(results)
+
+    def column(self, e: exp.Column, scope: _Scope):
+        name = e.name
+        qualifier = e.table or None
+        if isinstance(e.this, exp.Star):
+            return e, None
+        dt = scope.resolve(name, qualifier)
+        if dt is None:
+            if qualifier is None and e.this.args.get('quoted') is not True:
+                fn = niladic(name)
+                if fn is not None:
+                    return fn
+            if qualifier is None and name in scope.aliases:
+                return e, scope.aliases[name]
+            raise SqlValidationError("Column '%s' not found in any table" % name
+                                     if qualifier is None else
+                                     "Column '%s' not found in table '%s'" % (name, qualifier))
+        return _quoted_column(e), dt
+
+    def cast(self, e: exp.Expression, scope: _Scope):
+        inner, _ = self.expr(e.this, scope, True)
+        type_text = e.args['to'].sql(dialect=_FlinkDialect).replace('TEXT', 'STRING')
+        target = parse_type(type_text)
+        spark = spark_type_string(target)
+        if isinstance(e, exp.TryCast):
+            # TRY_CAST: NULL where the value does not convert, in both engines (sqlglot
+            # writes a TryCast as CAST for Spark, so the text is spelled out)
+            casted = exp.Var(this='TRY_CAST(%s AS %s)' % (inner.sql(dialect='spark'), spark))
+        else:
+            casted = cast(inner, spark)
+        # Flink (1.15+) trims a cast to VARCHAR(n) to n characters and pads CHAR(n)
+        if isinstance(target, VarCharType) and target.length < 0x7fffffff:
+            casted = call('substring', casted, exp.Literal.number(1),
+                          exp.Literal.number(target.length))
+        elif isinstance(target, CharType):
+            casted = call('rpad', casted, exp.Literal.number(target.length),
+                          exp.Literal.string(' '))
+        return casted, target
+
+    def divide(self, e: exp.Div, scope: _Scope):
+        left, lt = self.expr(e.this, scope, True)
+        right, rt = self.expr(e.expression, scope, True)
+        if is_integral(lt) and is_integral(rt):
+            # Flink divides integers as Java does (truncating); Spark's '/' is a DOUBLE
+            result = numeric_result(lt, rt)
+            div = exp.IntDiv(this=exp.Paren(this=left), expression=exp.Paren(this=right))
+            return cast(div, spark_type_string(result)), result
+        if lt is None or rt is None or not (is_numeric(lt) and is_numeric(rt)):
+            raise UnsupportedSqlError('Division of %s by %s is not supported by '
+                                      'pyflink_on_spark' % (e.this.sql(), e.expression.sql()))
+        if isinstance(lt, DecimalType) or isinstance(rt, DecimalType):
+            if not (isinstance(lt, (DoubleType, FloatType)) or isinstance(rt, (DoubleType,
+                                                                                FloatType))):
+                raise UnsupportedSqlError('DECIMAL division (%s) is not supported by '
+                                          'pyflink_on_spark: its result scale differs between '
+                                          'Flink and Spark' % e.sql())
+        return exp.Div(this=left, expression=right), numeric_result(lt, rt)
+
+    def substring(self, e: exp.Substring, scope: _Scope, aggregate_ok: bool):
+        s, _ = self.expr(e.this, scope, aggregate_ok)
+        start, _ = self.expr(e.args['start'], scope, aggregate_ok)
+        args = [s, start]
+        if e.args.get('length') is not None:
+            args.append(self.expr(e.args['length'], scope, aggregate_ok)[0])
+        return call('substring', *args), DataTypes.STRING()
+
+    def function(self, e: exp.Anonymous, scope: _Scope, aggregate_ok: bool):
+        name = e.name.upper()
+        if name in AGGREGATES:
+            if not aggregate_ok:
+                raise SqlValidationError('Aggregate %s is not allowed here' % name)
+            return self.aggregate(name, e, scope)
+        if name in ('TUMBLE', 'HOP', 'SESSION', 'CUMULATE') or name.split('_')[0] in (
+                'TUMBLE', 'HOP', 'SESSION'):
+            raise SqlValidationError('%s(...) is only allowed in GROUP BY %s(...) queries'
+                                     % (name, name.split('_')[0]))
+        args = [self.expr(a, scope, aggregate_ok) for a in e.expressions]
+        return translate_function(name, args)
+
+    def aggregate(self, name: str, e: exp.Anonymous, scope: _Scope):
+        args = e.expressions
+        distinct = False
+        if len(args) == 1 and isinstance(args[0], exp.Distinct):
+            distinct = True
+            args = args[0].expressions
+        if name == 'COUNT':
+            if len(args) == 1 and isinstance(args[0], exp.Star):
+                return exp.Count(this=exp.Star()), DataTypes.BIGINT(False)
+            translated = [self.expr(a, scope)[0] for a in args]
+            inner = exp.Distinct(expressions=translated) if distinct else translated[0]
+            return exp.Count(this=inner), DataTypes.BIGINT(False)
+        if len(args) != 1:
+            raise SqlValidationError('The aggregate %s takes 1 argument, found %d'
+                                     % (name, len(args)))
+        arg, dt = self.expr(args[0], scope)
+        inner = exp.Distinct(expressions=[arg]) if distinct else arg
+        if name in ('MIN', 'MAX'):
+            return call(name, inner), dt.nullable() if dt is not None else None
+        if dt is None or not is_numeric(dt):
+            raise SqlValidationError('Cannot apply \'%s\' to arguments of type %s'
+                                     % (name, flink_type_string(dt) if dt else '?'))
+        if name == 'SUM':
+            return self._sum(inner, dt)
+        return self._avg(arg, inner, dt, distinct)
+
+    @staticmethod
+    def _sum(inner: exp.Expression, dt: DataType):
+        # Flink sums in the argument's type (INT stays INT); Spark widens to BIGINT / DOUBLE
+        if is_integral(dt) or isinstance(dt, (FloatType, DoubleType)):
+            return cast(call('SUM', inner), spark_type_string(dt)), dt.nullable()
+        result = DataTypes.DECIMAL(38, dt.scale)
+        return cast(call('SUM', inner), spark_type_string(result)), result
+
+    @staticmethod
+    def _avg(arg: exp.Expression, inner: exp.Expression, dt: DataType, distinct: bool):
+        if is_integral(dt):
+            # Flink: the sum (BIGINT) divided by the count, truncated, in the argument's type
+            total = call('SUM', exp.Distinct(expressions=[cast(arg, 'BIGINT')])
+                         if distinct else cast(arg, 'BIGINT'))
+            count = exp.Count(this=exp.Distinct(expressions=[arg]) if distinct else arg)
+            div = exp.IntDiv(this=total, expression=call('NULLIF', count,
+                                                         exp.Literal.number(0)))
+            return cast(div, spark_type_string(dt)), dt.nullable()
+        if isinstance(dt, (FloatType, DoubleType)):
+            return cast(call('AVG', inner), spark_type_string(dt)), dt.nullable()
+        raise UnsupportedSqlError('AVG of %s is not supported by pyflink_on_spark: its '
+                                  'result scale differs between Flink and Spark'
+                                  % flink_type_string(dt))
+
+
+def _result_type(types: List[Optional[DataType]]) -> Optional[DataType]:
+    known = [t for t in types if t is not None]
+    if not known:
+        return None
+    if all(is_string(t) for t in known):
+        return DataTypes.STRING()
+    numeric = [t for t in known if is_numeric(t)]
+    if len(numeric) == len(known):
+        result = numeric[0]
+        for t in numeric[1:]:
+            result = numeric_result(result, t) or result
+        return result.nullable()
+    return known[0].nullable()
+
+
+def _q(name: str) -> str:
+    return '`%s`' % name.replace('`', '``')
+
+
+def _ident(name: str) -> exp.Identifier:
+    return exp.Identifier(this=name, quoted=True)
+
+
+def _quoted_column(e: exp.Column) -> exp.Column:
+    col = exp.Column(this=_ident(e.name))
+    if e.table:
+        col.set('table', _ident(e.table))
+    return col
+
+
+def _refuse_words(sql: str) -> None:
+    toks = tokenize(sql)
+    for i, tok in enumerate(toks):
+        if tok.kind != 'word':
+            continue
+        upper = tok.text.upper()
+        if upper in _REFUSED_WORDS:
+            raise UnsupportedSqlError('%s is not supported by pyflink_on_spark'
+                                      % _REFUSED_WORDS[upper])
+        if upper == 'FOR' and i + 1 < len(toks) and toks[i + 1].is_word('SYSTEM_TIME'):
+            raise UnsupportedSqlError('Temporal joins (FOR SYSTEM_TIME AS OF) are not '
+                                      'supported by pyflink_on_spark')
+        if upper == 'OVER' and i + 1 < len(toks) and (toks[i + 1].text == '('
+                                                     or toks[i + 1].kind == 'word'):
+            raise UnsupportedSqlError('OVER windows (aggregate OVER (...)) are not supported '
+                                      'by pyflink_on_spark')
+
+
+def translate_query(query: str, tables: Mapping[str, Columns]) -> SparkQuery:
+    """The query as Spark SQL and its result columns (name, Flink type string)."""
+    _refuse_words(query)
+    rewritten, windows = extract_window_tvfs(query)
+    try:
+        tree = sqlglot.parse_one(rewritten, read=_FlinkDialect)
+    except ParseError as e:
+        raise UnsupportedSqlError('SQL parse error (pyflink_on_spark reads Flink SQL with '
+                                  'sqlglot): %s' % str(e).split('\n')[0])
+    translator = _Translator(tables, windows)
+    columns = translator.query(tree, None)
+    sql = tree.sql(dialect='spark')
+    for placeholder, tvf in windows.items():
+        sql = sql.replace(placeholder, translator.window_table_sql(tvf))
+    return SparkQuery(sql, tuple((n, flink_type_string(t) if t is not None else None)
+                                 for n, t in columns))
+
+
+def to_spark_sql(query: str, tables: Mapping[str, Columns]) -> str:
+    """A Flink SQL query as Spark SQL text with the same meaning. tables maps each table or
+    view name the query reads to its columns: (name, Flink type string) pairs or CreateTable
+    columns."""
+    return translate_query(query, tables).sql
+
