@@ -30,6 +30,8 @@ datagen
         of the physical columns, for one parallel subtask, as Flink splits sequences and
         number-of-rows (see datagen.py). Random values are not PyFlink's value for value.
     rows_per_second(create_table, subtask_index, parallelism) -> the pacing hint per subtask
+    scan_parallelism(create_table) -> the `scan.parallelism` option or None: when set, the
+        source runs (and splits its sequences) with that many subtasks
     validate_datagen(create_table) -> raises SqlValidationError for options Flink rejects
 
 Queries
@@ -42,7 +44,8 @@ Queries
     TIMESTAMP_LTZ ones Spark TIMESTAMP (to_spark_type). Constructs without a faithful
     mapping raise UnsupportedSqlError naming them; see docs/table_sql.md.
 """
-from pyflink_on_spark.table.sql.datagen import datagen_rows, rows_per_second, validate_datagen
+from pyflink_on_spark.table.sql.datagen import (
+    datagen_rows, rows_per_second, scan_parallelism, validate_datagen)
 from pyflink_on_spark.table.sql.ddl import parse_statement
 from pyflink_on_spark.table.sql.errors import SqlValidationError, UnsupportedSqlError
 from pyflink_on_spark.table.sql.flink_types import (
@@ -75,5 +78,5 @@ def __getattr__(name: str):
 __all__ = ['parse_statement', 'CreateTable', 'CreateView', 'DropTable', 'DropView', 'Insert',
            'Query', 'Column', 'Metadata', 'Watermark', 'UnsupportedSqlError',
            'SqlValidationError', 'to_data_type', 'to_spark_type', 'flink_type_string',
-           'datagen_rows', 'rows_per_second', 'validate_datagen', 'to_spark_sql',
+           'datagen_rows', 'rows_per_second', 'scan_parallelism', 'validate_datagen', 'to_spark_sql',
            'translate_query', 'SparkQuery']

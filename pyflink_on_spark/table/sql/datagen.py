@@ -37,7 +37,8 @@ from pyflink_on_spark.table.types import (
     DoubleType, FloatType, IntType, LocalZonedTimestampType, MapType, RowType, SmallIntType,
     TimestampType, TimeType, TinyIntType, VarBinaryType, VarCharType)
 
-__all__ = ['datagen_rows', 'rows_per_second', 'validate_datagen', 'DatagenPlan']
+__all__ = ['datagen_rows', 'rows_per_second', 'scan_parallelism', 'validate_datagen',
+           'DatagenPlan']
 
 _TABLE_OPTIONS = ('connector', 'number-of-rows', 'rows-per-second', 'scan.parallelism')
 _INT_BITS = {TinyIntType: 8, SmallIntType: 16, IntType: 32, BigIntType: 64}
@@ -171,7 +172,8 @@ def _type_text(dt: DataType) -> str:
 
 _INT_RANGE = {TinyIntType: (-2 ** 7, 2 ** 7 - 1), SmallIntType: (-2 ** 15, 2 ** 15 - 1),
               IntType: (-2 ** 31, 2 ** 31 - 1), BigIntType: (-2 ** 63, 2 ** 63 - 1)}
-_FLOAT_MAX = {FloatType: 3.4028234663852886e38, DoubleType: 1.7976931348623157e308}
+_FLOAT_RANGE = {FloatType: (1.401298464324817e-45, 3.4028234663852886e38),
+                DoubleType: (5e-324, 1.7976931348623157e308)}
 _HEX = '0123456789abcdef'    # Flink's random strings are lowercase hex digits
 _MAX_LEN = 0x7fffffff
 
@@ -216,16 +218,19 @@ def _random_value(dt: DataType, name: str, prefix: str,
         _check_bounds(lo, hi)
         return lambda rng: rng.randint(lo, hi)
     if isinstance(dt, (FloatType, DoubleType)):
-        limit = _FLOAT_MAX[type(dt)]
-        lo = opts.number(prefix + 'min', float, -limit)
-        hi = opts.number(prefix + 'max', float, limit)
+        # defaults seen on PyFlink 1.20.5: positive values up to the type's largest (Java's
+        # MIN_VALUE, the smallest positive number, to MAX_VALUE)
+        smallest, largest = _FLOAT_RANGE[type(dt)]
+        lo = opts.number(prefix + 'min', float, smallest)
+        hi = opts.number(prefix + 'max', float, largest)
         _check_bounds(lo, hi)
         if math.isfinite(hi - lo):
             return lambda rng: lo + (hi - lo) * rng.random()
         return lambda rng: (lo / 2 + (hi / 2 - lo / 2) * rng.random()) * 2
     if isinstance(dt, DecimalType):
+        # defaults seen on PyFlink 1.20.5: from 0 to the largest value of DECIMAL(p, s)
         limit = Decimal(10) ** (dt.precision - dt.scale) - Decimal(1).scaleb(-dt.scale)
-        lo = opts.number(prefix + 'min', _decimal, -limit)
+        lo = opts.number(prefix + 'min', _decimal, Decimal(0))
         hi = opts.number(prefix + 'max', _decimal, limit)
         _check_bounds(lo, hi)
         quantum = Decimal(1).scaleb(-dt.scale)
@@ -318,15 +323,17 @@ def validate_datagen(table: CreateTable) -> DatagenPlan:
             raise UnsupportedSqlError("datagen: field '%s' of type %s has no sequence generator"
                                       % (column.name, column.data_type))
     if any(c.metadata is not None for c in table.columns):
-        raise SqlValidationError("Invalid metadata key '%s' in column '%s' of table '%s'. The "
-                                 "DynamicTableSource class does not support reading metadata."
-                                 % _first_metadata(table))
+        raise SqlValidationError(
+            "Table 'DataGenTableSource' declares metadata columns, but the underlying "
+            "DynamicTableSource doesn't implement the SupportsReadingMetadata interface. "
+            "Therefore, metadata cannot be read from the given source.")
     return DatagenPlan(number_of_rows, float(rps), tuple(fields))
 
 
-def _first_metadata(table: CreateTable) -> Tuple[str, str, str]:
-    c = next(c for c in table.columns if c.metadata is not None)
-    return (c.metadata.key or c.name, c.name, table.name)
+def scan_parallelism(table: CreateTable) -> Optional[int]:
+    """The table's `scan.parallelism` option: when set, the source's subtasks number this
+    many (and split sequences among themselves) whatever the job's parallelism."""
+    return _Options(table.options).number('scan.parallelism', _integral)
 
 
 def rows_per_second(table: CreateTable, subtask_index: int, parallelism: int) -> float:
