@@ -12,7 +12,7 @@ CPU seconds of this process, best of 5.
         [--function aggregate|reduce|process]   (the window function: an AggregateFunction,
         a reduce of (key, count), a ProcessWindowFunction over the window's records)
     PYTHONPATH=$PWD python benchmarks/window_paths.py --session-gap-ms 500 [--function F]
-        (event-time session windows, which take the general path: per element only)
+        (event-time session windows: rows, their element path, and the general path)
     PYTHONPATH=$PWD python benchmarks/window_paths.py --processing-time   (tumbling
         processing-time windows: _process_processing_time against _process)
 """
@@ -94,19 +94,30 @@ def run(records: int, path: str, slide_seconds: int = 0, function: str = "aggreg
     return best, len(harness.out)
 
 
-def run_sessions(records: int, gap_ms: int, function: str) -> tuple:
-    """Event-time session windows of `gap_ms` (record i: key i % 1000, time i ms), one
-    element a call, a watermark every ROW records: (best CPU seconds of 5, the results)."""
+def run_sessions(records: int, gap_ms: int, function: str, path: str = "rows") -> tuple:
+    """Event-time session windows of `gap_ms` (record i: key i % 1000, time i ms), ROW
+    records a call (path "rows": process_keyed_stamped_many) or one element a call
+    ("element": _process_session; "general": _process and _on_timer), a watermark every
+    ROW records: (best CPU seconds of 5, the results)."""
     best = float("inf")
     for _ in range(5):
         harness = Harness(OPERATORS[function](
             EventTimeSessionWindows.with_gap(Time.milliseconds(gap_ms))))
-        element, watermark = harness.operator.process_element, harness.operator.process_watermark
+        operator = harness.operator
+        if path == "general":
+            operator._element_logic, operator._timer_logic = operator._process, \
+                operator._on_timer
+        element, watermark = operator.process_element, operator.process_watermark
+        many = operator.process_keyed_stamped_many
         start = time.process_time()
         for row in range(0, records, ROW):
             numbers = range(row, min(records, row + ROW))
-            for i in numbers:
-                element((i % 1000, i), i)
+            if path == "rows":
+                many([i % 1000 for i in numbers], [(i % 1000, i) for i in numbers],
+                     list(numbers))
+            else:
+                for i in numbers:
+                    element((i % 1000, i), i)
             watermark(numbers[-1])
         watermark(MAX_WATERMARK)
         best = min(best, time.process_time() - start)
@@ -150,11 +161,18 @@ def main() -> None:
     args = parser.parse_args()
     records = args.records
     if args.session_gap_ms:
-        seconds, out = run_sessions(records, args.session_gap_ms, args.function)
+        (rows, out), (fast, out_fast), (general, out_general) = (
+            run_sessions(records, args.session_gap_ms, args.function, path)
+            for path in ("rows", "element", "general"))
+        assert out == out_fast == out_general, (out, out_fast, out_general)
         print("window paths, %d records, session windows (gap %d ms), %s, %d results (CPU s, "
               "best of 5)" % (records, args.session_gap_ms, args.function, out))
-        print("  per element (_process)                   %.3f s  %8.0f rec/s"
-              % (seconds, records / seconds))
+        print("  rows (_session_rows)                     %.3f s  %8.0f rec/s"
+              % (rows, records / rows))
+        print("  per element (_process_session)           %.3f s  %8.0f rec/s  %.2fx the rows' "
+              "time" % (fast, records / fast, fast / rows))
+        print("  per element, general path (_process)     %.3f s  %8.0f rec/s  %.2fx the rows' "
+              "time" % (general, records / general, general / rows))
         return
     if args.processing_time:
         (fast, out), (general, out_general) = (run_processing_time(records, general)

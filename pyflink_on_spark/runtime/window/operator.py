@@ -237,7 +237,10 @@ class WindowOperator(KeyedProcessOperator):
         # A row's stamped records in one loop (process_keyed_stamped_many): tumbling or
         # sliding event-time windows with the default trigger, no allowed lateness, records
         # keyed as they come (not BATCH's buffering)
-        if self._element_logic != self._process_event_time or self._aligned is None \
+        if self._element_logic == self._process_session and self._session_gap is not None \
+                and self._batch_key_order is None:
+            self.process_keyed_stamped_many = self._session_rows
+        elif self._element_logic != self._process_event_time or self._aligned is None \
                 or self.allowed_lateness or self._batch_key_order is not None:
             self.process_keyed_stamped_many = None
         # EventTimeTrigger without allowed lateness: a window's one timer fires and cleans up
@@ -378,6 +381,127 @@ class WindowOperator(KeyedProcessOperator):
             cleanup = end - 1 + lateness
             if cleanup < MAX_WATERMARK:
                 queue.register(key, window, cleanup)
+
+    def _session_rows(self, keys, values, stamps) -> None:
+        """process_keyed_stamped_many for _process_session's windows of a static gap (prepare):
+        _process_session's usual record inline, in one loop, with the window's contents
+        folded in their state window's table (the heap state's add inline: the state's
+        namespace is left where it is, as _sliding_heap_rows leaves it). Any other record
+        goes through process_keyed. (The task may hold this method from before open(), which
+        sends sessions whose state is not on the heap back to _process: then every record
+        goes through process_keyed.)"""
+        process_keyed = self.process_keyed
+        if self._element_logic != self._process_session:
+            for key, value, timestamp in zip(keys, values, stamps):
+                process_keyed(key, value, timestamp)
+            return
+        gap = self._session_gap
+        backend = self.backend
+        as_is = backend.keys_stored_as_is()
+        set_key = self._set_key
+        state = self.window_state
+        tables = state._tables
+        kind = type(state)
+        aggregating, reducing = kind is HeapAggregatingState, kind is HeapReducingState
+        if aggregating:
+            function = state.aggregate_function
+            create, add_to = function.create_accumulator, function.add
+        elif reducing:
+            reduce = state._reduce
+        queue = self._event_queue
+        register, delete = queue.register, queue.delete
+        lateness = self.allowed_lateness
+        key = None
+        try:
+            for key, value, timestamp in zip(keys, values, stamps):
+                if timestamp is None or value is None:
+                    process_keyed(key, value, timestamp)
+                    continue
+                self.current_key = key
+                if key.__class__ in as_is:
+                    backend._key = stored_key = key
+                else:
+                    set_key(key)
+                    stored_key = backend._key
+                start, end = timestamp, timestamp + gap
+                sessions = self._merging_set_state._map
+                mapping = sessions.get(stored_key)
+                hit = None
+                if mapping is not None:
+                    for window in mapping:
+                        if window[0] <= end and window[1] >= start:
+                            if hit is not None:
+                                hit = False
+                                break
+                            hit = window
+                if hit is not None:
+                    if hit is False:
+                        process_keyed(key, value, timestamp)
+                        continue
+                    low, high = hit
+                    if start > low:
+                        start = low
+                    if end < high:
+                        end = high
+                if end - 1 <= self.current_watermark:
+                    process_keyed(key, value, timestamp)
+                    continue
+                if hit is None:
+                    window = state_window = TimeWindow(start, end)
+                    if mapping is None:
+                        sessions[stored_key] = {window: window}
+                    else:
+                        mapping[window] = window
+                elif start == low and end == high:
+                    window = hit
+                    state_window = mapping[hit]
+                else:
+                    window = TimeWindow(start, end)
+                    state_window = mapping.pop(hit)
+                    mapping[window] = state_window
+                    register(key, window, end - 1)        # EventTimeTrigger.on_merge
+                    delete(key, hit, high - 1)            # EventTimeTrigger.clear
+                    if lateness:                          # _delete_cleanup_timer
+                        cleanup = high - 1 + lateness
+                        if cleanup < MAX_WATERMARK:
+                            delete(key, hit, cleanup)
+                table = tables.get(state_window)
+                if table is None:
+                    table = tables[state_window] = {}
+                if aggregating:
+                    accumulator = table.get(stored_key)
+                    accumulator = add_to(value, create() if accumulator is None
+                                         else accumulator)
+                    if accumulator is not None:
+                        table[stored_key] = accumulator
+                    else:
+                        table.pop(stored_key, None)
+                elif reducing:
+                    current = table.get(stored_key)
+                    if current is not None:
+                        current = reduce(current, value)
+                        if current is None:
+                            del table[stored_key]
+                        else:
+                            table[stored_key] = current
+                    else:
+                        table[stored_key] = value
+                else:   # HeapListState.add
+                    stored = table.get(stored_key)
+                    if stored is None:
+                        table[stored_key] = [value]
+                    else:
+                        stored.append(value)
+                if not table and table is not state._map:
+                    del tables[state_window]   # as set_current_namespace drops it
+                register(key, window, end - 1)            # EventTimeTrigger.on_element
+                if lateness:                              # _register_cleanup_timer
+                    cleanup = end - 1 + lateness
+                    if cleanup < MAX_WATERMARK:
+                        register(key, window, cleanup)
+        except Exception as e:
+            self.current_key = key
+            raise self.user_error(e) from None
 
     def _process_event_time(self, value, timestamp) -> None:
         """_process for a non-merging event-time assigner with EventTimeTrigger, inlined."""

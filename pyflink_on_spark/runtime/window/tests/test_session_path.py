@@ -83,15 +83,26 @@ def _state(harness):
             harness.out, harness.late)
 
 
-def _random_run(seed, kind, gap, lateness, late_tag):
+def _random_run(seed, kind, gap, lateness, late_tag, rows=False):
+    """Random records and watermarks into the session path and the general one; with
+    `rows`, the session path takes the records between two watermarks as one row
+    (process_keyed_stamped_many, the task's call)."""
     rng = random.Random(seed)
     kw = {"allowed_lateness": lateness, "late_tag": LATE if late_tag else None}
     fast, general = Harness(_operator(kind, gap, **kw)), _general(
         Harness(_operator(kind, gap, **kw)))
     assert fast.operator._element_logic == fast.operator._process_session
+    row = []
     watermark = -1
-    for step in range(60):
-        if rng.random() < 0.15:
+    for step in range(61):
+        if rng.random() < 0.15 or step == 60:
+            if row and fast.operator.process_keyed_stamped_many is None:   # dynamic gaps
+                fast.elements(row)
+            elif row:
+                fast.operator.process_keyed_stamped_many(
+                    [value[0] for value, _ in row], [value for value, _ in row],
+                    [timestamp for _, timestamp in row])
+            row = []
             watermark += rng.randint(0, 6)
             for h in (fast, general):
                 h.watermark(watermark)
@@ -99,6 +110,10 @@ def _random_run(seed, kind, gap, lateness, late_tag):
             key = rng.choice("abc")
             timestamp = max(0, watermark + rng.randint(-8, 12))
             value = (key, timestamp) if rng.random() < 0.95 else (key, step)
+            if rows:
+                row.append((value, timestamp))
+                general.element(value, timestamp)
+                continue
             for h in (fast, general):
                 h.element(value, timestamp)
         assert _state(fast) == _state(general), (seed, step)
@@ -117,12 +132,18 @@ def _random_run(seed, kind, gap, lateness, late_tag):
 def test_the_session_path_leaves_what_the_general_path_leaves(kind, gap, lateness, late_tag):
     outputs = lates = 0
     for seed in range(25):
-        h = _random_run(seed, kind, gap, lateness, late_tag)
+        h = _random_run(seed, kind, gap, lateness, late_tag, rows=seed % 2 == 1)
         outputs += len(h.out)
         lates += len(h.late)
     assert outputs > 100   # the runs fired sessions, and records came late
     if late_tag:
         assert lates > 0
+
+
+def test_rows_of_a_static_gap_take_one_loop():
+    h = Harness(_operator("aggregate", 3))
+    assert h.operator.process_keyed_stamped_many == h.operator._session_rows
+    assert Harness(_operator("aggregate", None)).operator.process_keyed_stamped_many is None
 
 
 def test_a_session_extended_in_place_moves_its_one_timer():
@@ -180,5 +201,8 @@ def test_another_trigger_takes_the_general_path(trigger):
 def test_state_off_the_heap_takes_the_general_path(tmp_path):
     h = Harness(_operator("aggregate", 3), state_backend="rocksdb", work_dir=str(tmp_path))
     assert h.operator._element_logic == h.operator._process
-    h.elements([(("a", 0), 0), (("a", 4), 4), (("a", 2), 2)]).end()
-    assert h.values() == [[0, "merge", 4, 2]]
+    h.elements([(("a", 0), 0), (("a", 4), 4)])
+    # (a task holds its head's row method from before open(): the rows go one by one)
+    h.operator.process_keyed_stamped_many(["a", "a"], [("a", 2), ("a", 20)], [2, 20])
+    h.end()
+    assert h.values() == [[0, "merge", 4, 2], [20]]
