@@ -6,6 +6,7 @@ connectors what they need to apply it (``SimpleStringSchema._serialize`` etc.).
 import codecs
 from typing import Any
 
+from pyflink_on_spark.codecs.formats.java_charset import java_decode
 from pyflink_on_spark.common.utils import JavaObjectWrapper
 
 __all__ = [
@@ -54,8 +55,9 @@ class SimpleStringSchema(SerializationSchema, DeserializationSchema):
 
     def _deserialize(self, message: bytes) -> str:
         # Java's new String(bytes, charset): bytes the charset cannot decode become U+FFFD
-        # (PyFlink 1.20.5: b"bad \xff\xfe" -> "bad \ufffd\ufffd", no error)
-        from pyflink_on_spark.codecs.formats.java_charset import java_decode
+        # (PyFlink 1.20.5: b"bad \xff\xfe" -> "bad \ufffd\ufffd", no error). java_decode is
+        # imported at the top: an import statement here was most of a Kafka record's
+        # decoding (3.7 us a record against 0.4 us, machine loaded)
         return java_decode(message, self._codec)
 
     def __eq__(self, other):

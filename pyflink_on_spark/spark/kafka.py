@@ -153,13 +153,35 @@ _PER_MS = {"ms": 1, "us": 1000, "ns": 1000000}
 
 
 def _epoch_millis(column: pa.Array) -> list:
-    """Spark's Kafka `timestamp` column (Kafka's record timestamp) as epoch milliseconds."""
+    """Spark's Kafka `timestamp` column (Kafka's record timestamp) as epoch milliseconds
+    (floored), divided in Arrow when no stamp is negative."""
+    import pyarrow.compute as pc
     unit = column.type.unit
-    raw = column.cast(pa.int64()).to_pylist()
+    raw = column.cast(pa.int64())
     if unit == "s":
-        return [None if t is None else t * 1000 for t in raw]
+        return pc.multiply(raw, 1000).to_pylist()
     per_ms = _PER_MS[unit]
-    return [None if t is None else t // per_ms for t in raw]
+    if per_ms == 1:
+        return raw.to_pylist()
+    lowest = pc.min(raw).as_py()
+    if lowest is None or lowest >= 0:      # truncation is the floor for stamps >= 0
+        return pc.divide(raw, per_ms).to_pylist()
+    return [None if t is None else t // per_ms for t in raw.to_pylist()]
+
+
+def _split_runs(topics: pa.Array, partitions: pa.Array) -> List[int]:
+    """Where each run of records of one (topic, partition) starts in a batch, and its end
+    (Spark's reader gives a task one partition's range: usually one run): found in Arrow,
+    not record by record."""
+    import pyarrow.compute as pc
+    n = len(partitions)
+    if n > 1:
+        changed = pc.or_(pc.not_equal(partitions.slice(1), partitions.slice(0, n - 1)),
+                         pc.not_equal(topics.slice(1), topics.slice(0, n - 1)))
+        starts = [i + 1 for i in pc.indices_nonzero(changed).to_pylist()]
+    else:
+        starts = []
+    return [0] + starts + [n]
 
 
 def _chunker(decode, parallelism: int, splits_end: bool = True):
@@ -170,42 +192,39 @@ def _chunker(decode, parallelism: int, splits_end: bool = True):
     timestamps (SplitRecords), src = the chunk's number within its partition and seq = the
     partition: a subtask reads its partitions' chunks in turn, as Flink's reader polls its
     partitions, each partition in offset order. With splits_end, a SplitFinished row after
-    each partition's last chunk."""
+    each partition's last chunk. Per record only the user's deserializer runs in Python:
+    runs of one partition, timestamps and the values' conversion are done in Arrow."""
     def run(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
         chunks_of: Dict[tuple, int] = {}
         for batch in batches:
             if batch.num_rows == 0:
                 continue
-            values = batch.column(0).to_pylist()
-            topics = batch.column(1).to_pylist()
-            partitions = batch.column(2).to_pylist()
+            topic_column, partition_column = batch.column(1), batch.column(2)
+            records = list(map(decode, batch.column(0).to_pylist()))
             stamps = _epoch_millis(batch.column(3))
+            skipped = None in records       # a deserializer's None: the record is skipped
             rows = []
-            begin = 0
-            n = len(values)
-            while begin < n:
-                topic, partition = topics[begin], partitions[begin]
-                end = begin + 1
-                while end < n and end - begin < CHUNK_RECORDS and topics[end] == topic \
-                        and partitions[end] == partition:
-                    end += 1
+            runs = _split_runs(topic_column, partition_column)
+            for run_start, run_end in zip(runs, runs[1:]):
+                topic = topic_column[run_start].as_py()
+                partition = partition_column[run_start].as_py()
                 split = (topic, partition)
                 owner = split_owner(topic, partition, parallelism)
-                number = chunks_of.get(split)
-                if number is None:
-                    number = 0
-                    rows.append(_split_started_row(topic, partition, parallelism,
-                                                   splits_end))
-                chunks_of[split] = number + 1
-                kept, kept_stamps = [], []
-                for value, stamp in zip(values[begin:end], stamps[begin:end]):
-                    record = decode(value)
-                    if record is not None:
-                        kept.append(record)
-                        kept_stamps.append(stamp)
-                rows.append((-1, owner, number, partition, KIND_SPLIT, pickle.dumps(
-                    sources.SplitRecords(split, kept, kept_stamps), protocol=5)))
-                begin = end
+                for begin in range(run_start, run_end, CHUNK_RECORDS):
+                    end = min(begin + CHUNK_RECORDS, run_end)
+                    number = chunks_of.get(split)
+                    if number is None:
+                        number = 0
+                        rows.append(_split_started_row(topic, partition, parallelism,
+                                                       splits_end))
+                    chunks_of[split] = number + 1
+                    kept, kept_stamps = records[begin:end], stamps[begin:end]
+                    if skipped and None in kept:
+                        pairs = [(r, t) for r, t in zip(kept, kept_stamps) if r is not None]
+                        kept = [r for r, _ in pairs]
+                        kept_stamps = [t for _, t in pairs]
+                    rows.append((-1, owner, number, partition, KIND_SPLIT, pickle.dumps(
+                        sources.SplitRecords(split, kept, kept_stamps), protocol=5)))
             yield rows_to_batch(rows)
         if splits_end and chunks_of:
             yield rows_to_batch([

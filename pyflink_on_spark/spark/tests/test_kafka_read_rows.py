@@ -34,3 +34,30 @@ def test_kafka_records_become_chunks_for_the_partitions_owner():
     assert [pickle.loads(r["payload"]) for r in rows][:2] == [
         SplitStarted(("t", 0), False), SplitRecords(("t", 0), ["a", "b"], [1000, 1500])]
     assert len(rows) == 4
+
+
+def test_long_runs_are_cut_into_chunks_and_skipped_records_dropped():
+    import pickle
+
+    import pyarrow as pa
+
+    from pyflink_on_spark.spark.kafka import CHUNK_RECORDS, _chunker
+    # one partition's run longer than a chunk, then another partition; a deserializer's
+    # None skips the record (and its timestamp)
+    n = CHUNK_RECORDS + 3
+    values = [b"%d" % i for i in range(n)] + [b"x", b"skip"]
+    batch = pa.RecordBatch.from_arrays(
+        [pa.array(values, pa.binary()), pa.array(["t"] * n + ["t", "t"]),
+         pa.array([0] * n + [1, 1], pa.int32()),
+         pa.array([i * 1000 for i in range(n + 2)], pa.timestamp("us"))],
+        names=["value", "topic", "partition", "timestamp"])
+    decode = lambda b: None if b == b"skip" or b == b"5" else b.decode()   # noqa: E731
+    payloads = [pickle.loads(r["payload"]) for out in _chunker(decode, 2, False)(iter([batch]))
+                for r in out.to_pylist()]
+    chunks = [(p.split, p.values, p.timestamps) for p in payloads if hasattr(p, "values")]
+    assert [len(c[1]) for c in chunks] == [CHUNK_RECORDS - 1, 3, 1]
+    assert chunks[0][1][:6] == ["0", "1", "2", "3", "4", "6"]
+    assert chunks[0][2][:6] == [0, 1, 2, 3, 4, 6]
+    assert chunks[1] == (("t", 0), [str(i) for i in range(CHUNK_RECORDS, n)],
+                         list(range(CHUNK_RECORDS, n)))
+    assert chunks[2] == (("t", 1), ["x"], [n])
