@@ -162,26 +162,29 @@ class MicroBatchTask:
         """Writes every operator's state as ``version``; returns the bytes written. A
         ``drained`` snapshot holds no event time (runtime/checkpoint/drain.py)."""
         written = 0
+        started = time.perf_counter()
         snaps = self.task.snapshot_state(lambda node: self.context(node, version))
         if drained:
             forget_event_time(snaps)
         for node, snap in snaps.items():
             self.store.write_state(version, self.state_id(node), self.subtask, snap)
             written += snapshot_size(snap)
-        self._write_metrics(version, written)
+        self._write_metrics(version, written, time.perf_counter() - started)
         self.version = version
         return written
 
-    def _write_metrics(self, version: int, checkpointed_size: int) -> None:
+    def _write_metrics(self, version: int, checkpointed_size: int, seconds: float) -> None:
         """The user functions' metrics and Flink's system metrics (runtime/metrics_system.py)
-        after the batch, with the bytes of state this subtask wrote, as JSON beside the
-        head's snapshot: the driver's reporters read them every batch without unpickling
-        anything (spark/streaming/metrics_reporting.py)."""
+        after the batch, with the bytes of state this subtask wrote and how long writing its
+        snapshot took (snapshotMs: benchmarks/rocksdb_big_state.py reads it), as JSON
+        beside the head's snapshot: the driver's reporters read them every batch without
+        unpickling anything (spark/streaming/metrics_reporting.py)."""
         name = self.store.state_name(self.state_id(self.task.spec.head), self.subtask)
         self.store.write_bytes(
             self.store.path(self.store.version_dir(version), name + METRICS_SUFFIX),
             json.dumps(metrics_document(self.task, subtask=self.subtask,
-                                        checkpointedSize=checkpointed_size)).encode())
+                                        checkpointedSize=checkpointed_size,
+                                        snapshotMs=round(seconds * 1000, 1))).encode())
 
     def close(self) -> None:
         try:

@@ -55,6 +55,8 @@ def test_tasks_report_records_in_and_out_watermarks_and_state_size(tmp_path):
         assert d["system"]["currentInputWatermark"] == min(sent) == head["currentInputWatermark"]
         assert head["numRecordsIn"] == d["system"]["numRecordsIn"]
     assert all(d["checkpointedSize"] > 0 for d in keyed_docs)
+    # each subtask's snapshot duration (ms), for the big-state benchmark's per-batch cost
+    assert all(isinstance(d["snapshotMs"], float) and d["snapshotMs"] >= 0 for d in docs)
 
     board = MetricsBoard("job")
     board.read_batch(store, 1, now=10.0)
