@@ -78,5 +78,6 @@ def __getattr__(name: str):
 __all__ = ['parse_statement', 'CreateTable', 'CreateView', 'DropTable', 'DropView', 'Insert',
            'Query', 'Column', 'Metadata', 'Watermark', 'UnsupportedSqlError',
            'SqlValidationError', 'to_data_type', 'to_spark_type', 'flink_type_string',
-           'datagen_rows', 'rows_per_second', 'scan_parallelism', 'validate_datagen', 'to_spark_sql',
+           'datagen_rows', 'rows_per_second', 'scan_parallelism', 'validate_datagen',
+           'to_spark_sql',
            'translate_query', 'SparkQuery']

@@ -5,6 +5,7 @@ from typing import Callable, Dict, List, Optional, Tuple
 from sqlglot import exp
 
 from pyflink_on_spark.table.sql.errors import SqlValidationError, UnsupportedSqlError
+from pyflink_on_spark.table.sql.flink_types import spark_type_string
 from pyflink_on_spark.table.sql.typing_rules import (
     is_integral, is_string)
 from pyflink_on_spark.table.types import (
@@ -90,8 +91,9 @@ def _floor_ceil(spark_name: str):
         if is_integral(ta):
             return a, ta
         if isinstance(ta, DecimalType):
-            return cast(e, 'DECIMAL(%d,0)' % max(ta.precision - ta.scale, 1)), \
-                DataTypes.DECIMAL(max(ta.precision - ta.scale, 1), 0)
+            # FLOOR(-999.99) is -1000: one more digit than the integral part
+            precision = min(ta.precision - ta.scale + 1, 38)
+            return cast(e, 'DECIMAL(%d,0)' % precision), DataTypes.DECIMAL(precision, 0)
         raise UnsupportedSqlError('%s of %s is not supported by pyflink_on_spark' % (name, ta))
     return handler
 
@@ -148,20 +150,25 @@ def _unix_timestamp(name: str, args: List[Arg]) -> Result:
     _arity(name, args, 0, 2)
     if not args:
         return call('unix_timestamp'), DataTypes.BIGINT()
-    parsed = call('try_to_timestamp', args[0][0],
-                  _timestamp_pattern(args, 1, 'yyyy-MM-dd HH:mm:ss'))
-    return call('unix_timestamp', parsed), DataTypes.BIGINT()
+    text = args[0][0]
+    parsed = call('try_to_timestamp', text, _timestamp_pattern(args, 1, 'yyyy-MM-dd HH:mm:ss'))
+    # Flink gives Long.MIN_VALUE for text that does not parse (seen on PyFlink 1.20.5)
+    seconds = call('coalesce', call('unix_timestamp', parsed),
+                   exp.Literal.number(-9223372036854775808))
+    return exp.If(this=exp.Is(this=text.copy(), expression=exp.Null()), true=exp.Null(),
+                  false=seconds), DataTypes.BIGINT()
 
 
 def _concat(name: str, args: List[Arg]) -> Result:
     if not args:
-        raise SqlValidationError('The function CONCAT takes at least 1 argument, found %d' % len(args))
+        raise SqlValidationError('The function CONCAT takes at least 1 argument, found 0')
     return call('concat', *[_as_string(a, t) for a, t in args]), DataTypes.STRING()
 
 
 def _concat_ws(name: str, args: List[Arg]) -> Result:
     if len(args) < 2:
-        raise SqlValidationError('The function CONCAT_WS takes at least 2 arguments, found %d' % len(args))
+        raise SqlValidationError('The function CONCAT_WS takes at least 2 arguments, found %d'
+                                 % len(args))
     return call('concat_ws', *[_as_string(a, t) for a, t in args]), DataTypes.STRING()
 
 
@@ -171,8 +178,16 @@ def _as_string(e: exp.Expression, t: Optional[DataType]) -> exp.Expression:
 
 def _coalesce(name: str, args: List[Arg]) -> Result:
     if not args:
-        raise SqlValidationError('The function COALESCE takes at least 1 argument, found %d' % len(args))
+        raise SqlValidationError('The function COALESCE takes at least 1 argument, found 0')
     return call('coalesce', *[a for a, _ in args]), _common(args)
+
+
+def _sign(name: str, args: List[Arg]) -> Result:
+    # Flink's SIGN keeps the argument's type (SIGN(-2) is the INT -1); Spark's is a DOUBLE
+    _arity(name, args, 1, 1)
+    (a, ta), = args
+    e = call('sign', a)
+    return (cast(e, spark_type_string(ta)) if ta is not None else e), ta
 
 
 _FUNCTIONS: Dict[str, Callable[[str, List[Arg]], Result]] = {
@@ -184,6 +199,22 @@ _FUNCTIONS: Dict[str, Callable[[str, List[Arg]], Result]] = {
     'CONCAT_WS': _concat_ws,
     'COALESCE': _coalesce,
     'NULLIF': _same('nullif', _first, 2, 2),
+    'IFNULL': _same('coalesce', _first, 2, 2),
+    'REPLACE': _same('replace', _string, 3, 3),
+    'LPAD': _same('lpad', _string, 3, 3),
+    'RPAD': _same('rpad', _string, 3, 3),
+    'LTRIM': _same('ltrim', _string, 1, 1),
+    'RTRIM': _same('rtrim', _string, 1, 1),
+    'REPEAT': _same('repeat', _string, 2, 2),
+    'INITCAP': _same('initcap', _string, 1, 1),
+    'REVERSE': _same('reverse', _string, 1, 1),
+    'REGEXP_REPLACE': _same('regexp_replace', _string, 3, 3),
+    'SQRT': _same('sqrt', _double, 1, 1),
+    'EXP': _same('exp', _double, 1, 1),
+    'LN': _same('ln', _double, 1, 1),
+    'LOG10': _same('log10', _double, 1, 1),
+    'PI': _same('pi', _double, 0, 0),
+    'SIGN': _sign,
     'MOD': _mod,
     'POWER': _same('power', _double, 2, 2),
     'ABS': _same('abs', _first, 1, 1),

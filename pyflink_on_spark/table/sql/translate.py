@@ -47,6 +47,9 @@ class _FlinkDialect(Dialect):
     class Parser(parser.Parser):
         FUNCTIONS: Dict = {}
         NO_PAREN_FUNCTIONS: Dict = {}
+        # only the calls with SQL's own argument syntax keep their parsers
+        FUNCTION_PARSERS = {k: v for k, v in parser.Parser.FUNCTION_PARSERS.items()
+                            if k in ('CAST', 'TRY_CAST', 'SUBSTRING', 'TRIM', 'EXTRACT')}
 
 
 @dataclass(frozen=True)
@@ -62,6 +65,7 @@ _PASS_THROUGH = (exp.And, exp.Or, exp.Not, exp.Paren, exp.Neg, exp.EQ, exp.NEQ, 
                  exp.Null, exp.Boolean, exp.Case, exp.If, exp.Ordered, exp.Interval, exp.Var,
                  exp.Identifier, exp.DataType, exp.Star, exp.Tuple)
 
+_SESSION_CALL = '_SESSION_GROUP_WINDOW'
 _REFUSED_WORDS = {
     'MATCH_RECOGNIZE': 'MATCH_RECOGNIZE (pattern recognition)',
     'UNNEST': 'UNNEST',
@@ -167,13 +171,10 @@ class _Translator:
         if isinstance(node, exp.Subquery):
             return self.query(node.this, outer)
         if isinstance(node, exp.Union):
-            if node.args.get('distinct'):
-                raise UnsupportedSqlError('UNION (distinct) is not supported by '
-                                          'pyflink_on_spark: use UNION ALL')
             left = self.query(node.left, outer)
             right = self.query(node.right, outer)
             if len(left) != len(right):
-                raise SqlValidationError('Column count mismatch in UNION ALL')
+                raise SqlValidationError('Column count mismatch in UNION')
             return left
         if isinstance(node, (exp.Intersect, exp.Except)):
             raise UnsupportedSqlError('%s is not supported by pyflink_on_spark'
@@ -298,8 +299,8 @@ class _Translator:
         windows = {}
         kept = []
         for e in group.expressions:
-            if isinstance(e, exp.Anonymous) and e.name.upper() in ('TUMBLE', 'HOP', 'SESSION'):
-                kind = e.name.upper()
+            if isinstance(e, exp.Anonymous) and _window_name(e) in ('TUMBLE', 'HOP', 'SESSION'):
+                kind = _window_name(e)
                 windows[kind] = self._group_window(kind, e.expressions, scope)
                 kept.append(exp.Var(this=windows[kind][0]))
             else:
@@ -372,7 +373,7 @@ class _Translator:
     @staticmethod
     def _refuse_window_auxiliaries(node: exp.Select, allowed_kind: Optional[str] = None) -> None:
         for n in node.find_all(exp.Anonymous):
-            name = n.name.upper()
+            name = _window_name(n)
             head = name.split('_')[0]
             if head in ('TUMBLE', 'HOP', 'SESSION') and head != allowed_kind and (
                     name == head or name[len(head):] in ('_START', '_END', '_ROWTIME',
@@ -568,7 +569,7 @@ class _Translator:
         return call('substring', *args), DataTypes.STRING()
 
     def function(self, e: exp.Anonymous, scope: _Scope, aggregate_ok: bool):
-        name = e.name.upper()
+        name = _window_name(e)
         if name in AGGREGATES:
             if not aggregate_ok:
                 raise SqlValidationError('Aggregate %s is not allowed here' % name)
@@ -646,6 +647,11 @@ def _result_type(types: List[Optional[DataType]]) -> Optional[DataType]:
     return known[0].nullable()
 
 
+def _window_name(e: exp.Anonymous) -> str:
+    name = e.name.upper()
+    return 'SESSION' if name == _SESSION_CALL else name
+
+
 def _q(name: str) -> str:
     return '`%s`' % name.replace('`', '``')
 
@@ -679,10 +685,20 @@ def _refuse_words(sql: str) -> None:
                                       'by pyflink_on_spark')
 
 
+def _rename_session_calls(sql: str) -> str:
+    """SESSION(...) as _SESSION_GROUP_WINDOW(...): sqlglot reads SESSION as a keyword."""
+    toks = tokenize(sql)
+    for tok, after in reversed(list(zip(toks, toks[1:]))):
+        if tok.is_word('SESSION') and after.kind == 'symbol' and after.text == '(':
+            sql = sql[:tok.start] + _SESSION_CALL + sql[tok.end:]
+    return sql
+
+
 def translate_query(query: str, tables: Mapping[str, Columns]) -> SparkQuery:
     """The query as Spark SQL and its result columns (name, Flink type string)."""
     _refuse_words(query)
     rewritten, windows = extract_window_tvfs(query)
+    rewritten = _rename_session_calls(rewritten)
     try:
         tree = sqlglot.parse_one(rewritten, read=_FlinkDialect)
     except ParseError as e:
