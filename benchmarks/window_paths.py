@@ -13,6 +13,8 @@ CPU seconds of this process, best of 5.
         a reduce of (key, count), a ProcessWindowFunction over the window's records)
     PYTHONPATH=$PWD python benchmarks/window_paths.py --session-gap-ms 500 [--function F]
         (event-time session windows: rows, their element path, and the general path)
+    PYTHONPATH=$PWD python benchmarks/window_paths.py --count-size 100 --function reduce
+        (count_window(100): rows, its element path and the general one)
     PYTHONPATH=$PWD python benchmarks/window_paths.py --processing-time   (tumbling
         processing-time windows: _process_processing_time against _process)
 """
@@ -24,7 +26,7 @@ import time
 from pyflink_on_spark.common.time import Time
 from pyflink_on_spark.datastream.functions import AggregateFunction, ProcessWindowFunction
 from pyflink_on_spark.datastream.window import (
-    EventTimeSessionWindows, SlidingEventTimeWindows, TumblingEventTimeWindows, TumblingProcessingTimeWindows)
+    CountTumblingWindowAssigner, EventTimeSessionWindows, SlidingEventTimeWindows, TumblingEventTimeWindows, TumblingProcessingTimeWindows)
 from pyflink_on_spark.runtime.testing import ManualClock
 from pyflink_on_spark.runtime.watermarks import MAX_WATERMARK
 from pyflink_on_spark.runtime.window.tests.window_harness import (
@@ -124,6 +126,29 @@ def run_sessions(records: int, gap_ms: int, function: str, path: str = "rows") -
     return best, len(harness.out)
 
 
+def run_counts(records: int, size: int, function: str, path: str) -> tuple:
+    """count_window(size) (record i: key i % 1000), ROW records a call (path "rows": the
+    task's process_keyed_many) or one element a call ("element": _process_count_tumbling,
+    "general": _process): (best CPU seconds of 5, the number of results)."""
+    best = float("inf")
+    for _ in range(5):
+        harness = Harness(OPERATORS[function](CountTumblingWindowAssigner.of(size)))
+        operator = harness.operator
+        if path == "general":
+            operator._element_logic = operator._process
+        element, many = operator.process_element, operator.process_keyed_many
+        start = time.process_time()
+        for row in range(0, records, ROW):
+            numbers = range(row, min(records, row + ROW))
+            if path == "rows":
+                many([i % 1000 for i in numbers], [(i % 1000, i) for i in numbers])
+            else:
+                for i in numbers:
+                    element((i % 1000, i), None)
+        best = min(best, time.process_time() - start)
+    return best, len(harness.out)
+
+
 def run_processing_time(records: int, general: bool) -> tuple:
     """Tumbling 10 s processing-time windows, the clock at the record's number (ms), processing
     time advanced every ROW records: (best CPU seconds of 5, the number of results)."""
@@ -158,8 +183,24 @@ def main() -> None:
                              "the general one")
     parser.add_argument("--session-gap-ms", type=int, default=0,
                         help="event-time session windows with this gap (general path)")
+    parser.add_argument("--count-size", type=int, default=0,
+                        help="count windows of this many elements (count_window(size))")
     args = parser.parse_args()
     records = args.records
+    if args.count_size:
+        (rows, out), (fast, out_fast), (general, out_general) = (
+            run_counts(records, args.count_size, args.function, path)
+            for path in ("rows", "element", "general"))
+        assert out == out_fast == out_general, (out, out_fast, out_general)
+        print("window paths, %d records, count windows of %d, %s, %d results (CPU s, best of "
+              "5)" % (records, args.count_size, args.function, out))
+        print("  rows (_count_rows)                       %.3f s  %8.0f rec/s"
+              % (rows, records / rows))
+        print("  per element (_process_count_tumbling)    %.3f s  %8.0f rec/s  %.2fx the rows' "
+              "time" % (fast, records / fast, fast / rows))
+        print("  per element, general path (_process)     %.3f s  %8.0f rec/s  %.2fx the rows' "
+              "time" % (general, records / general, general / rows))
+        return
     if args.session_gap_ms:
         (rows, out), (fast, out_fast), (general, out_general) = (
             run_sessions(records, args.session_gap_ms, args.function, path)

@@ -77,6 +77,14 @@ FRIENDS: Dict[Tuple[str, str], str] = {
     ("runtime/window/operator.py", "_size"): _API_FIELD + ": a window assigner's size",
     ("runtime/window/operator.py", "_slide"): _API_FIELD + ": a window assigner's slide",
     ("runtime/window/operator.py", "_offset"): _API_FIELD + ": a window assigner's offset",
+    # count windows (count_window) computed inline: CountTumblingWindowAssigner's and
+    # CountTrigger's size and the descriptors of the counts they keep in keyed state
+    ("runtime/window/operator.py", "_window_size"):
+        _API_FIELD + ": a count window assigner's or CountTrigger's size",
+    ("runtime/window/operator.py", "_count_descriptor"):
+        _API_FIELD + ": CountTumblingWindowAssigner's state of the key's element count",
+    ("runtime/window/operator.py", "_count_state_descriptor"):
+        _API_FIELD + ": CountTrigger's state of a window's element count",
     # hot paths: KeyedProcessOperator / WindowOperator process_keyed*_many over heap state
     ("runtime/operators/keyed_process.py", "_key"): _HOT + ": set_current_key of a usual key",
     ("runtime/window/operator.py", "_key"): _HOT + ": set_current_key of a usual key",

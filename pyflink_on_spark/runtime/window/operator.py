@@ -20,6 +20,8 @@ timestamp, an event-time timer's firing the timer's timestamp, a processing-time
 """
 from __future__ import annotations
 
+from itertools import repeat
+
 from pyflink_on_spark.common.typeinfo import Types
 from pyflink_on_spark.datastream.functions import (
     InternalSingleValueWindowFunction, InternalWindowFunction, KeyedStateStore,
@@ -27,6 +29,7 @@ from pyflink_on_spark.datastream.functions import (
 from pyflink_on_spark.datastream.state import ListStateDescriptor, MapStateDescriptor
 from pyflink_on_spark.datastream.time_domain import TimeDomain
 from pyflink_on_spark.datastream.window import (
+    CountTrigger, CountTumblingWindowAssigner, CountWindow,
     DynamicEventTimeSessionWindows, EventTimeSessionWindows, EventTimeTrigger,
     MergingWindowAssigner, ProcessingTimeTrigger, SlidingEventTimeWindows, TimeWindow, Trigger,
     TriggerResult, TumblingEventTimeWindows, TumblingProcessingTimeWindows, WindowAssigner,
@@ -36,7 +39,7 @@ from pyflink_on_spark.runtime.operators.keyed_process import KeyedProcessOperato
 from pyflink_on_spark.runtime.watermarks import MAX_WATERMARK, MIN_WATERMARK
 from pyflink_on_spark.runtime.state.backend import VOID_NAMESPACE
 from pyflink_on_spark.runtime.state.heap import (
-    HeapAggregatingState, HeapListState, HeapMapState, HeapReducingState)
+    HeapAggregatingState, HeapListState, HeapMapState, HeapReducingState, HeapValueState)
 from pyflink_on_spark.runtime.window.merging_window_set import MergingWindowSet
 
 LATE_ELEMENTS_DROPPED_METRIC_NAME = "numLateRecordsDropped"
@@ -232,6 +235,9 @@ class WindowOperator(KeyedProcessOperator):
         elif type(self.assigner) is TumblingProcessingTimeWindows \
                 and type(self.trigger) is ProcessingTimeTrigger:
             self._element_logic = self._process_processing_time
+        elif type(self.assigner) is CountTumblingWindowAssigner \
+                and type(self.trigger) is CountTrigger:
+            self._element_logic = self._process_count_tumbling
         else:
             self._element_logic = self._process
         # A row's stamped records in one loop (process_keyed_stamped_many): tumbling or
@@ -240,6 +246,9 @@ class WindowOperator(KeyedProcessOperator):
         if self._element_logic == self._process_session and self._session_gap is not None \
                 and self._batch_key_order is None:
             self.process_keyed_stamped_many = self._session_rows
+        elif self._element_logic == self._process_count_tumbling \
+                and self._batch_key_order is None:
+            self.process_keyed_many = self.process_keyed_stamped_many = self._count_rows
         elif self._element_logic != self._process_event_time or self._aligned is None \
                 or self.allowed_lateness or self._batch_key_order is not None:
             self.process_keyed_stamped_many = None
@@ -411,6 +420,8 @@ class WindowOperator(KeyedProcessOperator):
         queue = self._event_queue
         register, delete = queue.register, queue.delete
         lateness = self.allowed_lateness
+        # TimeWindow(start, end) without its two Python calls (__new__, an empty __init__)
+        new_window = tuple.__new__
         key = None
         try:
             for key, value, timestamp in zip(keys, values, stamps):
@@ -447,7 +458,7 @@ class WindowOperator(KeyedProcessOperator):
                     process_keyed(key, value, timestamp)
                     continue
                 if hit is None:
-                    window = state_window = TimeWindow(start, end)
+                    window = state_window = new_window(TimeWindow, (start, end))
                     if mapping is None:
                         sessions[stored_key] = {window: window}
                     else:
@@ -456,7 +467,7 @@ class WindowOperator(KeyedProcessOperator):
                     window = hit
                     state_window = mapping[hit]
                 else:
-                    window = TimeWindow(start, end)
+                    window = new_window(TimeWindow, (start, end))
                     state_window = mapping.pop(hit)
                     mapping[window] = state_window
                     register(key, window, end - 1)        # EventTimeTrigger.on_merge
@@ -876,6 +887,139 @@ class WindowOperator(KeyedProcessOperator):
         state.set_current_namespace(window)
         state.add(value)
         self.timers.processing_time.register(self.current_key, window, start + size - 1)
+
+    def _process_count_tumbling(self, value, timestamp) -> None:
+        """_process for count_window(size) (CountTumblingWindowAssigner) with a CountTrigger,
+        inlined: the assigner's count of the key's elements numbers the element's window,
+        the element goes into the window's contents, the trigger's count in the window
+        grows and, at the trigger's size, restarts and the window fires (FIRE: the contents
+        stay, as with PyFlink's CountTrigger). A count window never ends (its max timestamp
+        is Long.MAX_VALUE), so no cleanup timer; the states are the ones the assigner and
+        the trigger use, made in the same order."""
+        backend = self.backend
+        assigner, trigger = self.assigner, self.trigger
+        counter = backend.get_partitioned_state(assigner._count_descriptor)
+        count = counter.value() or 0
+        counter.update(count + 1)
+        window = CountWindow(count // assigner._window_size)
+        state = self.window_state
+        state.set_current_namespace(window)
+        state.add(value)
+        fired = backend.get_partitioned_state(trigger._count_state_descriptor)
+        fired.set_current_namespace(window)
+        fired.add(1)
+        if fired.get() >= trigger._window_size:
+            fired.clear()
+            contents = self._contents()
+            if contents is not None:
+                self._emit(window, contents, timestamp)
+
+    def _count_rows(self, keys, values, stamps=None) -> None:
+        """process_keyed_many and process_keyed_stamped_many for count_window(size) with a
+        CountTrigger (prepare): _process_count_tumbling in one loop, on the heap backend
+        with its states' tables read and written inline (the assigner's count in its
+        table, the element folded into its window's contents, the trigger's count
+        incremented as its reducing state's add would, removed at the trigger's size as its
+        clear would). Elsewhere (another backend) and for None values (which the states
+        treat apart), records go through process_keyed."""
+        process_keyed = self.process_keyed
+        if stamps is None:
+            stamps = repeat(None)
+        backend = self.backend
+        assigner, trigger = self.assigner, self.trigger
+        state = self.window_state
+        counter = backend.get_partitioned_state(assigner._count_descriptor)
+        fired = backend.get_partitioned_state(trigger._count_state_descriptor)
+        kind = type(state)
+        if self._element_logic != self._process_count_tumbling \
+                or type(counter) is not HeapValueState or counter._ns is not VOID_NAMESPACE \
+                or type(fired) is not HeapReducingState \
+                or kind not in (HeapAggregatingState, HeapReducingState, HeapListState):
+            for key, value, timestamp in zip(keys, values, stamps):
+                process_keyed(key, value, timestamp)
+            return
+        aggregating, reducing = kind is HeapAggregatingState, kind is HeapReducingState
+        if aggregating:
+            function = state.aggregate_function
+            create, add_to = function.create_accumulator, function.add
+        elif reducing:
+            reduce = state._reduce
+        as_is = backend.keys_stored_as_is()
+        set_key = self._set_key
+        counts = counter._map
+        size, fire_at = assigner._window_size, trigger._window_size
+        tables, fired_tables = state._tables, fired._tables
+        windows = self._window_cache
+        key = None
+        try:
+            for key, value, timestamp in zip(keys, values, stamps):
+                if value is None:
+                    process_keyed(key, value, timestamp)
+                    continue
+                self.current_key = key
+                if key.__class__ in as_is:
+                    backend._key = stored_key = key
+                else:
+                    set_key(key)
+                    stored_key = backend._key
+                count = counts.get(stored_key) or 0
+                counts[stored_key] = count + 1
+                number = count // size
+                window = windows.get(number)
+                if window is None or window.__class__ is not CountWindow:
+                    window = CountWindow(number)
+                    if len(windows) >= 4096:
+                        windows.clear()
+                    windows[number] = window
+                table = tables.get(window)
+                if table is None:
+                    table = tables[window] = {}
+                if aggregating:
+                    accumulator = table.get(stored_key)
+                    accumulator = add_to(value, create() if accumulator is None
+                                         else accumulator)
+                    if accumulator is not None:
+                        table[stored_key] = accumulator
+                    else:
+                        table.pop(stored_key, None)
+                        if not table and table is not state._map:
+                            del tables[window]   # as set_current_namespace drops it
+                elif reducing:
+                    current = table.get(stored_key)
+                    if current is not None:
+                        current = reduce(current, value)
+                        if current is None:
+                            del table[stored_key]
+                            if not table and table is not state._map:
+                                del tables[window]
+                        else:
+                            table[stored_key] = current
+                    else:
+                        table[stored_key] = value
+                else:   # HeapListState.add
+                    stored = table.get(stored_key)
+                    if stored is None:
+                        table[stored_key] = [value]
+                    else:
+                        stored.append(value)
+                fired_table = fired_tables.get(window)
+                if fired_table is None:
+                    fired_table = fired_tables[window] = {}
+                number = fired_table.get(stored_key)
+                number = 1 if number is None else number + 1   # CountTrigger's sum
+                if number < fire_at:
+                    fired_table[stored_key] = number
+                    continue
+                fired_table.pop(stored_key, None)
+                if not fired_table and fired_table is not fired._map:
+                    del fired_tables[window]
+                state.set_current_namespace(window)
+                contents = self._contents()
+                if contents is not None:
+                    self._emit(window, contents, timestamp)
+        except Exception as e:
+            self.current_key = key
+            raise self.user_error(e) from None
 
     def _cached_window(self, start: int, end: int):
         cache = self._window_cache
