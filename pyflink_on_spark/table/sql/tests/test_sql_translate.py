@@ -43,10 +43,15 @@ def test_integer_division_truncates_as_in_flink():
 
 def test_avg_and_sum_of_integers_keep_flinks_integer_type():
     # Flink: AVG of an INT column is an INT (sum / count, truncated); SUM of INT is INT
-    assert sql('SELECT AVG(i), SUM(i), COUNT(*), COUNT(DISTINCT s), MIN(s), MAX(d) FROM t') == (
+    # (-7 + -2) / 2 is -4 on PyFlink: the sum divided by the count, truncated
+    assert sql('SELECT AVG(i), COUNT(*), COUNT(DISTINCT s), MIN(s), MAX(d) FROM t') == (
         'SELECT CAST(SUM(CAST(`i` AS BIGINT)) DIV NULLIF(COUNT(`i`), 0) AS INT) AS `EXPR$0`, '
-        'CAST(SUM(`i`) AS INT) AS `EXPR$1`, COUNT(*) AS `EXPR$2`, COUNT(DISTINCT `s`) AS '
-        '`EXPR$3`, MIN(`s`) AS `EXPR$4`, MAX(`d`) AS `EXPR$5` FROM t')
+        'COUNT(*) AS `EXPR$1`, COUNT(DISTINCT `s`) AS `EXPR$2`, MIN(`s`) AS `EXPR$3`, '
+        'MAX(`d`) AS `EXPR$4` FROM t')
+    # SUM(INT) wraps in INT on PyFlink: 2147483647 + 1 is -2147483648
+    assert sql('SELECT SUM(i), SUM(b) FROM t') == (
+        'SELECT CAST(PMOD(SUM(CAST(`i` AS BIGINT)) + 2147483648, 4294967296) - 2147483648 AS '
+        'INT) AS `EXPR$0`, CAST(SUM(`b`) AS BIGINT) AS `EXPR$1` FROM t')
     assert columns('SELECT AVG(i), SUM(b), AVG(d), COUNT(*) FROM t') == (
         ('EXPR$0', 'INT'), ('EXPR$1', 'BIGINT'), ('EXPR$2', 'DOUBLE'),
         ('EXPR$3', 'BIGINT NOT NULL'))
@@ -123,6 +128,18 @@ def test_tumble_and_hop_window_tvfs():
         ('window_time', 'TIMESTAMP(3)'))
 
 
+def test_cumulate_window_tvf():
+    cumulate = sql("SELECT window_start, window_end, COUNT(*) FROM TABLE(CUMULATE(TABLE t, "
+                   "DESCRIPTOR(ts), INTERVAL '5' SECOND, INTERVAL '10' SECOND)) "
+                   "GROUP BY window_start, window_end")
+    assert ("(SELECT *, window(`ts`, '10000 milliseconds').start AS `$ws` FROM `t`) LATERAL "
+            "VIEW explode(sequence(1, 2)) `$kv` AS `$k` WHERE `ts` < (`$ws` + `$k` * "
+            "INTERVAL '5' SECOND)") in cumulate
+    with pytest.raises(SqlValidationError, match='integral multiple'):
+        sql("SELECT * FROM TABLE(CUMULATE(TABLE t, DESCRIPTOR(ts), INTERVAL '3' SECOND, "
+            "INTERVAL '10' SECOND))")
+
+
 def test_group_windows():
     assert sql("SELECT k, TUMBLE_START(ts, INTERVAL '10' SECOND), TUMBLE_ROWTIME(ts, "
                "INTERVAL '10' SECOND), COUNT(*) FROM t GROUP BY TUMBLE(ts, INTERVAL '10' "
@@ -151,8 +168,10 @@ def test_ddl_columns_serve_as_the_table_description():
     ('SELECT * FROM t JOIN u FOR SYSTEM_TIME AS OF t.ts ON t.k = u.k', 'FOR SYSTEM_TIME'),
     ('SELECT k, SUM(i) OVER (PARTITION BY k ORDER BY ts) FROM t', 'OVER'),
     ('SELECT NOPE_FN(k) FROM t', 'NOPE_FN'),
-    ("SELECT * FROM TABLE(CUMULATE(TABLE t, DESCRIPTOR(ts), INTERVAL '5' SECOND, "
-     "INTERVAL '10' SECOND))", 'CUMULATE'),
+    ("SELECT * FROM TABLE(SESSION(TABLE t, DESCRIPTOR(ts), INTERVAL '5' SECOND))",
+     'SESSION'),
+    ("SELECT * FROM TABLE(TUMBLE(TABLE t, DESCRIPTOR(ts), INTERVAL '10' SECOND, "
+     "INTERVAL '3' SECOND))", 'offset'),
     ('SELECT AVG(dm) FROM t', 'AVG of DECIMAL'),
     ('SELECT dm / 2 FROM t', 'DECIMAL division'),
     ('SELECT * FROM t, LATERAL TABLE(f(k))', 'LATERAL'),
