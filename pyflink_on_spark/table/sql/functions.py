@@ -107,11 +107,19 @@ def _timestamp_pattern(args: List[Arg], index: int, default: str) -> exp.Express
     return args[index][0] if len(args) > index else lit(default)
 
 
+def try_cast_text(e: exp.Expression, spark_type: str) -> exp.Expression:
+    """TRY_CAST(e AS type) (sqlglot writes a TryCast as CAST for Spark: spelled out)."""
+    return exp.Var(this='TRY_CAST(%s AS %s)' % (e.sql(dialect='spark'), spark_type))
+
+
 def _to_timestamp(name: str, args: List[Arg]) -> Result:
-    # Flink: NULL for text that does not parse; TIMESTAMP(3) without time zone
+    # Flink: NULL for text that does not parse; TIMESTAMP(3) without time zone. Without a
+    # format it also takes '2024-01-02' and '2024-01-02 03:04:05.5' (PyFlink 1.20.5), as
+    # Spark's cast to TIMESTAMP_NTZ does
     _arity(name, args, 1, 2)
-    parsed = call('try_to_timestamp', args[0][0],
-                  _timestamp_pattern(args, 1, 'yyyy-MM-dd HH:mm:ss'))
+    if len(args) == 1:
+        return try_cast_text(args[0][0], 'TIMESTAMP_NTZ'), DataTypes.TIMESTAMP(3)
+    parsed = call('try_to_timestamp', args[0][0], args[1][0])
     return cast(parsed, 'TIMESTAMP_NTZ'), DataTypes.TIMESTAMP(3)
 
 
@@ -136,8 +144,8 @@ def _to_timestamp_ltz(name: str, args: List[Arg]) -> Result:
 def _date_format(name: str, args: List[Arg]) -> Result:
     _arity(name, args, 2, 2)
     (a, ta), (f, _) = args
-    if is_string(ta):
-        a = cast(a, 'TIMESTAMP_NTZ')
+    if is_string(ta):     # text that is no timestamp formats as NULL (PyFlink 1.20.5)
+        a = try_cast_text(a, 'TIMESTAMP_NTZ')
     return call('date_format', a, f), DataTypes.STRING()
 
 
@@ -182,6 +190,12 @@ def _coalesce(name: str, args: List[Arg]) -> Result:
     return call('coalesce', *[a for a, _ in args]), _common(args)
 
 
+def _hour(name: str, args: List[Arg]) -> Result:
+    # Flink's HOUR is a BIGINT, Spark's an INT
+    _arity(name, args, 1, 1)
+    return cast(call('hour', args[0][0]), 'BIGINT'), DataTypes.BIGINT()
+
+
 def _sign(name: str, args: List[Arg]) -> Result:
     # Flink's SIGN keeps the argument's type (SIGN(-2) is the INT -1); Spark's is a DOUBLE
     _arity(name, args, 1, 1)
@@ -215,6 +229,7 @@ _FUNCTIONS: Dict[str, Callable[[str, List[Arg]], Result]] = {
     'LOG10': _same('log10', _double, 1, 1),
     'PI': _same('pi', _double, 0, 0),
     'SIGN': _sign,
+    'HOUR': _hour,
     'MOD': _mod,
     'POWER': _same('power', _double, 2, 2),
     'ABS': _same('abs', _first, 1, 1),

@@ -20,7 +20,7 @@ from pyflink_on_spark.table.sql.errors import SqlValidationError, UnsupportedSql
 from pyflink_on_spark.table.sql.flink_types import (
     flink_type_string, parse_type, spark_type_string)
 from pyflink_on_spark.table.sql.functions import (
-    AGGREGATES, call, cast, lit, niladic, translate_function)
+    AGGREGATES, call, cast, lit, niladic, translate_function, try_cast_text)
 from pyflink_on_spark.table.sql.statements import Column as DdlColumn
 from pyflink_on_spark.table.sql.tokens import tokenize
 from pyflink_on_spark.table.sql.typing_rules import (
@@ -64,7 +64,8 @@ class SparkQuery:
 _PASS_THROUGH = (exp.And, exp.Or, exp.Not, exp.Paren, exp.Neg, exp.EQ, exp.NEQ, exp.GT,
                  exp.GTE, exp.LT, exp.LTE, exp.Is, exp.Like, exp.ILike, exp.In, exp.Between,
                  exp.Null, exp.Boolean, exp.Case, exp.If, exp.Ordered, exp.Interval, exp.Var,
-                 exp.Identifier, exp.DataType, exp.Star, exp.Tuple)
+                 exp.Identifier, exp.DataType, exp.Star, exp.Tuple, exp.NullSafeEQ,
+                 exp.NullSafeNEQ)
 
 _SESSION_CALL = '_SESSION_GROUP_WINDOW'
 _NARROW_INT_BITS = {TinyIntType: 8, SmallIntType: 16, IntType: 32}
@@ -500,6 +501,8 @@ class _Translator:
         if isinstance(e, (exp.And, exp.Or, exp.Not, exp.EQ, exp.NEQ, exp.GT, exp.GTE, exp.LT,
                           exp.LTE, exp.Like, exp.ILike, exp.In, exp.Between)):
             return boolean_of(*types)
+        if isinstance(e, (exp.NullSafeEQ, exp.NullSafeNEQ)):     # IS [NOT] DISTINCT FROM
+            return DataTypes.BOOLEAN(False)
         if isinstance(e, exp.Is):
             return DataTypes.BOOLEAN(False)
         if isinstance(e, (exp.Paren, exp.Neg)):
@@ -547,9 +550,8 @@ class _Translator:
         target = parse_type(type_text)
         spark = spark_type_string(target)
         if isinstance(e, exp.TryCast):
-            # TRY_CAST: NULL where the value does not convert, in both engines (sqlglot
-            # writes a TryCast as CAST for Spark, so the text is spelled out)
-            casted = exp.Var(this='TRY_CAST(%s AS %s)' % (inner.sql(dialect='spark'), spark))
+            # TRY_CAST: NULL where the value does not convert, in both engines
+            casted = try_cast_text(inner, spark)
         else:
             casted = cast(inner, spark)
         # Flink (1.15+) trims a cast to VARCHAR(n) to n characters and pads CHAR(n)

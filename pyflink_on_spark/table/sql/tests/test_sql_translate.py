@@ -86,7 +86,7 @@ def test_time_functions():
                "TO_TIMESTAMP(s, 'yyyy/MM/dd'), FROM_UNIXTIME(b), UNIX_TIMESTAMP(s), "
                "TO_TIMESTAMP_LTZ(b, 3), CURRENT_TIMESTAMP FROM t") == (
         "SELECT DATE_FORMAT(`ts`, 'yyyy-MM-dd HH:mm') AS `EXPR$0`, "
-        "CAST(TRY_TO_TIMESTAMP(`s`, 'yyyy-MM-dd HH:mm:ss') AS TIMESTAMP_NTZ) AS `EXPR$1`, "
+        "TRY_CAST(`s` AS TIMESTAMP_NTZ) AS `EXPR$1`, "
         "CAST(TRY_TO_TIMESTAMP(`s`, 'yyyy/MM/dd') AS TIMESTAMP_NTZ) AS `EXPR$2`, "
         "FROM_UNIXTIME(`b`) AS `EXPR$3`, IF(`s` IS NULL, NULL, COALESCE(UNIX_TIMESTAMP("
         "TRY_TO_TIMESTAMP(`s`, 'yyyy-MM-dd HH:mm:ss')), -9223372036854775808)) AS `EXPR$4`, "
@@ -95,6 +95,15 @@ def test_time_functions():
     assert columns('SELECT TO_TIMESTAMP(s), CURRENT_TIMESTAMP, LOCALTIMESTAMP FROM t') == (
         ('EXPR$0', 'TIMESTAMP(3)'), ('EXPR$1', 'TIMESTAMP_LTZ(3) NOT NULL'),
         ('EXPR$2', 'TIMESTAMP(3) NOT NULL'))
+
+
+def test_time_rules_seen_on_pyflink():
+    # DATE_FORMAT of text that is no timestamp is NULL; HOUR is a BIGINT
+    assert sql("SELECT DATE_FORMAT(s, 'HH:mm'), HOUR(ts) FROM t") == (
+        "SELECT DATE_FORMAT(TRY_CAST(`s` AS TIMESTAMP_NTZ), 'HH:mm') AS `EXPR$0`, "
+        "CAST(HOUR(`ts`) AS BIGINT) AS `EXPR$1` FROM t")
+    assert columns("SELECT HOUR(ts), EXTRACT(YEAR FROM ts), s IS DISTINCT FROM 'x' FROM t") == (
+        ('EXPR$0', 'BIGINT'), ('EXPR$1', 'BIGINT'), ('EXPR$2', 'BOOLEAN NOT NULL'))
 
 
 def test_case_join_union():
