@@ -16,12 +16,18 @@ _ALIAS = "pyflink"
 _REAL = "pyflink_on_spark"
 
 _UNSUPPORTED = {
-    "pyflink.table": "the Table API / SQL is not supported by pyflink_on_spark: only the "
-                     "DataStream API runs on Spark (use Spark SQL for relational work)",
+    "pyflink.table": "this part of the Table API is not supported by pyflink_on_spark: tables "
+                     "of DataStreams, pandas frames and SQL queries over them run on Spark "
+                     "SQL (docs/table.md lists what runs)",
 }
 
-# Parts of unsupported packages that exist: the data types DataStream formats take.
-_SUPPORTED_PARTS = ("pyflink.table", "pyflink.table.types")
+# Parts of unsupported packages that exist: the data types DataStream formats take, and the
+# Table API's modules that run (docs/table.md).
+_SUPPORTED_PARTS = ("pyflink.table", "pyflink.table.types", "pyflink.table.expressions",
+                    "pyflink.table.expression", "pyflink.table.table_environment",
+                    "pyflink.table.environment_settings", "pyflink.table.schema",
+                    "pyflink.table.table", "pyflink.table.table_result",
+                    "pyflink.table.table_schema")
 
 
 class _PyflinkAliasFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):

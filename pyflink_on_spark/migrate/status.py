@@ -2,7 +2,8 @@
 
 For a PyFlink name `pyflink.X.Y` the shim's counterpart is `pyflink_on_spark.X.Y` (what the
 runner's import aliasing resolves it to). Its status:
-- **table-api**: pyflink.table names the shim does not provide (only DataTypes exists);
+- **table-api**: pyflink.table names the shim does not provide (the Table API runs tables
+  of DataStreams, pandas frames and SQL queries over them: docs/table.md);
 - **jvm-only**: py4j internals (get_gateway, `get_java_*`, `_j_*`, pyflink.util.java_utils,
   Java object wrappers) that the shim lacks or refuses, and shim implementations that refuse
   because there is no JVM (where the shim emulates one, e.g. the environment's configuration
@@ -56,7 +57,7 @@ _LABELS = {
     Status.NO_EFFECT: "accepted, without effect on Spark",
     Status.UNSUPPORTED: "unsupported",
     Status.JVM_ONLY: "JVM-only",
-    Status.TABLE_API: "Table API (out of scope)",
+    Status.TABLE_API: "Table API (not supported yet)",
 }
 
 # Blocking statuses first: the order reports list them in.
@@ -401,8 +402,9 @@ def status_of(name: str) -> ApiStatus:
     obj = shim_object(name)
     if name == _TABLE or name.startswith(_TABLE + "."):
         if obj is _MISSING:
-            return ApiStatus(Status.TABLE_API, "the Table API / SQL is out of scope: use the "
-                                               "DataStream API or Spark SQL")
+            return ApiStatus(Status.TABLE_API, "this part of the Table API does not run on "
+                                               "pyflink_on_spark yet (docs/table.md lists "
+                                               "what runs)")
     jvm = is_jvm_name(name)
     if obj is _MISSING:
         if jvm:

@@ -355,3 +355,51 @@ def ask_running_job(job, verb: str, **fields) -> dict:
     """One request to a running job's control socket; its answer."""
     from pyflink_on_spark.spark.streaming.job_control import ask_job
     return ask_job(job, verb, **fields)
+
+
+# the Table API (pyflink_on_spark/table): a table description's result and columns, computed
+# by Spark SQL (spark/table_frames.py)
+
+def _table_session():
+    from pyflink_on_spark.spark.package_shipping import ship_package
+    from pyflink_on_spark.spark.session import get_session
+    session = get_session()
+    ship_package(session)
+    return session
+
+
+def table_columns(description) -> tuple:
+    """The columns (specs.tables.TableColumn) of a table description, a query's as Spark's
+    analyzer types its result (no job runs)."""
+    from pyflink_on_spark.spark.table_frames import table_columns as columns_of
+    if getattr(description, "columns", None) is not None:
+        return tuple(description.columns)
+    return columns_of(description, _table_session())
+
+
+def table_rows(description) -> Iterator[tuple]:
+    """The rows of a table (tuples of column values), the result streamed to the driver
+    partition by partition."""
+    from pyflink_on_spark.spark.table_frames import table_frame
+    try:
+        frame = table_frame(description, _table_session())
+        for row in frame.toLocalIterator():
+            yield tuple(row)
+    except Exception as e:
+        raise _table_error(e) from None
+
+
+def table_pandas(description):
+    """The rows of a table as a pandas DataFrame (Spark's Arrow conversion)."""
+    from pyflink_on_spark.spark.table_frames import table_frame
+    try:
+        return table_frame(description, _table_session()).toPandas()
+    except Exception as e:
+        raise _table_error(e) from None
+
+
+def _table_error(error: Exception) -> Exception:
+    from pyflink_on_spark.runtime.errors import job_error
+    if isinstance(error, (NotImplementedError, JobExecutionError)):
+        return error
+    return job_error(error)

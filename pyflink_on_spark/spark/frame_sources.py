@@ -4,7 +4,7 @@ payload a pickled chunk of records) addressed to the source's subtasks; build_fr
 exchanges and sorts them like any stage input."""
 from __future__ import annotations
 
-from pyflink_on_spark.specs.sources import FileSourceSpec, KafkaSourceSpec
+from pyflink_on_spark.specs.sources import FileSourceSpec, KafkaSourceSpec, TableSourceSpec
 
 
 class MissingSparkPackageError(RuntimeError):
@@ -52,6 +52,9 @@ def source_frame(description, parallelism: int, session):
     if isinstance(description, KafkaSourceSpec):
         from pyflink_on_spark.spark.kafka import kafka_scan_frame
         return kafka_scan_frame(description, parallelism, session)
+    if isinstance(description, TableSourceSpec):
+        from pyflink_on_spark.spark.table_frames import table_source_frame
+        return table_source_frame(description, parallelism, session)
     raise TypeError("unknown frame source %r" % (description,))
 
 

@@ -206,3 +206,14 @@ class RabbitMQSourceSpec:
     use_correlation_id: bool
     value_decoder: Callable[[bytes], Any]
     name: str = "RabbitMQ Source"
+
+
+@dataclass(frozen=True)
+class TableSourceSpec:
+    """to_data_stream / to_append_stream / to_changelog_stream: the rows of a table (a
+    specs.tables description), computed by Spark SQL and read into the stream as records:
+    Rows named `names`, or tuples with `as_tuples` (spark/table_frames.py)."""
+    table: Any
+    names: Tuple[str, ...]
+    as_tuples: bool = False
+    name: str = "Table Source"

@@ -1,0 +1,202 @@
+"""Tables on Spark: a table description (specs/tables.py) as a DataFrame of typed columns.
+
+A table of a DataStream runs the stream's graph as the stages of a bounded job
+(spark/executor.py build_frames, without the driver channel): the collect sink's rows stay in
+the last stage's output, and one mapInArrow decodes their record chunks into typed Arrow
+batches. Queries are Spark SQL over the inputs registered as temporary views. Nothing here
+brings records to the driver: a result is read by whoever asked for it (execute().collect(),
+to_pandas()), and a table turned back into a stream is a frame source of the stream's job
+(table_source_frame)."""
+from __future__ import annotations
+
+import pickle
+import re
+from typing import Iterator, List, Tuple
+
+import pyarrow as pa
+
+from pyflink_on_spark.runtime.boundary import KIND_SPLIT, loads_records
+from pyflink_on_spark.spark.batch_schema import SPARK_SCHEMA, rows_to_batch
+from pyflink_on_spark.specs.tables import (RECORD_ATOMIC, QueryTable, RenamedTable, RowsTable,
+                                           StreamTable, TableColumn)
+
+_DECIMAL = re.compile(r"DECIMAL\((\d+), (\d+)\)$")
+_PRECISE = re.compile(r"(TIMESTAMP|TIMESTAMP_LTZ)\((\d)\)$")
+_ARROW = {"BOOLEAN": pa.bool_(), "TINYINT": pa.int8(), "SMALLINT": pa.int16(),
+          "INT": pa.int32(), "BIGINT": pa.int64(), "FLOAT": pa.float32(),
+          "DOUBLE": pa.float64(), "STRING": pa.string(), "BYTES": pa.binary(),
+          "DATE": pa.date32()}
+
+
+def arrow_type(sql_type: str) -> pa.DataType:
+    """The Arrow type of a Flink SQL type (specs.tables.TableColumn.sql_type)."""
+    simple = _ARROW.get(sql_type)
+    if simple is not None:
+        return simple
+    if sql_type.startswith(("VARCHAR(", "CHAR(")):
+        return pa.string()
+    if sql_type.startswith(("VARBINARY(", "BINARY(")):
+        return pa.binary()
+    decimal = _DECIMAL.match(sql_type)
+    if decimal:
+        return pa.decimal128(int(decimal.group(1)), int(decimal.group(2)))
+    precise = _PRECISE.match(sql_type)
+    if precise:
+        return pa.timestamp("us", tz="UTC" if precise.group(1) == "TIMESTAMP_LTZ" else None)
+    raise NotImplementedError("a column of type %s is not supported on Spark yet" % sql_type)
+
+
+def arrow_schema(columns) -> pa.Schema:
+    return pa.schema([pa.field(c.name, arrow_type(c.sql_type), c.nullable) for c in columns])
+
+
+def spark_schema(columns):
+    from pyspark.sql.pandas.types import from_arrow_schema
+    return from_arrow_schema(arrow_schema(columns))
+
+
+def flink_column(field) -> TableColumn:
+    """A Spark result column as Flink's type (the inverse of arrow_type)."""
+    from pyspark.sql import types as T
+    kind = field.dataType
+    simple = {T.BooleanType: "BOOLEAN", T.ByteType: "TINYINT", T.ShortType: "SMALLINT",
+              T.IntegerType: "INT", T.LongType: "BIGINT", T.FloatType: "FLOAT",
+              T.DoubleType: "DOUBLE", T.StringType: "STRING", T.BinaryType: "BYTES",
+              T.DateType: "DATE", T.TimestampNTZType: "TIMESTAMP(6)",
+              T.TimestampType: "TIMESTAMP_LTZ(6)"}.get(type(kind))
+    if simple is None and isinstance(kind, T.DecimalType):
+        simple = "DECIMAL(%d, %d)" % (kind.precision, kind.scale)
+    if simple is None:
+        raise NotImplementedError("a query result column %s of Spark type %s has no Flink "
+                                  "type here yet" % (field.name, kind.simpleString()))
+    return TableColumn(field.name, simple, field.nullable)
+
+
+# -- descriptions -> DataFrames -----------------------------------------------------------------
+
+def table_frame(description, session):
+    """The DataFrame of a table description."""
+    if isinstance(description, StreamTable):
+        return _stream_frame(description, session)
+    if isinstance(description, RowsTable):
+        table = pa.Table.from_pylist(
+            [dict(zip([c.name for c in description.columns], row))
+             for row in description.rows], schema=arrow_schema(description.columns))
+        return session.createDataFrame(table, spark_schema(description.columns))
+    if isinstance(description, QueryTable):
+        for name, view in description.inputs:
+            table_frame(view, session).createOrReplaceTempView(name)
+        return session.sql(description.query)
+    if isinstance(description, RenamedTable):
+        return table_frame(description.input, session).toDF(
+            *[c.name for c in description.columns])
+    raise TypeError("unknown table description %r" % (description,))
+
+
+def table_columns(description, session) -> Tuple[TableColumn, ...]:
+    """The columns of a query's result, as Spark's analyzer types it (no job runs: the
+    inputs are empty frames of their columns)."""
+    if isinstance(description, QueryTable):
+        for name, view in description.inputs:
+            session.createDataFrame([], spark_schema(input_columns(view, session))) \
+                .createOrReplaceTempView(name)
+        return tuple(flink_column(f) for f in session.sql(description.query).schema.fields)
+    return tuple(description.columns)
+
+
+def input_columns(description, session) -> Tuple[TableColumn, ...]:
+    if isinstance(description, QueryTable):
+        return table_columns(description, session)
+    return tuple(description.columns)
+
+
+def _stream_frame(description: StreamTable, session):
+    from dataclasses import replace
+    from pyflink_on_spark.spark.entry import compile_job, run_options
+    from pyflink_on_spark.spark.executor import build_frames
+    from pyflink_on_spark.spark.frame_sources import with_files_as_splits
+    from pyflink_on_spark.spark.object_storage import object_storage_of
+    from pyflink_on_spark.spark.python_dependencies import ship_dependencies, worker_python
+    from pyflink_on_spark.spark.streaming.sources import is_unbounded
+    from pyspark.sql import functions as F
+    job = compile_job(list(description.sinks), description.settings)
+    if is_unbounded(job):
+        raise NotImplementedError(
+            "from_data_stream of an unbounded stream: pyflink_on_spark runs tables of bounded "
+            "streams only so far (docs/table.md)")
+    job = with_files_as_splits(job, session)
+    worker_setup, executable = ship_dependencies(session, description.settings.python)
+    worker_setup = replace(worker_setup, object_storage=object_storage_of(session),
+                           python_executable=executable)
+    options = run_options()
+    dirs = tuple(options.script_dirs) if options is not None else ()
+    with worker_python(session, executable):
+        frames = build_frames(job, session, dirs, worker_setup,
+                              description.settings.config.job_name)
+    stage = job.stage_of(description.collect_sink_id)
+    edge = next(s.edge_id for s in stage.sinks if s.node_id == description.collect_sink_id)
+    payloads = frames[stage.spec.stage_id].where(F.col("edge") == edge).select("payload")
+    return payloads.mapInArrow(
+        _record_decoder(arrow_schema(description.columns),
+                        description.record_shape == RECORD_ATOMIC),
+        spark_schema(description.columns))
+
+
+def _record_decoder(schema: pa.Schema, atomic: bool):
+    """Record chunks (the collect sink's rows) -> Arrow batches of the table's columns."""
+    width = len(schema)
+
+    def decode(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
+        for batch in batches:
+            columns: List[list] = [[] for _ in range(width)]
+            for payload in batch.column(0).to_pylist():
+                values, _ = loads_records(payload)
+                if atomic:
+                    columns[0].extend(values)
+                    continue
+                for record in values:
+                    for i in range(width):
+                        columns[i].append(record[i])
+            if columns[0]:
+                yield pa.RecordBatch.from_arrays(
+                    [pa.array(c, type=f.type) for c, f in zip(columns, schema)], schema=schema)
+    return decode
+
+
+# -- a table read by a DataStream job (to_data_stream) --------------------------------------
+
+CHUNK_ROWS = 2048
+
+
+def table_source_frame(description, parallelism: int, session):
+    """Split rows of a table read as a stream's source: each Spark partition's rows, as Row
+    chunks, go to one source subtask (partition i to subtask i % parallelism), in order."""
+    frame = table_frame(description.table, session)
+    return frame.mapInArrow(_row_chunker(tuple(description.names), parallelism,
+                                         description.as_tuples), SPARK_SCHEMA)
+
+
+def _row_chunker(names: Tuple[str, ...], parallelism: int, as_tuples: bool):
+    def chunk(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
+        from pyspark import TaskContext
+        from pyflink_on_spark.common.types import Row
+        partition = TaskContext.get().partitionId()
+        seq = 0
+        for batch in batches:
+            rows = []
+            columns = [c.to_pylist() for c in batch.columns]
+            for start in range(0, batch.num_rows, CHUNK_ROWS):
+                records = []
+                for values in zip(*(c[start:start + CHUNK_ROWS] for c in columns)):
+                    if as_tuples:
+                        records.append(values)
+                        continue
+                    row = Row(*values)
+                    row.set_field_names(list(names))
+                    records.append(row)
+                rows.append((-1, partition % parallelism, partition, seq, KIND_SPLIT,
+                             pickle.dumps(records, protocol=5)))
+                seq += 1
+            if rows:
+                yield rows_to_batch(rows)
+    return chunk

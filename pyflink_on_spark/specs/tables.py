@@ -1,0 +1,59 @@
+"""What a Table is (declarative: the Table API builds these, the Spark layer runs them as Spark
+SQL, spark/table_frames.py). A table is a frozen description of its inputs and its query; it
+computes nothing until a result is asked for (execute(), to_pandas(), a job reading it)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Tuple
+
+
+@dataclass(frozen=True)
+class TableColumn:
+    """A column as Flink's planner types it: `sql_type` is Flink's SQL type text without
+    nullability ("INT", "STRING", "DECIMAL(10, 2)", "TIMESTAMP(3)")."""
+    name: str
+    sql_type: str
+    nullable: bool = True
+
+    def text(self) -> str:
+        """Flink's `name` TYPE [NOT NULL] (print_schema's line)."""
+        return "`%s` %s%s" % (self.name, self.sql_type, "" if self.nullable else " NOT NULL")
+
+
+# how a stream's record holds its columns
+RECORD_ATOMIC = "atomic"    # the record is the only column (f0)
+RECORD_FIELDS = "fields"    # a tuple or Row: its fields in column order
+
+
+@dataclass(frozen=True)
+class StreamTable:
+    """from_data_stream: the records of a DataStream graph. `sinks` are the graph's nodes
+    ending in the collect sink `collect_sink_id` (graph.transformations), `settings` the
+    environment's JobSettings when the table was made."""
+    sinks: Tuple[Any, ...]
+    collect_sink_id: int
+    settings: Any
+    columns: Tuple[TableColumn, ...]
+    record_shape: str = RECORD_FIELDS
+
+
+@dataclass(frozen=True)
+class RowsTable:
+    """from_pandas / from_elements: rows the program holds on the driver, in order."""
+    columns: Tuple[TableColumn, ...]
+    rows: Tuple[tuple, ...]
+
+
+@dataclass(frozen=True)
+class QueryTable:
+    """A Spark SQL query over named inputs (temporary views, or the table a select / where
+    was called on): `inputs` are (name, description) pairs the query reads by name."""
+    query: str
+    inputs: Tuple[Tuple[str, Any], ...]
+
+
+@dataclass(frozen=True)
+class RenamedTable:
+    """alias(): the input's columns under new names (types kept)."""
+    input: Any
+    columns: Tuple[TableColumn, ...]

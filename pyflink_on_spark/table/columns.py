@@ -1,0 +1,144 @@
+"""A table's columns as Flink's planner derives them: from a DataStream's type information
+(from_data_stream), from DataTypes (a Schema, from_pandas), from pandas dtypes. Every rule
+here was seen on PyFlink 1.20.5 (docs/table.md)."""
+from __future__ import annotations
+
+from typing import List, Optional, Sequence, Tuple
+
+from pyflink_on_spark.common.typeinfo import RowTypeInfo, TupleTypeInfo, Types
+from pyflink_on_spark.specs.tables import RECORD_ATOMIC, RECORD_FIELDS, TableColumn
+from pyflink_on_spark.table import types as dt
+
+# basic type information -> (Flink SQL type, Java primitive: NOT NULL in a tuple or alone)
+_BASIC = (
+    (Types.STRING(), "STRING", False),
+    (Types.BOOLEAN(), "BOOLEAN", True),
+    (Types.BYTE(), "TINYINT", True),
+    (Types.SHORT(), "SMALLINT", True),
+    (Types.INT(), "INT", True),
+    (Types.LONG(), "BIGINT", True),
+    (Types.FLOAT(), "FLOAT", True),
+    (Types.DOUBLE(), "DOUBLE", True),
+)
+
+
+def _basic(type_info) -> Optional[Tuple[str, bool]]:
+    for info, sql_type, primitive in _BASIC:
+        if type_info == info:
+            return sql_type, primitive
+    return None
+
+
+def _unsupported_type(type_info) -> NotImplementedError:
+    return NotImplementedError(
+        "from_data_stream: a column of type %s is not supported by pyflink_on_spark's Table "
+        "API (supported: STRING, BOOLEAN, BYTE, SHORT, INT, LONG, FLOAT, DOUBLE fields of a "
+        "tuple or Row, or such a value alone; docs/table.md)" % (type_info,))
+
+
+def stream_columns(type_info) -> Tuple[Tuple[TableColumn, ...], str]:
+    """(columns, record shape) of a stream of `type_info`. Seen on PyFlink 1.20.5: a tuple's
+    fields are f0, f1...; a Row's keep its names; a value alone is f0; fields of Java
+    primitive types (INT, BIGINT, DOUBLE, BOOLEAN, FLOAT...) are NOT NULL in a tuple or
+    alone, nullable in a Row."""
+    if type_info is None:
+        raise NotImplementedError(
+            "from_data_stream of a stream without type information (PyFlink makes it one "
+            "RAW column of pickled bytes): declare the stream's type (output_type=Types.ROW"
+            "_NAMED(...) / Types.TUPLE(...)) to use it as a table on pyflink_on_spark")
+    if isinstance(type_info, (RowTypeInfo, TupleTypeInfo)):
+        in_row = isinstance(type_info, RowTypeInfo)
+        names = type_info.get_field_names() if in_row else \
+            ["f%d" % i for i in range(len(type_info.get_field_types()))]
+        columns = []
+        for name, field in zip(names, type_info.get_field_types()):
+            basic = _basic(field)
+            if basic is None:
+                raise _unsupported_type(field)
+            columns.append(TableColumn(name, basic[0], in_row or not basic[1]))
+        return tuple(columns), RECORD_FIELDS
+    basic = _basic(type_info)
+    if basic is None:
+        raise _unsupported_type(type_info)
+    return (TableColumn("f0", basic[0], not basic[1]),), RECORD_ATOMIC
+
+
+# DataType class -> Flink's SQL type name (sized and precise types add their arguments)
+_SIMPLE = {dt.BooleanType: "BOOLEAN", dt.TinyIntType: "TINYINT", dt.SmallIntType: "SMALLINT",
+           dt.IntType: "INT", dt.BigIntType: "BIGINT", dt.FloatType: "FLOAT",
+           dt.DoubleType: "DOUBLE", dt.DateType: "DATE"}
+_STRING_LENGTH = 2147483647
+
+
+def sql_type(data_type) -> str:
+    """Flink's SQL text of a DataType, without nullability (VARCHAR(2147483647) is STRING,
+    as Flink prints it)."""
+    simple = _SIMPLE.get(type(data_type))
+    if simple is not None:
+        return simple
+    if isinstance(data_type, dt.VarCharType):
+        return "STRING" if data_type.length == _STRING_LENGTH \
+            else "VARCHAR(%d)" % data_type.length
+    if isinstance(data_type, dt.CharType):
+        return "CHAR(%d)" % data_type.length
+    if isinstance(data_type, dt.VarBinaryType):
+        return "BYTES" if data_type.length == _STRING_LENGTH \
+            else "VARBINARY(%d)" % data_type.length
+    if isinstance(data_type, dt.BinaryType):
+        return "BINARY(%d)" % data_type.length
+    if isinstance(data_type, dt.DecimalType):
+        return "DECIMAL(%d, %d)" % (data_type.precision, data_type.scale)
+    if isinstance(data_type, dt.LocalZonedTimestampType):
+        return "TIMESTAMP_LTZ(%d)" % data_type.precision
+    if isinstance(data_type, dt.TimestampType):
+        return "TIMESTAMP(%d)" % data_type.precision
+    raise NotImplementedError(
+        "a column of type %r is not supported by pyflink_on_spark's Table API (docs/table.md)"
+        % (data_type,))
+
+
+def data_type_column(name: str, data_type) -> TableColumn:
+    return TableColumn(name, sql_type(data_type), data_type._nullable)
+
+
+def row_type_columns(row_type) -> Tuple[TableColumn, ...]:
+    """The columns of a DataTypes.ROW([...])."""
+    return tuple(data_type_column(name, field_type) for name, field_type
+                 in zip(row_type.field_names(), row_type.field_types()))
+
+
+# pandas dtype kind -> Flink's column type (seen on PyFlink 1.20.5: from_pandas of int64,
+# object (str), float64 columns gives BIGINT, STRING, DOUBLE, all nullable)
+_PANDAS_KINDS = {"i": "BIGINT", "u": "BIGINT", "f": "DOUBLE", "b": "BOOLEAN", "O": "STRING",
+                 "U": "STRING"}
+
+
+def pandas_columns(pdf, names: Optional[Sequence[str]] = None) -> Tuple[TableColumn, ...]:
+    columns = []
+    for i, (name, dtype) in enumerate(pdf.dtypes.items()):
+        sql = "INT" if dtype.kind == "i" and dtype.itemsize == 4 else \
+            "FLOAT" if dtype.kind == "f" and dtype.itemsize == 4 else \
+            _PANDAS_KINDS.get(dtype.kind)
+        if sql is None:
+            raise NotImplementedError(
+                "from_pandas: column %r of dtype %s is not supported by pyflink_on_spark "
+                "(pass a schema of DataTypes)" % (name, dtype))
+        columns.append(TableColumn(names[i] if names else str(name), sql, True))
+    return tuple(columns)
+
+
+def renamed(columns: Sequence[TableColumn], names: Sequence[str]) -> Tuple[TableColumn, ...]:
+    if len(names) != len(columns):
+        raise ValueError(
+            "Aliasing more fields than we actually have: %d names for %d columns"
+            % (len(names), len(columns)))
+    return tuple(TableColumn(n, c.sql_type, c.nullable) for n, c in zip(names, columns))
+
+
+def schema_text(columns: Sequence[TableColumn]) -> str:
+    """print_schema()'s text, as PyFlink 1.20.5 prints it."""
+    return "(\n" + ",\n".join("  " + c.text() for c in columns) + "\n)"
+
+
+def column_names(columns: Sequence[TableColumn]) -> List[str]:
+    return [c.name for c in columns]

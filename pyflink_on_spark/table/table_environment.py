@@ -1,0 +1,343 @@
+"""TableEnvironment and StreamTableEnvironment: tables of DataStreams, pandas frames and SQL
+queries, bound to the DataStream environment (its jobs and its Spark session). Builds table
+descriptions (specs/tables.py); the Spark layer runs them (spark/table_frames.py) through the
+executor's entry point, reached as the DataStream API reaches it."""
+from __future__ import annotations
+
+import re
+from typing import Dict, List
+
+from pyflink_on_spark.specs.tables import (RECORD_ATOMIC, QueryTable, RowsTable, StreamTable,
+                                           TableColumn)
+from pyflink_on_spark.table.columns import column_names, renamed, stream_columns
+from pyflink_on_spark.table.environment_settings import EnvironmentSettings, streaming_of
+from pyflink_on_spark.table.table import Table
+
+__all__ = ['TableEnvironment', 'StreamTableEnvironment']
+
+
+def _unsupported(method: str, hint: str = "docs/table.md lists what runs"):
+    def refuse(self, *args, **kwargs):
+        raise NotImplementedError(
+            "TableEnvironment.%s is not supported by pyflink_on_spark yet (%s)"
+            % (method, hint))
+    refuse.__name__ = method
+    return refuse
+
+
+# an aggregate or a DISTINCT makes a streaming query's result an updating changelog
+_UPDATING = re.compile(r"\b(GROUP\s+BY|DISTINCT|COUNT|SUM|MIN|MAX|AVG|OVER|JOIN)\b",
+                       re.IGNORECASE)
+
+
+class TableConfig(object):
+    """t_env.get_config(): the table options a program sets (kept; none changes what runs
+    here)."""
+
+    def __init__(self) -> None:
+        from pyflink_on_spark.common.configuration import Configuration
+        self._configuration = Configuration()
+
+    def set(self, key: str, value: str) -> 'TableConfig':
+        self._configuration.set_string(key, value)
+        return self
+
+    def get(self, key: str, default_value=None):
+        return self._configuration.get_string(key, default_value)
+
+    def get_configuration(self):
+        return self._configuration
+
+    def add_configuration(self, configuration) -> None:
+        self._configuration.add_all(configuration)
+
+
+class TableEnvironment(object):
+    """TableEnvironment.create(EnvironmentSettings): tables without a DataStream program (from
+    pandas, SQL queries); its jobs run on the Spark session every job of this process uses."""
+
+    def __init__(self, env=None, environment_settings=None) -> None:
+        if env is None:
+            from pyflink_on_spark.datastream.stream_execution_environment import \
+                StreamExecutionEnvironment
+            env = StreamExecutionEnvironment.get_execution_environment()
+        self._env = env
+        self._settings = environment_settings
+        self._views: Dict[str, Table] = {}
+        self._config = TableConfig()
+
+    @staticmethod
+    def create(environment_settings) -> 'TableEnvironment':
+        from pyflink_on_spark.common.configuration import Configuration
+        if isinstance(environment_settings, Configuration):
+            environment_settings = EnvironmentSettings.from_configuration(environment_settings)
+        return TableEnvironment(None, environment_settings)
+
+    @staticmethod
+    def _executor():
+        """The executor's entry point (spark/entry.py), imported only when a table's result
+        or a query's columns are asked for: creating environments and tables loads no
+        Spark."""
+        from pyflink_on_spark.spark import entry
+        return entry
+
+    def _is_streaming(self) -> bool:
+        return streaming_of(self._settings, self._env)
+
+    # -- tables ---------------------------------------------------------------------------------
+
+    def from_pandas(self, pdf, schema=None, splits_num: int = 1) -> Table:
+        from pyflink_on_spark.table.columns import pandas_columns, row_type_columns
+        from pyflink_on_spark.table.types import RowType
+        if isinstance(schema, RowType):
+            columns = row_type_columns(schema)
+        elif isinstance(schema, (list, tuple)) and schema and isinstance(schema[0], str):
+            columns = pandas_columns(pdf, schema)
+        elif schema is None:
+            columns = pandas_columns(pdf)
+        else:
+            raise NotImplementedError(
+                "from_pandas with a schema of %r is not supported by pyflink_on_spark yet (a "
+                "DataTypes.ROW or a list of names)" % (schema,))
+        rows = tuple(tuple(None if _is_missing(v) else _plain(v) for v in row)
+                     for row in pdf.itertuples(index=False, name=None))
+        return Table(RowsTable(columns, rows), self, columns)
+
+    def from_elements(self, elements, schema=None, verify_schema: bool = True) -> Table:
+        from pyflink_on_spark.table.columns import row_type_columns
+        from pyflink_on_spark.table.types import RowType
+        if not isinstance(schema, RowType):
+            raise NotImplementedError(
+                "from_elements without a DataTypes.ROW schema is not supported by "
+                "pyflink_on_spark yet")
+        columns = row_type_columns(schema)
+        rows = tuple(tuple(e) for e in elements)
+        return Table(RowsTable(columns, rows), self, columns)
+
+    def create_temporary_view(self, view_path: str, table_or_data_stream, *fields_or_schema) \
+            -> None:
+        table = table_or_data_stream
+        if not isinstance(table, Table):
+            table = self.from_data_stream(table, *fields_or_schema)
+        elif fields_or_schema:
+            raise NotImplementedError(
+                "create_temporary_view(path, table, fields): pyflink_on_spark takes fields "
+                "only with a DataStream")
+        self._views[view_path] = table
+
+    def register_table(self, name: str, table: Table) -> None:
+        self._views[name] = table
+
+    def from_path(self, path: str) -> Table:
+        view = self._views.get(path)
+        if view is None:
+            raise NotImplementedError(
+                "from_path(%r): pyflink_on_spark knows only temporary views (catalog tables "
+                "and DDL tables are not supported yet); views: %s"
+                % (path, sorted(self._views)))
+        return Table(view._description, self, view._columns)
+
+    def list_temporary_views(self) -> List[str]:
+        return sorted(self._views)
+
+    def list_views(self) -> List[str]:
+        return sorted(self._views)
+
+    def list_tables(self) -> List[str]:
+        return sorted(self._views)
+
+    def list_temporary_tables(self) -> List[str]:
+        return sorted(self._views)
+
+    def drop_temporary_view(self, view_path: str) -> bool:
+        return self._views.pop(view_path, None) is not None
+
+    def sql_query(self, query: str) -> Table:
+        """A query over the temporary views, run as Spark SQL (docs/table.md)."""
+        inputs = tuple((name, table._description) for name, table in self._views.items())
+        return Table(QueryTable(query, inputs), self)
+
+    def execute_sql(self, stmt: str):
+        from pyflink_on_spark.table.table_result import TableResult
+        if re.match(r"\s*(SELECT|WITH)\b", stmt, re.IGNORECASE):
+            return TableResult(self.sql_query(stmt))
+        raise NotImplementedError(
+            "execute_sql(%r): pyflink_on_spark runs SELECT queries over temporary views; "
+            "DDL (CREATE TABLE with connectors) and INSERT are not supported yet "
+            "(docs/table.md)" % (stmt.strip().split("\n")[0][:60],))
+
+    def get_config(self) -> TableConfig:
+        return self._config
+
+    def get_current_catalog(self) -> str:
+        return (self._settings or EnvironmentSettings()).get_built_in_catalog_name()
+
+    def get_current_database(self) -> str:
+        return (self._settings or EnvironmentSettings()).get_built_in_database_name()
+
+    from_table_source = _unsupported("from_table_source")
+    register_catalog = _unsupported("register_catalog")
+    get_catalog = _unsupported("get_catalog")
+    load_module = _unsupported("load_module")
+    unload_module = _unsupported("unload_module")
+    use_modules = _unsupported("use_modules")
+    create_java_temporary_system_function = _unsupported(
+        "create_java_temporary_system_function")
+    create_temporary_system_function = _unsupported("create_temporary_system_function",
+                                                    "user-defined functions do not run yet")
+    drop_temporary_system_function = _unsupported("drop_temporary_system_function")
+    create_java_function = _unsupported("create_java_function")
+    drop_function = _unsupported("drop_function")
+    create_java_temporary_function = _unsupported("create_java_temporary_function")
+    create_temporary_function = _unsupported("create_temporary_function",
+                                             "user-defined functions do not run yet")
+    drop_temporary_function = _unsupported("drop_temporary_function")
+    create_temporary_table = _unsupported("create_temporary_table",
+                                          "connector tables (datagen...) do not run yet")
+    create_table = _unsupported("create_table", "connector tables do not run yet")
+    register_table_source = _unsupported("register_table_source")
+    register_table_sink = _unsupported("register_table_sink")
+    scan = _unsupported("scan")
+    from_descriptor = _unsupported("from_descriptor", "connector tables do not run yet")
+    list_catalogs = _unsupported("list_catalogs")
+    list_modules = _unsupported("list_modules")
+    list_full_modules = _unsupported("list_full_modules")
+    list_databases = _unsupported("list_databases")
+    list_user_defined_functions = _unsupported("list_user_defined_functions")
+    list_functions = _unsupported("list_functions")
+    drop_temporary_table = _unsupported("drop_temporary_table")
+    explain_sql = _unsupported("explain_sql")
+    create_statement_set = _unsupported("create_statement_set")
+    use_catalog = _unsupported("use_catalog")
+    use_database = _unsupported("use_database")
+    register_java_function = _unsupported("register_java_function")
+    register_function = _unsupported("register_function")
+    add_python_file = _unsupported("add_python_file",
+                                   "use the StreamExecutionEnvironment's add_python_file")
+    set_python_requirements = _unsupported("set_python_requirements")
+    add_python_archive = _unsupported("add_python_archive")
+
+
+def _is_missing(value) -> bool:
+    return value is None or (isinstance(value, float) and value != value)
+
+
+def _plain(value):
+    """A numpy scalar as the Python value."""
+    item = getattr(value, "item", None)
+    return item() if item is not None and not isinstance(value, (str, bytes)) else value
+
+
+class StreamTableEnvironment(TableEnvironment):
+    """StreamTableEnvironment.create(env[, environment_settings]): the bridge between a
+    DataStream program and tables."""
+
+    @staticmethod
+    def create(stream_execution_environment=None, environment_settings=None) \
+            -> 'StreamTableEnvironment':
+        if stream_execution_environment is None:
+            from pyflink_on_spark.datastream.stream_execution_environment import \
+                StreamExecutionEnvironment
+            stream_execution_environment = \
+                StreamExecutionEnvironment.get_execution_environment()
+        return StreamTableEnvironment(stream_execution_environment, environment_settings)
+
+    def from_data_stream(self, data_stream, *fields_or_schema) -> Table:
+        """The stream's records as a table: columns as Flink derives them from the stream's
+        type (table/columns.py), or renamed by expressions, or typed by a Schema."""
+        from pyflink_on_spark.graph.transformations import SinkTransformation
+        from pyflink_on_spark.specs.sinks import CollectSinkSpec
+        from pyflink_on_spark.table.schema import Schema
+        node = data_stream._transformation
+        columns, shape = stream_columns(node.output_type)
+        if len(fields_or_schema) == 1 and isinstance(fields_or_schema[0], Schema):
+            declared = fields_or_schema[0].physical_columns()
+            if shape == RECORD_ATOMIC or len(declared) != len(columns):
+                raise NotImplementedError(
+                    "from_data_stream with a Schema of %d columns for a stream of %d: "
+                    "pyflink_on_spark takes a Schema that declares each field of a tuple or "
+                    "Row stream" % (len(declared), len(columns)))
+            columns = declared
+        elif fields_or_schema:
+            # seen on PyFlink 1.20.5: columns named by expressions are all nullable (a
+            # primitive field too), while alias() keeps NOT NULL
+            columns = tuple(TableColumn(c.name, c.sql_type, True) for c in renamed(
+                columns, [_field_name(f) for f in fields_or_schema]))
+        sink = SinkTransformation(name="Collect Sink", input=node, spec=CollectSinkSpec(),
+                                  input_type=node.output_type)
+        sink.parallelism = 1
+        description = StreamTable((sink,), sink.id, self._env._job_settings(), columns, shape)
+        return Table(description, self, columns)
+
+    def _stream_of(self, table: Table, as_tuples: bool, type_info=None, names=None):
+        from pyflink_on_spark.common.typeinfo import ExternalTypeInfo, Types
+        from pyflink_on_spark.datastream.data_stream import DataStream
+        from pyflink_on_spark.graph.transformations import SourceTransformation
+        from pyflink_on_spark.specs.sources import TableSourceSpec
+        columns = table._resolved_columns()
+        names = tuple(names or column_names(columns))
+        if type_info is None:
+            type_info = ExternalTypeInfo(Types.ROW_NAMED(
+                list(names), [_type_info(c.sql_type) for c in columns]))
+        node = SourceTransformation(name="Source: Table Source", output_type=type_info,
+                                    source=TableSourceSpec(table._description, names,
+                                                           as_tuples))
+        return DataStream(_env=self._env, _transformation=node)
+
+    def _insert_only(self, table: Table, method: str) -> None:
+        description = table._description
+        if self._is_streaming() and isinstance(description, QueryTable) and \
+                _UPDATING.search(description.query):
+            raise NotImplementedError(
+                "%s of an aggregating query in STREAMING mode (its result is a changelog of "
+                "updates): pyflink_on_spark does not produce Flink's update rows yet; run the "
+                "TableEnvironment in batch mode (EnvironmentSettings.in_batch_mode()) for the "
+                "final rows (docs/table.md)" % method)
+
+    def to_data_stream(self, table: Table, *args):
+        if args:
+            raise NotImplementedError("to_data_stream(table, target_data_type) is not "
+                                      "supported by pyflink_on_spark yet")
+        self._insert_only(table, "to_data_stream")
+        return self._stream_of(table, as_tuples=False)
+
+    def to_append_stream(self, table: Table, type_info):
+        from pyflink_on_spark.common.typeinfo import RowTypeInfo, TupleTypeInfo
+        self._insert_only(table, "to_append_stream")
+        if not isinstance(type_info, (RowTypeInfo, TupleTypeInfo)):
+            raise NotImplementedError("to_append_stream with %s: pyflink_on_spark takes a "
+                                      "Types.ROW / ROW_NAMED / TUPLE type" % (type_info,))
+        if isinstance(type_info, TupleTypeInfo):
+            return self._stream_of(table, True, type_info)
+        return self._stream_of(table, False, type_info, type_info.get_field_names())
+
+    def to_changelog_stream(self, table: Table, target_schema=None, changelog_mode=None):
+        if target_schema is not None or changelog_mode is not None:
+            raise NotImplementedError("to_changelog_stream with a target schema or changelog "
+                                      "mode is not supported by pyflink_on_spark yet")
+        self._insert_only(table, "to_changelog_stream")
+        return self._stream_of(table, as_tuples=False)
+
+    from_changelog_stream = _unsupported("from_changelog_stream")
+    to_retract_stream = _unsupported("to_retract_stream")
+
+
+def _field_name(field) -> str:
+    from pyflink_on_spark.table.expression import Expression
+    if isinstance(field, str):
+        return field
+    if isinstance(field, Expression) and field.name is not None:
+        return field.name
+    raise NotImplementedError("from_data_stream(ds, %r): pyflink_on_spark takes column "
+                              "names (col('a')) only" % (field,))
+
+
+def _type_info(sql_type: str):
+    from pyflink_on_spark.common.typeinfo import Types
+    known = {"STRING": Types.STRING, "BOOLEAN": Types.BOOLEAN, "TINYINT": Types.BYTE,
+             "SMALLINT": Types.SHORT, "INT": Types.INT, "BIGINT": Types.LONG,
+             "FLOAT": Types.FLOAT, "DOUBLE": Types.DOUBLE}.get(sql_type)
+    if known is None:
+        raise NotImplementedError("a table column of type %s cannot become a DataStream "
+                                  "field on pyflink_on_spark yet" % sql_type)
+    return known()

@@ -1,0 +1,61 @@
+"""TableResult (Table.execute(), TableEnvironment.execute_sql()) and ResultKind."""
+from __future__ import annotations
+
+from enum import Enum
+from typing import Iterator
+
+__all__ = ['TableResult', 'ResultKind']
+
+
+class ResultKind(Enum):
+    SUCCESS = 0
+    SUCCESS_WITH_CONTENT = 1
+
+
+class TableResult(object):
+    """The result of a query: its rows come from Spark when collect() or print() asks for
+    them."""
+
+    def __init__(self, table=None, result_kind: ResultKind = ResultKind.SUCCESS_WITH_CONTENT) \
+            -> None:
+        self._table = table
+        self._result_kind = result_kind
+
+    def get_job_client(self):
+        return None
+
+    def wait(self, timeout_ms: int = None) -> None:
+        return None
+
+    def get_table_schema(self):
+        from pyflink_on_spark.table.schema import TableSchema
+        if self._table is None:
+            from pyflink_on_spark.specs.tables import TableColumn
+            return TableSchema(columns=[TableColumn("result", "STRING", True)])
+        return self._table.get_schema()
+
+    def get_result_kind(self) -> ResultKind:
+        return self._result_kind
+
+    def collect(self):
+        """The rows, as PyFlink gives them: Row objects (positional, row kind +I) in a
+        closeable iterator (a context manager)."""
+        from pyflink_on_spark.datastream.data_stream import CloseableIterator
+        if self._table is None:
+            from pyflink_on_spark.common.types import Row
+            return CloseableIterator(iter([Row("OK")]))
+        return CloseableIterator(self._table._rows())
+
+    def print(self) -> None:
+        raise NotImplementedError(
+            "TableResult.print() (Flink's tableau rendering) is not supported by "
+            "pyflink_on_spark yet: iterate collect() and print the rows")
+
+
+def rows_of(tuples: Iterator[tuple]):
+    """Row objects of value tuples."""
+    from pyflink_on_spark.common.types import Row
+    for values in tuples:
+        yield Row(*values)
+
+

@@ -1,0 +1,101 @@
+"""The Table API's declarative side, without Spark: columns derived from stream types as
+PyFlink 1.20.5 derives them, schema text, expressions as Spark SQL, tables as frozen
+descriptions, refusals that name what is not supported."""
+import pytest
+
+from pyflink_on_spark.common.typeinfo import Types
+from pyflink_on_spark.datastream.stream_execution_environment import StreamExecutionEnvironment
+from pyflink_on_spark.specs.tables import (RECORD_ATOMIC, RECORD_FIELDS, QueryTable,
+                                           StreamTable, TableColumn)
+from pyflink_on_spark.table import DataTypes, EnvironmentSettings, Schema, StreamTableEnvironment
+from pyflink_on_spark.table.columns import schema_text, stream_columns
+from pyflink_on_spark.table.expressions import col, lit
+
+
+def test_tuple_fields_of_java_primitives_are_not_null_row_fields_nullable():
+    columns, shape = stream_columns(Types.TUPLE([Types.INT(), Types.STRING(), Types.DOUBLE()]))
+    assert shape == RECORD_FIELDS
+    assert schema_text(columns) == "(\n  `f0` INT NOT NULL,\n  `f1` STRING,\n  `f2` DOUBLE NOT NULL\n)"
+    columns, _ = stream_columns(Types.ROW_NAMED(["a", "b"], [Types.LONG(), Types.BOOLEAN()]))
+    assert columns == (TableColumn("a", "BIGINT"), TableColumn("b", "BOOLEAN"))
+    columns, shape = stream_columns(Types.LONG())
+    assert shape == RECORD_ATOMIC and columns == (TableColumn("f0", "BIGINT", False),)
+
+
+def test_untyped_and_unsupported_streams_are_refused_by_name():
+    with pytest.raises(NotImplementedError, match="without type information"):
+        stream_columns(None)
+    with pytest.raises(NotImplementedError, match="MAP|Map"):
+        stream_columns(Types.TUPLE([Types.MAP(Types.STRING(), Types.INT())]))
+
+
+def test_expressions_render_spark_sql_and_selects_name_unnamed_columns_as_flink():
+    expression = ((col("a") + 1) * lit(2.5)) > col("b")
+    assert expression.sql == "(((`a` + 1) * CAST(2.5 AS DOUBLE)) > `b`)"
+    assert (col("p") == "it's").sql == "(`p` = 'it\\'s')"
+    env = StreamExecutionEnvironment.get_execution_environment()
+    t_env = StreamTableEnvironment.create(env)
+    table = t_env.from_data_stream(env.from_collection(
+        [(1, "x")], type_info=Types.TUPLE([Types.INT(), Types.STRING()])))
+    query = table.where(col("f0") > 0).select(col("f1"), col("f0") * 2,
+                                              col("f0").alias("n"))._description
+    assert isinstance(query, QueryTable)
+    assert query.query.startswith("SELECT `f1`, (`f0` * 2) AS `_c1`, `f0` AS `n` FROM `")
+    inner = query.inputs[0][1]
+    assert isinstance(inner, QueryTable) and "WHERE (`f0` > 0)" in inner.query
+    assert isinstance(inner.inputs[0][1], StreamTable)
+
+
+def test_from_data_stream_with_a_schema_names_and_types_columns():
+    env = StreamExecutionEnvironment.get_execution_environment()
+    t_env = StreamTableEnvironment.create(env)
+    ds = env.from_collection([(1, "x")], type_info=Types.TUPLE([Types.INT(), Types.STRING()]))
+    schema = Schema.new_builder().column("id", DataTypes.INT()) \
+        .column("name", DataTypes.STRING()).build()
+    table = t_env.from_data_stream(ds, schema)
+    assert table.get_schema().get_field_names() == ["id", "name"]
+    assert str(table.get_schema()) == "root\n |-- id: INT\n |-- name: STRING\n"
+    assert table.alias("x", "y").get_field_names() == ["x", "y"]
+    watermarked = Schema.new_builder().column("id", DataTypes.INT()) \
+        .column("name", DataTypes.STRING()).watermark("id", "id - 1").build()
+    with pytest.raises(NotImplementedError, match="watermark"):
+        t_env.from_data_stream(ds, watermarked)
+
+
+def test_unsupported_methods_and_names_raise_naming_them():
+    env = StreamExecutionEnvironment.get_execution_environment()
+    t_env = StreamTableEnvironment.create(env)
+    with pytest.raises(NotImplementedError, match="create_temporary_function"):
+        t_env.create_temporary_function("f", None)
+    with pytest.raises(NotImplementedError, match="CREATE TABLE"):
+        t_env.execute_sql("CREATE TABLE t (a INT) WITH ('connector' = 'datagen')")
+    with pytest.raises(ImportError, match="ScalarFunction"):
+        from pyflink_on_spark.table import ScalarFunction  # noqa: F401,F811
+    table = t_env.from_data_stream(env.from_collection([1], type_info=Types.INT()))
+    with pytest.raises(NotImplementedError, match="Table.join"):
+        table.join(table)
+
+
+def test_aggregates_in_streaming_mode_are_refused():
+    env = StreamExecutionEnvironment.get_execution_environment()
+    ds = env.from_collection([(1, "x")], type_info=Types.TUPLE([Types.INT(), Types.STRING()]))
+    streaming = StreamTableEnvironment.create(env)
+    streaming.create_temporary_view("v", ds)
+    query = "SELECT f1, SUM(f0) FROM v GROUP BY f1"
+    with pytest.raises(NotImplementedError, match="STREAMING"):
+        streaming.to_changelog_stream(streaming.sql_query(query))
+    assert not StreamTableEnvironment.create(
+        env, EnvironmentSettings.in_batch_mode())._is_streaming()
+
+
+def test_creating_a_table_environment_loads_no_spark():
+    import subprocess
+    import sys
+    code = ("import sys; from pyflink_on_spark.datastream import StreamExecutionEnvironment;"
+            "from pyflink_on_spark.table import StreamTableEnvironment;"
+            "env = StreamExecutionEnvironment.get_execution_environment();"
+            "StreamTableEnvironment.create(env);"
+            "print(any(m.startswith('pyspark') for m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    assert out.strip() == "False"
