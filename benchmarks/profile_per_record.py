@@ -109,6 +109,8 @@ def run_job(job: str, records: int, args) -> str:
     """Runs the unmodified job script; returns what it printed."""
     import runpy
     sys.argv = [job, str(records), str(args.keys), str(args.parallelism)]
+    if args.mode != "STREAMING":   # the jobs that read MODE take it as argv[5]
+        sys.argv += ["hashmap", args.mode]
     out = io.StringIO()
     real_stdout, sys.stdout = sys.stdout, out
     try:
@@ -176,6 +178,7 @@ def main(argv=None) -> int:
     parser.add_argument("--records", type=int, default=200_000)
     parser.add_argument("--keys", type=int, default=1000)
     parser.add_argument("--parallelism", type=int, default=2)
+    parser.add_argument("--mode", default="STREAMING", choices=["STREAMING", "BATCH"])
     parser.add_argument("--top", type=int, default=0, help="also print the N costliest functions")
     parser.add_argument("--repeat", type=int, default=1,
                         help="unprofiled runs; the fastest is reported (the machine is noisy)")

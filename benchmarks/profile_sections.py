@@ -133,6 +133,7 @@ def main(argv=None) -> int:
     parser.add_argument("--keys", type=int, default=1000)
     parser.add_argument("--parallelism", type=int, default=2)
     parser.add_argument("--slide-seconds", type=int, default=0)
+    parser.add_argument("--mode", default="STREAMING", choices=["STREAMING", "BATCH"])
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args(argv)
 
@@ -161,7 +162,7 @@ def main(argv=None) -> int:
         import io
         import runpy
         sys.argv = [args.job, str(records), str(args.keys), str(args.parallelism),
-                    "hashmap", "STREAMING", str(args.slide_seconds)]
+                    "hashmap", args.mode, str(args.slide_seconds)]
         out = io.StringIO()
         real, sys.stdout = sys.stdout, out
         try:

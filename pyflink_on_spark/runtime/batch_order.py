@@ -133,6 +133,15 @@ def sorted_record_order(key_bytes: bytes, timestamp: Optional[int]) -> bytes:
                                                    else timestamp + _OFFSET)
 
 
+# Flink's batch sort puts a record without timestamp with those of Long.MIN_VALUE
+LONG_MIN = -(1 << 63)
+
+
+def order_timestamp(order: bytes) -> int:
+    """The timestamp part of a record row's order (Long.MIN_VALUE for no timestamp)."""
+    return int.from_bytes(order[-TIMESTAMP_BYTES:], "big") - _OFFSET
+
+
 def key_of_order(order: bytes) -> bytes:
     """The key part of a record row's order: equal for the rows of one key."""
     return order[1:-TIMESTAMP_BYTES]

@@ -90,10 +90,15 @@ def dumps_records(group: tuple, values_exact: bool = False) -> bytes:
         for part in (group[1:] if values_exact else group)))
 
 
-def dumps_key_run(groups: list) -> bytes:
+def dumps_key_run(groups: list, values_exact: bool = False) -> bytes:
     """A key run's payload (KIND_KEY_RUN) from its groups, (order, values, timestamps-or-None,
-    key) each, as dumps_records would write them."""
-    return _dumps_checked(groups, marshal_exact(groups))
+    key) each, as dumps_records would write them (values_exact: as there, for every
+    group's values)."""
+    if not values_exact:
+        return _dumps_checked(groups, marshal_exact(groups))
+    return _dumps_checked(groups, all(
+        marshal_exact((order, key)) and (stamps is None or marshal_exact(stamps))
+        for order, _, stamps, key in groups))
 
 
 def _dumps_checked(data, exact: bool) -> bytes:

@@ -24,7 +24,7 @@ from pyflink_on_spark.runtime.registry import build_operator
 from pyflink_on_spark.runtime.boundary import (
     KIND_KEY_RUN, KIND_RECORD_COUNT, KIND_RECORDS, KIND_SPLIT, KIND_TICK, KIND_WATERMARK,
     loads_records)
-from pyflink_on_spark.runtime.key_runs import KeyRunMerge
+from pyflink_on_spark.runtime.key_runs import KeyRunMerge, one_timestamp
 from pyflink_on_spark.runtime.watermarks import IDLE, MAX_WATERMARK, StreamingValve
 from pyflink_on_spark.specs.stage import StageSpec
 from pyflink_on_spark.runtime.two_input import AlternatingInputs
@@ -286,23 +286,27 @@ class StreamTask:
                 if held:   # the groups held that sort before this row come first
                     for run_edge, groups in held.release(order, edge, src, seq):
                         process_groups(run_edge, groups)
-                if kind == KIND_RECORDS:
-                    # a sorted row's third item is its records' one key (runtime/exits/key_sorted.py)
-                    process_groups(edge, ((order, *loads_records(payload)),))
-                else:
+                # a sorted row's third item is its records' one key (runtime/exits/key_sorted.py)
+                groups = [(order, *loads_records(payload))] if kind == KIND_RECORDS \
+                    else loads_records(payload)
+                first = 0
+                if one_timestamp(groups[0]):   # none of the rows to come sorts before it
+                    process_groups(edge, groups[:1])
+                    first = 1
+                if first < len(groups):
                     if seq is None:
                         raise ValueError("a key run needs the rows' seq column")
-                    groups = loads_records(payload)
-                    process_groups(edge, groups[:1])
-                    held.hold(groups, 1, edge, src, seq)
+                    held.hold(groups, first, edge, src, seq)
             elif kind == KIND_RECORD_COUNT:   # before every record row (a two-input head)
                 head.count_sorted_input(self._input_index[edge], _loads(payload))
 
     def _process_groups(self, edge: int, groups) -> None:
-        """Groups of one key's records with one timestamp, (order, values, timestamps-or-
-        None, key) each, in the input's order: a key ends where the next one starts."""
+        """Groups of one key's records (order, values, timestamps-or-None, key), in the
+        input's order: a key ends where the next one starts. A group with timestamps goes
+        to the head in one call where it has a loop for them (process_keyed_stamped_many)."""
         head = self.head
         keyed, run = self._keyed_methods[edge], self._run_methods[edge]
+        stamped = self._keyed_stamped_many_methods[edge]
         for order, values, stamps, row_key in groups:
             key = key_of_order(order)
             if key != self._last_key:
@@ -315,6 +319,8 @@ class StreamTask:
                     continue
                 for value in values:
                     keyed(row_key, value, None)
+            elif stamped is not None:
+                stamped([row_key] * len(values), values, stamps)
             else:
                 for value, stamp in zip(values, stamps):
                     keyed(row_key, value, stamp)

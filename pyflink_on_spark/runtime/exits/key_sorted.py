@@ -6,8 +6,8 @@ key or per flush, in the methods below.
 from __future__ import annotations
 
 import marshal
-from itertools import chain
-from operator import itemgetter
+from itertools import chain, islice
+from operator import itemgetter, le
 from pickle import dumps as plain_pickle
 from typing import Callable, List, Optional
 
@@ -16,7 +16,7 @@ import cloudpickle
 from pyflink_on_spark.common._key_hash import PICKLE_PROTOCOL
 from pyflink_on_spark.datastream.functions import per_record_callable
 from pyflink_on_spark.runtime.batch_order import (
-    ORDER_AFTER_RECORDS, ORDER_BEFORE_RECORDS, batch_key_order, pickle_order,
+    LONG_MIN, ORDER_AFTER_RECORDS, ORDER_BEFORE_RECORDS, batch_key_order, pickle_order,
     pickled_key_order, sorted_record_order)
 from pyflink_on_spark.runtime.boundary import (
     KIND_RECORD_COUNT, KIND_RECORDS, MARSHAL_RECORD_VERSION, dumps_records,
@@ -27,15 +27,13 @@ from pyflink_on_spark.runtime.exits.loops import compile_loop, exact_test, fill
 from pyflink_on_spark.runtime.exits.partials import partial_adder
 from pyflink_on_spark.runtime.exits.selectors import blame_selector
 from pyflink_on_spark.runtime.exits.templates import (
-    ADD_TO_PARTIAL, ADD_TO_SLOT, FOLDING_SLOT, KEY_SORTED_LOOP, MARSHALLED_SLOT, OBJECT_SLOT)
+    ADD_TO_PARTIAL, ADD_TO_SLOT, FOLDING_SLOT, KEY_SORTED_LOOP, MARSHALLED_SLOT, OBJECT_SLOT,
+    ONE_TIMESTAMP, OWN_TIMESTAMPS, STAMPED_SLOT)
 from pyflink_on_spark.runtime.key_groups import KeyToSubtask
 from pyflink_on_spark.runtime.key_groups_bulk import pickled_key_subtasks
-from pyflink_on_spark.runtime.key_runs import append_key_runs
+from pyflink_on_spark.runtime.key_runs import RUN_RECORDS, append_key_runs
 from pyflink_on_spark.runtime.operators.base import user_function_error
 from pyflink_on_spark.specs.stage import ExitSpec
-
-# Flink's batch sort puts a record without timestamp with those of Long.MIN_VALUE
-LONG_MIN = -(1 << 63)
 
 # A key-sorted exit holds more records than a chunk (all destinations together): the more of
 # a key's records share a row, the fewer rows Spark sorts and the tasks cross.
@@ -51,22 +49,35 @@ _SLOT_BYTES = 200
 # a group leaving a key-sorted exit (flush): its order
 _GROUP_ORDER = itemgetter(0)
 
+# A key's records with timestamps leave sorted by timestamp in pieces of at most this many
+# records and about this many bytes (the reading task merges a key's pieces of several
+# upstream subtasks and flushes by timestamp, holding the pieces that overlap the timestamp
+# it has reached: key_runs.py)
+PIECE_RECORDS = RUN_RECORDS
+PIECE_BYTES = 64 << 10
+_SAMPLE = 8   # records whose size tells a large slot's piece size
+_EXACT = (True,)   # the tail of a group whose values are known exact
+
 
 class KeySortedExitCollector(ExitCollector):
     """The exit of a key-sorted exchange (BATCH mode into a keyed operator, ExitSpec.
-    sort_by_key): records are grouped by (key, timestamp), each group one row whose `order`
-    is the key's bytes in Flink's batch order and the timestamp, so that the runner's sort
-    hands the consumer its input key by key (direct/exchange.py, 4.). At most
-    SORTED_RECORDS_HELD records are held, all destinations together.
+    sort_by_key): records are grouped by key, a group's `order` the key's bytes in Flink's
+    batch order and the timestamp of its first record, so that the runner's sort hands the
+    consumer its input key by key (direct/exchange.py, 4.). A key's records with timestamps
+    leave sorted by timestamp (stable: records of one timestamp as they came), in pieces of
+    PIECE_RECORDS records or PIECE_BYTES at most; the reading task merges a key's pieces
+    by (timestamp, edge, src, seq) (key_runs.py), which is the order one group per (key,
+    timestamp) sorted by the runner gave. At most SORTED_RECORDS_HELD records are held,
+    all destinations together.
 
     The rows, not the records, are what the runner pays for (each is serialized, moved,
     sorted and decoded), so the exit makes few: records without a timestamp whose key is a
     str (or another MEMO_CLASSES type) wait in their key's slot, and when the exit is full
     only the largest slots leave (half the records held, at least): a rare key's records
     wait for more of its records instead of leaving one by one. A key's rows leave in the
-    order of its records, so the sort (order, edge, src, seq) keeps that order. Other records
-    (with a timestamp, or of other key types) are grouped by their order bytes and leave at
-    every flush.
+    order of its records, so the sort (order, edge, src, seq) keeps that order. Records with
+    a timestamp wait in their key's stamped slot, and records without of other key types
+    are grouped by their order bytes; both leave at every flush.
 
     Upstream subtask 0 into a BATCH reduce (ExitSpec.leading_fold, graph/compile.py
     _leading_fold) sends, for a str or int key, the left fold of the key's records it saw
@@ -101,8 +112,13 @@ class KeySortedExitCollector(ExitCollector):
         self._slot_places: dict = {}
         # str or int key -> [the fold of its records] (ExitSpec.leading_fold, subtask 0)
         self._folds: dict = {}
-        # order -> [destination, timestamp, value, value, ...]: the other records held
+        # order -> [destination, timestamp, value, value, ...]: records without timestamp
+        # of keys not memoised
         self._held: dict = {}
+        # memoisable key as slots (or the order bytes of another key) -> [values, their
+        # timestamps, key, (destination, key bytes) or None until placed, whether every
+        # value is known exact (loops.py)]
+        self._stamped_slots: dict = {}
         super().__init__(spec, subtask, parallelism, rows, user_error)
 
     def _records_path(self, spec: ExitSpec, user_map: Optional[Callable] = None,
@@ -116,6 +132,8 @@ class KeySortedExitCollector(ExitCollector):
             fold_error=self._fold_error,
             fold=None if leading is None else per_record_callable(leading.function, "reduce"),
             counted=self._counted, slots=self._slots, marshalled=self._marshalled,
+            stamped=self._stamped_slots, new_stamped=self._new_stamped,
+            hold_stamped=self._stamped_holder(),
             new_slot=self._new_slot, new_marshalled_slot=self._new_marshalled_slot,
             add_to_partial=add_to_partial, hold_other=self._other_holder(),
             flush=self._flush_held, memo_types=MEMO_CLASSES, limit=SORTED_RECORDS_HELD,
@@ -126,9 +144,16 @@ class KeySortedExitCollector(ExitCollector):
         # a str or int key's records wait marshalled when the loop knows a record exact
         marshalled = aggregation is None and exact_test(convert) is not None
         add = ADD_TO_SLOT if aggregation is None else ADD_TO_PARTIAL
-        return compile_loop(KEY_SORTED_LOOP, namespace, convert, user_map is not None, {
+        hooks = {
             "str_int_key": _slot_source("key", add, marshalled, leading is not None),
-            "tuple_key": _slot_source("slot_key", add, marshalled, leading is not None)})
+            "tuple_key": _slot_source("slot_key", add, marshalled, leading is not None),
+            "stamped_key": STAMPED_SLOT}
+        has_map = user_map is not None
+        # records with a timestamp each (an assigner's slices) in one loop too
+        self.process_stamped = compile_loop(KEY_SORTED_LOOP, namespace, convert, has_map, dict(
+            hooks, **OWN_TIMESTAMPS, name="process_stamped"))
+        return compile_loop(KEY_SORTED_LOOP, namespace, convert, has_map, dict(
+            hooks, **ONE_TIMESTAMP, name="process_many"))
 
     def _begin(self, spec: ExitSpec) -> tuple:
         """Starts the exit's state for a new loop; returns (the partial aggregation or None,
@@ -154,6 +179,8 @@ class KeySortedExitCollector(ExitCollector):
         # they are about to leave (_place_new), where their keys' subtasks are hashed in
         # bulk (KeyToSubtask.many) rather than one key at a time, as the keys come
         self._unplaced: list = []
+        # the stamped slots with no place yet (placed together at the flush, as _unplaced)
+        self._stamped_unplaced: list = []
         # keys without a declared type: the key's pickle also gives its order (a declared
         # type that orders by the pickle, BIG_INT, a tuple..., hashes its own way)
         self._one_pickle = self._key_order is pickled_key_order and self._to_subtask.pickled
@@ -186,6 +213,17 @@ class KeySortedExitCollector(ExitCollector):
         self._unplaced.append((slot_key, key))
         self._folds[slot_key] = [value]
 
+    def _new_stamped(self, key, slot_key=None) -> list:
+        """The stamped slot of a memoisable key (slot_key: as slots; a str or int key is
+        its own), placed now if its place is known."""
+        if slot_key is None:
+            slot_key = key
+        place = self._located.get(slot_key)
+        slot = self._stamped_slots[slot_key] = [[], [], key, place, True]
+        if place is None:
+            self._stamped_unplaced.append(slot)
+        return slot
+
     def _fold_error(self, error: Exception, key) -> Exception:
         self._place_new()
         return user_function_error(error, self._leading.operator_name,
@@ -203,9 +241,25 @@ class KeySortedExitCollector(ExitCollector):
                 new.append((slot_key, key))
             else:
                 places[slot_key] = (found[0], sorted_record_order(found[1], None), key)
+        for (slot_key, key), (dest, key_bytes) in zip(new, self._located_anew(new)):
+            places[slot_key] = (dest, sorted_record_order(key_bytes, None), key)
+
+    def _located_anew(self, new: list) -> list:
+        """(destination, key bytes) of each (slot key, key) in `new`, remembered in
+        `_located` (the keys' subtasks hashed together: _locate)."""
         if not new:
-            return
-        keys = [key for _, key in new]
+            return []
+        found = self._locate([key for _, key in new])
+        located = self._located
+        if len(located) + len(new) > self._MEMO_LIMIT:
+            located.clear()
+        for (slot_key, _), place in zip(new, found):
+            located[slot_key] = place
+        return found
+
+    def _locate(self, keys: list) -> list:
+        """(destination, key bytes) of each key, their subtasks hashed together where the
+        key type allows (KeyToSubtask.many)."""
         spec, to_subtask = self.spec, self._to_subtask
         if self._one_pickle:
             # slot keys are builtins (MEMO_CLASSES, flat tuples of them): one plain pickle
@@ -220,11 +274,7 @@ class KeySortedExitCollector(ExitCollector):
         else:
             dests = to_subtask.many(keys)
             orders = map(self._key_order, keys)
-        if len(located) + len(new) > self._MEMO_LIMIT:
-            located.clear()
-        for (slot_key, key), dest, key_bytes in zip(new, dests, orders):
-            located[slot_key] = (dest, key_bytes)
-            places[slot_key] = (dest, sorted_record_order(key_bytes, None), key)
+        return list(zip(dests, orders))
 
     def _other_holder(self) -> Callable:
         """hold_other(key, value, timestamp), which the loop calls for a record with a
@@ -263,6 +313,82 @@ class KeySortedExitCollector(ExitCollector):
                 entry.append(value)
         return hold_other
 
+    def _stamped_holder(self) -> Callable:
+        """hold_stamped(key, value, timestamp), which the loop calls for a record with a
+        timestamp whose key is not a str or int (or while folds are kept): the record
+        waits in its key's stamped slot (a closure, as it runs per record)."""
+        folds, folding, stamped = self._folds, self._folding, self._stamped_slots
+        memo_types, new_stamped = MEMO_CLASSES, self._new_stamped
+
+        def hold_stamped(key, value, timestamp, exact: bool) -> None:
+            kind = type(key)
+            if kind is str or kind is int:
+                slot_key = key
+            elif kind in memo_types:
+                slot_key = (kind, key)
+            elif kind is tuple and memo_types.issuperset(map(type, key)):
+                slot_key = (tuple(map(type, key)), key)
+            else:   # not memoised: its slot is under its order bytes, placed now
+                key_bytes = self._key_order(key)
+                slot = stamped.get(key_bytes)
+                if slot is None:
+                    slot = stamped[key_bytes] = [[], [], key,
+                                                 (self._to_subtask(key), key_bytes), True]
+                slot[0].append(value)
+                slot[1].append(timestamp)
+                if not exact:
+                    slot[4] = False
+                return
+            if folds and timestamp == LONG_MIN and slot_key in folds:
+                # its row sorts with the fold's: the fold leaves first, the key's last
+                folding[0] = False
+                self._place_new()
+                self._seq = self._leave_groups(self._fold_groups([slot_key]), self._seq)
+            slot = stamped.get(slot_key)
+            if slot is None:
+                slot = new_stamped(key, slot_key)
+            slot[0].append(value)
+            slot[1].append(timestamp)
+            if not exact:
+                slot[4] = False
+        return hold_stamped
+
+    def _stamped_groups(self) -> list:
+        """The groups (as _flush_held's) of the stamped slots, which all leave: each key's
+        records sorted by timestamp (stable; no timestamp sorts as Long.MIN_VALUE, as
+        Flink's batch sort puts it), in pieces (PIECE_RECORDS, PIECE_BYTES), each with the
+        order of its first record."""
+        stamped, unplaced = self._stamped_slots, self._stamped_unplaced
+        if unplaced:
+            new = [(slot_key, slot[2]) for slot_key, slot in stamped.items() if slot[3] is None]
+            for (slot_key, _), place in zip(new, self._located_anew(new)):
+                stamped[slot_key][3] = place
+            unplaced.clear()
+        groups = []
+        size = 0   # records a piece: worked out from the first slot larger than a sample
+        for values, stamps, key, (dest, key_bytes), exact in stamped.values():
+            count = len(values)
+            order_by = stamps if None not in stamps else \
+                [LONG_MIN if stamp is None else stamp for stamp in stamps]
+            if not all(map(le, order_by, islice(order_by, 1, None))):
+                ranks = sorted(range(count), key=order_by.__getitem__)
+                values = [values[i] for i in ranks]
+                stamps = [stamps[i] for i in ranks]
+                order_by = [order_by[i] for i in ranks]
+            if count <= _SAMPLE:
+                groups.append((sorted_record_order(key_bytes, order_by[0]), dest, count, None,
+                               values, stamps, key, exact))
+                continue
+            if not size:
+                size = _piece_records(values)
+            for start in range(0, count, size):
+                end = start + size
+                groups.append((sorted_record_order(key_bytes, order_by[start]), dest,
+                               min(size, count - start), None, values[start:end],
+                               stamps[start:end], key, exact))
+        stamped.clear()
+        return groups
+
     # -- rows leaving --------------------------------------------------------------------
 
     def _fold_groups(self, keys) -> list:
@@ -290,10 +416,11 @@ class KeySortedExitCollector(ExitCollector):
                     mine.sort(key=_GROUP_ORDER)   # stable: equal orders stay as held
                     seq = append_key_runs(rows, mine, edge, src, seq, sent)
             return seq
-        for order, dest, count, records, values, stamps, key in groups:
+        for group in groups:
+            order, dest, count, records, values, stamps, key = group[:7]
             sent[dest] += count
-            payload = dumps_records((values, stamps, key)) if records is None \
-                else marshalled_records(records, key)
+            payload = dumps_records((values, stamps, key), values_exact=group[7:] == _EXACT) \
+                if records is None else marshalled_records(records, key)
             rows.append((edge, dest, src, seq, KIND_RECORDS, payload, order))
             seq += 1
         return seq
@@ -345,8 +472,10 @@ class KeySortedExitCollector(ExitCollector):
             values = entry[3:]
             stamps = None if timestamp is None else [timestamp] * len(values)
             groups.append((order, dest, len(values), None, values, stamps, key))
-        self._seq = self._leave_groups(groups, self._seq)
         held.clear()
+        if self._stamped_slots:
+            groups += self._stamped_groups()
+        self._seq = self._leave_groups(groups, self._seq)
         return waiting
 
     def _marshalled_fit(self) -> bool:
@@ -357,8 +486,9 @@ class KeySortedExitCollector(ExitCollector):
         partial flushes made rows of 1-2 records). Larger slots leave as before: their
         rows are few, and they leave while the task runs, not all at its end."""
         marshalled = self._marshalled
-        objects = sum(map(len, self._slots.values())) + sum(len(entry) - 3
-                                                            for entry in self._held.values())
+        objects = sum(map(len, self._slots.values())) + sum(
+            len(entry) - 3 for entry in self._held.values()) + sum(
+            len(slot[0]) for slot in self._stamped_slots.values())
         if objects * 2 >= SORTED_RECORDS_HELD:
             return False
         records = sum(map(len, marshalled.values()))
@@ -385,11 +515,29 @@ class KeySortedExitCollector(ExitCollector):
         before all of it is there (the sort needs it all), so rows leaving early would
         only be smaller and more."""
 
+    def process_watermark(self, watermark: int) -> None:
+        """Nothing leaves for a watermark either: the reading task drops a key-sorted
+        input's watermarks (BATCH: only the end of input counts, runtime/task.py), and a
+        flush at each of an assigner's periodic watermarks cut a key's records into
+        pieces of a few each (window_aggregate in BATCH: ten records a piece)."""
+
     def _emit_control(self, dest: int, kind: int, payload: bytes) -> None:
         # after every record row of the destination (BATCH: only the end of input counts)
         self._rows.append((self._edge, dest, self._src, self._seq, kind, payload,
                            ORDER_AFTER_RECORDS))
         self._seq += 1
+
+
+def _piece_records(values: list) -> int:
+    """How many of a key's records (`values`) go in one piece: PIECE_RECORDS, fewer when
+    the first records say that many would take over PIECE_BYTES (a flush's slots are
+    sized by its first large one: a stream's records are mostly alike)."""
+    sample = values[:_SAMPLE]
+    try:
+        size = len(marshal.dumps(sample))
+    except ValueError:   # not marshallable (the row pickles it): near enough
+        size = len(cloudpickle.dumps(sample))
+    return max(1, min(PIECE_RECORDS, PIECE_BYTES * len(sample) // max(size, 1)))
 
 
 def _slot_source(slot_key: str, add: str, marshalled: bool, folding: bool) -> str:

@@ -133,16 +133,19 @@ def $bulk_loop(records, $times):
         route(keys, values, exacts, $route_times)
 """
 
-# ---- the loop of a key-sorted exit (key_sorted.py) ----
+# ---- the loops of a key-sorted exit (key_sorted.py) ----
 #
+# $name, $times, $each  as CHUNKED_LOOP's (process_many with ONE_TIMESTAMP, process_stamped
+#               with OWN_TIMESTAMPS)
 # $str_int_key  holds a record without timestamp whose key is a str or an int: in its key's
 #               slot (OBJECT_SLOT, MARSHALLED_SLOT), or folded (FOLDING_SLOT), under `key`
 # $tuple_key    the same for a flat tuple key of memoised classes, under `slot_key`
+# $stamped_key  holds a record with a timestamp (STAMPED_SLOT)
 KEY_SORTED_LOOP = """
-def process_many(records, timestamp):
+def $name(records, $times):
     count = counted[0]
     try:
-        for value in records:
+        for $each:
             $prepare
             try:
                 key = get_key(value)
@@ -164,7 +167,7 @@ def process_many(records, timestamp):
                     else:
                         hold_other(key, value, None)
                 else:
-                    hold_other(key, value, timestamp)
+                    $stamped_key
             except Exception as e:
                 raise blame_selector(user_error(e), partitioning, e) from None
             count += 1
@@ -173,6 +176,22 @@ def process_many(records, timestamp):
     finally:
         counted[0] = count
 """
+
+# a record with a timestamp joins its key's stamped slot ([values, timestamps, key, place,
+# whether every value is known exact]): a str
+# or int key's inline, the others' (and any key's while a BATCH reduce's folds are kept,
+# whose rows a record at Long.MIN_VALUE sorts with) through hold_stamped
+STAMPED_SLOT = """kind = key.__class__
+if (kind is str or kind is int) and not folds:
+    slot = stamped.get(key)
+    if slot is None:
+        slot = new_stamped(key)
+    slot[0].append(value)
+    slot[1].append(timestamp)
+    if not exact_value:
+        slot[4] = False
+else:
+    hold_stamped(key, value, timestamp, exact_value)"""
 
 # The snippets for $str_int_key and $tuple_key. Their hooks: $slot_key, the name the key's
 # slot, fold and marshalled records are held under (`key`, or `slot_key`); $add, how a

@@ -149,6 +149,14 @@ class KeyedProcessOperator(Operator):
         # unless a variant (window, two-input) processes its records its own way
         if type(self).process_keyed is KeyedProcessOperator.process_keyed:
             self.process_key_run = self._process_key_run
+            # records keyed as they come again (prepare turned it off for BATCH's
+            # buffering): a key's records with timestamps in one loop (a variant with its
+            # own use_sorted_input, a two-input one, decides for itself)
+            if type(self).process_keyed_stamped_many is \
+                    KeyedProcessOperator.process_keyed_stamped_many and \
+                    type(self).use_sorted_input is KeyedProcessOperator.use_sorted_input:
+                self.process_keyed_stamped_many = \
+                    KeyedProcessOperator.process_keyed_stamped_many.__get__(self)
         if getattr(self.function, "folds_sorted_input", False):
             # a BATCH rolling reduce or aggregation: a key's value is folded in a local,
             # not in its ValueState, and leaves when the key ends (nothing else reads it:
@@ -158,6 +166,7 @@ class KeyedProcessOperator(Operator):
             self._folded = None
             self.process_key_run = self._fold_key_run
             self.process_keyed = self._fold_keyed
+            self.process_keyed_stamped_many = None
             self.end_sorted_key = self._end_folded_key
 
     # Sorted BATCH input only (use_sorted_input): the task's method for a row's records, all

@@ -12,9 +12,10 @@ from pyflink_on_spark.direct.exchange import route
 from pyflink_on_spark.graph.sources import collection_source
 from pyflink_on_spark.graph.transformations import (
     OneInputTransformation, PartitionTransformation, SinkTransformation, SourceTransformation)
-from pyflink_on_spark.runtime.batch_order import batch_key_order, key_of_order
+from pyflink_on_spark.runtime.batch_order import (
+    batch_key_order, key_of_order, sorted_record_order)
 from pyflink_on_spark.runtime.boundary import (
-    KIND_KEY_RUN, KIND_RECORDS, KIND_WATERMARK, loads_records, row_order)
+    KIND_KEY_RUN, KIND_RECORDS, loads_records, row_order)
 from pyflink_on_spark.runtime.key_runs import merged_groups, row_groups
 from pyflink_on_spark.runtime.exits import KeySortedExitCollector
 from pyflink_on_spark.runtime.tests.engine_harness import (
@@ -90,20 +91,22 @@ def _collector(key_type=None, parallelism=1):
     return KeySortedExitCollector(spec, 0, 1, rows, lambda e: e), rows
 
 
-def test_the_exit_writes_one_group_per_key_and_timestamp_ordered_by_them():
+def test_the_exit_writes_one_group_per_key_sorted_by_timestamp():
     collector, rows = _collector(Types.STRING())
     for value, ts in [(("b", 1), 5), (("a", 2), 7), (("b", 3), 5), (("a", 4), 6)]:
         collector.process_element(value, ts)
     collector.flush()
-    # three small groups: one key run, its order its first group's
+    # two small groups: one key run, its order its first group's, a group's order its
+    # first record's key and timestamp
     assert len(rows) == 1 and rows[0][4] == KIND_KEY_RUN
     groups = [group for _, group in merged_groups(route(rows, 1)[0])]
-    assert row_order(rows[0]) == groups[0][0]
+    assert row_order(rows[0]) == groups[0][0] == sorted_record_order(
+        batch_key_order(Types.STRING())("a"), 6)
     # each group carries its records' one key, as the key selector computed it
     assert [tuple(g[1:]) for g in groups] == [
-        ([("a", 4)], [6], "a"), ([("a", 2)], [7], "a"), ([("b", 1), ("b", 3)], [5, 5], "b")]
+        ([("a", 4), ("a", 2)], [6, 7], "a"), ([("b", 1), ("b", 3)], [5, 5], "b")]
     key = batch_key_order(Types.STRING())
-    assert [key_of_order(g[0]) for g in groups] == [key("a"), key("a"), key("b")]
+    assert [key_of_order(g[0]) for g in groups] == [key("a"), key("b")]
 
 
 def test_rows_without_timestamps_come_before_timestamped_ones_of_the_key():
@@ -143,14 +146,17 @@ def test_state_of_ended_keys_is_dropped_so_one_key_is_held_at_a_time():
     assert [len(row_groups(row)) for row in rows] == [6]
 
 
-def test_a_watermark_row_of_a_sorted_exit_comes_after_every_record_row():
+def test_a_sorted_exit_sends_no_watermark_and_holds_its_records_past_one():
+    # the reading task drops a sorted input's watermarks; a flush at each would cut a
+    # key's records into pieces
     collector, rows = _collector(Types.STRING())
     collector.process_element(("b", 1), 5)
-    collector.process_watermark(7)      # flushes the records first
-    collector.process_element(("a", 2), 9)
+    collector.process_watermark(7)
+    assert rows == []
+    collector.process_element(("b", 2), 9)
     collector.flush()
-    kinds = [r[4] for r in route(rows, 1)[0]]
-    assert kinds == [KIND_RECORDS, KIND_RECORDS, KIND_WATERMARK]
+    assert [(r[4], loads_records(r[5])[:2]) for r in route(rows, 1)[0]] == [
+        (KIND_RECORDS, ([("b", 1), ("b", 2)], [5, 9]))]
 
 
 def test_a_full_exit_sends_its_largest_keys_and_keeps_the_rare_ones_waiting(monkeypatch):

@@ -3,6 +3,7 @@ row, and the reading task merges them with the rows that come later. What the ta
 processes, and in which order, must be what one row per group gave."""
 import marshal
 
+import pytest
 from hypothesis import given, settings, strategies as st
 
 from pyflink_on_spark.common.typeinfo import Types
@@ -196,3 +197,64 @@ def test_the_reading_task_holds_about_one_run_per_flush(monkeypatch):
     # 20000 records, flushes of 250-500 records (a partial flush sends half) per subtask:
     # at most ~80 flushes in all, each a few runs over the whole key range
     assert 2 <= most[0] <= 80
+
+
+# records of upstream subtasks into a key-sorted exchange: (key, timestamp), delivered in
+# calls of a few records (process_stamped) or one by one (process_element)
+_KEYS = ["a", "b", "ab", 3, ("t", 1), 2.5]
+_stamped_records = st.lists(st.tuples(st.sampled_from(_KEYS),
+                                      st.sampled_from([None, 1, 2, 2, 5, 7, 9])),
+                            max_size=40)
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from([(3, 0), (3, 1), (3, 2), (4, 0)]), _stamped_records,
+                          st.integers(1, 5)), max_size=4, unique_by=lambda s: s[0]),
+       st.booleans(), st.integers(1, 4), st.integers(4, 24))
+def test_a_keys_records_are_read_by_timestamp_edge_subtask_and_arrival(
+        subtasks, min_for_none, piece, held):
+    # a key's records with timestamps leave in pieces sorted by timestamp (small pieces,
+    # flushes every few records here); what the reading task gets must be the order one
+    # row per (key, timestamp) gave: key, timestamp (none as Long.MIN_VALUE), edge,
+    # upstream subtask, arrival
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(key_sorted, "SORTED_RECORDS_HELD", held)
+        patch.setattr(key_sorted, "PIECE_RECORDS", piece)
+        rows, expected = _exits_rows(subtasks, min_for_none)
+    read = [(value, None if stamps is None else stamps[i])
+            for _, group in merged_groups(route(rows, 1)[0])
+            for i, value in enumerate(group[1])
+            for stamps in (group[2],)]
+    assert read == [record for _, record in sorted(expected, key=lambda e: e[0])]
+
+
+def _exits_rows(subtasks, min_for_none):
+    """The rows key-sorted exits of `subtasks` send, and each record's place in the
+    exchange's order: (its order's key, timestamp, edge, src, arrival), (value, timestamp)."""
+    from pyflink_on_spark.datastream.functions import wrap_key_selector
+    from pyflink_on_spark.runtime.batch_order import LONG_MIN, batch_key_order
+    from pyflink_on_spark.specs.partitioning import KeyedPartitioning
+    from pyflink_on_spark.specs.stage import ExitSpec
+    rows, expected = [], []
+    key_order = batch_key_order(None)
+    for (edge, src), records, call in subtasks:
+        spec = ExitSpec(edge_id=edge, source=1, side_tag=None,
+                        partitioning=KeyedPartitioning(wrap_key_selector(lambda v: v[0]), None),
+                        target_parallelism=1, target_max_parallelism=128, sort_by_key=True)
+        exit_rows = []
+        collector = KeySortedExitCollector(spec, src, 1, exit_rows, lambda e: e)
+        # with no timestamp among them, Long.MIN_VALUE instead: it sorts as none does
+        records = [(key, LONG_MIN if ts is None and min_for_none else ts)
+                   for key, ts in records]
+        values = [(key, "%d/%d/%d" % (edge, src, i)) for i, (key, _) in enumerate(records)]
+        for start in range(0, len(values), call):
+            if call == 1:
+                collector.process_element(values[start], records[start][1])
+            else:
+                collector.process_stamped(values[start:start + call],
+                                          [ts for _, ts in records[start:start + call]])
+        collector.finish()
+        rows += exit_rows
+        expected += [((key_order(key), LONG_MIN if ts is None else ts, edge, src, i),
+                      (value, ts)) for i, ((key, ts), value) in enumerate(zip(records, values))]
+    return rows, expected
