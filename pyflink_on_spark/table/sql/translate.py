@@ -140,11 +140,6 @@ class _Translator:
             raise SqlValidationError(
                 'The window function requires the timecol is a time attribute type, but is %s.'
                 % flink_type_string(time_type))
-        if tvf.kind == 'SESSION':
-            raise UnsupportedSqlError(
-                'The window function SESSION is not supported by pyflink_on_spark yet (TUMBLE, '
-                'HOP and CUMULATE are; for sessions use GROUP BY SESSION(ts, gap) group '
-                'windows)')
         if tvf.offset_ms:
             # seen on PyFlink 1.20.5: an offset TUMBLE over rows 0..24 s gave only the
             # windows from 13 s on; without a clear reference it is not translated
@@ -162,6 +157,8 @@ class _Translator:
                        ('window_time', window_time)]
 
     def window_table_sql(self, tvf: WindowTvf) -> str:
+        if tvf.kind == 'SESSION':     # the aggregation itself groups by session_window()
+            return _q(tvf.table)
         cols = self.tables[tvf.table]
         ltz = isinstance(dict(cols)[tvf.time_column], LocalZonedTimestampType)
         args = [_q(tvf.time_column), "'%s'" % spark_duration(tvf.size_ms)]
@@ -267,6 +264,10 @@ class _Translator:
                 raise UnsupportedSqlError('%s JOIN is not supported by pyflink_on_spark' % kind)
             sources.append(self.source(join.this, outer))
         scope = _Scope(sources, outer)
+        if from_ is not None and isinstance(from_.this, exp.Table):
+            tvf = self.windows.get(from_.this.name)
+            if tvf is not None and tvf.kind == 'SESSION':
+                self.session_tvf(node, tvf)
         for join in node.args.get('joins') or []:
             on = join.args.get('on')
             if on is not None:
@@ -302,7 +303,7 @@ class _Translator:
                          and isinstance(translated, exp.Column) else 'EXPR$%d' % i)
             out.append((alias, dt))
             scope.aliases[alias] = dt
-            projections.append(exp.alias_(translated, _ident(alias)))
+            projections.append(exp.alias_(translated, _ident(alias), copy=False))
         node.set('expressions', projections)
         order = node.args.get('order')
         if order is not None:
@@ -310,6 +311,48 @@ class _Translator:
             order.set('expressions', [self.expr(o, order_scope, aggregate_ok=True)[0]
                                       for o in order.expressions])
         return out
+
+    # -- SESSION window TVF: only as the input of an aggregation by the session window
+    def session_tvf(self, node: exp.Select, tvf: WindowTvf) -> None:
+        """Flink computes the sessions per PARTITION BY key (over all rows without one, even
+        when grouped by other keys: seen on PyFlink 1.20.5); Spark's session_window() is per
+        grouping key. So the query must group by window_start, window_end [, window_time]
+        and exactly the PARTITION BY keys; it then groups by session_window() itself."""
+        group = node.args.get('group')
+        window_names = ('window_start', 'window_end', 'window_time')
+        refused = UnsupportedSqlError(
+            'The window function SESSION is translated by pyflink_on_spark only as the input '
+            'of an aggregation grouped by window_start, window_end and exactly its PARTITION '
+            'BY keys (%s)' % ', '.join(tvf.partition_keys or ['none']))
+        if group is None or node.args.get('joins') or any(
+                not isinstance(e, exp.Column) for e in group.expressions):
+            raise refused
+        names = [e.name for e in group.expressions]
+        keys = {n for n in names if n not in window_names}
+        if ('window_start' not in names or 'window_end' not in names
+                or keys != set(tvf.partition_keys)):
+            raise refused
+        where = node.args.get('where')
+        if where is not None and any(c.name in window_names for c in where.find_all(exp.Column)):
+            raise refused
+        time_type = dict(self.tables[tvf.table])[tvf.time_column]
+        spark_window = "session_window(%s, '%s')" % (_q(tvf.time_column),
+                                                    spark_duration(tvf.size_ms))
+        parts = {'window_start': 'START', 'window_end': 'END', 'window_time': 'ROWTIME'}
+
+        def replace(n: exp.Expression) -> exp.Expression:
+            if isinstance(n, exp.Column) and n.name in parts:
+                return self._window_part(spark_window, parts[n.name], time_type)
+            return n
+        kept = [e for e in group.expressions if e.name not in window_names]
+        group.set('expressions', [exp.Var(this=spark_window)] + kept)
+        node.set('expressions', [
+            exp.alias_(e.transform(replace), _ident(e.name), copy=False)
+            if isinstance(e, exp.Column) and e.name in parts else e.transform(replace)
+            for e in node.expressions])
+        for key in ('having', 'order'):
+            if node.args.get(key) is not None:
+                node.set(key, node.args[key].transform(replace))
 
     # -- group windows: GROUP BY TUMBLE(ts, size) / HOP(ts, slide, size) / SESSION(ts, gap)
     def group_windows(self, node: exp.Select, scope: _Scope) -> None:

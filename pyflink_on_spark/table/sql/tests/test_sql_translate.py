@@ -149,6 +149,20 @@ def test_cumulate_window_tvf():
             "INTERVAL '10' SECOND))")
 
 
+def test_session_window_tvf_groups_by_session_window():
+    assert sql("SELECT k, window_start, window_end, COUNT(*) FROM TABLE(SESSION(TABLE t "
+               "PARTITION BY k, DESCRIPTOR(ts), INTERVAL '2' SECOND)) "
+               "GROUP BY k, window_start, window_end") == (
+        "SELECT `k` AS `k`, session_window(`ts`, '2000 milliseconds').start AS `window_start`, "
+        "session_window(`ts`, '2000 milliseconds').end AS `window_end`, COUNT(*) AS `EXPR$3` "
+        "FROM `t` GROUP BY session_window(`ts`, '2000 milliseconds'), `k`")
+    assert columns("SELECT window_start, window_time, COUNT(*) FROM TABLE(SESSION(TABLE t, "
+                   "DESCRIPTOR(lts), INTERVAL '2' SECOND)) GROUP BY window_start, window_end, "
+                   "window_time") == (
+        ('window_start', 'TIMESTAMP(3) NOT NULL'), ('window_time', 'TIMESTAMP_LTZ(3) NOT NULL'),
+        ('EXPR$2', 'BIGINT NOT NULL'))
+
+
 def test_group_windows():
     assert sql("SELECT k, TUMBLE_START(ts, INTERVAL '10' SECOND), TUMBLE_ROWTIME(ts, "
                "INTERVAL '10' SECOND), COUNT(*) FROM t GROUP BY TUMBLE(ts, INTERVAL '10' "
@@ -179,6 +193,9 @@ def test_ddl_columns_serve_as_the_table_description():
     ('SELECT NOPE_FN(k) FROM t', 'NOPE_FN'),
     ("SELECT * FROM TABLE(SESSION(TABLE t, DESCRIPTOR(ts), INTERVAL '5' SECOND))",
      'SESSION'),
+    # without PARTITION BY, Flink's sessions span all rows even when grouped by k
+    ("SELECT k, window_start, window_end, COUNT(*) FROM TABLE(SESSION(TABLE t, "
+     "DESCRIPTOR(ts), INTERVAL '5' SECOND)) GROUP BY k, window_start, window_end", 'SESSION'),
     ("SELECT * FROM TABLE(TUMBLE(TABLE t, DESCRIPTOR(ts), INTERVAL '10' SECOND, "
      "INTERVAL '3' SECOND))", 'offset'),
     ('SELECT AVG(dm) FROM t', 'AVG of DECIMAL'),
