@@ -273,7 +273,9 @@ class _Translator:
             if on is not None:
                 join.set('on', self.expr(on, scope)[0])
             if join.args.get('using'):
-                pass
+                # the columns SELECT * yields for USING were not checked against Flink
+                raise UnsupportedSqlError('JOIN ... USING (...) is not supported by '
+                                          'pyflink_on_spark: write JOIN ... ON')
         self.group_windows(node, scope)
         if node.args.get('where') is not None:
             where = node.args['where']

@@ -201,6 +201,7 @@ def test_ddl_columns_serve_as_the_table_description():
     ('SELECT AVG(dm) FROM t', 'AVG of DECIMAL'),
     ('SELECT dm / 2 FROM t', 'DECIMAL division'),
     ('SELECT * FROM t, LATERAL TABLE(f(k))', 'LATERAL'),
+    ('SELECT * FROM t JOIN u USING (k)', 'USING'),
     ("SELECT COUNT(*) FROM t GROUP BY TUMBLE(ts, INTERVAL '1:30' MINUTE TO SECOND)",
      'interval'),
 ])
