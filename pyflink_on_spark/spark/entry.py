@@ -378,15 +378,25 @@ def table_columns(description) -> tuple:
 
 
 def table_rows(description) -> Iterator[tuple]:
-    """The rows of a table (tuples of column values), the result streamed to the driver
-    partition by partition."""
+    """The rows of a table as (tuple of column values, RowKind value), the result streamed
+    to the driver partition by partition."""
+    from pyflink_on_spark.spark.table_changelog import KIND
     from pyflink_on_spark.spark.table_frames import table_frame
     try:
         frame = table_frame(description, _table_session())
+        kinds = KIND in frame.columns
         for row in frame.toLocalIterator():
-            yield tuple(row)
+            values = tuple(row)
+            yield (values[:-1], values[-1]) if kinds else (values, 0)
     except Exception as e:
         raise _table_error(e) from None
+
+
+def table_updates(description) -> bool:
+    """Whether a table's rows are a changelog of updates (a grouping query in STREAMING
+    mode, spark/table_changelog.py); no Spark needed to tell."""
+    from pyflink_on_spark.spark.table_changelog import is_changelog
+    return is_changelog(description)
 
 
 def table_pandas(description):

@@ -84,18 +84,38 @@ def table_frame(description, session):
              for row in description.rows], schema=arrow_schema(description.columns))
         return session.createDataFrame(table, spark_schema(description.columns))
     if isinstance(description, QueryTable):
-        for name, view in description.inputs:
-            table_frame(view, session).createOrReplaceTempView(name)
-        return session.sql(description.query)
+        return _query_frame(description, session)
     if isinstance(description, RenamedTable):
         return table_frame(description.input, session).toDF(
             *[c.name for c in description.columns])
     raise TypeError("unknown table description %r" % (description,))
 
 
+def _query_frame(description: QueryTable, session):
+    from pyflink_on_spark.spark.table_changelog import KIND, SEQ, changelog_frame, is_changelog
+    changelog = is_changelog(description)
+    for name, view in description.inputs:
+        frame = table_frame(view, session)
+        if KIND in frame.columns:
+            raise NotImplementedError(
+                "a query over %r, whose rows update (STREAMING mode): pyflink_on_spark runs "
+                "queries over insert-only tables only (docs/table.md)" % name)
+        if changelog:
+            from pyspark.sql import functions as F
+            frame = frame.withColumn(SEQ, F.monotonically_increasing_id())
+        frame.createOrReplaceTempView(name)
+    if changelog:
+        return changelog_frame(session, description.query,
+                               spark_schema(description.columns or
+                                            table_columns(description, session)))
+    return session.sql(description.query)
+
+
 def table_columns(description, session) -> Tuple[TableColumn, ...]:
     """The columns of a query's result, as Spark's analyzer types it (no job runs: the
     inputs are empty frames of their columns)."""
+    if isinstance(description, QueryTable) and description.columns is not None:
+        return tuple(description.columns)
     if isinstance(description, QueryTable):
         for name, view in description.inputs:
             session.createDataFrame([], spark_schema(input_columns(view, session))) \
@@ -171,28 +191,41 @@ CHUNK_ROWS = 2048
 def table_source_frame(description, parallelism: int, session):
     """Split rows of a table read as a stream's source: each Spark partition's rows, as Row
     chunks, go to one source subtask (partition i to subtask i % parallelism), in order."""
+    from pyflink_on_spark.spark.table_changelog import KIND
     frame = table_frame(description.table, session)
+    kinds = KIND in frame.columns
+    if kinds and not description.changelog:
+        raise NotImplementedError(
+            "to_data_stream / to_append_stream of a table whose rows update (a grouping "
+            "query in STREAMING mode): use to_changelog_stream, or BATCH mode for the final "
+            "rows (docs/table.md)")
     return frame.mapInArrow(_row_chunker(tuple(description.names), parallelism,
-                                         description.as_tuples), SPARK_SCHEMA)
+                                         description.as_tuples, kinds), SPARK_SCHEMA)
 
 
-def _row_chunker(names: Tuple[str, ...], parallelism: int, as_tuples: bool):
+def _row_chunker(names: Tuple[str, ...], parallelism: int, as_tuples: bool, kinds: bool):
+    """Chunks of records of a table's rows; with `kinds`, the last column is each row's
+    RowKind value (a changelog), set on its Row."""
     def chunk(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
         from pyspark import TaskContext
-        from pyflink_on_spark.common.types import Row
+        from pyflink_on_spark.common.types import Row, RowKind
         partition = TaskContext.get().partitionId()
         seq = 0
         for batch in batches:
             rows = []
             columns = [c.to_pylist() for c in batch.columns]
+            kind_of = columns.pop() if kinds else None
             for start in range(0, batch.num_rows, CHUNK_ROWS):
                 records = []
-                for values in zip(*(c[start:start + CHUNK_ROWS] for c in columns)):
+                for i, values in enumerate(zip(*(c[start:start + CHUNK_ROWS]
+                                                 for c in columns)), start):
                     if as_tuples:
                         records.append(values)
                         continue
                     row = Row(*values)
                     row.set_field_names(list(names))
+                    if kind_of is not None:
+                        row.set_row_kind(RowKind(kind_of[i]))
                     records.append(row)
                 rows.append((-1, partition % parallelism, partition, seq, KIND_SPLIT,
                              pickle.dumps(records, protocol=5)))

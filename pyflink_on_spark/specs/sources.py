@@ -212,8 +212,10 @@ class RabbitMQSourceSpec:
 class TableSourceSpec:
     """to_data_stream / to_append_stream / to_changelog_stream: the rows of a table (a
     specs.tables description), computed by Spark SQL and read into the stream as records:
-    Rows named `names`, or tuples with `as_tuples` (spark/table_frames.py)."""
+    Rows named `names`, or tuples with `as_tuples` (spark/table_frames.py); with
+    `changelog`, Rows of the row kind of each change of an updating table."""
     table: Any
     names: Tuple[str, ...]
     as_tuples: bool = False
+    changelog: bool = False
     name: str = "Table Source"

@@ -4,7 +4,7 @@ computes nothing until a result is asked for (execute(), to_pandas(), a job read
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Tuple
+from typing import Any, Optional, Tuple
 
 
 @dataclass(frozen=True)
@@ -47,9 +47,14 @@ class RowsTable:
 @dataclass(frozen=True)
 class QueryTable:
     """A Spark SQL query over named inputs (temporary views, or the table a select / where
-    was called on): `inputs` are (name, description) pairs the query reads by name."""
+    was called on): `inputs` are (name, description) pairs the query reads by name;
+    `columns` its result's as Flink types them (None: as Spark's analyzer types them);
+    `streaming`: made in STREAMING mode, where a grouping query's result is Flink's
+    changelog of updates (spark/table_changelog.py)."""
     query: str
     inputs: Tuple[Tuple[str, Any], ...]
+    columns: Optional[Tuple[TableColumn, ...]] = None
+    streaming: bool = False
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,5 @@
-"""Expression: a Table API expression as the Spark SQL text it stands for."""
+"""Expression: a Table API expression as the Flink SQL text it stands for (translated to
+Spark SQL with the queries, table/sql)."""
 from __future__ import annotations
 
 import datetime
@@ -9,21 +10,22 @@ __all__ = ['Expression']
 
 
 def literal_sql(value: Any) -> str:
-    """A Python value as a Spark SQL literal."""
+    """A Python value as a Flink SQL literal of the type PyFlink's lit() gives it (the
+    Table API's expressions go through the SQL translator, table/sql)."""
     if value is None:
         return "NULL"
     if isinstance(value, bool):
         return "TRUE" if value else "FALSE"
     if isinstance(value, int):
-        return str(value) if -2 ** 31 <= value < 2 ** 31 else "%dL" % value
+        return str(value) if -2 ** 31 <= value < 2 ** 31 else "CAST(%d AS BIGINT)" % value
     if isinstance(value, float):
         return "CAST(%r AS DOUBLE)" % value
     if isinstance(value, decimal.Decimal):
-        return "%sBD" % value
+        return str(value)
     if isinstance(value, str):
-        return "'%s'" % value.replace("\\", "\\\\").replace("'", "\\'")
+        return "'%s'" % value.replace("'", "''")
     if isinstance(value, datetime.datetime):
-        return "TIMESTAMP_NTZ '%s'" % value.isoformat(sep=" ")
+        return "TIMESTAMP '%s'" % value.isoformat(sep=" ")
     if isinstance(value, datetime.date):
         return "DATE '%s'" % value.isoformat()
     raise NotImplementedError("lit(%r): a literal of type %s is not supported by "
@@ -35,7 +37,7 @@ def _sql(value: Any) -> str:
 
 
 class Expression(object):
-    """`sql`: its Spark SQL text; `name`: the column it names, if it is a column reference
+    """`sql`: its Flink SQL text; `name`: the column it names, if it is a column reference
     (a select keeps that name; Flink names other unnamed expressions _c<position>)."""
 
     def __init__(self, sql: str, name: Optional[str] = None) -> None:

@@ -1,5 +1,5 @@
-"""pyflink.table.expressions: col, lit and the operators of Expression, rendered as Spark SQL
-text (the Table API's select / where / filter / alias run as Spark SQL, docs/table.md)."""
+"""pyflink.table.expressions: col, lit and the operators of Expression, rendered as Flink SQL
+text (the Table API's select / where / filter run as SQL queries, docs/table.md)."""
 from __future__ import annotations
 
 from typing import Any

@@ -6,7 +6,7 @@ from __future__ import annotations
 import itertools
 from typing import Optional, Tuple
 
-from pyflink_on_spark.specs.tables import QueryTable, RenamedTable, TableColumn
+from pyflink_on_spark.specs.tables import RenamedTable, TableColumn
 from pyflink_on_spark.table.columns import column_names, renamed, schema_text
 
 __all__ = ['Table', 'GroupedTable']
@@ -69,8 +69,9 @@ class Table(object):
 
     # -- relational methods ---------------------------------------------------------------------
 
-    def _query(self, sql: str) -> 'Table':
-        return Table(QueryTable(sql, ((self._name, self._description),)), self._t_env)
+    def _query(self, sql: str, *others: 'Table') -> 'Table':
+        """A Flink SQL query over this table (and `others`), by their names in queries."""
+        return self._t_env._translated(sql, (self,) + others)
 
     def select(self, *fields) -> 'Table':
         items = ", ".join(_select_item(f, i) for i, f in enumerate(fields))
@@ -90,10 +91,8 @@ class Table(object):
         return self._query("SELECT DISTINCT * FROM `%s`" % self._name)
 
     def union_all(self, right: 'Table') -> 'Table':
-        return Table(QueryTable("SELECT * FROM `%s` UNION ALL SELECT * FROM `%s`"
-                                % (self._name, right._name),
-                                ((self._name, self._description),
-                                 (right._name, right._description))), self._t_env)
+        return self._query("SELECT * FROM `%s` UNION ALL SELECT * FROM `%s`"
+                           % (self._name, right._name), right)
 
     # -- results --------------------------------------------------------------------------------
 
@@ -104,6 +103,11 @@ class Table(object):
     def _rows(self):
         from pyflink_on_spark.table.table_result import rows_of
         return rows_of(self._t_env._executor().table_rows(self._description))
+
+    def _updates(self) -> bool:
+        """Whether its rows are a changelog of updates (a grouping query in STREAMING
+        mode)."""
+        return self._t_env._executor().table_updates(self._description)
 
     def to_pandas(self):
         return self._t_env._executor().table_pandas(self._description)

@@ -25,11 +25,6 @@ def _unsupported(method: str, hint: str = "docs/table.md lists what runs"):
     return refuse
 
 
-# an aggregate or a DISTINCT makes a streaming query's result an updating changelog
-_UPDATING = re.compile(r"\b(GROUP\s+BY|DISTINCT|COUNT|SUM|MIN|MAX|AVG|OVER|JOIN)\b",
-                       re.IGNORECASE)
-
-
 class TableConfig(object):
     """t_env.get_config(): the table options a program sets (kept; none changes what runs
     here)."""
@@ -153,9 +148,24 @@ class TableEnvironment(object):
         return self._views.pop(view_path, None) is not None
 
     def sql_query(self, query: str) -> Table:
-        """A query over the temporary views, run as Spark SQL (docs/table.md)."""
-        inputs = tuple((name, table._description) for name, table in self._views.items())
-        return Table(QueryTable(query, inputs), self)
+        """A Flink SQL query over the temporary views, translated to Spark SQL (table/sql:
+        a construct without a faithful mapping raises NotImplementedError naming it)."""
+        return self._translated(query, tuple(
+            (name, table) for name, table in self._views.items()))
+
+    def _translated(self, query: str, inputs) -> Table:
+        """A query over `inputs`: (name, Table) pairs, or Tables read by their own names."""
+        from pyflink_on_spark.table.sql import translate_query
+        named = [(i._name, i) if isinstance(i, Table) else i for i in inputs]
+        translated = translate_query(query, {
+            name: [(c.name, c.sql_type + ("" if c.nullable else " NOT NULL"))
+                   for c in table._resolved_columns()] for name, table in named})
+        columns = tuple(_flink_column(name, type_text) for name, type_text in
+                        translated.columns)
+        description = QueryTable(translated.sql, tuple(
+            (name, table._description) for name, table in named), columns,
+            self._is_streaming())
+        return Table(description, self, columns)
 
     def execute_sql(self, stmt: str):
         from pyflink_on_spark.table.table_result import TableResult
@@ -218,6 +228,13 @@ class TableEnvironment(object):
     add_python_archive = _unsupported("add_python_archive")
 
 
+def _flink_column(name: str, type_text: str) -> TableColumn:
+    """A column of Flink's type text ('INT NOT NULL')."""
+    not_null = type_text.endswith(" NOT NULL")
+    return TableColumn(name, type_text[:-len(" NOT NULL")] if not_null else type_text,
+                       not not_null)
+
+
 def _is_missing(value) -> bool:
     return value is None or (isinstance(value, float) and value != value)
 
@@ -269,7 +286,8 @@ class StreamTableEnvironment(TableEnvironment):
         description = StreamTable((sink,), sink.id, self._env._job_settings(), columns, shape)
         return Table(description, self, columns)
 
-    def _stream_of(self, table: Table, as_tuples: bool, type_info=None, names=None):
+    def _stream_of(self, table: Table, as_tuples: bool, type_info=None, names=None,
+                   changelog: bool = False):
         from pyflink_on_spark.common.typeinfo import ExternalTypeInfo, Types
         from pyflink_on_spark.datastream.data_stream import DataStream
         from pyflink_on_spark.graph.transformations import SourceTransformation
@@ -281,18 +299,15 @@ class StreamTableEnvironment(TableEnvironment):
                 list(names), [_type_info(c.sql_type) for c in columns]))
         node = SourceTransformation(name="Source: Table Source", output_type=type_info,
                                     source=TableSourceSpec(table._description, names,
-                                                           as_tuples))
+                                                           as_tuples, changelog))
         return DataStream(_env=self._env, _transformation=node)
 
     def _insert_only(self, table: Table, method: str) -> None:
-        description = table._description
-        if self._is_streaming() and isinstance(description, QueryTable) and \
-                _UPDATING.search(description.query):
+        if table._updates():
             raise NotImplementedError(
-                "%s of an aggregating query in STREAMING mode (its result is a changelog of "
-                "updates): pyflink_on_spark does not produce Flink's update rows yet; run the "
-                "TableEnvironment in batch mode (EnvironmentSettings.in_batch_mode()) for the "
-                "final rows (docs/table.md)" % method)
+                "%s of a table whose rows update (a grouping query in STREAMING mode): use "
+                "to_changelog_stream, or BATCH mode (EnvironmentSettings.in_batch_mode()) for "
+                "the final rows (docs/table.md)" % method)
 
     def to_data_stream(self, table: Table, *args):
         if args:
@@ -315,8 +330,7 @@ class StreamTableEnvironment(TableEnvironment):
         if target_schema is not None or changelog_mode is not None:
             raise NotImplementedError("to_changelog_stream with a target schema or changelog "
                                       "mode is not supported by pyflink_on_spark yet")
-        self._insert_only(table, "to_changelog_stream")
-        return self._stream_of(table, as_tuples=False)
+        return self._stream_of(table, as_tuples=False, changelog=True)
 
     from_changelog_stream = _unsupported("from_changelog_stream")
     to_retract_stream = _unsupported("to_retract_stream")

@@ -52,10 +52,13 @@ class TableResult(object):
             "pyflink_on_spark yet: iterate collect() and print the rows")
 
 
-def rows_of(tuples: Iterator[tuple]):
-    """Row objects of value tuples."""
-    from pyflink_on_spark.common.types import Row
-    for values in tuples:
-        yield Row(*values)
+def rows_of(rows: Iterator[tuple]):
+    """Row objects of (values, RowKind value) pairs."""
+    from pyflink_on_spark.common.types import Row, RowKind
+    for values, kind in rows:
+        row = Row(*values)
+        if kind:
+            row.set_row_kind(RowKind(kind))
+        yield row
 
 

@@ -32,7 +32,7 @@ def test_untyped_and_unsupported_streams_are_refused_by_name():
 def test_expressions_render_spark_sql_and_selects_name_unnamed_columns_as_flink():
     expression = ((col("a") + 1) * lit(2.5)) > col("b")
     assert expression.sql == "(((`a` + 1) * CAST(2.5 AS DOUBLE)) > `b`)"
-    assert (col("p") == "it's").sql == "(`p` = 'it\\'s')"
+    assert (col("p") == "it's").sql == "(`p` = 'it''s')"
     env = StreamExecutionEnvironment.get_execution_environment()
     t_env = StreamTableEnvironment.create(env)
     table = t_env.from_data_stream(env.from_collection(
@@ -40,9 +40,11 @@ def test_expressions_render_spark_sql_and_selects_name_unnamed_columns_as_flink(
     query = table.where(col("f0") > 0).select(col("f1"), col("f0") * 2,
                                               col("f0").alias("n"))._description
     assert isinstance(query, QueryTable)
-    assert query.query.startswith("SELECT `f1`, (`f0` * 2) AS `_c1`, `f0` AS `n` FROM `")
+    assert query.query.startswith("SELECT `f1` AS `f1`, (`f0` * 2) AS `_c1`, `f0` AS `n` FROM")
+    assert query.columns == (TableColumn("f1", "STRING"), TableColumn("_c1", "INT", False),
+                             TableColumn("n", "INT", False))
     inner = query.inputs[0][1]
-    assert isinstance(inner, QueryTable) and "WHERE (`f0` > 0)" in inner.query
+    assert isinstance(inner, QueryTable) and "WHERE (`f0` > 0)" in inner.query, inner.query
     assert isinstance(inner.inputs[0][1], StreamTable)
 
 
@@ -76,16 +78,19 @@ def test_unsupported_methods_and_names_raise_naming_them():
         table.join(table)
 
 
-def test_aggregates_in_streaming_mode_are_refused():
+def test_grouping_queries_in_streaming_mode_update_and_feed_changelogs_only():
     env = StreamExecutionEnvironment.get_execution_environment()
     ds = env.from_collection([(1, "x")], type_info=Types.TUPLE([Types.INT(), Types.STRING()]))
     streaming = StreamTableEnvironment.create(env)
     streaming.create_temporary_view("v", ds)
-    query = "SELECT f1, SUM(f0) FROM v GROUP BY f1"
-    with pytest.raises(NotImplementedError, match="STREAMING"):
-        streaming.to_changelog_stream(streaming.sql_query(query))
-    assert not StreamTableEnvironment.create(
-        env, EnvironmentSettings.in_batch_mode())._is_streaming()
+    grouped = streaming.sql_query("SELECT f1, SUM(f0) AS s FROM v GROUP BY f1")
+    assert grouped._updates() and not streaming.sql_query("SELECT f1 FROM v")._updates()
+    with pytest.raises(NotImplementedError, match="to_changelog_stream"):
+        streaming.to_data_stream(grouped)
+    assert streaming.to_changelog_stream(grouped) is not None       # built, not run
+    batch = StreamTableEnvironment.create(env, EnvironmentSettings.in_batch_mode())
+    batch.create_temporary_view("v", ds)
+    assert not batch.sql_query("SELECT f1, SUM(f0) AS s FROM v GROUP BY f1")._updates()
 
 
 def test_creating_a_table_environment_loads_no_spark():

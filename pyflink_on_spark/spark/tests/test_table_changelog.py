@@ -1,0 +1,45 @@
+"""Flink's changelog of a grouping query (spark/table_changelog.py), without Spark: the query
+rewritten as running aggregates, and the +I / -U / +U rows one task emits from them."""
+import pyarrow as pa
+import pytest
+
+from pyflink_on_spark.spark.table_changelog import _changes, is_updating, running_query
+
+
+def test_group_by_becomes_running_aggregates_over_arrival_order():
+    sql, names, keys = running_query("SELECT `k` AS `k`, MAX(`v`) AS `m` FROM t WHERE `v` > 1 "
+                                     "GROUP BY `k`")
+    assert names == ["k", "m"] and keys == 1
+    assert "MAX(`v`) OVER (PARTITION BY `k` ORDER BY __pyflink_seq" in sql
+    assert "ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW" in sql
+    assert sql.endswith("FROM t WHERE `v` > 1") and "GROUP BY" not in sql
+    _, names, keys = running_query("SELECT DISTINCT `k` AS `k` FROM t")
+    assert names == ["k"] and keys == 1
+
+
+@pytest.mark.parametrize("sql, named", [
+    ("SELECT k, COUNT(*) FROM t GROUP BY k HAVING COUNT(*) > 1", "HAVING"),
+    ("SELECT COUNT(DISTINCT v) FROM t", "DISTINCT aggregate"),
+    ("SELECT a.k, COUNT(*) FROM t AS a JOIN u AS b ON a.k = b.k GROUP BY a.k", "JOIN"),
+])
+def test_what_cannot_be_rewritten_is_refused_by_name(sql, named):
+    with pytest.raises(NotImplementedError, match=named):
+        running_query(sql)
+
+
+def test_windowed_aggregates_and_plain_selects_do_not_update():
+    assert is_updating("SELECT k, COUNT(*) FROM t GROUP BY k")
+    assert not is_updating("SELECT k, v * 2 FROM t WHERE v > 1")
+    # as the SQL translator writes a group window (table/sql)
+    assert not is_updating("SELECT window(`ts`, '5000 milliseconds').start AS `s`, COUNT(*) "
+                           "FROM t GROUP BY window(`ts`, '5000 milliseconds')")
+
+
+def test_changes_emit_insert_then_update_pairs_and_nothing_when_unchanged():
+    # running MAX per key, in arrival order: (result k, m, key, seq)
+    batch = pa.RecordBatch.from_pydict({
+        "k": ["a", "b", "a", "a", "a"], "m": [3, 1, 3, 5, 5],
+        "key": ["a", "b", "a", "a", "a"], "seq": [0, 1, 2, 3, 4]})
+    out = pa.Table.from_batches(list(_changes(2, 1)(iter([batch])))).to_pylist()
+    assert [(r["k"], r["m"], r["__pyflink_kind"]) for r in out] == [
+        ("a", 3, 0), ("b", 1, 0), ("a", 3, 1), ("a", 5, 2)]
