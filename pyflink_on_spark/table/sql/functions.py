@@ -196,6 +196,19 @@ def _hour(name: str, args: List[Arg]) -> Result:
     return cast(call('hour', args[0][0]), 'BIGINT'), DataTypes.BIGINT()
 
 
+def _greatest_least(spark_name: str):
+    def handler(name: str, args: List[Arg]) -> Result:
+        # Flink: NULL when any argument is NULL (GREATEST(2, NULL) is NULL on PyFlink 1.20.5);
+        # Spark's GREATEST / LEAST skip NULLs
+        if len(args) < 2:
+            raise SqlValidationError('The function %s takes at least 2 arguments, found %d'
+                                     % (name, len(args)))
+        any_null = exp.or_(*[exp.Is(this=a.copy(), expression=exp.Null()) for a, _ in args])
+        return exp.If(this=any_null, true=exp.Null(),
+                      false=call(spark_name, *[a for a, _ in args])), _common(args)
+    return handler
+
+
 def _sign(name: str, args: List[Arg]) -> Result:
     # Flink's SIGN keeps the argument's type (SIGN(-2) is the INT -1); Spark's is a DOUBLE
     _arity(name, args, 1, 1)
@@ -230,6 +243,8 @@ _FUNCTIONS: Dict[str, Callable[[str, List[Arg]], Result]] = {
     'PI': _same('pi', _double, 0, 0),
     'SIGN': _sign,
     'HOUR': _hour,
+    'GREATEST': _greatest_least('greatest'),
+    'LEAST': _greatest_least('least'),
     'MOD': _mod,
     'POWER': _same('power', _double, 2, 2),
     'ABS': _same('abs', _first, 1, 1),

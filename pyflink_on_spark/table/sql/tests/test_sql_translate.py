@@ -106,6 +106,13 @@ def test_time_rules_seen_on_pyflink():
         ('EXPR$0', 'BIGINT'), ('EXPR$1', 'BIGINT'), ('EXPR$2', 'BOOLEAN NOT NULL'))
 
 
+def test_greatest_and_least_are_null_when_any_argument_is():
+    # PyFlink: GREATEST(2, NULL) is NULL; Spark's GREATEST skips the NULL
+    assert sql('SELECT GREATEST(k, i), LEAST(k, i) FROM t') == (
+        'SELECT IF(`k` IS NULL OR `i` IS NULL, NULL, GREATEST(`k`, `i`)) AS `EXPR$0`, '
+        'IF(`k` IS NULL OR `i` IS NULL, NULL, LEAST(`k`, `i`)) AS `EXPR$1` FROM t')
+
+
 def test_case_join_union():
     assert sql("SELECT CASE WHEN k = 1 THEN 'one' ELSE 'many' END FROM t") == \
         "SELECT CASE WHEN `k` = 1 THEN 'one' ELSE 'many' END AS `EXPR$0` FROM t"
