@@ -209,6 +209,31 @@ def _greatest_least(spark_name: str):
     return handler
 
 
+def _date_part(spark_name: str):
+    def handler(name: str, args: List[Arg]) -> Result:
+        # Flink's YEAR(ts), MONTH(ts), ... are BIGINTs, Spark's INTs
+        _arity(name, args, 1, 1)
+        return cast(call(spark_name, args[0][0]), 'BIGINT'), DataTypes.BIGINT()
+    return handler
+
+
+def _locate(name: str, args: List[Arg]) -> Result:
+    # 1-based position, 0 when absent, 1 for '' (PyFlink 1.20.5 and Spark)
+    _arity(name, args, 2, 2)
+    return call('locate', args[0][0], args[1][0]), DataTypes.INT()
+
+
+def _regexp_extract(name: str, args: List[Arg]) -> Result:
+    # Flink: NULL when the pattern does not match; Spark's REGEXP_EXTRACT gives ''
+    if len(args) != 3:
+        raise UnsupportedSqlError('REGEXP_EXTRACT without its group index is not supported by '
+                                  'pyflink_on_spark: write REGEXP_EXTRACT(s, pattern, index)')
+    (s, _), (pattern, _), (index, _) = args
+    matches = exp.RegexpLike(this=s.copy(), expression=pattern.copy())
+    return exp.If(this=matches, true=call('regexp_extract', s, pattern, index),
+                  false=exp.Null()), DataTypes.STRING()
+
+
 def _sign(name: str, args: List[Arg]) -> Result:
     # Flink's SIGN keeps the argument's type (SIGN(-2) is the INT -1); Spark's is a DOUBLE
     _arity(name, args, 1, 1)
@@ -243,6 +268,20 @@ _FUNCTIONS: Dict[str, Callable[[str, List[Arg]], Result]] = {
     'PI': _same('pi', _double, 0, 0),
     'SIGN': _sign,
     'HOUR': _hour,
+    'YEAR': _date_part('year'),
+    'QUARTER': _date_part('quarter'),
+    'MONTH': _date_part('month'),
+    'WEEK': _date_part('weekofyear'),
+    'DAYOFYEAR': _date_part('dayofyear'),
+    'DAYOFMONTH': _date_part('dayofmonth'),
+    'DAYOFWEEK': _date_part('dayofweek'),
+    'MINUTE': _date_part('minute'),
+    'SECOND': _date_part('second'),
+    'LOCATE': _locate,
+    'REGEXP_EXTRACT': _regexp_extract,
+    'LEFT': _same('left', _string, 2, 2),
+    'RIGHT': _same('right', _string, 2, 2),
+    'MD5': _same('md5', _string, 1, 1),
     'GREATEST': _greatest_least('greatest'),
     'LEAST': _greatest_least('least'),
     'MOD': _mod,

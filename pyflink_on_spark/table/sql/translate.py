@@ -50,7 +50,8 @@ class _FlinkDialect(Dialect):
         NO_PAREN_FUNCTIONS: Dict = {}
         # only the calls with SQL's own argument syntax keep their parsers
         FUNCTION_PARSERS = {k: v for k, v in parser.Parser.FUNCTION_PARSERS.items()
-                            if k in ('CAST', 'TRY_CAST', 'SUBSTRING', 'TRIM', 'EXTRACT')}
+                            if k in ('CAST', 'TRY_CAST', 'SUBSTRING', 'TRIM', 'EXTRACT',
+                                     'POSITION')}
 
 
 @dataclass(frozen=True)
@@ -62,7 +63,7 @@ class SparkQuery:
 
 # Node types that mean the same in both engines once their children are translated
 _PASS_THROUGH = (exp.And, exp.Or, exp.Not, exp.Paren, exp.Neg, exp.EQ, exp.NEQ, exp.GT,
-                 exp.GTE, exp.LT, exp.LTE, exp.Is, exp.Like, exp.ILike, exp.In, exp.Between,
+                 exp.GTE, exp.LT, exp.LTE, exp.Is, exp.Like, exp.In, exp.Between,
                  exp.Null, exp.Boolean, exp.Case, exp.If, exp.Ordered, exp.Interval, exp.Var,
                  exp.Identifier, exp.DataType, exp.Star, exp.Tuple, exp.NullSafeEQ,
                  exp.NullSafeNEQ)
@@ -509,9 +510,12 @@ class _Translator:
         if isinstance(e, exp.Extract):
             e.set('expression', self.expr(e.expression, scope, aggregate_ok)[0])
             return e, DataTypes.BIGINT()
-        if isinstance(e, exp.StrPosition):
-            raise UnsupportedSqlError('The Flink SQL function POSITION has no faithful Spark '
-                                      'SQL translation in pyflink_on_spark')
+        if isinstance(e, exp.StrPosition):    # POSITION(sub IN s)
+            if e.args.get('position') is not None:
+                raise UnsupportedSqlError('POSITION(... FROM n) is not supported by '
+                                          'pyflink_on_spark')
+            sub = self.expr(e.args['substr'], scope, aggregate_ok)
+            return translate_function('LOCATE', [sub, self.expr(e.this, scope, aggregate_ok)])
         if isinstance(e, exp.Case):
             return self.case(e, scope, aggregate_ok)
         if isinstance(e, exp.If):
@@ -544,7 +548,7 @@ class _Translator:
     @staticmethod
     def _pass_through_type(e: exp.Expression, types: List[Optional[DataType]]):
         if isinstance(e, (exp.And, exp.Or, exp.Not, exp.EQ, exp.NEQ, exp.GT, exp.GTE, exp.LT,
-                          exp.LTE, exp.Like, exp.ILike, exp.In, exp.Between)):
+                          exp.LTE, exp.Like, exp.In, exp.Between)):
             return boolean_of(*types)
         if isinstance(e, (exp.NullSafeEQ, exp.NullSafeNEQ)):     # IS [NOT] DISTINCT FROM
             return DataTypes.BOOLEAN(False)
@@ -645,8 +649,27 @@ class _Translator:
                 'TUMBLE', 'HOP', 'SESSION'):
             raise SqlValidationError('%s(...) is only allowed in GROUP BY %s(...) queries'
                                      % (name, name.split('_')[0]))
+        if name in ('TIMESTAMPDIFF', 'TIMESTAMPADD'):
+            return self.timestamp_arithmetic(name, e, scope, aggregate_ok)
         args = [self.expr(a, scope, aggregate_ok) for a in e.expressions]
         return translate_function(name, args)
+
+    def timestamp_arithmetic(self, name: str, e: exp.Anonymous, scope: _Scope,
+                             aggregate_ok: bool):
+        """TIMESTAMPDIFF(unit, a, b) (an INT in Flink, a BIGINT in Spark) and
+        TIMESTAMPADD(unit, n, ts): the unit is a keyword, not a column."""
+        if len(e.expressions) != 3 or not isinstance(e.expressions[0], exp.Column):
+            raise SqlValidationError('%s(unit, a, b) takes a time unit and two arguments'
+                                     % name)
+        unit = e.expressions[0].name.upper()
+        if unit not in ('SECOND', 'MINUTE', 'HOUR', 'DAY', 'WEEK', 'MONTH', 'QUARTER', 'YEAR'):
+            raise UnsupportedSqlError('%s with the unit %s is not supported by '
+                                      'pyflink_on_spark' % (name, unit))
+        a, _ = self.expr(e.expressions[1], scope, aggregate_ok)
+        b, bt = self.expr(e.expressions[2], scope, aggregate_ok)
+        if name == 'TIMESTAMPDIFF':
+            return cast(call('timestampdiff', exp.Var(this=unit), a, b), 'INT'), DataTypes.INT()
+        return call('timestampadd', exp.Var(this=unit), a, b), bt
 
     def aggregate(self, name: str, e: exp.Anonymous, scope: _Scope):
         args = e.expressions

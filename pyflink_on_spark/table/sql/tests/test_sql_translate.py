@@ -106,6 +106,19 @@ def test_time_rules_seen_on_pyflink():
         ('EXPR$0', 'BIGINT'), ('EXPR$1', 'BIGINT'), ('EXPR$2', 'BOOLEAN NOT NULL'))
 
 
+def test_more_functions_seen_on_pyflink():
+    # REGEXP_EXTRACT: NULL without a match on PyFlink ('' on Spark); date parts and
+    # TIMESTAMPDIFF are BIGINT / INT on PyFlink
+    assert sql("SELECT POSITION('b' IN s), REGEXP_EXTRACT(s, '(z+)', 1), YEAR(ts), "
+               "TIMESTAMPDIFF(DAY, ts, ts), TIMESTAMPADD(HOUR, 2, ts) FROM t") == (
+        "SELECT LOCATE('b', `s`) AS `EXPR$0`, IF(`s` RLIKE '(z+)', REGEXP_EXTRACT(`s`, '(z+)', "
+        "1), NULL) AS `EXPR$1`, CAST(YEAR(`ts`) AS BIGINT) AS `EXPR$2`, "
+        "CAST(TIMESTAMPDIFF(DAY, `ts`, `ts`) AS INT) AS `EXPR$3`, TIMESTAMPADD(HOUR, 2, `ts`) "
+        "AS `EXPR$4` FROM t")
+    with pytest.raises(UnsupportedSqlError, match='REGEXP_EXTRACT'):
+        sql("SELECT REGEXP_EXTRACT(s, 'a') FROM t")
+
+
 def test_greatest_and_least_are_null_when_any_argument_is():
     # PyFlink: GREATEST(2, NULL) is NULL; Spark's GREATEST skips the NULL
     assert sql('SELECT GREATEST(k, i), LEAST(k, i) FROM t') == (
@@ -198,6 +211,7 @@ def test_ddl_columns_serve_as_the_table_description():
     ('SELECT * FROM t JOIN u FOR SYSTEM_TIME AS OF t.ts ON t.k = u.k', 'FOR SYSTEM_TIME'),
     ('SELECT k, SUM(i) OVER (PARTITION BY k ORDER BY ts) FROM t', 'OVER'),
     ('SELECT NOPE_FN(k) FROM t', 'NOPE_FN'),
+    ("SELECT SPLIT_INDEX(s, ',', 1) FROM t", 'SPLIT_INDEX'),
     ("SELECT * FROM TABLE(SESSION(TABLE t, DESCRIPTOR(ts), INTERVAL '5' SECOND))",
      'SESSION'),
     # without PARTITION BY, Flink's sessions span all rows even when grouped by k
