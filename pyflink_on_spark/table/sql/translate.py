@@ -103,6 +103,7 @@ class _Scope:
         self.sources = sources
         self.outer = outer
         self.aliases: Dict[str, DataType] = {}   # select aliases (usable in ORDER BY)
+        self.using: Tuple[str, ...] = ()         # JOIN ... USING columns: one column each
 
     def resolve(self, name: str, qualifier: Optional[str]) -> Optional[DataType]:
         scope = self
@@ -112,7 +113,7 @@ class _Scope:
                 if qualifier is not None and s.qualifier != qualifier:
                     continue
                 hits.extend(t for n, t in s.columns if n == name)
-            if len(hits) > 1:
+            if len(hits) > 1 and not (qualifier is None and name in scope.using):
                 raise SqlValidationError("Column '%s' is ambiguous" % name)
             if hits:
                 return hits[0]
@@ -274,9 +275,10 @@ class _Translator:
             if on is not None:
                 join.set('on', self.expr(on, scope)[0])
             if join.args.get('using'):
-                # the columns SELECT * yields for USING were not checked against Flink
-                raise UnsupportedSqlError('JOIN ... USING (...) is not supported by '
-                                          'pyflink_on_spark: write JOIN ... ON')
+                if scope.using or len(sources) != 2:
+                    raise UnsupportedSqlError('JOIN ... USING (...) is supported by '
+                                              'pyflink_on_spark for one join of two tables')
+                scope.using = tuple(i.name for i in join.args['using'])
         self.group_windows(node, scope)
         if node.args.get('where') is not None:
             where = node.args['where']
@@ -293,6 +295,14 @@ class _Translator:
             if isinstance(e, exp.Star) or (isinstance(e, exp.Column)
                                            and isinstance(e.this, exp.Star)):
                 qualifier = e.table if isinstance(e, exp.Column) else None
+                if qualifier is None and scope.using:
+                    # the USING columns once, first, then the others (PyFlink 1.20.5, Spark)
+                    left = dict(sources[0].columns)
+                    out.extend((n, left[n]) for n in scope.using)
+                    for s in sources:
+                        out.extend(c for c in s.columns if c[0] not in scope.using)
+                    projections.append(e)
+                    continue
                 for s in sources:
                     if qualifier is None or s.qualifier == qualifier:
                         out.extend(s.columns)

@@ -119,6 +119,14 @@ def test_more_functions_seen_on_pyflink():
         sql("SELECT REGEXP_EXTRACT(s, 'a') FROM t")
 
 
+def test_join_using_yields_its_columns_once_and_first():
+    assert sql('SELECT * FROM t JOIN u USING (k)') == 'SELECT * FROM t JOIN u USING (k)'
+    assert [n for n, _ in columns('SELECT * FROM u JOIN t USING (k)')] == [
+        'k', 'name', 'i', 's', 'd', 'ts', 'lts', 'dm', 'b']
+    assert columns('SELECT k, name FROM t JOIN u USING (k)') == (
+        ('k', 'INT'), ('name', 'STRING'))
+
+
 def test_greatest_and_least_are_null_when_any_argument_is():
     # PyFlink: GREATEST(2, NULL) is NULL; Spark's GREATEST skips the NULL
     assert sql('SELECT GREATEST(k, i), LEAST(k, i) FROM t') == (
@@ -222,7 +230,6 @@ def test_ddl_columns_serve_as_the_table_description():
     ('SELECT AVG(dm) FROM t', 'AVG of DECIMAL'),
     ('SELECT dm / 2 FROM t', 'DECIMAL division'),
     ('SELECT * FROM t, LATERAL TABLE(f(k))', 'LATERAL'),
-    ('SELECT * FROM t JOIN u USING (k)', 'USING'),
     ("SELECT COUNT(*) FROM t GROUP BY TUMBLE(ts, INTERVAL '1:30' MINUTE TO SECOND)",
      'interval'),
 ])
