@@ -258,3 +258,28 @@ def _exits_rows(subtasks, min_for_none):
         expected += [((key_order(key), LONG_MIN if ts is None else ts, edge, src, i),
                       (value, ts)) for i, ((key, ts), value) in enumerate(zip(records, values))]
     return rows, expected
+
+
+def test_a_large_key_out_of_time_order_is_not_held_whole(monkeypatch):
+    # one key, timestamps in random order, many flushes: each flush's pieces cover the
+    # key's whole span of time, and the reading task holds about one piece per flush (a
+    # piece in a row of its own, as a key's pieces of a full exit are: RUN_ALONE records)
+    import random
+    monkeypatch.setattr(key_sorted, "SORTED_RECORDS_HELD", 500)
+    monkeypatch.setattr(key_sorted, "PIECE_RECORDS", 50)
+    monkeypatch.setattr(key_runs, "RUN_ALONE", 50)
+    stamps = random.Random(7).sample(range(100_000), 20_000)
+    rows, expected = _exits_rows([((3, 0), [("k", ts) for ts in stamps], 1000)], False)
+    most = [0]
+    release = KeyRunMerge.release
+
+    def measured_release(self, *args):
+        released = release(self, *args)
+        most[0] = max(most[0], sum(len(g[1]) for entry in self._heap
+                                   for g in entry[5][entry[4]:]))
+        return released
+    monkeypatch.setattr(KeyRunMerge, "release", measured_release)
+    read = [stamp for _, group in merged_groups(route(rows, 1)[0]) for stamp in group[2]]
+    assert read == sorted(stamps)
+    # 40 flushes of 500 records, pieces of 50: about one piece a flush is held
+    assert 40 * 25 <= most[0] <= 40 * 50 * 1.5
