@@ -43,6 +43,14 @@ Queries
     Spark temporary view of the same name; TIMESTAMP columns must be Spark TIMESTAMP_NTZ and
     TIMESTAMP_LTZ ones Spark TIMESTAMP (to_spark_type). Constructs without a faithful
     mapping raise UnsupportedSqlError naming them; see docs/table_sql.md.
+
+Tables on Spark
+    physical_schema_ddl(create_table) -> "`id` INT, `ts` TIMESTAMP_NTZ": the Spark schema of
+        the physical columns (what a source's DataFrame holds)
+    table_query(create_table, physical_view) -> SparkQuery selecting every column in declared
+        order from a view of the physical columns, computed columns translated
+    watermark_delay_millis(create_table) -> the WATERMARK's delay (`ts - INTERVAL '5' SECOND`
+        is 5000, `ts` 0), None without one; other watermark expressions refused
 """
 from pyflink_on_spark.table.sql.datagen import (
     datagen_rows, rows_per_second, scan_parallelism, validate_datagen)
@@ -50,6 +58,7 @@ from pyflink_on_spark.table.sql.ddl import parse_statement
 from pyflink_on_spark.table.sql.errors import SqlValidationError, UnsupportedSqlError
 from pyflink_on_spark.table.sql.flink_types import (
     flink_type_string, to_data_type, to_spark_type)
+from pyflink_on_spark.table.sql.table_schema import physical_schema_ddl, watermark_delay_millis
 from pyflink_on_spark.table.sql.statements import (
     Column, CreateTable, CreateView, DropTable, DropView, Insert, Metadata, Query, Watermark)
 from typing import Mapping
@@ -69,6 +78,13 @@ def translate_query(query: str, tables: Mapping):
     return translate(query, tables)
 
 
+def table_query(create_table: CreateTable, physical_view: str):
+    """The table's columns in declared order over a view of its physical columns, computed
+    columns translated (table_columns.py)."""
+    from pyflink_on_spark.table.sql.table_columns import table_query as build
+    return build(create_table, physical_view)
+
+
 def __getattr__(name: str):
     if name == 'SparkQuery':
         from pyflink_on_spark.table.sql.translate import SparkQuery
@@ -79,5 +95,5 @@ __all__ = ['parse_statement', 'CreateTable', 'CreateView', 'DropTable', 'DropVie
            'Query', 'Column', 'Metadata', 'Watermark', 'UnsupportedSqlError',
            'SqlValidationError', 'to_data_type', 'to_spark_type', 'flink_type_string',
            'datagen_rows', 'rows_per_second', 'scan_parallelism', 'validate_datagen',
-           'to_spark_sql',
+           'to_spark_sql', 'table_query', 'physical_schema_ddl', 'watermark_delay_millis',
            'translate_query', 'SparkQuery']
