@@ -37,7 +37,8 @@ datagen
 Queries
     to_spark_sql(query, tables) -> Spark SQL text with the same meaning
     translate_query(query, tables) -> SparkQuery(sql, columns): also the result columns as
-        (name, Flink type string); unnamed expressions are named EXPR$<position> as in Flink
+        (name, Flink type string, None where this layer does not derive Flink's type, e.g.
+        DECIMAL arithmetic); unnamed expressions are named EXPR$<position> as in Flink
     tables maps each table / view name the query reads to its columns: (name, Flink type
     string) pairs or CreateTable columns with a type. The caller registers every input as a
     Spark temporary view of the same name; TIMESTAMP columns must be Spark TIMESTAMP_NTZ and

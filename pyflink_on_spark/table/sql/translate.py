@@ -752,7 +752,9 @@ def _result_type(types: List[Optional[DataType]]) -> Optional[DataType]:
     if len(numeric) == len(known):
         result = numeric[0]
         for t in numeric[1:]:
-            result = numeric_result(result, t) or result
+            result = numeric_result(result, t)
+            if result is None:      # DECIMAL mixes: Flink's precision is not derived here
+                return None
         return result.nullable()
     return known[0].nullable()
 
