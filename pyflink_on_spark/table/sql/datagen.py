@@ -30,7 +30,7 @@ from decimal import Decimal
 from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
 
 from pyflink_on_spark.table.sql.errors import SqlValidationError, UnsupportedSqlError
-from pyflink_on_spark.table.sql.flink_types import parse_type
+from pyflink_on_spark.table.sql.flink_types import flink_type_string, parse_type
 from pyflink_on_spark.table.sql.statements import CreateTable
 from pyflink_on_spark.table.types import (
     ArrayType, BigIntType, BinaryType, BooleanType, CharType, DataType, DateType, DecimalType,
@@ -166,7 +166,6 @@ def _sequence(dt: DataType, prefix: str, opts: _Options) -> _Sequence:
 
 
 def _type_text(dt: DataType) -> str:
-    from pyflink_on_spark.table.sql.flink_types import flink_type_string
     return flink_type_string(dt)
 
 
