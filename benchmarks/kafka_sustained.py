@@ -141,17 +141,22 @@ class Arrivals(threading.Thread):
         return float("nan")
 
 
-def _tree_processes(root: int) -> List[Tuple[int, str, int]]:
-    """(pid, kind, rss_kb) of `root` and its descendants: the driver (root), its JVM (its
-    own session: spark/gateway.py) and the Python workers under it."""
-    parent, info = {}, {}
+def _tree_processes(root: int) -> List[Tuple[int, str, int, float]]:
+    """(pid, kind, rss_kb, cpu_s) of `root` and its descendants: the driver (root), its JVM
+    (its own session: spark/gateway.py) and the Python workers under it."""
+    parent, info, cpu = {}, {}, {}
+    tick = os.sysconf("SC_CLK_TCK")
     for name in os.listdir("/proc"):
         if not name.isdigit():
             continue
         try:
             with open("/proc/%s/stat" % name) as f:
                 stat = f.read()
-            parent[int(name)] = int(stat[stat.rindex(")") + 2:].split()[1])
+            fields = stat[stat.rindex(")") + 2:].split()
+            parent[int(name)] = int(fields[1])
+            # utime + stime, and cutime + cstime: what its children that ended used (a
+            # worker daemon's forked workers)
+            cpu[int(name)] = sum(int(f) for f in fields[11:15]) / tick
         except (OSError, ValueError):
             continue
     children: Dict[int, List[int]] = {}
@@ -171,7 +176,7 @@ def _tree_processes(root: int) -> List[Tuple[int, str, int]]:
         exe = os.path.basename(argv[0].decode(errors="replace"))
         kind = "driver" if pid == root else "jvm" if exe == "java" else \
             "worker" if exe.startswith("python") else exe
-        info[pid] = (pid, kind, rss)
+        info[pid] = (pid, kind, rss, cpu.get(pid, 0.0))
     return list(info.values())
 
 
@@ -202,7 +207,7 @@ def memory_table(samples, start: float, end: float) -> List[str]:
         per_kind: Dict[str, List[int]] = {}
         for _, _, procs in group:
             kinds: Dict[str, int] = {}
-            for pid, kind, rss in procs:
+            for pid, kind, rss, _ in procs:
                 per.setdefault((kind, pid), []).append(rss)
                 kinds[kind] = kinds.get(kind, 0) + rss
             for kind, rss in kinds.items():
@@ -234,6 +239,50 @@ def _spy(pid: int, args) -> None:
          "--nonblocking", "--format", "raw", "--rate", "20", "--duration",
          str(int(args.seconds)), "-o", args.py_spy, "--pid", str(pid)],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+
+
+def cpu_seconds(samples, start: float, end: float) -> Dict[str, float]:
+    """CPU seconds each kind of process used between the first and last sample in
+    [start, end), its ended children's included (a process first seen in between counts
+    from 0; one that ended in between loses what it used since its last sample, unless its
+    parent reaped it)."""
+    inside = [s for s in samples if start <= s[0] < end]
+    if len(inside) < 2:
+        return {}
+    first = {pid: c for pid, _, _, c in inside[0][2]}
+    last: Dict[int, Tuple[str, float]] = {}
+    for _, _, procs in inside:
+        for pid, kind, _, c in procs:
+            last[pid] = (kind, c)
+    used: Dict[str, float] = {}
+    for pid, (kind, c) in last.items():
+        used[kind] = used.get(kind, 0.0) + c - first.get(pid, 0.0)
+    used["(seconds)"] = inside[-1][0] - inside[0][0]
+    return used
+
+
+def machine_busy() -> Tuple[float, float]:
+    """(busy, total) CPU seconds of the whole machine since boot (/proc/stat)."""
+    with open("/proc/stat") as f:
+        fields = [int(x) for x in f.readline().split()[1:]]
+    tick = os.sysconf("SC_CLK_TCK")
+    idle = fields[3] + fields[4]
+    return (sum(fields) - idle) / tick, sum(fields) / tick
+
+
+def _own_cpu() -> float:
+    times = os.times()
+    return times.user + times.system
+
+
+def _process_cpu(pid: int) -> float:
+    try:
+        with open("/proc/%d/stat" % pid) as f:
+            stat = f.read()
+        fields = stat[stat.rindex(")") + 2:].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError):
+        return float("nan")
 
 
 def run(args, bootstrap: str) -> None:
@@ -282,10 +331,19 @@ def run(args, bootstrap: str) -> None:
             spy_threading.start()
         arrivals.window = (int(measured_from * 1e6), int((t0 + args.warmup + args.seconds)
                                                          * 1e6))
+        own_cpu, producer_cpu, producer_cpu_end = None, 0.0, 0.0
         while producer.is_alive():
             time.sleep(1)
+            if own_cpu is None and time.time() >= measured_from:
+                own_cpu, producer_cpu = _own_cpu(), _process_cpu(producer.pid)
+                busy_from = machine_busy()
+            if time.time() < measured_from + args.seconds - 1:
+                producer_cpu_end = _process_cpu(producer.pid)
             if job.poll() is not None:
                 raise SystemExit("the job ended: see %s" % err.name)
+        own_cpu = _own_cpu() - own_cpu
+        busy = [b - a for a, b in zip(busy_from, machine_busy())]
+        producer_cpu = producer_cpu_end - producer_cpu
         producer.join()
         produced_end = time.time()
         input_rate = produced.value / (produced_end - t0)
@@ -338,6 +396,20 @@ def run(args, bootstrap: str) -> None:
     if loads:
         print("  load (1 min) during the measured period: %.1f-%.1f" % (min(loads),
                                                                        max(loads)))
+    used = cpu_seconds(sampler.samples, measured_from, measured_end)
+    if used:
+        span_s = used.pop("(seconds)")
+        job_cpu = sum(used.values())
+        print("  CPU over %.0f s of the measured period: job %.1f s (%.2f cores: %s); "
+              "this harness (consumer) %.1f s, producer %.1f s" % (
+                  span_s, job_cpu, job_cpu / span_s,
+                  ", ".join("%s %.1f" % kv for kv in sorted(used.items())),
+                  own_cpu, producer_cpu))
+        out_rate = sum(seconds_out) / max(1, len(seconds_out))
+        print("  the job's records per CPU second: %.0f (output rate / job cores); the "
+              "machine's cores busy over the period: %.2f of %d" % (
+                  out_rate / (job_cpu / span_s), busy[0] / busy[1] * os.cpu_count(),
+                  os.cpu_count()))
     for line in memory_table(sampler.samples, measured_from, measured_end):
         print("  " + line)
     print("  (job stderr: %s)" % err.name, flush=True)
