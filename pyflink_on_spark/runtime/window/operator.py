@@ -1052,8 +1052,84 @@ class WindowOperator(KeyedProcessOperator):
         if domain is TimeDomain.EVENT_TIME \
                 and self._timer_logic == self._on_event_timer_no_lateness:
             self._fire_windows(due)
+        elif domain is TimeDomain.EVENT_TIME and self._timer_logic == self._on_session_timer:
+            self._fire_sessions(due)
         else:
             super()._fire_round(due, domain)
+
+    def _fire_sessions(self, due) -> None:
+        """_fire with _on_session_timer for each of a round's timers, in one loop, as
+        _fire_windows fires tumbling and sliding windows: the key stored as the heap
+        backend's set_current_key would store it, an aggregate's or a reduce's contents read
+        in the session's state window's table, the shim's pass-through window function and
+        the internal functions' empty clear() skipped. The same calls of the user's
+        functions, in the same order."""
+        state = self.window_state
+        sessions_state = self._merging_set_state
+        kind = type(state)
+        aggregating, reducing = kind is HeapAggregatingState, kind is HeapReducingState
+        get_result = state._result if aggregating else None
+        set_namespace = state.set_current_namespace
+        function = self.function
+        process, clear_function = function.process, function.clear
+        passes_through = type(function) is InternalSingleValueWindowFunction and \
+            type(function._wrapped_function) is PassThroughWindowFunction
+        clears = type(function).clear is not InternalSingleValueWindowFunction.clear
+        context, trigger_context = self.window_context, self.trigger_context
+        output = self.output
+        backend = self.backend
+        set_key = self._set_key
+        as_is = backend.keys_stored_as_is()
+        delete = self._event_queue.delete
+        lateness = self.allowed_lateness
+        try:
+            for timestamp, key, window in due:
+                self.current_key = key
+                if key.__class__ in as_is:
+                    backend._key = stored_key = key
+                else:
+                    set_key(key)
+                    stored_key = backend._key
+                sessions = sessions_state._map
+                mapping = sessions.get(stored_key)
+                state_window = mapping.get(window) if mapping is not None else None
+                if state_window is None:
+                    continue   # a window merged away: its state is gone already
+                trigger_context.window = window
+                set_namespace(state_window)
+                max_timestamp = window[1] - 1
+                if timestamp == max_timestamp:   # EventTimeTrigger.on_event_time: FIRE
+                    if aggregating or reducing:
+                        contents = state._map.get(stored_key)
+                        if aggregating and contents is not None:
+                            contents = get_result(contents)
+                    else:
+                        contents = self._contents()
+                    if contents is not None:
+                        if passes_through:
+                            results = (contents,)
+                        else:
+                            context.window = window
+                            results = process(key, window, context, contents)
+                        if results is not None:
+                            if output.routes_side_outputs:
+                                emit_results(results, output, timestamp)
+                            else:
+                                output.collect_many(results, timestamp)
+                cleanup = max_timestamp + lateness
+                if cleanup > MAX_WATERMARK:
+                    cleanup = MAX_WATERMARK
+                if timestamp == cleanup:
+                    state.clear()
+                    delete(key, window, max_timestamp)   # EventTimeTrigger.clear
+                    if clears:
+                        context.window = window
+                        clear_function(window, context)
+                    del mapping[window]
+                    if not mapping:
+                        del sessions[stored_key]
+        except Exception as e:
+            raise self.user_error(e) from None
 
     def _fire_windows(self, due) -> None:
         """_fire with _on_event_timer_no_lateness for each of a round's timers, in one loop:

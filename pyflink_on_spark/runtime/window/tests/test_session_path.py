@@ -8,12 +8,15 @@ import random
 import pytest
 
 from pyflink_on_spark.common.time import Time
-from pyflink_on_spark.datastream.functions import AggregateFunction, ProcessWindowFunction
+from pyflink_on_spark.datastream.functions import (
+    AggregateFunction, ProcessWindowFunction, wrap_key_selector)
 from pyflink_on_spark.datastream.window import (
     ContinuousEventTimeTrigger, EventTimeSessionWindows, EventTimeTrigger, PurgingTrigger,
     SessionWindowTimeGapExtractor)
 from pyflink_on_spark.runtime.state.backend import VOID_NAMESPACE
+from pyflink_on_spark.runtime.testing import OperatorHarness
 from pyflink_on_spark.runtime.watermarks import MAX_WATERMARK
+from pyflink_on_spark.runtime.window.operator import WindowOperator
 from pyflink_on_spark.runtime.window.tests.window_harness import (
     LATE, Harness, aggregate_op, process_op, reduce_op)
 
@@ -144,6 +147,18 @@ def test_rows_of_a_static_gap_take_one_loop():
     h = Harness(_operator("aggregate", 3))
     assert h.operator.process_keyed_stamped_many == h.operator._session_rows
     assert Harness(_operator("aggregate", None)).operator.process_keyed_stamped_many is None
+
+
+@pytest.mark.parametrize("kind", ["reduce", "aggregate", "process"])
+def test_sessions_fired_without_side_outputs_carry_the_timers_timestamp(kind):
+    # (the window Harness always has a side output; a task's operator often has none)
+    h = OperatorHarness(WindowOperator(_operator(kind, 3), wrap_key_selector(lambda v: v[0])),
+                        name="Window")
+    assert not h.operator.output.routes_side_outputs
+    h.elements([(("a", 0), 0), (("b", 1), 1), (("a", 2), 2)]).watermark(4)
+    assert [timestamp for _, timestamp in h.out] == [3, 4]
+    h.element(("a", 9), 9).watermark(MAX_WATERMARK)
+    assert [timestamp for _, timestamp in h.out] == [3, 4, 11]
 
 
 def test_a_session_extended_in_place_moves_its_one_timer():
