@@ -17,8 +17,8 @@ import pyarrow as pa
 
 from pyflink_on_spark.runtime.boundary import KIND_SPLIT, loads_records
 from pyflink_on_spark.spark.batch_schema import SPARK_SCHEMA, rows_to_batch
-from pyflink_on_spark.specs.tables import (RECORD_ATOMIC, QueryTable, RenamedTable, RowsTable,
-                                           StreamTable, TableColumn)
+from pyflink_on_spark.specs.tables import (RECORD_ATOMIC, GeneratedTable, QueryTable,
+                                           RenamedTable, RowsTable, StreamTable, TableColumn)
 
 _DECIMAL = re.compile(r"DECIMAL\((\d+), (\d+)\)$")
 _PRECISE = re.compile(r"(TIMESTAMP|TIMESTAMP_LTZ)\((\d)\)$")
@@ -88,6 +88,8 @@ def table_frame(description, session):
     if isinstance(description, RenamedTable):
         return table_frame(description.input, session).toDF(
             *[c.name for c in description.columns])
+    if isinstance(description, GeneratedTable):
+        return _generated_frame(description, session)
     raise TypeError("unknown table description %r" % (description,))
 
 
@@ -181,6 +183,36 @@ def _record_decoder(schema: pa.Schema, atomic: bool):
                 yield pa.RecordBatch.from_arrays(
                     [pa.array(c, type=f.type) for c, f in zip(columns, schema)], schema=schema)
     return decode
+
+
+def _generated_frame(description: GeneratedTable, session):
+    """A generated table's rows: source subtask i generates its share in Spark partition i."""
+    if not description.bounded:
+        raise NotImplementedError(
+            "an unbounded %s table (no number-of-rows and no sequence field): "
+            "pyflink_on_spark runs tables of bounded sources only so far (docs/table.md)"
+            % description.connector)
+    parallelism = description.parallelism
+    return session.range(0, parallelism, 1, parallelism).mapInArrow(
+        _generator(description.rows, parallelism, arrow_schema(description.columns)),
+        spark_schema(description.columns))
+
+
+def _generator(rows, parallelism: int, schema: pa.Schema):
+    def generate(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
+        from itertools import islice
+        for batch in batches:
+            for subtask in batch.column(0).to_pylist():
+                generated = iter(rows(subtask, parallelism))
+                while True:
+                    chunk = list(islice(generated, CHUNK_ROWS))
+                    if not chunk:
+                        break
+                    columns = list(zip(*chunk))
+                    yield pa.RecordBatch.from_arrays(
+                        [pa.array(list(c), type=f.type) for c, f in zip(columns, schema)],
+                        schema=schema)
+    return generate
 
 
 # -- a table read by a DataStream job (to_data_stream) --------------------------------------

@@ -14,10 +14,12 @@ class TableColumn:
     name: str
     sql_type: str
     nullable: bool = True
+    expression: Optional[str] = None     # a computed column's (a connector table's)
 
     def text(self) -> str:
-        """Flink's `name` TYPE [NOT NULL] (print_schema's line)."""
-        return "`%s` %s%s" % (self.name, self.sql_type, "" if self.nullable else " NOT NULL")
+        """Flink's `name` TYPE [NOT NULL] [AS expression] (print_schema's line)."""
+        return "`%s` %s%s%s" % (self.name, self.sql_type, "" if self.nullable else " NOT NULL",
+                                " AS %s" % self.expression if self.expression else "")
 
 
 # how a stream's record holds its columns
@@ -62,3 +64,15 @@ class RenamedTable:
     """alias(): the input's columns under new names (types kept)."""
     input: Any
     columns: Tuple[TableColumn, ...]
+
+
+@dataclass(frozen=True)
+class GeneratedTable:
+    """A connector table whose source subtasks generate its rows (datagen): `rows(subtask,
+    parallelism)` yields tuples of the columns (a picklable function: it runs in the tasks);
+    `bounded`: every subtask's rows end (a sequence field, or number-of-rows)."""
+    rows: Any
+    parallelism: int
+    columns: Tuple[TableColumn, ...]
+    bounded: bool
+    connector: str = "datagen"

@@ -6,6 +6,7 @@ from pyflink_on_spark.table.environment_settings import EnvironmentSettings
 from pyflink_on_spark.table.expression import Expression
 from pyflink_on_spark.table.schema import Schema, TableSchema
 from pyflink_on_spark.table.table import GroupedTable, Table
+from pyflink_on_spark.table.table_descriptor import TableDescriptor
 from pyflink_on_spark.table.table_environment import (StreamTableEnvironment, TableConfig,
                                                       TableEnvironment)
 from pyflink_on_spark.table.table_result import ResultKind, TableResult
@@ -13,7 +14,7 @@ from pyflink_on_spark.table.types import DataTypes
 
 __all__ = ['TableEnvironment', 'StreamTableEnvironment', 'Table', 'EnvironmentSettings',
            'TableConfig', 'GroupedTable', 'Schema', 'TableSchema', 'TableResult', 'Row',
-           'RowKind', 'ResultKind', 'DataTypes', 'Expression']
+           'RowKind', 'ResultKind', 'DataTypes', 'Expression', 'TableDescriptor']
 
 
 def __getattr__(name):

@@ -100,6 +100,32 @@ class Schema(object):
                 "(docs/table.md)")
         return tuple(data_type_column(name, data_type) for _, name, data_type in self._columns)
 
+    def _ddl_lines(self) -> List[str]:
+        """The schema as the column lines of a CREATE TABLE statement."""
+        from pyflink_on_spark.table.columns import data_type_column
+        lines = []
+        for kind, name, detail in self._columns:
+            if kind == "physical":
+                lines.append(data_type_column(name, detail).text())
+            elif kind == "sql":
+                lines.append("`%s` %s" % (name, detail))
+            elif kind == "computed":
+                lines.append("`%s` AS %s" % (name, detail))
+            else:
+                data_type, key, virtual = detail
+                lines.append("`%s` %s METADATA%s%s" % (
+                    name, data_type if isinstance(data_type, str)
+                    else data_type_column(name, data_type).text().split(" ", 1)[1],
+                    " FROM '%s'" % key if key else "", " VIRTUAL" if virtual else ""))
+        for column, expr in self._watermarks:
+            lines.append("WATERMARK FOR `%s` AS %s" % (column, expr))
+        if self._primary_key is not None:
+            constraint, columns = self._primary_key
+            lines.append("%sPRIMARY KEY (%s) NOT ENFORCED" % (
+                "CONSTRAINT `%s` " % constraint if constraint else "",
+                ", ".join("`%s`" % c for c in columns)))
+        return lines
+
     def __str__(self) -> str:
         lines = []
         for kind, name, detail in self._columns:

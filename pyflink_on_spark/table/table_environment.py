@@ -4,7 +4,7 @@ descriptions (specs/tables.py); the Spark layer runs them (spark/table_frames.py
 executor's entry point, reached as the DataStream API reaches it."""
 from __future__ import annotations
 
-import re
+import itertools
 from typing import Dict, List
 
 from pyflink_on_spark.specs.tables import (RECORD_ATOMIC, QueryTable, RowsTable, StreamTable,
@@ -23,6 +23,9 @@ def _unsupported(method: str, hint: str = "docs/table.md lists what runs"):
             % (method, hint))
     refuse.__name__ = method
     return refuse
+
+
+_descriptors = itertools.count(1)
 
 
 class TableConfig(object):
@@ -58,7 +61,9 @@ class TableEnvironment(object):
             env = StreamExecutionEnvironment.get_execution_environment()
         self._env = env
         self._settings = environment_settings
-        self._views: Dict[str, Table] = {}
+        self._views: Dict[str, Table] = {}         # tables and views, by name
+        self._temporary_tables: set = set()        # names of CREATE TEMPORARY TABLE
+        self._tables: set = set()                  # names of CREATE TABLE (catalog tables)
         self._config = TableConfig()
 
     @staticmethod
@@ -133,19 +138,26 @@ class TableEnvironment(object):
         return Table(view._description, self, view._columns)
 
     def list_temporary_views(self) -> List[str]:
-        return sorted(self._views)
+        return sorted(set(self._views) - self._tables - self._temporary_tables)
 
     def list_views(self) -> List[str]:
-        return sorted(self._views)
+        return self.list_temporary_views()
 
     def list_tables(self) -> List[str]:
         return sorted(self._views)
 
     def list_temporary_tables(self) -> List[str]:
-        return sorted(self._views)
+        return sorted(self._temporary_tables)
 
     def drop_temporary_view(self, view_path: str) -> bool:
+        if view_path not in self.list_temporary_views():
+            return False
         return self._views.pop(view_path, None) is not None
+
+    def _drop(self, name: str) -> bool:
+        self._tables.discard(name)
+        self._temporary_tables.discard(name)
+        return self._views.pop(name, None) is not None
 
     def sql_query(self, query: str) -> Table:
         """A Flink SQL query over the temporary views, translated to Spark SQL (table/sql:
@@ -160,7 +172,8 @@ class TableEnvironment(object):
         translated = translate_query(query, {
             name: [(c.name, c.sql_type + ("" if c.nullable else " NOT NULL"))
                    for c in table._resolved_columns()] for name, table in named})
-        columns = tuple(_flink_column(name, type_text) for name, type_text in
+        from pyflink_on_spark.table.connector_tables import flink_column
+        columns = tuple(flink_column(name, type_text) for name, type_text in
                         translated.columns)
         description = QueryTable(translated.sql, tuple(
             (name, table._description) for name, table in named), columns,
@@ -168,13 +181,50 @@ class TableEnvironment(object):
         return Table(description, self, columns)
 
     def execute_sql(self, stmt: str):
-        from pyflink_on_spark.table.table_result import TableResult
-        if re.match(r"\s*(SELECT|WITH)\b", stmt, re.IGNORECASE):
-            return TableResult(self.sql_query(stmt))
-        raise NotImplementedError(
-            "execute_sql(%r): pyflink_on_spark runs SELECT queries over temporary views; "
-            "DDL (CREATE TABLE with connectors) and INSERT are not supported yet "
-            "(docs/table.md)" % (stmt.strip().split("\n")[0][:60],))
+        """SELECT queries, CREATE TABLE of the connectors that run (datagen), CREATE VIEW,
+        DROP TABLE / VIEW (table/sql parse_statement: what it does not parse raises
+        NotImplementedError naming it)."""
+        from pyflink_on_spark.table import sql
+        from pyflink_on_spark.table.table_result import ResultKind, TableResult
+        statement = sql.parse_statement(stmt)
+        if isinstance(statement, sql.Query):
+            return TableResult(self.sql_query(statement.sql))
+        if isinstance(statement, sql.CreateTable):
+            self._create_table(statement)
+        elif isinstance(statement, sql.CreateView):
+            if statement.column_names:
+                raise NotImplementedError("CREATE VIEW with column names is not supported by "
+                                          "pyflink_on_spark yet")
+            if not (statement.if_not_exists and statement.name in self._views):
+                self._views[statement.name] = self.sql_query(statement.query)
+        elif isinstance(statement, (sql.DropTable, sql.DropView)):
+            if not self._drop(statement.name) and not statement.if_exists:
+                raise NotImplementedError("DROP of %r: no such table or view in this "
+                                          "environment" % statement.name)
+        else:
+            raise NotImplementedError(
+                "execute_sql(%r): INSERT is not supported by pyflink_on_spark yet "
+                "(docs/table.md)" % (stmt.strip().split("\n")[0][:60],))
+        return TableResult(None, ResultKind.SUCCESS)
+
+    def _create_table(self, create_table) -> None:
+        from pyflink_on_spark.table.connector_tables import connector_table
+        if create_table.if_not_exists and create_table.name in self._views:
+            return
+        self._views[create_table.name] = connector_table(create_table, self)
+        (self._temporary_tables if create_table.temporary else self._tables).add(
+            create_table.name)
+
+    def create_temporary_table(self, path: str, descriptor) -> None:
+        from pyflink_on_spark.table.connector_tables import descriptor_ddl
+        self.execute_sql(descriptor_ddl(path, descriptor))
+
+    def from_descriptor(self, descriptor):
+        name = "_pyflink_descriptor_%d" % next(_descriptors)
+        self.create_temporary_table(name, descriptor)
+        table = self._views[name]
+        self._drop(name)
+        return table
 
     def get_config(self) -> TableConfig:
         return self._config
@@ -202,13 +252,10 @@ class TableEnvironment(object):
     create_temporary_function = _unsupported("create_temporary_function",
                                              "user-defined functions do not run yet")
     drop_temporary_function = _unsupported("drop_temporary_function")
-    create_temporary_table = _unsupported("create_temporary_table",
-                                          "connector tables (datagen...) do not run yet")
     create_table = _unsupported("create_table", "connector tables do not run yet")
     register_table_source = _unsupported("register_table_source")
     register_table_sink = _unsupported("register_table_sink")
     scan = _unsupported("scan")
-    from_descriptor = _unsupported("from_descriptor", "connector tables do not run yet")
     list_catalogs = _unsupported("list_catalogs")
     list_modules = _unsupported("list_modules")
     list_full_modules = _unsupported("list_full_modules")
@@ -226,13 +273,6 @@ class TableEnvironment(object):
                                    "use the StreamExecutionEnvironment's add_python_file")
     set_python_requirements = _unsupported("set_python_requirements")
     add_python_archive = _unsupported("add_python_archive")
-
-
-def _flink_column(name: str, type_text: str) -> TableColumn:
-    """A column of Flink's type text ('INT NOT NULL')."""
-    not_null = type_text.endswith(" NOT NULL")
-    return TableColumn(name, type_text[:-len(" NOT NULL")] if not_null else type_text,
-                       not not_null)
 
 
 def _is_missing(value) -> bool:

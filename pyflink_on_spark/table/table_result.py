@@ -1,13 +1,14 @@
 """TableResult (Table.execute(), TableEnvironment.execute_sql()) and ResultKind."""
 from __future__ import annotations
 
-from enum import Enum
 from typing import Iterator
 
 __all__ = ['TableResult', 'ResultKind']
 
 
-class ResultKind(Enum):
+class ResultKind(object):
+    """As PyFlink's: plain int constants (a DDL statement's result is SUCCESS, a query's
+    SUCCESS_WITH_CONTENT)."""
     SUCCESS = 0
     SUCCESS_WITH_CONTENT = 1
 
@@ -16,8 +17,7 @@ class TableResult(object):
     """The result of a query: its rows come from Spark when collect() or print() asks for
     them."""
 
-    def __init__(self, table=None, result_kind: ResultKind = ResultKind.SUCCESS_WITH_CONTENT) \
-            -> None:
+    def __init__(self, table=None, result_kind: int = ResultKind.SUCCESS_WITH_CONTENT) -> None:
         self._table = table
         self._result_kind = result_kind
 
@@ -34,7 +34,7 @@ class TableResult(object):
             return TableSchema(columns=[TableColumn("result", "STRING", True)])
         return self._table.get_schema()
 
-    def get_result_kind(self) -> ResultKind:
+    def get_result_kind(self) -> int:
         return self._result_kind
 
     def collect(self):

@@ -44,6 +44,6 @@ def test_verdicts_of_pyflink_examples():
     verdicts = {f.path: f.text for f in report.files}
     assert verdicts["datastream/basic_operations.py"] == "runs as is"
     assert verdicts["datastream/connectors/kafka_json_format.py"] == "runs as is"
-    assert verdicts["datastream/streaming_word_count.py"].startswith(
-        "blocked by TableDescriptor")   # its datagen table (create_temporary_table)
+    # its datagen table of random fields is unbounded: a documented limitation of TableDescriptor
+    assert verdicts["datastream/streaming_word_count.py"] == "runs with 2 differences"
     assert verdicts["table/word_count.py"].startswith("blocked by")

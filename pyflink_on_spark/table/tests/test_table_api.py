@@ -69,8 +69,10 @@ def test_unsupported_methods_and_names_raise_naming_them():
     t_env = StreamTableEnvironment.create(env)
     with pytest.raises(NotImplementedError, match="create_temporary_function"):
         t_env.create_temporary_function("f", None)
-    with pytest.raises(NotImplementedError, match="CREATE TABLE"):
-        t_env.execute_sql("CREATE TABLE t (a INT) WITH ('connector' = 'datagen')")
+    with pytest.raises(NotImplementedError, match="'kafka' connector"):
+        t_env.execute_sql("CREATE TABLE t (a INT) WITH ('connector' = 'kafka')")
+    with pytest.raises(NotImplementedError, match="INSERT"):
+        t_env.execute_sql("INSERT INTO t SELECT 1")
     with pytest.raises(ImportError, match="ScalarFunction"):
         from pyflink_on_spark.table import ScalarFunction  # noqa: F401,F811
     table = t_env.from_data_stream(env.from_collection([1], type_info=Types.INT()))
@@ -104,3 +106,30 @@ def test_creating_a_table_environment_loads_no_spark():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout
     assert out.strip() == "False"
+
+
+def test_datagen_tables_from_ddl_and_descriptors():
+    from pyflink_on_spark.specs.tables import GeneratedTable
+    from pyflink_on_spark.table import TableDescriptor
+    from pyflink_on_spark.table.connector_tables import descriptor_ddl
+    env = StreamExecutionEnvironment.get_execution_environment()
+    env.set_parallelism(3)
+    t_env = StreamTableEnvironment.create(env)
+    t_env.execute_sql("CREATE TABLE g (id INT NOT NULL, d AS id * 2) WITH ('connector' = "
+                      "'datagen', 'fields.id.kind' = 'sequence', 'fields.id.start' = '1', "
+                      "'fields.id.end' = '5')")
+    table = t_env.from_path("g")
+    assert [c.text() for c in table._resolved_columns()] == ["`id` INT NOT NULL",
+                                                             "`d` INT NOT NULL AS `id` * 2"]
+    generated = table._description.inputs[0][1]
+    assert isinstance(generated, GeneratedTable) and generated.bounded
+    assert generated.parallelism == 3
+    assert sorted(v for s in range(3) for (v,) in generated.rows(s, 3)) == [1, 2, 3, 4, 5]
+    descriptor = TableDescriptor.for_connector("datagen").schema(
+        Schema.new_builder().column("x", DataTypes.BIGINT()).build()) \
+        .option("rows-per-second", 5).build()
+    assert descriptor_ddl("r", descriptor) == (
+        "CREATE TEMPORARY TABLE `r` (`x` BIGINT) WITH ('rows-per-second' = '5', "
+        "'connector' = 'datagen')")
+    t_env.create_temporary_table("r", descriptor)
+    assert not t_env.from_path("r")._description.bounded      # random, no number-of-rows

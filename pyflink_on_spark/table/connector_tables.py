@@ -1,0 +1,95 @@
+"""Tables of connectors declared by DDL (execute_sql('CREATE TABLE ...')) or by a
+TableDescriptor (create_temporary_table): the datagen connector runs (its rows generated in
+the source's Spark tasks by table/sql's datagen_rows); other connectors raise
+NotImplementedError naming them (docs/table.md)."""
+from __future__ import annotations
+
+import functools
+from dataclasses import replace
+from typing import Tuple
+
+from pyflink_on_spark.specs.tables import GeneratedTable, TableColumn
+
+# connectors of the DDL that run
+RUNNING_CONNECTORS = ("datagen",)
+
+
+def flink_column(name: str, type_text: str) -> TableColumn:
+    """A column of Flink's type text ('INT NOT NULL')."""
+    not_null = type_text.endswith(" NOT NULL")
+    return TableColumn(name, type_text[:-len(" NOT NULL")] if not_null else type_text,
+                       not not_null)
+
+
+def _is_bounded(create_table) -> bool:
+    """Seen on PyFlink 1.20.5 (table/sql/datagen.py): a datagen subtask ends at its first
+    exhausted sequence or when its share of number-of-rows is out."""
+    options = create_table.options
+    return "number-of-rows" in options or any(
+        options.get("fields.%s.kind" % c.name) == "sequence"
+        for c in create_table.physical_columns)
+
+
+def connector_table(create_table, t_env):
+    """The Table of a CREATE TABLE statement (table/sql CreateTable)."""
+    from pyflink_on_spark.table.sql import datagen_rows, scan_parallelism, validate_datagen
+    from pyflink_on_spark.table.table import Table
+    connector = create_table.options.get("connector")
+    if connector not in RUNNING_CONNECTORS:
+        raise NotImplementedError(
+            "a table of the %r connector is not supported by pyflink_on_spark's Table API "
+            "yet (connectors that run: %s; docs/table.md)"
+            % (connector, ", ".join(RUNNING_CONNECTORS)))
+    validate_datagen(create_table)
+    physical = tuple(flink_column(c.name, c.data_type) for c in create_table.physical_columns)
+    parallelism = scan_parallelism(create_table) or t_env._env.get_parallelism()
+    rows = functools.partial(datagen_rows, create_table)
+    table = Table(GeneratedTable(rows, max(parallelism, 1), physical,
+                                 _is_bounded(create_table)), t_env, physical)
+    computed = [c for c in create_table.columns if not c.is_physical]
+    if not computed:
+        return table
+    # computed columns: a query over the generated rows, in the declared column order
+    items = ", ".join("`%s`" % c.name if c.is_physical else _computed(c)
+                      for c in create_table.columns)
+    query = t_env._translated("SELECT %s FROM `%s`" % (items, table._name), (table,))
+    # print_schema shows a computed column's expression, identifiers quoted (seen on PyFlink
+    # 1.20.5: `total` INT AS `amount` * 10)
+    expressions = {c.name: _quoted(c.expression) for c in computed}
+    columns = tuple(replace(c, expression=expressions.get(c.name))
+                    for c in query._resolved_columns())
+    return Table(query._description, t_env, columns)
+
+
+def _quoted(expression: str) -> str:
+    """A computed column's expression with its identifiers in backquotes."""
+    import sqlglot
+    return sqlglot.parse_one(expression, read="spark").sql(dialect="spark", identify=True)
+
+
+def _computed(column) -> str:
+    if column.metadata is not None:
+        raise NotImplementedError("metadata column %r: not supported by pyflink_on_spark"
+                                  % column.name)
+    return "%s AS `%s`" % (column.expression, column.name)
+
+
+def descriptor_ddl(path: str, descriptor) -> str:
+    """A TableDescriptor as the CREATE TEMPORARY TABLE statement it stands for."""
+    schema = descriptor._schema
+    if schema is None:
+        raise NotImplementedError("a TableDescriptor without a schema is not supported by "
+                                  "pyflink_on_spark")
+    lines = schema._ddl_lines()
+    options = dict(descriptor._options)
+    options["connector"] = descriptor._connector
+    if descriptor._format is not None:
+        options["format"] = descriptor._format
+    with_clause = ", ".join("'%s' = '%s'" % (k.replace("'", "''"), str(v).replace("'", "''"))
+                            for k, v in options.items())
+    return "CREATE TEMPORARY TABLE `%s` (%s) WITH (%s)" % (path, ", ".join(lines),
+                                                           with_clause)
+
+
+def columns_text(columns: Tuple[TableColumn, ...]):
+    return [(c.name, c.sql_type + ("" if c.nullable else " NOT NULL")) for c in columns]
