@@ -211,11 +211,24 @@ def shim_object(name: str) -> Any:
             try:
                 obj = inspect.getattr_static(obj, attr)
             except AttributeError:
-                return _MISSING
+                obj = _lazy_export(obj, attr)
+                if obj is _MISSING:
+                    return _MISSING
             if isinstance(obj, (staticmethod, classmethod)):
                 obj = obj.__func__
         return obj
     return _MISSING
+
+
+def _lazy_export(module: Any, attr: str) -> Any:
+    """A name a package exports lazily (its module __getattr__ imports it when first named,
+    as pyflink_on_spark.table does), or _MISSING."""
+    if not inspect.ismodule(module) or attr not in getattr(module, "__all__", ()):
+        return _MISSING
+    try:
+        return getattr(module, attr)
+    except (AttributeError, ImportError):
+        return _MISSING
 
 
 @lru_cache(maxsize=None)

@@ -1,23 +1,36 @@
 """pyflink.table in pyflink_on_spark: the Table API where DataStream programs reach for it,
-run as Spark SQL (docs/table.md). Nothing here loads Spark or pandas: a table's result is
-computed through the executor's entry point when it is asked for."""
-from pyflink_on_spark.common.types import Row, RowKind
-from pyflink_on_spark.table.environment_settings import EnvironmentSettings
-from pyflink_on_spark.table.expression import Expression
-from pyflink_on_spark.table.schema import Schema, TableSchema
-from pyflink_on_spark.table.table import GroupedTable, Table
-from pyflink_on_spark.table.table_descriptor import TableDescriptor
-from pyflink_on_spark.table.table_environment import (StreamTableEnvironment, TableConfig,
-                                                      TableEnvironment)
-from pyflink_on_spark.table.table_result import ResultKind, TableResult
+run as Spark SQL (docs/table.md). The Table API's classes load when first named: DataStream
+jobs whose formats only take DataTypes (CsvSchema, Parquet row types) load none of them.
+Nothing here loads Spark or pandas: a table's result is computed through the executor's
+entry point when it is asked for."""
+import importlib
+
 from pyflink_on_spark.table.types import DataTypes
 
 __all__ = ['TableEnvironment', 'StreamTableEnvironment', 'Table', 'EnvironmentSettings',
            'TableConfig', 'GroupedTable', 'Schema', 'TableSchema', 'TableResult', 'Row',
            'RowKind', 'ResultKind', 'DataTypes', 'Expression', 'TableDescriptor']
 
+# name -> the module that defines it
+_HOMES = {
+    'TableEnvironment': 'table.table_environment',
+    'StreamTableEnvironment': 'table.table_environment',
+    'TableConfig': 'table.table_environment',
+    'Table': 'table.table', 'GroupedTable': 'table.table',
+    'EnvironmentSettings': 'table.environment_settings',
+    'Schema': 'table.schema', 'TableSchema': 'table.schema',
+    'TableResult': 'table.table_result', 'ResultKind': 'table.table_result',
+    'Expression': 'table.expression', 'TableDescriptor': 'table.table_descriptor',
+    'Row': 'common.types', 'RowKind': 'common.types',
+}
+
 
 def __getattr__(name):
+    home = _HOMES.get(name)
+    if home is not None:
+        value = getattr(importlib.import_module("pyflink_on_spark." + home), name)
+        globals()[name] = value
+        return value
     if not name[:1].isupper():
         raise AttributeError(name)   # tools probe lowercase names (pytest_plugins, ...)
     # other Table API classes: ImportError (not AttributeError) so that
@@ -26,3 +39,7 @@ def __getattr__(name):
         "pyflink.table.%s is not supported by pyflink_on_spark yet: the Table API runs "
         "tables of DataStreams, pandas frames and SQL queries over them on Spark SQL "
         "(docs/table.md lists what runs)." % name)
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_HOMES))
