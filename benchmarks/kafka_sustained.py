@@ -241,6 +241,21 @@ def _spy(pid: int, args) -> None:
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
 
 
+def rss_by_minute(samples, start: float, end: float):
+    """[(minute, {kind: mean summed RSS MB})] over [start, end)."""
+    minutes: Dict[int, Dict[str, List[int]]] = {}
+    for t, _, procs in samples:
+        if not start <= t < end:
+            continue
+        kinds: Dict[str, int] = {}
+        for _, kind, rss, _ in procs:
+            kinds[kind] = kinds.get(kind, 0) + rss
+        for kind, rss in kinds.items():
+            minutes.setdefault(int((t - start) // 60), {}).setdefault(kind, []).append(rss)
+    return [(m, {k: sum(v) / len(v) / 1024 for k, v in per.items() if k in
+                 ("driver", "jvm", "worker")}) for m, per in sorted(minutes.items())]
+
+
 def cpu_seconds(samples, start: float, end: float) -> Dict[str, float]:
     """CPU seconds each kind of process used between the first and last sample in
     [start, end), its ended children's included (a process first seen in between counts
@@ -348,7 +363,8 @@ def run(args, bootstrap: str) -> None:
         produced_end = time.time()
         input_rate = produced.value / (produced_end - t0)
         expected = args.rate * args.seconds
-        while time.time() - produced_end < DRAIN_TIMEOUT_S and arrivals.measured < expected:
+        while time.time() - produced_end < DRAIN_TIMEOUT_S and \
+                arrivals.total < produced.value + 1:
             time.sleep(0.5)
         for spy in _spies:
             spy.wait(timeout=120)
@@ -384,8 +400,13 @@ def run(args, bootstrap: str) -> None:
         print("  output from 5 s into the measured period: %.0f records/s (per second: min %d, "
               "max %d)" % (sum(seconds_out) / len(seconds_out), min(seconds_out),
                            max(seconds_out)))
-    print("  measured records out: %d of %d written (drain %.1f s after the last)" % (
-        arrivals.measured, expected, drain_s))
+    print("  measured records out: %d of %d written (drain %.1f s after the last; the "
+          "window's edges may cut a 10 ms tick's records either way)" % (
+              arrivals.measured, expected, drain_s))
+    print("  all records out: %d, written %d (with the first, probe record): %s" % (
+        arrivals.total, produced.value + 1,
+        "none lost" if arrivals.total >= produced.value + 1 else "MISSING %d" % (
+            produced.value + 1 - arrivals.total)))
     if len(batches) > 1:
         gaps = sorted(b - a for a, b in zip(batches, batches[1:]))
         print("  micro-batches completed in the measured period: %d, %.2f s apart (median; "
@@ -412,6 +433,9 @@ def run(args, bootstrap: str) -> None:
                   os.cpu_count()))
     for line in memory_table(sampler.samples, measured_from, measured_end):
         print("  " + line)
+    print("  RSS MB by minute of the measured period (mean per kind): " + "; ".join(
+        "%d: %s" % (m, ", ".join("%s %.0f" % kv for kv in sorted(per.items())))
+        for m, per in rss_by_minute(sampler.samples, measured_from, measured_end)))
     print("  (job stderr: %s)" % err.name, flush=True)
 
 
