@@ -399,11 +399,16 @@ def table_updates(description) -> bool:
     return is_changelog(description)
 
 
-def table_pandas(description):
-    """The rows of a table as a pandas DataFrame (Spark's Arrow conversion)."""
-    from pyflink_on_spark.spark.table_frames import table_frame
+def table_pandas(description, columns):
+    """The rows of a table as a pandas DataFrame (Spark's Arrow conversion); a changelog's
+    final rows (spark/table_frames.py materialized)."""
+    from pyflink_on_spark.spark.table_changelog import KIND
+    from pyflink_on_spark.spark.table_frames import materialized, table_frame
     try:
-        return table_frame(description, _table_session()).toPandas()
+        frame = table_frame(description, _table_session())
+        if KIND not in frame.columns:
+            return frame.toPandas()
+        return materialized(frame.toLocalIterator(), columns)
     except Exception as e:
         raise _table_error(e) from None
 

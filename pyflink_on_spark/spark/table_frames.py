@@ -215,6 +215,22 @@ def _generator(rows, parallelism: int, schema: pa.Schema):
     return generate
 
 
+def materialized(changes, columns):
+    """The final rows of a changelog (rows whose last value is the RowKind value), as pandas:
+    seen on PyFlink 1.20.5, to_pandas of an updating table gives its rows in the order of
+    their last change (an update retracts the old row, then appends the new one)."""
+    rows: List[tuple] = []
+    for change in changes:
+        values, kind = tuple(change[:-1]), change[-1]
+        if kind in (0, 2):            # +I, +U
+            rows.append(values)
+        else:                         # -U, -D: the first equal row goes
+            rows.remove(values)
+    names = [c.name for c in columns]
+    return pa.Table.from_pylist([dict(zip(names, r)) for r in rows],
+                                schema=arrow_schema(columns)).to_pandas()
+
+
 # -- a table read by a DataStream job (to_data_stream) --------------------------------------
 
 CHUNK_ROWS = 2048

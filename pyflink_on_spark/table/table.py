@@ -110,7 +110,8 @@ class Table(object):
         return self._t_env._executor().table_updates(self._description)
 
     def to_pandas(self):
-        return self._t_env._executor().table_pandas(self._description)
+        return self._t_env._executor().table_pandas(self._description,
+                                                    self._resolved_columns())
 
     def get_field_names(self):
         return column_names(self._resolved_columns())

@@ -47,9 +47,15 @@ class TableResult(object):
         return CloseableIterator(self._table._rows())
 
     def print(self) -> None:
-        raise NotImplementedError(
-            "TableResult.print() (Flink's tableau rendering) is not supported by "
-            "pyflink_on_spark yet: iterate collect() and print the rows")
+        """The result in Flink's tableau rendering (table/tableau.py)."""
+        from pyflink_on_spark.table.tableau import tableau
+        if self._table is None:
+            print("OK")
+            return
+        table = self._table
+        lines = tableau(table._resolved_columns(), table._t_env._executor().table_rows(
+            table._description), table._t_env._is_streaming())
+        print("\n".join(lines))
 
 
 def rows_of(rows: Iterator[tuple]):

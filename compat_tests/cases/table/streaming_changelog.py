@@ -24,6 +24,7 @@ for q in ["SELECT k, MAX(v) AS m FROM t GROUP BY k",
     with table.execute().collect() as rows:
         for r in rows:
             print(r.get_row_kind(), repr(r))
+print(t_env.sql_query("SELECT k, MAX(v) AS m FROM t GROUP BY k").to_pandas())
 changes = t_env.to_changelog_stream(t_env.sql_query("SELECT k, SUM(v) AS s FROM t GROUP BY k"))
 changes.map(lambda r: '%s %r' % (r.get_row_kind(), r), output_type=Types.STRING()).print()
 env.execute("streaming_changelog")

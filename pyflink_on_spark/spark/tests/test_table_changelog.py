@@ -43,3 +43,12 @@ def test_changes_emit_insert_then_update_pairs_and_nothing_when_unchanged():
     out = pa.Table.from_batches(list(_changes(2, 1)(iter([batch])))).to_pylist()
     assert [(r["k"], r["m"], r["__pyflink_kind"]) for r in out] == [
         ("a", 3, 0), ("b", 1, 0), ("a", 3, 1), ("a", 5, 2)]
+
+
+def test_a_changelog_materializes_in_the_order_of_last_change():
+    from pyflink_on_spark.spark.table_frames import materialized
+    from pyflink_on_spark.specs.tables import TableColumn
+    changes = [("a", 3, 0), ("b", 1, 0), ("a", 3, 1), ("a", 5, 2)]
+    pdf = materialized(changes, (TableColumn("k", "STRING"), TableColumn("s", "INT")))
+    assert pdf.to_dict("list") == {"k": ["b", "a"], "s": [1, 5]}
+    assert str(pdf.dtypes["s"]) == "int32"

@@ -71,8 +71,6 @@ def test_unsupported_methods_and_names_raise_naming_them():
         t_env.create_temporary_function("f", None)
     with pytest.raises(NotImplementedError, match="'kafka' connector"):
         t_env.execute_sql("CREATE TABLE t (a INT) WITH ('connector' = 'kafka')")
-    with pytest.raises(NotImplementedError, match="INSERT"):
-        t_env.execute_sql("INSERT INTO t SELECT 1")
     with pytest.raises(ImportError, match="ScalarFunction"):
         from pyflink_on_spark.table import ScalarFunction  # noqa: F401,F811
     table = t_env.from_data_stream(env.from_collection([1], type_info=Types.INT()))
