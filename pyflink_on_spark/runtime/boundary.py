@@ -13,6 +13,7 @@ import marshal
 import pickle
 import struct
 from itertools import chain
+from typing import Optional
 
 import cloudpickle
 
@@ -90,15 +91,10 @@ def dumps_records(group: tuple, values_exact: bool = False) -> bytes:
         for part in (group[1:] if values_exact else group)))
 
 
-def dumps_key_run(groups: list, values_exact: bool = False) -> bytes:
+def dumps_key_run(groups: list) -> bytes:
     """A key run's payload (KIND_KEY_RUN) from its groups, (order, values, timestamps-or-None,
-    key) each, as dumps_records would write them (values_exact: as there, for every
-    group's values)."""
-    if not values_exact:
-        return _dumps_checked(groups, marshal_exact(groups))
-    return _dumps_checked(groups, all(
-        marshal_exact((order, key)) and (stamps is None or marshal_exact(stamps))
-        for order, _, stamps, key in groups))
+    key) each, as dumps_records would write them."""
+    return _dumps_checked(groups, marshal_exact(groups))
 
 
 def _dumps_checked(data, exact: bool) -> bytes:
@@ -125,20 +121,25 @@ _NONE = b"N"
 _count = struct.Struct("<i").pack
 
 
-def marshalled_records(records: list, key) -> bytes:
-    """The payload of a key-sorted row, (values, None, key), from its records each
-    marshalled apart (MARSHAL_RECORD_VERSION) and its key (an exact str or int): the same
-    bytes a marshal of the whole would be, less the back-references, read by loads_records."""
-    return b"".join((_TUPLE3_HEAD, _LIST_HEAD, _count(len(records)), *records, _NONE,
+def marshalled_records(records: list, key, stamps: Optional[list] = None) -> bytes:
+    """The payload of a key-sorted row, (values, timestamps-or-None, key), from its records
+    each marshalled apart (MARSHAL_RECORD_VERSION), their timestamps (ints or None) and its
+    key (an exact str or int): the same bytes a marshal of the whole would be, less the
+    back-references, read by loads_records."""
+    return b"".join((_TUPLE3_HEAD, _LIST_HEAD, _count(len(records)), *records,
+                     _NONE if stamps is None else marshal.dumps(stamps, MARSHAL_RECORD_VERSION),
                      marshal.dumps(key, MARSHAL_RECORD_VERSION)))
 
 
-def marshalled_run_parts(parts: list, order: bytes, records: list, key) -> None:
+def marshalled_run_parts(parts: list, order: bytes, records: list, key,
+                         stamps: Optional[list] = None) -> None:
     """Appends to `parts` the bytes of one group of a key run, (order, values, None, key),
     from its records each marshalled apart and its key (an exact str or int, or a flat tuple
     of exact values); marshalled_key_run joins the parts of its groups."""
     parts += (_TUPLE4_HEAD, marshal.dumps(order, MARSHAL_RECORD_VERSION), _LIST_HEAD,
-              _count(len(records)), *records, _NONE, marshal.dumps(key, MARSHAL_RECORD_VERSION))
+              _count(len(records)), *records,
+              _NONE if stamps is None else marshal.dumps(stamps, MARSHAL_RECORD_VERSION),
+              marshal.dumps(key, MARSHAL_RECORD_VERSION))
 
 
 def marshalled_key_run(parts: list, groups: int) -> bytes:

@@ -46,7 +46,6 @@ RUN_RECORDS = 1024   # at most this many records in a key run
 RUN_ALONE = 128      # a group this large leaves in a row of its own
 
 _ORDER = itemgetter(0)
-_EXACT = (True,)   # the tail of a group whose values are known exact (exits/key_sorted.py)
 _COUNT = itemgetter(2)
 _RUN_PLACE = itemgetter(0, 1, 2)   # (edge, src, seq) of a released slice
 
@@ -55,8 +54,8 @@ def append_key_runs(rows: list, groups: list, edge: int, src: int, seq: int,
                     sent: list) -> int:
     """Appends to `rows` the rows of `groups`, all for one destination and sorted by order:
     tuples (order, destination, record count, marshalled records or None, values,
-    timestamps, key[, whether the values are known exact]), the records marshalled apart
-    (runtime/exits/key_sorted.py) or as objects in values. Small groups of one form go in key runs. Counts the destination's
+    timestamps, key), the records marshalled apart (runtime/exits/key_sorted.py) or as
+    objects in values. Small groups of one form go in key runs. Counts the destination's
     records in `sent`; returns the next sequence number."""
     if not groups:
         return seq
@@ -86,20 +85,20 @@ def _leave(rows: list, run: list, dest: int, edge: int, src: int, seq: int,
            sent: list) -> int:
     """One row for `run`: a group alone as a records row, several as a key run."""
     if len(run) == 1:
-        order, _, count, records, values, stamps, key = run[0][:7]
-        payload = dumps_records((values, stamps, key), values_exact=run[0][7:] == _EXACT) \
-            if records is None else marshalled_records(records, key)
+        order, _, count, records, values, stamps, key = run[0]
+        payload = dumps_records((values, stamps, key)) if records is None \
+            else marshalled_records(records, key, stamps)
         sent[dest] += count
         rows.append((edge, dest, src, seq, KIND_RECORDS, payload, order))
         return seq + 1
     if run[0][3] is not None:
         parts: list = []
-        for order, _, _, records, _, _, key in run:
-            marshalled_run_parts(parts, order, records, key)
+        for order, _, _, records, _, stamps, key in run:
+            marshalled_run_parts(parts, order, records, key, stamps)
         payload = marshalled_key_run(parts, len(run))
     else:
-        payload = dumps_key_run([group[:1] + group[4:7] for group in run],
-                                values_exact=all(group[7:] == _EXACT for group in run))
+        payload = dumps_key_run([(order, values, stamps, key)
+                                 for order, _, _, _, values, stamps, key in run])
     sent[dest] += sum(map(_COUNT, run))
     rows.append((edge, dest, src, seq, KIND_KEY_RUN, payload, run[0][0]))
     return seq + 1

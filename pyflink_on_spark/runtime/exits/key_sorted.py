@@ -56,7 +56,6 @@ _GROUP_ORDER = itemgetter(0)
 PIECE_RECORDS = RUN_RECORDS
 PIECE_BYTES = 64 << 10
 _SAMPLE = 8   # records whose size tells a large slot's piece size
-_EXACT = (True,)   # the tail of a group whose values are known exact
 
 
 class KeySortedExitCollector(ExitCollector):
@@ -116,8 +115,8 @@ class KeySortedExitCollector(ExitCollector):
         # of keys not memoised
         self._held: dict = {}
         # memoisable key as slots (or the order bytes of another key) -> [values, their
-        # timestamps, key, (destination, key bytes) or None until placed, whether every
-        # value is known exact (loops.py)]
+        # timestamps, key, (destination, key bytes) or None until placed, whether the
+        # values are held marshalled (MARSHAL_RECORD_VERSION: exact ones, loops.py)]
         self._stamped_slots: dict = {}
         super().__init__(spec, subtask, parallelism, rows, user_error)
 
@@ -133,6 +132,7 @@ class KeySortedExitCollector(ExitCollector):
             fold=None if leading is None else per_record_callable(leading.function, "reduce"),
             counted=self._counted, slots=self._slots, marshalled=self._marshalled,
             stamped=self._stamped_slots, new_stamped=self._new_stamped,
+            as_objects=_as_objects,
             hold_stamped=self._stamped_holder(),
             new_slot=self._new_slot, new_marshalled_slot=self._new_marshalled_slot,
             add_to_partial=add_to_partial, hold_other=self._other_holder(),
@@ -143,6 +143,7 @@ class KeySortedExitCollector(ExitCollector):
             get_key=per_record_callable(partitioning.key_selector, "get_key"))
         # a str or int key's records wait marshalled when the loop knows a record exact
         marshalled = aggregation is None and exact_test(convert) is not None
+        self._stamped_marshalled = exact_test(convert) is not None
         add = ADD_TO_SLOT if aggregation is None else ADD_TO_PARTIAL
         hooks = {
             "str_int_key": _slot_source("key", add, marshalled, leading is not None),
@@ -219,7 +220,7 @@ class KeySortedExitCollector(ExitCollector):
         if slot_key is None:
             slot_key = key
         place = self._located.get(slot_key)
-        slot = self._stamped_slots[slot_key] = [[], [], key, place, True]
+        slot = self._stamped_slots[slot_key] = [[], [], key, place, self._stamped_marshalled]
         if place is None:
             self._stamped_unplaced.append(slot)
         return slot
@@ -320,7 +321,7 @@ class KeySortedExitCollector(ExitCollector):
         folds, folding, stamped = self._folds, self._folding, self._stamped_slots
         memo_types, new_stamped = MEMO_CLASSES, self._new_stamped
 
-        def hold_stamped(key, value, timestamp, exact: bool) -> None:
+        def hold_stamped(key, value, timestamp) -> None:
             kind = type(key)
             if kind is str or kind is int:
                 slot_key = key
@@ -333,11 +334,9 @@ class KeySortedExitCollector(ExitCollector):
                 slot = stamped.get(key_bytes)
                 if slot is None:
                     slot = stamped[key_bytes] = [[], [], key,
-                                                 (self._to_subtask(key), key_bytes), True]
+                                                 (self._to_subtask(key), key_bytes), False]
                 slot[0].append(value)
                 slot[1].append(timestamp)
-                if not exact:
-                    slot[4] = False
                 return
             if folds and timestamp == LONG_MIN and slot_key in folds:
                 # its row sorts with the fold's: the fold leaves first, the key's last
@@ -347,10 +346,10 @@ class KeySortedExitCollector(ExitCollector):
             slot = stamped.get(slot_key)
             if slot is None:
                 slot = new_stamped(key, slot_key)
+            if slot[4]:
+                _as_objects(slot)
             slot[0].append(value)
             slot[1].append(timestamp)
-            if not exact:
-                slot[4] = False
         return hold_stamped
 
     def _stamped_groups(self) -> list:
@@ -366,7 +365,7 @@ class KeySortedExitCollector(ExitCollector):
             unplaced.clear()
         groups = []
         size = 0   # records a piece: worked out from the first slot larger than a sample
-        for values, stamps, key, (dest, key_bytes), exact in stamped.values():
+        for values, stamps, key, (dest, key_bytes), marshalled in stamped.values():
             count = len(values)
             order_by = stamps if None not in stamps else \
                 [LONG_MIN if stamp is None else stamp for stamp in stamps]
@@ -376,16 +375,18 @@ class KeySortedExitCollector(ExitCollector):
                 stamps = [stamps[i] for i in ranks]
                 order_by = [order_by[i] for i in ranks]
             if count <= _SAMPLE:
-                groups.append((sorted_record_order(key_bytes, order_by[0]), dest, count, None,
-                               values, stamps, key, exact))
+                groups.append((sorted_record_order(key_bytes, order_by[0]), dest, count)
+                              + ((values, None) if marshalled else (None, values))
+                              + (stamps, key))
                 continue
             if not size:
-                size = _piece_records(values)
+                size = _piece_records(values, marshalled)
             for start in range(0, count, size):
                 end = start + size
+                part = values[start:end]
                 groups.append((sorted_record_order(key_bytes, order_by[start]), dest,
-                               min(size, count - start), None, values[start:end],
-                               stamps[start:end], key, exact))
+                               len(part)) + ((part, None) if marshalled else (None, part))
+                              + (stamps[start:end], key))
         stamped.clear()
         return groups
 
@@ -416,11 +417,10 @@ class KeySortedExitCollector(ExitCollector):
                     mine.sort(key=_GROUP_ORDER)   # stable: equal orders stay as held
                     seq = append_key_runs(rows, mine, edge, src, seq, sent)
             return seq
-        for group in groups:
-            order, dest, count, records, values, stamps, key = group[:7]
+        for order, dest, count, records, values, stamps, key in groups:
             sent[dest] += count
-            payload = dumps_records((values, stamps, key), values_exact=group[7:] == _EXACT) \
-                if records is None else marshalled_records(records, key)
+            payload = dumps_records((values, stamps, key)) if records is None \
+                else marshalled_records(records, key, stamps)
             rows.append((edge, dest, src, seq, KIND_RECORDS, payload, order))
             seq += 1
         return seq
@@ -528,16 +528,24 @@ class KeySortedExitCollector(ExitCollector):
         self._seq += 1
 
 
-def _piece_records(values: list) -> int:
-    """How many of a key's records (`values`) go in one piece: PIECE_RECORDS, fewer when
-    the first records say that many would take over PIECE_BYTES (a flush's slots are
-    sized by its first large one: a stream's records are mostly alike)."""
+def _piece_records(values: list, marshalled: bool) -> int:
+    """How many of a key's records (`values`, marshalled or objects) go in one piece:
+    PIECE_RECORDS, fewer when the first records say that many would take over PIECE_BYTES
+    (a flush's slots are sized by its first large one: a stream's records are mostly
+    alike)."""
     sample = values[:_SAMPLE]
     try:
-        size = len(marshal.dumps(sample))
+        size = sum(map(len, sample)) if marshalled else len(marshal.dumps(sample))
     except ValueError:   # not marshallable (the row pickles it): near enough
         size = len(cloudpickle.dumps(sample))
     return max(1, min(PIECE_RECORDS, PIECE_BYTES * len(sample) // max(size, 1)))
+
+
+def _as_objects(slot: list) -> None:
+    """A stamped slot's marshalled values as objects, from now on (a value not known
+    exact came)."""
+    slot[0] = marshalled_values(slot[0])
+    slot[4] = False
 
 
 def _slot_source(slot_key: str, add: str, marshalled: bool, folding: bool) -> str:

@@ -114,7 +114,8 @@ def test_rows_without_timestamps_come_before_timestamped_ones_of_the_key():
     collector.process_element(("k", 1), 3)
     collector.process_element(("k", 2), None)
     collector.flush()
-    assert [loads_records(r[5])[0] for r in route(rows, 1)[0]] == [[("k", 2)], [("k", 1)]]
+    assert [group[1] for _, group in merged_groups(route(rows, 1)[0])] == [
+        [("k", 2)], [("k", 1)]]
 
 
 def test_state_of_ended_keys_is_dropped_so_one_key_is_held_at_a_time():

@@ -246,7 +246,9 @@ def _exits_rows(subtasks, min_for_none):
         # with no timestamp among them, Long.MIN_VALUE instead: it sorts as none does
         records = [(key, LONG_MIN if ts is None and min_for_none else ts)
                    for key, ts in records]
-        values = [(key, "%d/%d/%d" % (edge, src, i)) for i, (key, _) in enumerate(records)]
+        # some values not exact (a list inside): their key's records wait as objects after
+        values = [(key, "%d/%d/%d" % (edge, src, i) if i % 7 != 3 else [i])
+                  for i, (key, _) in enumerate(records)]
         for start in range(0, len(values), call):
             if call == 1:
                 collector.process_element(values[start], records[start][1])
