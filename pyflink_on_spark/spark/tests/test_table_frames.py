@@ -20,8 +20,6 @@ def test_stream_to_table_to_query_to_stream(spark):
     assert str(pdf.dtypes["f0"]) == "int32"
     t_env.create_temporary_view("v", table)
     query = t_env.sql_query("SELECT f1, f0 + 1 AS g FROM v WHERE f1 <> 'a'")
-    with query.execute().collect() as rows:
-        assert [tuple(r) for r in rows] == [("b", 21), ("c", 31)]
     out = t_env.to_data_stream(query).map(lambda r: "%s=%d" % (r.f1, r["g"]),
                                           output_type=Types.STRING())
     with out.execute_and_collect() as values:
