@@ -278,9 +278,10 @@ class KeySortedExitCollector(ExitCollector):
         return list(zip(dests, orders))
 
     def _other_holder(self) -> Callable:
-        """hold_other(key, value, timestamp), which the loop calls for a record with a
-        timestamp, or of a key that is not memoised: the record waits in `_held` under its
-        order (a closure, as it runs per record)."""
+        """hold_other(key, value, timestamp), which the loop calls for a record without
+        timestamp of a key that is not memoised (a record with one goes to its key's
+        stamped slot: _stamped_holder): the record waits in `_held` under its order (a
+        closure, as it runs per record)."""
         folds, folding, held, located = self._folds, self._folding, self._held, self._located
         to_subtask, key_order, memo_limit = self._to_subtask, self._key_order, self._MEMO_LIMIT
         memo_types = MEMO_CLASSES
