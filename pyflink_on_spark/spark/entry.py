@@ -399,6 +399,16 @@ def table_updates(description) -> bool:
     return is_changelog(description)
 
 
+def table_insert(insert) -> None:
+    """INSERT INTO a connector table (specs/table_connectors.py TableInsert): one Spark job
+    whose tasks write the rows (spark/table_connectors.py)."""
+    from pyflink_on_spark.spark.table_connectors import run_insert
+    try:
+        run_insert(insert, _table_session())
+    except Exception as e:
+        raise _table_error(e) from None
+
+
 def table_pandas(description, columns):
     """The rows of a table as a pandas DataFrame (Spark's Arrow conversion); a changelog's
     final rows (spark/table_frames.py materialized)."""

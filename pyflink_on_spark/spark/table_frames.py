@@ -90,6 +90,10 @@ def table_frame(description, session):
             *[c.name for c in description.columns])
     if isinstance(description, GeneratedTable):
         return _generated_frame(description, session)
+    from pyflink_on_spark.specs.table_connectors import ConnectorTable
+    if isinstance(description, ConnectorTable):      # filesystem, print, blackhole
+        from pyflink_on_spark.spark.table_connectors import connector_frame
+        return connector_frame(description, session)
     raise TypeError("unknown table description %r" % (description,))
 
 

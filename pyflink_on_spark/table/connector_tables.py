@@ -11,7 +11,7 @@ from typing import Tuple
 from pyflink_on_spark.specs.tables import GeneratedTable, TableColumn
 
 # connectors of the DDL that run
-RUNNING_CONNECTORS = ("datagen",)
+RUNNING_CONNECTORS = ("datagen", "filesystem", "print", "blackhole")
 
 
 def flink_column(name: str, type_text: str) -> TableColumn:
@@ -35,6 +35,9 @@ def connector_table(create_table, t_env):
     from pyflink_on_spark.table.sql import datagen_rows, scan_parallelism, validate_datagen
     from pyflink_on_spark.table.table import Table
     connector = create_table.options.get("connector")
+    if connector in RUNNING_CONNECTORS[1:]:     # table/table_connectors.py
+        from pyflink_on_spark.table import table_connectors
+        return table_connectors.connector_table(create_table, t_env)
     if connector not in RUNNING_CONNECTORS:
         raise NotImplementedError(
             "a table of the %r connector is not supported by pyflink_on_spark's Table API "

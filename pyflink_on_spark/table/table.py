@@ -142,7 +142,15 @@ class Table(object):
     flat_map = _unsupported("flat_map")
     aggregate = _unsupported("aggregate")
     flat_aggregate = _unsupported("flat_aggregate")
-    execute_insert = _unsupported("execute_insert")
+
+    def execute_insert(self, table_path_or_descriptor, overwrite: bool = False):
+        from pyflink_on_spark.table.table_sinks import run_inserts, table_insert
+        if not isinstance(table_path_or_descriptor, str):
+            raise NotImplementedError("execute_insert(TableDescriptor) is not supported by "
+                                      "pyflink_on_spark yet: create_temporary_table first")
+        return run_inserts(self._t_env, [table_insert(self._t_env, table_path_or_descriptor,
+                                                      self, overwrite)])
+
     explain = _unsupported("explain")
 
 

@@ -197,6 +197,9 @@ class TableEnvironment(object):
                                           "pyflink_on_spark yet")
             if not (statement.if_not_exists and statement.name in self._views):
                 self._views[statement.name] = self.sql_query(statement.query)
+        elif isinstance(statement, sql.Insert):
+            from pyflink_on_spark.table.table_sinks import insert_statement
+            return insert_statement(self, statement)
         elif isinstance(statement, (sql.DropTable, sql.DropView)):
             if not self._drop(statement.name) and not statement.if_exists:
                 raise NotImplementedError("DROP of %r: no such table or view in this "
@@ -264,7 +267,11 @@ class TableEnvironment(object):
     list_functions = _unsupported("list_functions")
     drop_temporary_table = _unsupported("drop_temporary_table")
     explain_sql = _unsupported("explain_sql")
-    create_statement_set = _unsupported("create_statement_set")
+
+    def create_statement_set(self):
+        from pyflink_on_spark.table.table_sinks import StatementSet
+        return StatementSet(self)
+
     use_catalog = _unsupported("use_catalog")
     use_database = _unsupported("use_database")
     register_java_function = _unsupported("register_java_function")

@@ -1,0 +1,57 @@
+"""The WITH options of filesystem / print / blackhole tables (no Spark)."""
+import pytest
+
+from pyflink_on_spark.specs.table_connectors import refusal_error
+from pyflink_on_spark.specs.tables import TableColumn
+from pyflink_on_spark.table.table_connectors import FlinkRejects, connector_description
+
+COLUMNS = (TableColumn("a", "INT"),)
+
+
+def test_csv_options_map_to_the_spark_reader():
+    table = connector_description("t", {
+        "connector": "filesystem", "path": "file:///tmp/x", "format": "csv",
+        "csv.field-delimiter": ";", "csv.allow-comments": "true"}, COLUMNS)
+    assert table.path == "/tmp/x" and table.file_format == "csv"
+    assert dict(table.read_options) == {"sep": ";", "comment": "#"}
+    assert dict(table.write_options) == {"sep": ";"}
+
+
+def test_options_without_a_faithful_meaning_are_refused_by_name():
+    with pytest.raises(NotImplementedError, match="'csv.escape-character' of the filesystem"):
+        connector_description("t", {"connector": "filesystem", "path": "/x", "format": "csv",
+                                    "csv.escape-character": "\\"}, COLUMNS)
+    with pytest.raises(NotImplementedError, match="json.timestamp-format.standard"):
+        connector_description("t", {"connector": "filesystem", "path": "/x", "format": "json",
+                                    "json.timestamp-format.standard": "ISO-8601"}, COLUMNS)
+    with pytest.raises(NotImplementedError, match="format 'avro'"):
+        connector_description("t", {"connector": "filesystem", "path": "/x",
+                                    "format": "avro"}, COLUMNS)
+    with pytest.raises(NotImplementedError, match="'path' of the filesystem"):
+        connector_description("t", {"connector": "filesystem", "path": "s3://b/x",
+                                    "format": "csv"}, COLUMNS)
+
+
+def test_options_flink_rejects():
+    with pytest.raises(FlinkRejects, match="'bogus' is not an option of the print"):
+        connector_description("t", {"connector": "print", "bogus": "1"}, COLUMNS)
+    with pytest.raises(FlinkRejects, match="needs the 'path'"):
+        connector_description("t", {"connector": "filesystem", "format": "csv"}, COLUMNS)
+
+
+def test_print_options():
+    table = connector_description("t", {"connector": "print", "print-identifier": "out",
+                                        "sink.parallelism": "2"}, COLUMNS)
+    assert (table.identifier, table.parallelism, table.standard_error) == ("out", 2, False)
+
+
+def test_a_refused_table_fails_in_flinks_words():
+    table = connector_description("t", {"connector": "blackhole"}, COLUMNS)
+    from dataclasses import replace
+    refused = replace(table, refusal="'x' is not an option", refused_by_flink=True,
+                      options=(("connector", "blackhole"), ("x", "1")))
+    error = refusal_error(refused, sink=True)
+    assert isinstance(error, ValueError)
+    assert str(error).startswith(
+        "Unable to create a sink for writing table 'default_catalog.default_database.t'.\n\n"
+        "Table options are:\n\n'connector'='blackhole'\n'x'='1'")
