@@ -261,6 +261,7 @@ def test_only_the_plain_keyed_operator_takes_rows_as_runs():
     assert WindowOperator.process_keyed is not KeyedProcessOperator.process_keyed
     window = WindowOperator.__new__(WindowOperator)
     window._batch_key_order = batch_key_order(None)
+    window._element_logic = window._process    # prepare()'s general path
     window.use_sorted_input()
     assert window.process_key_run is None
 
