@@ -14,6 +14,7 @@ from typing import Dict, Sequence
 _KINDS = {0: "+I", 1: "-U", 2: "+U", 3: "-D"}
 _INTEGERS = ("TINYINT", "SMALLINT", "INT", "BIGINT")
 _TEXT = ("STRING", "VARCHAR(", "CHAR(")
+_RAW_IN_CSV = _INTEGERS + ("BOOLEAN", "FLOAT", "DOUBLE")
 
 
 def check_types(types: Sequence[str], connector: str) -> None:
@@ -102,9 +103,10 @@ def print_line(values: Sequence, types: Sequence[str], kind: int = 0) -> str:
 
 
 def csv_line(values: Sequence, types: Sequence[str], options: Dict[str, str]) -> str:
-    """The csv format's line of a row (no line end): a value quoted when it holds a
-    character below max(separator, quote) + 1 (space, '!', '#', '+', a line end...) or the
-    separator or quote, a quote inside doubled; null as the null literal (empty)."""
+    """The csv format's line of a row (no line end): numbers and booleans as they are, other
+    values (text, decimals, dates, timestamps) quoted when they hold a character below
+    max(separator, quote) + 1 (with ',': space, '!', '#', '+', a line end...; with ';' digits
+    too), a quote inside doubled; null as the null literal (empty)."""
     separator = options.get("sep", ",")
     quote = options.get("quote", '"')
     null = options.get("nullValue", "")
@@ -114,6 +116,8 @@ def csv_line(values: Sequence, types: Sequence[str], options: Dict[str, str]) ->
         text = _value(value, sql_type, _sql_timestamp, _normalized)
         if text is None:
             fields.append(null)
+        elif sql_type in _RAW_IN_CSV:
+            fields.append(text)
         elif any(ord(c) < safe or c == separator or c == quote for c in text):
             fields.append(quote + text.replace(quote, quote + quote) + quote)
         else:

@@ -50,3 +50,9 @@ def test_csv_quotes_values_with_characters_below_the_separator():
         ['"x y"', '', '"a!b"', 'plain', '"#c"', '"tab\tx"', '"it\'s"', 'a;b', 'ü', '-1']
     assert csv_line((Decimal("100.00"), datetime.datetime(2024, 1, 2, 3, 4)),
                     ["DECIMAL(10, 2)", "TIMESTAMP(3)"], {}) == '"1E+2","2024-01-02 03:04:00"'
+
+
+def test_csv_with_a_semicolon_quotes_digits_of_text_but_not_numbers():
+    types = ["BIGINT", "STRING", "DOUBLE", "TIMESTAMP(3)", "STRING"]
+    assert csv_line((1, "10", 0.25, datetime.datetime(2024, 1, 2, 3, 4, 6, 120000), None),
+                    types, {"sep": ";"}) == '1;"10";0.25;"2024-01-02 03:04:06.12";'
