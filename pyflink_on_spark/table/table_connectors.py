@@ -119,6 +119,10 @@ def connector_table(create_table, t_env):
         raise NotImplementedError(
             "computed or metadata columns (%s) of a %s table are not supported by "
             "pyflink_on_spark yet" % (", ".join(computed), create_table.options.get("connector")))
+    if create_table.partition_keys:
+        raise NotImplementedError(
+            "a partitioned %s table (PARTITIONED BY %s) is not supported by pyflink_on_spark "
+            "yet" % (create_table.options.get("connector"), ", ".join(create_table.partition_keys)))
     physical = tuple(flink_column(c.name, c.data_type) for c in create_table.physical_columns)
     options = tuple(sorted(create_table.options.items()))
     try:

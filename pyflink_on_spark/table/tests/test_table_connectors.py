@@ -55,3 +55,23 @@ def test_a_refused_table_fails_in_flinks_words():
     assert str(error).startswith(
         "Unable to create a sink for writing table 'default_catalog.default_database.t'.\n\n"
         "Table options are:\n\n'connector'='blackhole'\n'x'='1'")
+
+
+def test_partitioned_tables_are_refused():
+    from pyflink_on_spark.table.sql import parse_statement
+    from pyflink_on_spark.table.table_connectors import connector_table
+    statement = parse_statement(
+        "CREATE TABLE t (a INT, p STRING) PARTITIONED BY (p) WITH ('connector' = "
+        "'filesystem', 'path' = '/x', 'format' = 'csv')")
+    with pytest.raises(NotImplementedError, match=r"PARTITIONED BY p"):
+        connector_table(statement, None)
+
+
+def test_a_table_flink_rejects_is_created_and_fails_when_written():
+    from pyflink_on_spark.table.table_environment import TableEnvironment
+    from pyflink_on_spark.table.table_sinks import table_insert
+    t_env = TableEnvironment()
+    t_env.execute_sql("CREATE TABLE bad (a INT) WITH ('connector' = 'print', 'bogus' = '1')")
+    with pytest.raises(ValueError, match="Unable to create a sink for writing table "
+                                         "'default_catalog.default_database.bad'"):
+        table_insert(t_env, "bad", t_env.from_path("bad"))
