@@ -399,14 +399,23 @@ def table_updates(description) -> bool:
     return is_changelog(description)
 
 
-def table_insert(insert) -> None:
-    """INSERT INTO a connector table (specs/table_connectors.py TableInsert): one Spark job
-    whose tasks write the rows (spark/table_connectors.py)."""
+def table_inserts(inserts):
+    """INSERT INTO connector tables (specs/table_connectors.py TableInsert), one after
+    another: a Spark job each whose tasks write the rows (spark/table_connectors.py). A
+    JobClient of the finished job, as PyFlink's TableResult.get_job_client() gives one."""
+    import time
+    from pyflink_on_spark.common.job_client import JobClient
+    from pyflink_on_spark.common.job_execution_result import finished_job_result
+    from pyflink_on_spark.spark.executor import FinishedJobHandle
     from pyflink_on_spark.spark.table_connectors import run_insert
+    started = time.monotonic()
     try:
-        run_insert(insert, _table_session())
+        for insert in inserts:
+            run_insert(insert, _table_session())
     except Exception as e:
         raise _table_error(e) from None
+    return JobClient(FinishedJobHandle(finished_job_result(
+        int((time.monotonic() - started) * 1000))))
 
 
 def table_pandas(description, columns):

@@ -64,12 +64,16 @@ class _InsertCounts(object):
 
 def run_inserts(t_env, inserts: List[TableInsert]):
     """Runs the inserts one after another: a TableResult as PyFlink's (kind
-    SUCCESS_WITH_CONTENT; its job has ended when it is returned)."""
+    SUCCESS_WITH_CONTENT, a JobClient of the job; the job has ended when it is returned)."""
     from pyflink_on_spark.table.table_result import ResultKind, TableResult
-    for insert in inserts:
-        t_env._executor().table_insert(insert)
-    return TableResult(_InsertCounts([i.target.name for i in inserts]),
-                       ResultKind.SUCCESS_WITH_CONTENT)
+
+    class InsertResult(TableResult):
+        def get_job_client(self):
+            return job_client
+
+    job_client = t_env._executor().table_inserts(inserts)
+    return InsertResult(_InsertCounts([i.target.name for i in inserts]),
+                        ResultKind.SUCCESS_WITH_CONTENT)
 
 
 def insert_statement(t_env, statement):

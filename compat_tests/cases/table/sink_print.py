@@ -23,6 +23,7 @@ t_env.execute_sql("CREATE TABLE out_plain (id BIGINT, name STRING, price DOUBLE)
 result = t_env.execute_sql("INSERT INTO out_plain SELECT id, name, price * 1e3 FROM orders")
 result.wait()
 print(result.get_result_kind())
+print(type(result.get_job_client().get_job_execution_result().result()).__name__)
 print(result.get_table_schema())
 
 t_env.execute_sql("CREATE TABLE labelled (id INT, label STRING) "
