@@ -142,13 +142,14 @@ def test_a_running_jobs_user_counter_on_the_prometheus_endpoint(spark, tmp_path)
                          r'[1-9]', text), text
         # the Spark UI: a micro-batch's jobs are described with the metrics after the one
         # before, after Spark's own description of the batch
+        # (this job's own line: another test's query may have read 3 records too)
         described = ""
-        while time.time() < deadline and ": read 3," not in described:
+        ours = r"batch = \d+ \| pyflink-on-spark: %s: read 3, out 0; " \
+            r"last checkpoint \d+ bytes in \d+ ms" % re.escape(task.group(1))
+        while time.time() < deadline and not re.search(ours, described):
             described = "\n".join(_job_descriptions(spark))
             time.sleep(0.3)
-        assert re.search(r"batch = \d+ \| pyflink-on-spark: %s: read 3, out 0; "
-                         r"last checkpoint \d+ bytes in \d+ ms" % re.escape(task.group(1)),
-                         described), described
+        assert re.search(ours, described), described
     finally:
         client.cancel().result()
 
