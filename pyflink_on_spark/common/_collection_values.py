@@ -41,6 +41,10 @@ def collection_element(type_info, value):
         raise TypeError(
             "from_collection: element %r cannot be a %r value: PyFlink's Java converter turns "
             "it into null and from_collection fails (NullPointerException)" % (value, type_info))
+    if type(converted) is tuple and any(v is None for v in converted):
+        # nulls only Java operators take (_JAVA_NULL_FIELDS): not what a Python operator's
+        # output converter (_from_python) accepts, which fails on them as PyFlink's coder does
+        return converted
     return type_info._from_python(converted)
 
 
@@ -144,9 +148,54 @@ def _row_converter(type_info) -> Callable[[Any], Any]:
     return convert
 
 
+# Tuple fields whose Java serializer writes null, with the error PyFlink's job fails with when
+# such a record is handed to a Python operator (seen on PyFlink 1.20.5: from_collection of
+# [(2, None)] declared TUPLE([INT, X]) runs for these X, a print sink prints (2,null), and a
+# map, filter or key_by fails the job with this error; a null in a tuple field of any other
+# type (INT, LONG, DOUBLE, BOOLEAN, CHAR, PICKLED_BYTE_ARRAY, ROW, LIST, MAP, arrays) fails
+# from_collection itself). A null BigInteger reached Python as an arbitrary number there: the
+# shim fails such a job instead of handing on a number no one wrote.
+_JAVA_NULL_FIELDS = {
+    "String": "java.lang.IllegalArgumentException: The String record must not be null.",
+    "BigDecimal": 'java.lang.NullPointerException: Cannot invoke "java.math.BigDecimal.'
+                  'toString()" because "record" is null',
+    "BigInteger": "a null BigInteger field (PyFlink 1.20.5 hands a Python function an "
+                  "arbitrary number for it; pyflink_on_spark fails the job instead)",
+    "DateTypeInfo": "java.lang.IllegalArgumentException: The Date record must not be null.",
+    "TimeTypeInfo": "java.lang.IllegalArgumentException: The Time record must not be null.",
+    "TimestampTypeInfo": "java.lang.IllegalArgumentException: The Timestamp record must not "
+                         "be null.",
+}
+
+
+def _java_null_error(type_info) -> Optional[str]:
+    """The error of a null field of this type handed to a Python operator, or None when a
+    null of it fails from_collection itself (_JAVA_NULL_FIELDS)."""
+    basic = getattr(type_info, "_basic_type", None)
+    return _JAVA_NULL_FIELDS.get(basic.value if basic is not None
+                                 else type(type_info).__name__)
+
+
+def python_input_error(type_info, values) -> Optional[str]:
+    """Why the job fails when from_collection's converted ``values`` reach a Python operator
+    (a null tuple field that only Java operators take: _JAVA_NULL_FIELDS), or None."""
+    from pyflink_on_spark.common.typeinfo import TupleTypeInfo
+    if not isinstance(type_info, TupleTypeInfo):
+        return None
+    errors = [_java_null_error(t) for t in type_info.get_field_types()]
+    for value in values:
+        for index, field in enumerate(value):
+            if field is None and errors[index] is not None:
+                return ("from_collection: element %r: field %d is null, which PyFlink hands "
+                        "on to Java operators (print) but not to a Python function: %s"
+                        % (value, index, errors[index]))
+    return None
+
+
 def _tuple_converter(type_info) -> Callable[[Any], Any]:
     from pyflink_on_spark.common.types import Row
     converters = [_converter(t) for t in type_info.get_field_types()]
+    nullable = [_java_null_error(t) is not None for t in type_info.get_field_types()]
     arity = len(converters)
 
     def convert(value):
@@ -160,7 +209,7 @@ def _tuple_converter(type_info) -> Callable[[Any], Any]:
         out = []
         for i, (c, v) in enumerate(zip(converters, values)):
             v = _field(c, v)
-            if v is None or v is _NULL:
+            if v is _NULL or v is None and not nullable[i]:
                 raise TypeError("from_collection: element %r: Field %d is null, but expected "
                                 "to hold a value (as in PyFlink)" % (value, i))
             out.append(v)

@@ -300,7 +300,11 @@ class DataStream(object):
         output_type = self._transformation.output_type
         if is_pickled(output_type) or _is_row_type(output_type):
             plan_helpers["align_map"] = reserve_flink_ids(1)[0]
-        return self._sink(PrintSinkSpec(sink_identifier, self._transformation.output_type),
+        # a collection source's records with nulls only Java takes print as "null"
+        as_java_holds = getattr(getattr(self._transformation, "source", None),
+                                "python_input_error", None) is not None
+        return self._sink(PrintSinkSpec(sink_identifier, self._transformation.output_type,
+                                        as_java_holds),
                           "Print to Std. Out", plan_helpers)
 
     def add_sink(self, sink_func: SinkFunction) -> "DataStreamSink":

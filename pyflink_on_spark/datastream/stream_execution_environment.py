@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from typing import Any, List, Optional
 
-from pyflink_on_spark.common._collection_values import collection_element
+from pyflink_on_spark.common._collection_values import collection_element, python_input_error
 from pyflink_on_spark.datastream._configuration_keys import apply_configuration, parse_millis
 from pyflink_on_spark.datastream._job_files import check_uploads, check_urls
 from pyflink_on_spark.datastream._unsunk_operators import OPERATOR_NODES, discard_sinks
@@ -269,10 +269,12 @@ class StreamExecutionEnvironment(object):
     # -- sources --------------------------------------------------------------------------------
     def from_collection(self, collection: List[Any], type_info=None) -> DataStream:
         values = list(collection)
+        refused = None
         if type_info is not None and hasattr(type_info, "_from_python"):
             values = [collection_element(type_info, v) for v in values]
+            refused = python_input_error(type_info, values)
         node = SourceTransformation(name="Source: Collection Source", output_type=type_info,
-                                    source=collection_source(values))
+                                    source=collection_source(values, refused))
         node.parallelism = 1
         node.parallelism_fixed = True
         return DataStream(_env=self, _transformation=node)

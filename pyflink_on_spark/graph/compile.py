@@ -23,7 +23,8 @@ from pyflink_on_spark.specs.operators import (
     BROADCAST_SPECS, KEY_SORTED_INPUT_SPECS, KEYED_TWO_INPUT_SPECS, AggregationSpec,
     ReduceSpec, TimestampsSpec)
 from pyflink_on_spark.specs.partitioning import (
-    ForwardPartitioning, KeyedPartitioning, Partitioning, RebalancePartitioning)
+    CustomPartitioning, ForwardPartitioning, KeyedPartitioning, Partitioning,
+    RebalancePartitioning)
 from pyflink_on_spark.specs.sinks import CollectSinkSpec, PrintSinkSpec
 from pyflink_on_spark.specs.stage import (
     ChainLink, CompiledJob, CompiledStage, ExitSpec, InputSpec, JobConfig, LeadingFold,
@@ -108,6 +109,24 @@ def _feeders(node: Transformation) -> List[int]:
         helper = helpers.get("side_output_map")
         return [helper or feeder for feeder in _feeders(node.input)]
     return [node.flink_id]
+
+
+def python_input_error(sinks: List[Transformation]) -> Optional[str]:
+    """Why the job fails when it runs, or None: a collection source whose records PyFlink's
+    Java side takes but a Python operator cannot (specs CollectionSourceSpec.
+    python_input_error) feeds a Python function (an operator, or key_by's key selector);
+    a sink takes them as they are (print shows null)."""
+    for node in _reachable(sinks):
+        if node.is_virtual:
+            continue
+        for upstream in node.inputs:
+            for (src, part, _, _), feeder in zip(_resolve(upstream), _feeders(upstream)):
+                error = getattr(getattr(src, "source", None), "python_input_error", None)
+                if error and (not isinstance(node, SinkTransformation)
+                              or isinstance(part, (KeyedPartitioning, CustomPartitioning))
+                              or feeder != src.flink_id):
+                    return error
+    return None
 
 
 def _numbered_inputs(node: Transformation):

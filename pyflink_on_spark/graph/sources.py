@@ -7,7 +7,7 @@ operator already read, in chunks, which the reader passes through.
 from __future__ import annotations
 
 import pickle
-from typing import Any, List, Sequence, Tuple
+from typing import Any, List, Optional, Sequence, Tuple
 
 from pyflink_on_spark.specs.sources import (
     CollectionSourceSpec, EventScriptReaderSpec, EventScriptSourceSpec, FileSourceSpec,
@@ -25,13 +25,14 @@ def _read_number_range(split):
     return range(start, end + 1)
 
 
-def collection_source(values: Sequence[Any]) -> CollectionSourceSpec:
+def collection_source(values: Sequence[Any],
+                      python_input_error: Optional[str] = None) -> CollectionSourceSpec:
     values = tuple(values)
     try:
         size = len(pickle.dumps(values, protocol=4))
     except Exception:  # values of classes that only cloudpickle handles: a rough count
         size = 64 * len(values)
-    return CollectionSourceSpec(values, size)
+    return CollectionSourceSpec(values, size, python_input_error)
 
 
 def number_sequence_source(start: int, end: int) -> NumberSequenceSourceSpec:

@@ -60,8 +60,9 @@ def _keyed_co(function, spec, config: JobConfig) -> KeyedCoProcessOperator:
                                   _order(spec, config))
 
 
-def _print_renderer(type_info) -> Callable[[Any], str]:
-    render = getattr(type_info, "_to_java_string", None)
+def _print_renderer(type_info, as_java_holds: bool = False) -> Callable[[Any], str]:
+    render = getattr(type_info, "_java_str", None) if as_java_holds \
+        else getattr(type_info, "_to_java_string", None)
     return render if render is not None else str
 
 
@@ -69,8 +70,8 @@ BUILDERS: Dict[type, Builder] = {
     # sources and sinks
     sources.SourceReaderSpec: lambda s, c: SourceOperator(s.reader, s.watermark_strategy),
     sources.EventScriptReaderSpec: lambda s, c: EventScriptSourceOperator(),
-    sinks.PrintSinkSpec: lambda s, c: PrintSinkOperator(s.identifier,
-                                                        _print_renderer(s.input_type)),
+    sinks.PrintSinkSpec: lambda s, c: PrintSinkOperator(
+        s.identifier, _print_renderer(s.input_type, s.as_java_holds)),
     sinks.CollectSinkSpec: lambda s, c: CollectSinkOperator(),
     sinks.DiscardSinkSpec: lambda s, c: DiscardSinkOperator(),
     sinks.ElasticsearchSinkSpec: lambda s, c: ElasticsearchSinkOperator(s),

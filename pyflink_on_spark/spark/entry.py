@@ -152,9 +152,21 @@ def _job_to_run(sinks: List, settings: JobSettings) -> CompiledJob:
     """The compiled job; and, as PyFlink generates its plan when a job starts (chaining
     its Python operators into new transformations), the plan ids that takes."""
     job = compile_job(sinks, settings)
+    refuse_python_inputs(sinks)
     from pyflink_on_spark.graph.plan import execution_plan_json
     execution_plan_json(sinks, settings.default_parallelism)
     return job
+
+
+def refuse_python_inputs(sinks: List) -> None:
+    """A job whose collection source holds records PyFlink's Java side takes but a Python
+    operator cannot fails when it starts, as on PyFlink (graph/compile.py
+    python_input_error)."""
+    from pyflink_on_spark.graph.compile import python_input_error
+    error = python_input_error(sinks)
+    if error is not None:
+        from pyflink_on_spark.runtime.errors import JobExecutionError
+        raise JobExecutionError(error)
 
 
 def execute(sinks: List, settings: JobSettings):

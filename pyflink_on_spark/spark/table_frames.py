@@ -138,7 +138,7 @@ def input_columns(description, session) -> Tuple[TableColumn, ...]:
 
 def _stream_frame(description: StreamTable, session):
     from dataclasses import replace
-    from pyflink_on_spark.spark.entry import compile_job, run_options
+    from pyflink_on_spark.spark.entry import compile_job, refuse_python_inputs, run_options
     from pyflink_on_spark.spark.executor import build_frames
     from pyflink_on_spark.spark.frame_sources import with_files_as_splits
     from pyflink_on_spark.spark.object_storage import object_storage_of
@@ -146,6 +146,7 @@ def _stream_frame(description: StreamTable, session):
     from pyflink_on_spark.spark.streaming.sources import is_unbounded
     from pyspark.sql import functions as F
     job = compile_job(list(description.sinks), description.settings)
+    refuse_python_inputs(list(description.sinks))
     if is_unbounded(job):
         raise NotImplementedError(
             "from_data_stream of an unbounded stream: pyflink_on_spark runs tables of bounded "

@@ -18,6 +18,10 @@ class PrintSinkSpec:
     driver."""
     identifier: Optional[str] = None
     input_type: Any = None              # the printed stream's declared type (its format)
+    # the records come straight from a collection source holding nulls only Java takes
+    # (CollectionSourceSpec.python_input_error): printed as Java holds them, not converted
+    # as a Python operator's output is
+    as_java_holds: bool = False
 
 
 @dataclass(frozen=True)

@@ -64,6 +64,9 @@ class CollectionSourceSpec:
     """from_collection: a non-parallel source of the given values, in order."""
     values: Tuple[Any, ...]
     estimated_bytes: int = 0          # serialized volume, for BATCH's adaptive parallelism
+    # why the job fails if these values reach a Python operator (a null tuple field only
+    # Java operators take: common/_collection_values.py python_input_error), or None
+    python_input_error: Optional[str] = None
     name = "Collection Source"
 
 

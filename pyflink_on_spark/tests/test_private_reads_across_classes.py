@@ -52,6 +52,9 @@ FRIENDS: Dict[Tuple[str, str], str] = {
         _API_FIELD + ": Java hashCode of a value under its TypeInformation",
     ("runtime/registry.py", "_to_java_string"):
         _API_FIELD + ": how print() renders a value of the type, as Java's toString",
+    ("runtime/registry.py", "_java_str"):
+        _API_FIELD + ": Java's toString of a value Java holds as it is (print of a "
+        "collection source's records with nulls only Java takes)",
     # key_by(lambda) wraps the lambda (datastream/functions.py): its name in errors
     ("runtime/exits/selectors.py", "_func"):
         _API_FIELD + ": the user's function a KeySelector wraps",
