@@ -22,11 +22,11 @@ import re
 from typing import Dict, Iterable, Iterator, List, Optional, Tuple
 
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from pyflink_on_spark.specs.sources import FileSourceSpec, FileToRead
 from pyflink_on_spark.runtime.boundary import KIND_SPLIT
 from pyflink_on_spark.spark.batch_schema import SPARK_SCHEMA, rows_frame, rows_to_batch
+from pyflink_on_spark.spark.arrow_runs import run_bounds
 from pyflink_on_spark.spark.file_formats import (BLOCKS, WHOLE, WHOLE_TEXT_BYTES,
                                                   reads_whole_file, reads_whole_when_small,
                                                   spark_read, task_read)
@@ -303,14 +303,7 @@ def _block_chunker(fmt, index: Dict[str, int], parallelism: int, n_columns: int,
 
 def _runs(paths: pa.Array, starts: pa.Array):
     """[begin, end) ranges of consecutive rows from the same (file, block)."""
-    n = len(paths)
-    if n > 1:
-        changed = pc.or_(pc.not_equal(paths.slice(1), paths.slice(0, n - 1)),
-                         pc.not_equal(starts.slice(1), starts.slice(0, n - 1)))
-        cuts = [i + 1 for i in pc.indices_nonzero(changed).to_pylist()]
-    else:
-        cuts = []
-    bounds = [0] + cuts + [n]
+    bounds = run_bounds(paths, starts)
     return list(zip(bounds[:-1], bounds[1:]))
 
 

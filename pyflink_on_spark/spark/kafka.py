@@ -18,6 +18,7 @@ import pyarrow as pa
 from pyflink_on_spark.common._java_text import java_string_hash
 from pyflink_on_spark.runtime.boundary import KIND_SPLIT
 from pyflink_on_spark.spark.batch_schema import SPARK_SCHEMA, rows_to_batch
+from pyflink_on_spark.spark.arrow_runs import run_bounds
 from pyflink_on_spark.spark.frame_sources import is_missing_data_source, missing_package_error
 from pyflink_on_spark.specs import sources
 
@@ -169,21 +170,6 @@ def _epoch_millis(column: pa.Array) -> list:
     return [None if t is None else t // per_ms for t in raw.to_pylist()]
 
 
-def _split_runs(topics: pa.Array, partitions: pa.Array) -> List[int]:
-    """Where each run of records of one (topic, partition) starts in a batch, and its end
-    (Spark's reader gives a task one partition's range: usually one run): found in Arrow,
-    not record by record."""
-    import pyarrow.compute as pc
-    n = len(partitions)
-    if n > 1:
-        changed = pc.or_(pc.not_equal(partitions.slice(1), partitions.slice(0, n - 1)),
-                         pc.not_equal(topics.slice(1), topics.slice(0, n - 1)))
-        starts = [i + 1 for i in pc.indices_nonzero(changed).to_pylist()]
-    else:
-        starts = []
-    return [0] + starts + [n]
-
-
 def _chunker(decode, parallelism: int, splits_end: bool = True):
     """Split rows of one Spark task's Kafka records (Spark reads each partition's offset
     range in one task): first a SplitStarted row per partition (src -1), so its subtask
@@ -204,7 +190,7 @@ def _chunker(decode, parallelism: int, splits_end: bool = True):
             stamps = _epoch_millis(batch.column(3))
             skipped = None in records       # a deserializer's None: the record is skipped
             rows = []
-            runs = _split_runs(topic_column, partition_column)
+            runs = run_bounds(partition_column, topic_column)
             for run_start, run_end in zip(runs, runs[1:]):
                 topic = topic_column[run_start].as_py()
                 partition = partition_column[run_start].as_py()
