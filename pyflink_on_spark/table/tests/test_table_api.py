@@ -131,3 +131,17 @@ def test_datagen_tables_from_ddl_and_descriptors():
         "'connector' = 'datagen')")
     t_env.create_temporary_table("r", descriptor)
     assert not t_env.from_path("r")._description.bounded      # random, no number-of-rows
+
+
+def test_a_tables_columns_become_the_stream_types_pyflink_gives():
+    # seen on PyFlink 1.20.5 (compat case table/to_data_stream_types)
+    from pyflink_on_spark.common.typeinfo import LocalTimeTypeInfo, Types
+    from pyflink_on_spark.table.table_environment import _type_info
+    assert _type_info("VARCHAR(5)") == Types.STRING() == _type_info("CHAR(3)")
+    assert _type_info("TIMESTAMP(3)") == LocalTimeTypeInfo(
+        LocalTimeTypeInfo.TimeType.LOCAL_DATE_TIME) == _type_info("TIMESTAMP(6)")
+    assert _type_info("DATE") == LocalTimeTypeInfo(LocalTimeTypeInfo.TimeType.LOCAL_DATE)
+    assert _type_info("DECIMAL(5, 2)") == Types.BIG_DEC()
+    assert _type_info("BYTES") == Types.PRIMITIVE_ARRAY(Types.BYTE())
+    with pytest.raises(NotImplementedError, match="TIMESTAMP_LTZ"):
+        _type_info("TIMESTAMP_LTZ(3)")
