@@ -44,29 +44,11 @@ def tokenize(sql: str) -> List[Token]:
                 raise UnsupportedSqlError('SQL parse error: unterminated comment /* ...')
             i = j + 2
         elif c == "'":
-            j = i + 1
-            while True:
-                j = sql.find("'", j)
-                if j < 0:
-                    raise UnsupportedSqlError(
-                        'SQL parse error: unterminated string literal at offset %d' % i)
-                if sql.startswith("''", j):
-                    j += 2
-                    continue
-                break
+            j = _closing_quote(sql, i, "'", "string literal")
             tokens.append(Token('string', unquote_string(sql[i + 1:j]), i, j + 1))
             i = j + 1
         elif c == '`':
-            j = i + 1
-            while True:
-                j = sql.find('`', j)
-                if j < 0:
-                    raise UnsupportedSqlError(
-                        'SQL parse error: unterminated quoted identifier at offset %d' % i)
-                if sql.startswith('``', j):
-                    j += 2
-                    continue
-                break
+            j = _closing_quote(sql, i, '`', "quoted identifier")
             tokens.append(Token('quoted', sql[i + 1:j].replace('``', '`'), i, j + 1))
             i = j + 1
         elif c.isalpha() or c == '_' or c == '$':
@@ -95,3 +77,16 @@ def tokenize(sql: str) -> List[Token]:
                 tokens.append(Token('symbol', c, i, i + 1))
                 i += 1
     return tokens
+
+
+def _closing_quote(sql: str, start: int, quote: str, what: str) -> int:
+    """Where the quoted text opened at ``start`` closes (a doubled quote stands for one)."""
+    j = start + 1
+    while True:
+        j = sql.find(quote, j)
+        if j < 0:
+            raise UnsupportedSqlError('SQL parse error: unterminated %s at offset %d'
+                                      % (what, start))
+        if not sql.startswith(quote * 2, j):
+            return j
+        j += 2
