@@ -153,6 +153,11 @@ def _job_to_run(sinks: List, settings: JobSettings) -> CompiledJob:
     its Python operators into new transformations), the plan ids that takes."""
     job = compile_job(sinks, settings)
     refuse_python_inputs(sinks)
+    if job.reads_frame_sources():
+        from pyflink_on_spark.spark.table_feeds import reads_tables, with_table_feeds
+        if reads_tables(job):    # tables of unbounded streams join the job (table_feeds.py)
+            job = with_table_feeds(job, sinks, lambda all_sinks: compile_job(all_sinks,
+                                                                             settings))
     from pyflink_on_spark.graph.plan import execution_plan_json
     execution_plan_json(sinks, settings.default_parallelism)
     return job

@@ -23,8 +23,8 @@ SourceInput = Callable[[CompiledStage], Tuple[object, bool]]
 def stage_frames(job: CompiledJob, session, source_input: SourceInput,
                  function_of: Callable[[StageSpec], Callable], *, driver_reads_sinks: bool,
                  compute_unread: bool,
-                 description_of: Optional[Callable[[StageSpec], str]] = None
-                 ) -> Dict[int, object]:
+                 description_of: Optional[Callable[[StageSpec], str]] = None,
+                 frames: Optional[Dict[int, object]] = None) -> Dict[int, object]:
     """stage id -> the DataFrame of the stage's output rows.
 
     `driver_reads_sinks`: the driver reads the sinks' rows from the frames (spark/
@@ -32,9 +32,10 @@ def stage_frames(job: CompiledJob, session, source_input: SourceInput,
     A frame read more than once is computed at once, once (user functions run once per
     record); so is a frame no one reads when `compute_unread` (an unbounded job's every
     subtask must run and write its state in every batch). `description_of`: the Spark job
-    description of that computation (None: Spark's own)."""
+    description of that computation (None: Spark's own). `frames`: the dict to fill (a
+    source input may read the frames of the stages before it: a table feed)."""
     consumers = job.consumer_counts()
-    frames: Dict[int, object] = {}
+    frames = {} if frames is None else frames
     edges_of = {s.spec.stage_id: output_edges(s, driver_reads_sinks) for s in job.stages}
     for stage in job.stages:
         spec = stage.spec

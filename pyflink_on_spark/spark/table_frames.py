@@ -74,9 +74,13 @@ def flink_column(field) -> TableColumn:
 
 # -- descriptions -> DataFrames -----------------------------------------------------------------
 
-def table_frame(description, session):
-    """The DataFrame of a table description."""
+def table_frame(description, session, streams=None):
+    """The DataFrame of a table description. `streams`: a StreamTable's frame made by the
+    caller (an unbounded job's micro-batch: spark/streaming/table_feeds.py), else its
+    stream runs as a bounded job."""
     if isinstance(description, StreamTable):
+        if streams is not None:
+            return streams(description)
         return _stream_frame(description, session)
     if isinstance(description, RowsTable):
         table = pa.Table.from_pylist(
@@ -84,9 +88,9 @@ def table_frame(description, session):
              for row in description.rows], schema=arrow_schema(description.columns))
         return session.createDataFrame(table, spark_schema(description.columns))
     if isinstance(description, QueryTable):
-        return _query_frame(description, session)
+        return _query_frame(description, session, streams)
     if isinstance(description, RenamedTable):
-        return table_frame(description.input, session).toDF(
+        return table_frame(description.input, session, streams).toDF(
             *[c.name for c in description.columns])
     if isinstance(description, GeneratedTable):
         return _generated_frame(description, session)
@@ -97,11 +101,11 @@ def table_frame(description, session):
     raise TypeError("unknown table description %r" % (description,))
 
 
-def _query_frame(description: QueryTable, session):
+def _query_frame(description: QueryTable, session, streams=None):
     from pyflink_on_spark.spark.table_changelog import KIND, SEQ, changelog_frame, is_changelog
     changelog = is_changelog(description)
     for name, view in description.inputs:
-        frame = table_frame(view, session)
+        frame = table_frame(view, session, streams)
         if KIND in frame.columns:
             raise NotImplementedError(
                 "a query over %r, whose rows update (STREAMING mode): pyflink_on_spark runs "
@@ -163,30 +167,48 @@ def _stream_frame(description: StreamTable, session):
     stage = job.stage_of(description.collect_sink_id)
     edge = next(s.edge_id for s in stage.sinks if s.node_id == description.collect_sink_id)
     payloads = frames[stage.spec.stage_id].where(F.col("edge") == edge).select("payload")
+    return records_frame(payloads, description)
+
+
+def records_frame(payloads, description: StreamTable):
+    """A frame of the stream's record chunks (one `payload` column: the collect sink's rows)
+    as the table's typed columns, decoded in the tasks."""
     return payloads.mapInArrow(
         _record_decoder(arrow_schema(description.columns),
-                        description.record_shape == RECORD_ATOMIC),
+                        description.record_shape == RECORD_ATOMIC,
+                        description.timestamp_column),
         spark_schema(description.columns))
 
 
-def _record_decoder(schema: pa.Schema, atomic: bool):
-    """Record chunks (the collect sink's rows) -> Arrow batches of the table's columns."""
-    width = len(schema)
+def _record_decoder(schema: pa.Schema, atomic: bool, timestamp_column=None):
+    """Record chunks (the collect sink's rows) -> Arrow batches of the table's columns. With
+    `timestamp_column` (a `rowtime` metadata column), each record is a (record, timestamp)
+    pair (table/stream_schema.py RecordTimestamp) and the column holds the timestamp."""
+    fields = len(schema) - (timestamp_column is not None)
 
     def decode(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
         for batch in batches:
-            columns: List[list] = [[] for _ in range(width)]
+            columns: List[list] = [[] for _ in range(fields)]
+            stamps: List[int] = []
             for payload in batch.column(0).to_pylist():
-                values, _ = loads_records(payload)
+                values = loads_records(payload)[0]
+                if timestamp_column is not None:
+                    stamps.extend(pair[1] for pair in values)
+                    values = [pair[0] for pair in values]
                 if atomic:
                     columns[0].extend(values)
                     continue
                 for record in values:
-                    for i in range(width):
+                    for i in range(fields):
                         columns[i].append(record[i])
-            if columns[0]:
-                yield pa.RecordBatch.from_arrays(
-                    [pa.array(c, type=f.type) for c, f in zip(columns, schema)], schema=schema)
+            if not columns[0]:
+                continue
+            arrays = [pa.array(c, type=f.type) for c, f in zip(columns, schema)]
+            if timestamp_column is not None:     # epoch ms -> the column's microseconds
+                arrays.insert(timestamp_column, pa.array(
+                    [t * 1000 for t in stamps], pa.int64()).cast(
+                        schema.field(timestamp_column).type))
+            yield pa.RecordBatch.from_arrays(arrays, schema=schema)
     return decode
 
 
@@ -241,11 +263,12 @@ def materialized(changes, columns):
 CHUNK_ROWS = 2048
 
 
-def table_source_frame(description, parallelism: int, session):
+def table_source_frame(description, parallelism: int, session, streams=None):
     """Split rows of a table read as a stream's source: each Spark partition's rows, as Row
-    chunks, go to one source subtask (partition i to subtask i % parallelism), in order."""
+    chunks, go to one source subtask (partition i to subtask i % parallelism), in order.
+    `streams`: as table_frame's."""
     from pyflink_on_spark.spark.table_changelog import KIND
-    frame = table_frame(description.table, session)
+    frame = table_frame(description.table, session, streams)
     kinds = KIND in frame.columns
     if kinds and not description.changelog:
         raise NotImplementedError(
@@ -253,21 +276,42 @@ def table_source_frame(description, parallelism: int, session):
             "query in STREAMING mode): use to_changelog_stream, or BATCH mode for the final "
             "rows (docs/table.md)")
     return frame.mapInArrow(_row_chunker(tuple(description.names), parallelism,
-                                         description.as_tuples, kinds), SPARK_SCHEMA)
+                                         description.as_tuples, kinds,
+                                         description.rowtime), SPARK_SCHEMA)
 
 
-def _row_chunker(names: Tuple[str, ...], parallelism: int, as_tuples: bool, kinds: bool):
+def _instants(column: pa.Array) -> list:
+    """A TIMESTAMP_LTZ column's values as PyFlink 1.20.5 gives them in a stream: Instants
+    (java.time.Instant there; seen: Instant<4, 200000000>)."""
+    from pyflink_on_spark.common.time import Instant
+    micros = column.cast(pa.int64()).to_pylist()
+    return [None if m is None else Instant(m // 1_000_000, m % 1_000_000 * 1000)
+            for m in micros]
+
+
+def _values(column: pa.Array) -> list:
+    if pa.types.is_timestamp(column.type) and column.type.tz is not None:
+        return _instants(column)
+    return column.to_pylist()
+
+
+def _row_chunker(names: Tuple[str, ...], parallelism: int, as_tuples: bool, kinds: bool,
+                 rowtime=None):
     """Chunks of records of a table's rows; with `kinds`, the last column is each row's
-    RowKind value (a changelog), set on its Row."""
+    RowKind value (a changelog), set on its Row; with `rowtime` (a column index), each
+    record's timestamp is that column's (SplitRecords: the source stamps them)."""
     def chunk(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
         from pyspark import TaskContext
         from pyflink_on_spark.common.types import Row, RowKind
+        from pyflink_on_spark.specs.sources import SplitRecords
         partition = TaskContext.get().partitionId()
         seq = 0
         for batch in batches:
             rows = []
-            columns = [c.to_pylist() for c in batch.columns]
+            columns = [_values(c) for c in batch.columns]
             kind_of = columns.pop() if kinds else None
+            stamps = None if rowtime is None else \
+                batch.column(rowtime).cast(pa.int64()).to_pylist()
             for start in range(0, batch.num_rows, CHUNK_ROWS):
                 records = []
                 for i, values in enumerate(zip(*(c[start:start + CHUNK_ROWS]
@@ -280,6 +324,10 @@ def _row_chunker(names: Tuple[str, ...], parallelism: int, as_tuples: bool, kind
                     if kind_of is not None:
                         row.set_row_kind(RowKind(kind_of[i]))
                     records.append(row)
+                if stamps is not None:
+                    records = SplitRecords(("table", partition), records, [
+                        None if t is None else t // 1000
+                        for t in stamps[start:start + CHUNK_ROWS]])
                 rows.append((-1, partition % parallelism, partition, seq, KIND_SPLIT,
                              pickle.dumps(records, protocol=5)))
                 seq += 1

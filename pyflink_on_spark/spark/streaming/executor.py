@@ -52,6 +52,8 @@ from pyflink_on_spark.spark.streaming.sources import (UNBOUNDED_SOURCES,
 from pyflink_on_spark.spark.streaming.settings import StreamingSettings, job_identity
 from pyflink_on_spark.spark.streaming.stage_task import make_streaming_stage_function
 from pyflink_on_spark.spark.streaming.stop_signals import StopSignals
+from pyflink_on_spark.spark.streaming.table_feeds import table_feed_frame
+from pyflink_on_spark.specs.table_feeds import TableFeed
 from pyflink_on_spark.specs.partitioning import KeyedPartitioning
 from pyflink_on_spark.specs.sinks import FileSinkSpec
 from pyflink_on_spark.specs.stage import CompiledJob
@@ -274,10 +276,16 @@ class MicroBatchRunner:
         self._report_pending()
         _fault_point("before_batch", has_input)
 
+        frames: Dict[int, object] = {}
+
         def source_input(stage):
             # what is new in this batch, and a tick row per subtask (each runs every batch)
             spec = stage.spec
-            frame = self.sources[spec.stage_id].frame(new_input[spec.stage_id], session)
+            if isinstance(stage.source.frame, TableFeed):   # this batch's rows of the
+                frame = table_feed_frame(stage.source.frame, frames,    # stages before it
+                                         spec.parallelism, session)
+            else:
+                frame = self.sources[spec.stage_id].frame(new_input[spec.stage_id], session)
             return frame.union(self._ticks(spec)), True
 
         def function_of(spec):
@@ -289,8 +297,8 @@ class MicroBatchRunner:
                 batch_time_ms=batch_time, object_storage=self.object_storage, drain=drain)
 
         # every subtask of every stage runs and writes its state version in every batch
-        frames = stage_frames(job, session, source_input, function_of,
-                              driver_reads_sinks=True, compute_unread=True)
+        stage_frames(job, session, source_input, function_of, driver_reads_sinks=True,
+                     compute_unread=True, frames=frames)
         sinks = DriverSinks(job, self.collect_sink_id if self.collect is not None else None)
         first = True
         for edge, payload in driver_rows(job, frames):

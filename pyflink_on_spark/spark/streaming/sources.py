@@ -38,6 +38,9 @@ def is_unbounded_source(spec) -> bool:
     from pyflink_on_spark.specs.sources import RabbitMQSourceSpec
     if isinstance(spec, RabbitMQSourceSpec):      # RMQSource: never ends
         return True
+    from pyflink_on_spark.specs.table_feeds import TableFeed
+    if isinstance(spec, TableFeed):     # a table of unbounded streams of the same job
+        return True
     from pyflink_on_spark.specs.sources import FileSourceSpec, HybridSourceSpec, KafkaSourceSpec
     if isinstance(spec, KafkaSourceSpec):
         return not spec.bounded
@@ -68,6 +71,10 @@ def check_unbounded_source(spec) -> None:
 def unbounded_source(spec, store, source_id: str, parallelism: int) -> UnboundedSource:
     """The UnboundedSource of source spec ``spec`` (a stage's StageSource.frame)."""
     check_unbounded_source(spec)
+    from pyflink_on_spark.specs.table_feeds import TableFeed
+    if isinstance(spec, TableFeed):
+        from pyflink_on_spark.spark.streaming.table_feeds import TableFeedSource
+        return TableFeedSource(spec)
     from pyflink_on_spark.specs.sources import RabbitMQSourceSpec
     if isinstance(spec, RabbitMQSourceSpec):
         from pyflink_on_spark.spark.streaming.rabbitmq_queue import RabbitMQQueue

@@ -1,0 +1,75 @@
+"""A table of an unbounded stream inside an unbounded job (spark/streaming/table_feeds.py):
+its query runs in every micro-batch, and the job restarted from its checkpoint goes on where
+it stopped: the source's files read once, the keyed state after the table restored."""
+import glob
+import os
+import time
+
+from pyflink_on_spark.common import Configuration, Duration, Encoder, Types, WatermarkStrategy
+from pyflink_on_spark.datastream import StreamExecutionEnvironment
+from pyflink_on_spark.datastream.connectors.file_system import FileSink, FileSource, StreamFormat
+
+
+def _lines(out_dir):
+    return sorted(line for p in glob.glob(os.path.join(out_dir, "**", "part-*"), recursive=True)
+                  for line in open(p).read().splitlines())
+
+
+def _wait_for(predicate, timeout=600):   # generous: a loaded 2-core machine
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        if predicate():
+            return
+        time.sleep(0.1)
+    raise AssertionError("timed out")
+
+
+def _add(in_dir, name, text):
+    with open(os.path.join(in_dir, "." + name), "w") as f:
+        f.write(text)
+    os.rename(os.path.join(in_dir, "." + name), os.path.join(in_dir, name))
+
+
+def _start(in_dir, out_dir, checkpoints):
+    from pyflink_on_spark.table import StreamTableEnvironment
+    env = StreamExecutionEnvironment.get_execution_environment()
+    env.set_parallelism(1)
+    env.enable_checkpointing(100)
+    env.configure(Configuration().set_string("state.checkpoints.dir", "file://" + checkpoints))
+    t_env = StreamTableEnvironment.create(env)
+    source = FileSource.for_record_stream_format(StreamFormat.text_line_format(), in_dir) \
+        .monitor_continuously(Duration.of_millis(100)).build()
+    fruits = env.from_source(source, WatermarkStrategy.no_watermarks(), "files").map(
+        lambda line: (line.split(",")[0], int(line.split(",")[1])),
+        output_type=Types.TUPLE([Types.STRING(), Types.INT()]))
+    t_env.create_temporary_view("fruits", t_env.from_data_stream(fruits).alias("name", "qty"))
+    big = t_env.sql_query("SELECT UPPER(name) AS name, qty FROM fruits WHERE qty > 4")
+    # a running count after the table: keyed state of the same job
+    t_env.to_data_stream(big) \
+        .map(lambda row: (row.name, 1), output_type=Types.TUPLE([Types.STRING(), Types.INT()])) \
+        .key_by(lambda pair: 0) \
+        .reduce(lambda a, b: (b[0], a[1] + b[1])) \
+        .map(lambda pair: "%s,%d" % pair, output_type=Types.STRING()) \
+        .sink_to(FileSink.for_row_format(out_dir, Encoder.simple_string_encoder()).build())
+    return env.execute_async("table of an unbounded stream")
+
+
+def test_a_query_of_an_unbounded_stream_runs_per_batch_and_resumes_after_a_restart(
+        spark, tmp_path):
+    in_dir, out_dir, checkpoints = (str(tmp_path / d) for d in ("in", "out", "ckpt"))
+    os.makedirs(in_dir)
+    _add(in_dir, "a.txt", "apple,3\nbanana,12\ncherry,7\n")
+    client = _start(in_dir, out_dir, checkpoints)
+    try:
+        _wait_for(lambda: _lines(out_dir) == ["BANANA,1", "CHERRY,2"])
+    finally:
+        client.cancel().result()
+    _add(in_dir, "b.txt", "date,1\nelder,20\n")    # arrives while the job is down
+    client = _start(in_dir, out_dir, checkpoints)
+    try:
+        _wait_for(lambda: len(_lines(out_dir)) >= 3)
+        _add(in_dir, "c.txt", "fig,5\n")             # and while it runs again
+        _wait_for(lambda: len(_lines(out_dir)) >= 4)
+    finally:
+        client.cancel().result()
+    assert _lines(out_dir) == ["BANANA,1", "CHERRY,2", "ELDER,3", "FIG,4"]

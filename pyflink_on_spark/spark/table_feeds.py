@@ -1,0 +1,194 @@
+"""Tables of unbounded streams read back into the job (issue 44): the job's table source
+stages become TableFeeds (specs/table_feeds.py) and the tables' streams stages of the same
+job, so one unbounded job (spark/streaming/) runs both: each micro-batch, the table's query
+runs as Spark SQL over the rows the streams' stages produced in that batch
+(spark/streaming/table_feeds.py). Only queries whose rows depend on one input row each
+(projections, WHERE, scalar functions, UNION ALL) run so: the rows of one batch are all
+they see. Anything else over an unbounded table raises NotImplementedError naming it, when
+the job starts."""
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Callable, Dict, Iterator, List, Tuple
+
+from pyflink_on_spark.specs.sources import TableSourceSpec
+from pyflink_on_spark.specs.stage import CompiledJob, UpstreamEdge
+from pyflink_on_spark.specs.table_feeds import StreamFeed, TableFeed
+from pyflink_on_spark.specs.tables import QueryTable, RenamedTable, StreamTable
+
+
+def reads_tables(job: CompiledJob) -> bool:
+    """Some source stage of the job reads a table (to_data_stream and friends)."""
+    return any(stage.source is not None and isinstance(stage.source.frame, TableSourceSpec)
+               for stage in job.stages)
+
+
+def with_table_feeds(job: CompiledJob, sinks: List,
+                     compile_sinks: Callable[[List], CompiledJob]) -> CompiledJob:
+    """`job` (compiled from `sinks`) with every source stage whose table reads an unbounded
+    stream turned into a TableFeed, the tables' streams compiled into the job; the same job
+    when no table reads an unbounded stream."""
+    unbounded = [stage.source.frame for stage in job.stages
+                 if stage.source is not None and isinstance(stage.source.frame, TableSourceSpec)
+                 and any(_is_unbounded(s) for s in streams_of(stage.source.frame.table))]
+    if not unbounded:
+        return job
+    streams: Dict[int, StreamTable] = {}
+    for spec in unbounded:
+        check_stateless(spec.table)
+        for stream in streams_of(spec.table):
+            if not _is_unbounded(stream):
+                raise NotImplementedError(
+                    "a table that reads both an unbounded stream and a bounded one: "
+                    "pyflink_on_spark runs queries over unbounded tables whose inputs are all "
+                    "unbounded streams (docs/table.md)")
+            streams[stream.collect_sink_id] = stream
+    feed_sinks = [sink for stream in streams.values() for sink in stream.sinks]
+    # the streams' nodes were made before the table source's (node ids grow), so their
+    # stages come first: each micro-batch computes them before the table's query reads them
+    job = compile_sinks(feed_sinks + list(sinks))
+    feeds = {}
+    for sink_id in streams:
+        stage = job.stage_of(sink_id)
+        edge = next(s.edge_id for s in stage.sinks if s.node_id == sink_id)
+        feeds[sink_id] = StreamFeed(sink_id, stage.spec.stage_id, edge)
+    fed_edges = {feed.edge_id for feed in feeds.values()}
+    stages = []
+    for stage in job.stages:
+        frame = stage.source.frame if stage.source is not None else None
+        if isinstance(frame, TableSourceSpec) and frame in unbounded:
+            wanted = tuple(feeds[s.collect_sink_id] for s in streams_of(frame.table))
+            for feed in wanted:
+                if feed.stage_id >= stage.spec.stage_id:
+                    raise NotImplementedError(
+                        "a table read by the job before its stream is made (stage order): "
+                        "not supported by pyflink_on_spark")
+            # the feeds as the stage's upstream: the streams' stages count it as a reader
+            # (their output is computed once per batch, spark/stage_frames.py)
+            stage = replace(stage, source=replace(stage.source, frame=TableFeed(frame, wanted)),
+                            upstream=tuple(UpstreamEdge(f.stage_id, f.edge_id)
+                                           for f in wanted))
+        if any(s.edge_id in fed_edges for s in stage.sinks):
+            # the rows of a table's stream stay in Spark: no sink of the driver's
+            stage = replace(stage, sinks=tuple(s for s in stage.sinks
+                                               if s.edge_id not in fed_edges))
+        stages.append(stage)
+    return replace(job, stages=tuple(stages))
+
+
+def streams_of(description) -> Iterator[StreamTable]:
+    """The StreamTables a table description reads (each once, in the order met)."""
+    seen = set()
+    for leaf in _leaves(description):
+        if isinstance(leaf, StreamTable) and leaf.collect_sink_id not in seen:
+            seen.add(leaf.collect_sink_id)
+            yield leaf
+
+
+def _leaves(description) -> Iterator:
+    if isinstance(description, QueryTable):
+        for _name, view in read_inputs(description):
+            yield from _leaves(view)
+    elif isinstance(description, RenamedTable):
+        yield from _leaves(description.input)
+    else:
+        yield description
+
+
+def read_inputs(description: QueryTable) -> Tuple[Tuple[str, object], ...]:
+    """The inputs a query reads (a query is handed every view of its environment)."""
+    names = _table_names(description.query)
+    return tuple((name, view) for name, view in description.inputs if name in names)
+
+
+def _is_unbounded(stream: StreamTable) -> bool:
+    from pyflink_on_spark.graph.transformations import SourceTransformation
+    from pyflink_on_spark.spark.streaming.sources import is_unbounded_source
+    seen, stack = set(), list(stream.sinks)
+    while stack:
+        node = stack.pop()
+        if node.id in seen:
+            continue
+        seen.add(node.id)
+        if isinstance(node, SourceTransformation) and is_unbounded_source(node.source):
+            return True
+        stack.extend(node.inputs)
+    return False
+
+
+def pruned(description):
+    """The description with each query's inputs cut to those it reads (the others would
+    be computed for nothing in every micro-batch)."""
+    if isinstance(description, QueryTable):
+        return replace(description, inputs=tuple(
+            (name, pruned(view)) for name, view in read_inputs(description)))
+    if isinstance(description, RenamedTable):
+        return replace(description, input=pruned(description.input))
+    return description
+
+
+def check_stateless(description) -> None:
+    """Raises NotImplementedError, naming the construct, for a table over unbounded streams
+    that is more than a row-by-row query of them."""
+    for leaf in _leaves(description):
+        if not isinstance(leaf, StreamTable):
+            raise NotImplementedError(
+                "a query over an unbounded stream and a %s table: pyflink_on_spark runs "
+                "queries over unbounded tables whose inputs are all unbounded streams "
+                "(docs/table.md)" % type(leaf).__name__)
+    _check_queries(description)
+
+
+def _check_queries(description) -> None:
+    if isinstance(description, RenamedTable):
+        _check_queries(description.input)
+    if not isinstance(description, QueryTable):
+        return
+    construct = stateful_construct(description.query)
+    if construct is not None:
+        raise NotImplementedError(
+            "%s in a query over an unbounded table: pyflink_on_spark runs projections, WHERE, "
+            "scalar functions and UNION ALL over unbounded streams so far (docs/table.md)"
+            % construct)
+    for _name, view in read_inputs(description):
+        _check_queries(view)
+
+
+_STATEFUL = (("Group", "GROUP BY"), ("AggFunc", "an aggregate function"),
+             ("Distinct", "DISTINCT"), ("Join", "a JOIN"), ("Window", "an OVER window"),
+             ("Order", "ORDER BY"), ("Limit", "LIMIT"), ("Having", "HAVING"),
+             ("Exists", "EXISTS"), ("Intersect", "INTERSECT"), ("Except", "EXCEPT"))
+
+
+def stateful_construct(sql: str):
+    """The first construct of a Spark SQL query whose rows do not depend on one input row
+    each (its name), or None."""
+    import re
+    from sqlglot import exp
+    if re.search(r"\b(session_)?window\s*\(", sql, re.IGNORECASE):
+        return "a window aggregate (TUMBLE / HOP / SESSION / CUMULATE)"
+    tree = _parse(sql)
+    for kind, what in _STATEFUL:
+        if tree.find(getattr(exp, kind)) is not None:
+            return what
+    for union in tree.find_all(exp.Union):
+        if union.args.get("distinct"):
+            return "UNION (without ALL)"
+    for query in tree.find_all(exp.Select):
+        parent = query.parent
+        if query is tree or isinstance(parent, (exp.Union, exp.CTE)):
+            continue     # a branch of UNION ALL, a WITH query
+        if isinstance(parent, exp.Subquery) and isinstance(parent.parent, (exp.From, exp.Union)):
+            continue     # a derived table, a parenthesized branch
+        return "a subquery"
+    return None
+
+
+def _parse(sql: str):
+    import sqlglot
+    return sqlglot.parse_one(sql, read="spark")
+
+
+def _table_names(sql: str) -> set:
+    from sqlglot import exp
+    return {table.name for table in _parse(sql).find_all(exp.Table)}
