@@ -67,6 +67,59 @@ class TimerQueue:
         if element is not None:
             self._remove_at(element[4])
 
+    def move(self, key: Any, namespace: Any, timestamp: int, old_namespace: Any,
+             old_timestamp: int) -> None:
+        """register(key, namespace, timestamp) then delete(key, old_namespace, old_timestamp),
+        leaving the same heap: a growing session's timer move (EventTimeTrigger.on_merge, then
+        clear). The usual move costs one sift instead of two: when the new element stays
+        where the register appends it (it is not earlier than its parent there), the delete
+        takes exactly it as the last element into the old one's place, so it goes there
+        directly (no append, no pop) and sifts from there as the delete's filler would."""
+        index = self._index
+        ident = (timestamp, key, namespace)
+        try:
+            old = None if ident in index else index.get((old_timestamp, key, old_namespace))
+        except TypeError:   # an unhashable key: the two steps
+            old = None
+        heap = self._heap
+        last = len(heap)   # where register would append the new element
+        if old is None or (last > 1 and timestamp < heap[last >> 1][0]):
+            self.register(key, namespace, timestamp)
+            self.delete(key, old_namespace, old_timestamp)
+            return
+        del index[old[1]]
+        element = [timestamp, ident, key, namespace, 0]
+        index[ident] = element
+        # the heap keeps its length: the new element fills the old one's place and sifts
+        # down as _sift_down moves it (each child read once a level: the hot loop)
+        position = start = old[4]
+        size = last - 1
+        child = position << 1
+        while child < size:
+            moved = heap[child]
+            right = heap[child + 1]
+            if right[0] < moved[0]:
+                moved = right
+                child += 1
+            if moved[0] >= timestamp:
+                break
+            heap[position] = moved
+            moved[4] = position
+            position = child
+            child <<= 1
+        else:
+            if child == size:   # a left child without a right one
+                moved = heap[child]
+                if moved[0] < timestamp:
+                    heap[position] = moved
+                    moved[4] = position
+                    position = child
+        if position == start:
+            self._sift_up(element, position)
+        else:
+            heap[position] = element
+            element[4] = position
+
     def peek_timestamp(self):
         heap = self._heap
         return heap[1][0] if len(heap) > 1 else None

@@ -85,6 +85,37 @@ def test_timer_queue_deletes_exactly_the_timer_named_after_any_moves(seed):
     assert sorted(queue.export(), key=repr) == sorted(model, key=repr)
 
 
+@pytest.mark.parametrize("seed", range(20))
+def test_timer_queue_move_leaves_the_heap_of_a_register_then_a_delete(seed):
+    """move against register + delete on a second queue, random timers (equal timestamps
+    often, moves to earlier and later times, to a timer already there, from one that is not,
+    unhashable keys): the same heap array after every step, the same rounds."""
+    rng = random.Random(seed)
+    moved, stepped = TimerQueue(), TimerQueue()
+    for _ in range(400):
+        key = rng.choice(["a", "b", "c", "d", "e", ("f",), ["g"]])
+        namespace, timestamp = rng.choice([None, 1, 2]), rng.randint(0, 40)
+        action = rng.random()
+        if action < 0.35:
+            for queue in (moved, stepped):
+                queue.register(key, namespace, timestamp)
+        elif action < 0.9:
+            old_namespace, old_timestamp = rng.choice([None, 1, 2]), rng.randint(0, 40)
+            held = [(t, n) for t, k, n in stepped.export() if k == key]
+            if held and rng.random() < 0.8:   # mostly a timer the key has
+                old_timestamp, old_namespace = rng.choice(held)
+                timestamp = old_timestamp + rng.randint(-3, 12)
+            moved.move(key, namespace, timestamp, old_namespace, old_timestamp)
+            stepped.register(key, namespace, timestamp)
+            stepped.delete(key, old_namespace, old_timestamp)
+        else:
+            up_to = rng.randint(0, 40)
+            assert moved.pop_all_due(up_to) == stepped.pop_all_due(up_to)
+        assert moved.export() == stepped.export()
+        assert [element[4] for element in moved._heap[1:]] == list(range(1, len(moved) + 1))
+    assert moved.pop_all_due(40) == stepped.pop_all_due(40)
+
+
 def test_timers_registered_in_on_timer_fire_in_the_next_round_after_all_due_timers():
     # b's timer 30 registers 5 (already passed) and 35: both wait until a's 50 and 70 fired
     plan = {30: [("register_event_time_timer", 35), ("register_event_time_timer", 5)]}

@@ -394,8 +394,9 @@ class WindowOperator(KeyedProcessOperator):
             window = TimeWindow(start, end)
             state_window = mapping.pop(hit)
             mapping[window] = state_window
-            queue.register(key, window, end - 1)      # EventTimeTrigger.on_merge
-            queue.delete(key, hit, high - 1)          # EventTimeTrigger.clear
+            # EventTimeTrigger.on_merge registers the window's timer, its clear deletes the
+            # old window's (the on_element below registers it again: a no-op)
+            queue.move(key, window, end - 1, hit, high - 1)
             if lateness:                              # _delete_cleanup_timer
                 cleanup = high - 1 + lateness
                 if cleanup < MAX_WATERMARK:
@@ -436,10 +437,15 @@ class WindowOperator(KeyedProcessOperator):
         elif reducing:
             reduce = state._reduce
         queue = self._event_queue
-        register, delete = queue.register, queue.delete
+        register, delete, move = queue.register, queue.delete, queue.move
         lateness = self.allowed_lateness
         # TimeWindow(start, end) without its two Python calls (__new__, an empty __init__)
         new_window = tuple.__new__
+        # the merging window sets' table (the map state stays in its void namespace; a
+        # record through process_keyed replaces a key's entry, not the table) and the
+        # watermark (it moves between rows only) are read once a row
+        sessions = self._merging_set_state._map
+        watermark = self.current_watermark
         key = None
         try:
             for key, value, timestamp in zip(keys, values, stamps):
@@ -453,7 +459,6 @@ class WindowOperator(KeyedProcessOperator):
                     set_key(key)
                     stored_key = backend._key
                 start, end = timestamp, timestamp + gap
-                sessions = self._merging_set_state._map
                 mapping = sessions.get(stored_key)
                 hit = None
                 if mapping is not None:
@@ -472,7 +477,7 @@ class WindowOperator(KeyedProcessOperator):
                         start = low
                     if end < high:
                         end = high
-                if end - 1 <= self.current_watermark:
+                if end - 1 <= watermark:
                     process_keyed(key, value, timestamp)
                     continue
                 if hit is None:
@@ -481,15 +486,19 @@ class WindowOperator(KeyedProcessOperator):
                         sessions[stored_key] = {window: window}
                     else:
                         mapping[window] = window
+                    timed = False
                 elif start == low and end == high:
                     window = hit
                     state_window = mapping[hit]
+                    timed = False
                 else:
                     window = new_window(TimeWindow, (start, end))
                     state_window = mapping.pop(hit)
                     mapping[window] = state_window
-                    register(key, window, end - 1)        # EventTimeTrigger.on_merge
-                    delete(key, hit, high - 1)            # EventTimeTrigger.clear
+                    # EventTimeTrigger.on_merge registers the window's timer, its clear
+                    # deletes the old window's; the on_element's register is then a no-op
+                    move(key, window, end - 1, hit, high - 1)
+                    timed = True
                     if lateness:                          # _delete_cleanup_timer
                         cleanup = high - 1 + lateness
                         if cleanup < MAX_WATERMARK:
@@ -523,7 +532,8 @@ class WindowOperator(KeyedProcessOperator):
                         stored.append(value)
                 if not table and table is not state._map:
                     del tables[state_window]   # as set_current_namespace drops it
-                register(key, window, end - 1)            # EventTimeTrigger.on_element
+                if not timed:
+                    register(key, window, end - 1)        # EventTimeTrigger.on_element
                 if lateness:                              # _register_cleanup_timer
                     cleanup = end - 1 + lateness
                     if cleanup < MAX_WATERMARK:
