@@ -18,7 +18,11 @@ import pyarrow as pa
 from pyflink_on_spark.runtime.boundary import KIND_SPLIT, loads_records
 from pyflink_on_spark.spark.batch_schema import SPARK_SCHEMA, rows_to_batch
 from pyflink_on_spark.specs.tables import (RECORD_ATOMIC, GeneratedTable, QueryTable,
-                                           RenamedTable, RowsTable, StreamTable, TableColumn)
+                                           RenamedTable, RowsTable, RowtimeTable, StreamTable,
+                                           TableColumn)
+
+# seen on PyFlink 1.20.5: a null value of a computed rowtime column fails the job reading it
+NULL_ROWTIME = "RowTime field should not be null, please convert it to a non-null long value."
 
 _DECIMAL = re.compile(r"DECIMAL\((\d+), (\d+)\)$")
 _PRECISE = re.compile(r"(TIMESTAMP|TIMESTAMP_LTZ)\((\d)\)$")
@@ -94,6 +98,12 @@ def table_frame(description, session, streams=None):
             *[c.name for c in description.columns])
     if isinstance(description, GeneratedTable):
         return _generated_frame(description, session)
+    if isinstance(description, RowtimeTable):
+        from pyspark.sql import functions as F
+        rowtime = F.col("`%s`" % description.rowtime)
+        return table_frame(description.input, session).withColumn(
+            description.rowtime, F.when(rowtime.isNull(), F.raise_error(F.lit(
+                NULL_ROWTIME))).otherwise(rowtime))
     from pyflink_on_spark.specs.table_connectors import ConnectorTable
     if isinstance(description, ConnectorTable):      # filesystem, print, blackhole
         from pyflink_on_spark.spark.table_connectors import connector_frame

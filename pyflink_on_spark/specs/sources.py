@@ -216,9 +216,12 @@ class TableSourceSpec:
     """to_data_stream / to_append_stream / to_changelog_stream: the rows of a table (a
     specs.tables description), computed by Spark SQL and read into the stream as records:
     Rows named `names`, or tuples with `as_tuples` (spark/table_frames.py); with
-    `changelog`, Rows of the row kind of each change of an updating table."""
+    `changelog`, Rows of the row kind of each change of an updating table; `rowtime`, the
+    index of the table's rowtime column, whose value becomes each record's timestamp (as
+    PyFlink 1.20.5's to_data_stream sets it)."""
     table: Any
     names: Tuple[str, ...]
     as_tuples: bool = False
     changelog: bool = False
+    rowtime: Optional[int] = None
     name: str = "Table Source"

@@ -15,11 +15,27 @@ class TableColumn:
     sql_type: str
     nullable: bool = True
     expression: Optional[str] = None     # a computed column's (a connector table's)
+    # event time (from_data_stream with a Schema): `rowtime`, the column a watermark is
+    # declared for (a time attribute: print_schema's *ROWTIME*), `watermark` that
+    # declaration's expression as written; `metadata` what print_schema prints after METADATA
+    # ("" for the column named rowtime, "FROM 'rowtime' [VIRTUAL]")
+    rowtime: bool = False
+    watermark: Optional[str] = None
+    metadata: Optional[str] = None
 
     def text(self) -> str:
-        """Flink's `name` TYPE [NOT NULL] [AS expression] (print_schema's line)."""
-        return "`%s` %s%s%s" % (self.name, self.sql_type, "" if self.nullable else " NOT NULL",
-                                " AS %s" % self.expression if self.expression else "")
+        """Flink's `name` TYPE [NOT NULL] [*ROWTIME*] [METADATA ...] [AS expression]
+        (print_schema's line)."""
+        return "`%s` %s%s" % (self.name, self.type_text(),
+                              " AS %s" % self.expression if self.expression else "")
+
+    def type_text(self) -> str:
+        """TYPE [NOT NULL] [*ROWTIME*] [METADATA ...], as Flink prints a column's kind."""
+        return "%s%s%s%s" % (
+            self.sql_type, "" if self.nullable else " NOT NULL",
+            " *ROWTIME*" if self.rowtime else "",
+            "" if self.metadata is None else " METADATA" + (" " + self.metadata
+                                                            if self.metadata else ""))
 
 
 # how a stream's record holds its columns
@@ -37,6 +53,8 @@ class StreamTable:
     settings: Any
     columns: Tuple[TableColumn, ...]
     record_shape: str = RECORD_FIELDS
+    # the column holding each record's timestamp (a `rowtime` metadata column), else None
+    timestamp_column: Optional[int] = None
 
 
 @dataclass(frozen=True)
@@ -76,3 +94,13 @@ class GeneratedTable:
     columns: Tuple[TableColumn, ...]
     bounded: bool
     connector: str = "datagen"
+
+
+@dataclass(frozen=True)
+class RowtimeTable:
+    """A table whose `rowtime` column is an event-time attribute computed from its rows (a
+    watermark on a computed column): a row where it is null fails the job, as on PyFlink
+    1.20.5 (its watermark assigner refuses null rowtimes)."""
+    input: Any
+    rowtime: str
+    columns: Tuple[TableColumn, ...]

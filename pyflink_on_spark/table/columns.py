@@ -136,8 +136,12 @@ def renamed(columns: Sequence[TableColumn], names: Sequence[str]) -> Tuple[Table
 
 
 def schema_text(columns: Sequence[TableColumn]) -> str:
-    """print_schema()'s text, as PyFlink 1.20.5 prints it."""
-    return "(\n" + ",\n".join("  " + c.text() for c in columns) + "\n)"
+    """print_schema()'s text, as PyFlink 1.20.5 prints it (a watermark after the columns:
+    WATERMARK FOR `ts`: TIMESTAMP_LTZ(3) AS <its expression as written>)."""
+    lines = [c.text() for c in columns] + [
+        "WATERMARK FOR `%s`: %s AS %s" % (c.name, c.sql_type, c.watermark)
+        for c in columns if c.watermark is not None]
+    return "(\n" + ",\n".join("  " + line for line in lines) + "\n)"
 
 
 def column_names(columns: Sequence[TableColumn]) -> List[str]:

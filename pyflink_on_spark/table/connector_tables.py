@@ -15,10 +15,14 @@ RUNNING_CONNECTORS = ("datagen", "filesystem", "print", "blackhole")
 
 
 def flink_column(name: str, type_text: str) -> TableColumn:
-    """A column of Flink's type text ('INT NOT NULL')."""
+    """A column of Flink's type text ('INT NOT NULL', 'TIMESTAMP_LTZ(3) *ROWTIME*': a
+    rowtime attribute)."""
+    rowtime = type_text.endswith(" *ROWTIME*")
+    if rowtime:
+        type_text = type_text[:-len(" *ROWTIME*")]
     not_null = type_text.endswith(" NOT NULL")
     return TableColumn(name, type_text[:-len(" NOT NULL")] if not_null else type_text,
-                       not not_null)
+                       not not_null, rowtime=rowtime)
 
 
 def _is_bounded(create_table) -> bool:

@@ -80,26 +80,6 @@ class Schema(object):
     def new_builder() -> 'Schema.Builder':
         return Schema.Builder()
 
-    def physical_columns(self) -> Tuple[TableColumn, ...]:
-        """The declared columns, when all are physical columns of DataTypes; a computed,
-        metadata or SQL-typed column, a watermark or a primary key raise
-        NotImplementedError naming them (docs/table.md)."""
-        from pyflink_on_spark.table.columns import data_type_column
-        for kind, name, _ in self._columns:
-            if kind != "physical":
-                raise NotImplementedError(
-                    "Schema: the %s column %r is not supported by pyflink_on_spark's Table "
-                    "API yet (physical columns of DataTypes only; docs/table.md)" % (kind, name))
-        if self._watermarks:
-            raise NotImplementedError(
-                "Schema.watermark(%r, ...) is not supported by pyflink_on_spark's Table API "
-                "yet (docs/table.md)" % self._watermarks[0][0])
-        if self._primary_key is not None:
-            raise NotImplementedError(
-                "Schema.primary_key(...) is not supported by pyflink_on_spark's Table API yet "
-                "(docs/table.md)")
-        return tuple(data_type_column(name, data_type) for _, name, data_type in self._columns)
-
     def _ddl_lines(self) -> List[str]:
         """The schema as the column lines of a CREATE TABLE statement."""
         from pyflink_on_spark.table.columns import data_type_column
@@ -164,10 +144,18 @@ class TableSchema(object):
         return None
 
     def __str__(self) -> str:
-        # as PyFlink 1.20.5 prints a TableSchema
-        return "root\n" + "".join(" |-- %s: %s%s\n" % (c.name, c.sql_type,
-                                                        "" if c.nullable else " NOT NULL")
-                                  for c in self._columns)
+        # as PyFlink 1.20.5 prints a TableSchema: expressions resolved, identifiers quoted
+        from pyflink_on_spark.table.stream_schema import resolved_expression
+        names = self.get_field_names()
+        lines = []
+        for c in self._columns:
+            lines.append(" |-- %s: %s%s" % (
+                c.name, c.type_text(),
+                " AS " + resolved_expression(c.expression, names) if c.expression else ""))
+        lines.extend(" |-- WATERMARK FOR %s: %s AS %s" % (
+            c.name, c.sql_type, resolved_expression(c.watermark, names))
+            for c in self._columns if c.watermark is not None)
+        return "root\n" + "".join(line + "\n" for line in lines)
 
     def __repr__(self) -> str:
         return str(self)

@@ -7,8 +7,8 @@ from __future__ import annotations
 import itertools
 from typing import Dict, List
 
-from pyflink_on_spark.specs.tables import (RECORD_ATOMIC, QueryTable, RowsTable, StreamTable,
-                                           TableColumn)
+from pyflink_on_spark.specs.tables import (RECORD_ATOMIC, QueryTable, RowsTable, RowtimeTable,
+                                           StreamTable, TableColumn)
 from pyflink_on_spark.table.columns import column_names, renamed, stream_columns
 from pyflink_on_spark.table.environment_settings import EnvironmentSettings, streaming_of
 from pyflink_on_spark.table.table import Table
@@ -170,7 +170,8 @@ class TableEnvironment(object):
         from pyflink_on_spark.table.sql import translate_query
         named = [(i._name, i) if isinstance(i, Table) else i for i in inputs]
         translated = translate_query(query, {
-            name: [(c.name, c.sql_type + ("" if c.nullable else " NOT NULL"))
+            name: [(c.name, c.sql_type + ("" if c.nullable else " NOT NULL")
+                    + (" *ROWTIME*" if c.rowtime else ""))
                    for c in table._resolved_columns()] for name, table in named})
         from pyflink_on_spark.table.connector_tables import flink_column
         columns = tuple(flink_column(name, type_text) for name, type_text in
@@ -314,14 +315,15 @@ class StreamTableEnvironment(TableEnvironment):
         from pyflink_on_spark.table.schema import Schema
         node = data_stream._transformation
         columns, shape = stream_columns(node.output_type)
+        schema = None
         if len(fields_or_schema) == 1 and isinstance(fields_or_schema[0], Schema):
-            declared = fields_or_schema[0].physical_columns()
-            if shape == RECORD_ATOMIC or len(declared) != len(columns):
-                raise NotImplementedError(
-                    "from_data_stream with a Schema of %d columns for a stream of %d: "
-                    "pyflink_on_spark takes a Schema that declares each field of a tuple or "
-                    "Row stream" % (len(declared), len(columns)))
-            columns = declared
+            # physical, rowtime metadata and computed columns, a watermark (event time)
+            from pyflink_on_spark.table.stream_schema import stream_schema
+            schema = stream_schema(columns, shape == RECORD_ATOMIC, fields_or_schema[0])
+            columns = schema.stream_columns
+            if schema.timestamp_column is not None:
+                from pyflink_on_spark.table.stream_schema import record_timestamps
+                node = record_timestamps(data_stream)._transformation
         elif fields_or_schema:
             # seen on PyFlink 1.20.5: columns named by expressions are all nullable (a
             # primitive field too), while alias() keeps NOT NULL
@@ -330,7 +332,19 @@ class StreamTableEnvironment(TableEnvironment):
         sink = SinkTransformation(name="Collect Sink", input=node, spec=CollectSinkSpec(),
                                   input_type=node.output_type)
         sink.parallelism = 1
-        description = StreamTable((sink,), sink.id, self._env._job_settings(), columns, shape)
+        description = StreamTable((sink,), sink.id, self._env._job_settings(), columns, shape,
+                                  schema.timestamp_column if schema is not None else None)
+        if schema is None:
+            return Table(description, self, columns)
+        if not schema.computed:
+            columns = schema.finish(columns)
+            return Table(description, self, columns)
+        stream = Table(description, self, columns)
+        query = self._translated(schema.query(stream._name), (stream,))
+        columns = schema.finish(query._resolved_columns())
+        description = query._description
+        if schema.watermark is not None and schema.watermark[0] in dict(schema.computed):
+            description = RowtimeTable(description, schema.watermark[0], columns)
         return Table(description, self, columns)
 
     def _stream_of(self, table: Table, as_tuples: bool, type_info=None, names=None,
@@ -344,9 +358,10 @@ class StreamTableEnvironment(TableEnvironment):
         if type_info is None:
             type_info = ExternalTypeInfo(Types.ROW_NAMED(
                 list(names), [_type_info(c.sql_type) for c in columns]))
+        rowtime = next((i for i, c in enumerate(columns) if c.rowtime), None)
         node = SourceTransformation(name="Source: Table Source", output_type=type_info,
                                     source=TableSourceSpec(table._description, names,
-                                                           as_tuples, changelog))
+                                                           as_tuples, changelog, rowtime))
         return DataStream(_env=self._env, _transformation=node)
 
     def _insert_only(self, table: Table, method: str) -> None:
@@ -396,8 +411,7 @@ def _field_name(field) -> str:
 def _type_info(sql_type: str):
     """The DataStream type of a table column, as PyFlink 1.20.5's to_data_stream gives it
     (seen: VARCHAR(n) / CHAR(n) String, TIMESTAMP(p) LocalDateTime and DATE LocalDate as
-    datetime values, DECIMAL BigDecimal, BYTES a byte array; TIMESTAMP_LTZ is an Instant,
-    not built here)."""
+    datetime values, DECIMAL BigDecimal, BYTES a byte array, TIMESTAMP_LTZ an Instant)."""
     from pyflink_on_spark.common.typeinfo import LocalTimeTypeInfo, Types
     base = sql_type.split("(", 1)[0]
     known = {"STRING": Types.STRING, "BOOLEAN": Types.BOOLEAN, "TINYINT": Types.BYTE,
@@ -410,6 +424,7 @@ def _type_info(sql_type: str):
              "TIMESTAMP": lambda: LocalTimeTypeInfo(
                  LocalTimeTypeInfo.TimeType.LOCAL_DATE_TIME),
              "DATE": lambda: LocalTimeTypeInfo(LocalTimeTypeInfo.TimeType.LOCAL_DATE),
+             "TIMESTAMP_LTZ": Types.INSTANT,
              }.get(base)
     if known is None:
         raise NotImplementedError("a table column of type %s cannot become a DataStream "

@@ -2,7 +2,7 @@
 shim's DataTypes (pyflink_on_spark/table/types.py), rendered back in Flink's own summary form
 (`VARCHAR(2147483647)` is `STRING`, `TIMESTAMP(3) WITH LOCAL TIME ZONE` is `TIMESTAMP_LTZ(3)`),
 and mapped to the Spark SQL type that holds the same values."""
-from typing import List, Tuple
+from typing import List, Optional, Tuple
 
 from pyflink_on_spark.table.sql.errors import UnsupportedSqlError
 from pyflink_on_spark.table.sql.tokens import Token, tokenize
@@ -177,9 +177,36 @@ def _quote(name: str) -> str:
     return '`%s`' % name.replace('`', '``')
 
 
+ROWTIME = ' *ROWTIME*'
+
+
+def as_rowtime(dt: DataType) -> DataType:
+    """A copy of a timestamp type marked as a rowtime attribute (an event-time column: a
+    watermark's, a window's window_time). A column reference keeps the mark (the same type
+    object); a CAST or a function making a new type drops it, as Flink's planner does (seen
+    on PyFlink 1.20.5: `SELECT f0, rowtime` and MAX(rowtime) keep *ROWTIME*)."""
+    from copy import copy
+    marked = copy(dt)
+    marked._rowtime = True
+    return marked
+
+
+def is_rowtime(dt: Optional[DataType]) -> bool:
+    return getattr(dt, '_rowtime', False)
+
+
+def parse_column_type(text: str) -> DataType:
+    """A column's type as the Table API hands it to the translator: Flink's type text, with
+    ' *ROWTIME*' after it for a rowtime attribute."""
+    if text.endswith(ROWTIME):
+        return as_rowtime(parse_type(text[:-len(ROWTIME)]))
+    return parse_type(text)
+
+
 def flink_type_string(dt: DataType) -> str:
-    """Flink's summary form of a type (what DESCRIBE and error texts print)."""
-    suffix = '' if dt._nullable else ' NOT NULL'
+    """Flink's summary form of a type (what DESCRIBE and error texts print; a rowtime
+    attribute's `TIMESTAMP_LTZ(3) NOT NULL *ROWTIME*`)."""
+    suffix = ('' if dt._nullable else ' NOT NULL') + (ROWTIME if is_rowtime(dt) else '')
     if isinstance(dt, VarCharType):
         body = 'STRING' if dt.length == _MAX_LEN else 'VARCHAR(%d)' % dt.length
     elif isinstance(dt, CharType):

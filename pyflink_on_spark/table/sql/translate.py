@@ -18,7 +18,7 @@ from sqlglot.errors import ParseError
 
 from pyflink_on_spark.table.sql.errors import SqlValidationError, UnsupportedSqlError
 from pyflink_on_spark.table.sql.flink_types import (
-    flink_type_string, parse_type, spark_type_string)
+    as_rowtime, flink_type_string, is_rowtime, parse_column_type, parse_type, spark_type_string)
 from pyflink_on_spark.table.sql.functions import (
     AGGREGATES, call, cast, lit, niladic, translate_function, try_cast_text)
 from pyflink_on_spark.table.sql.statements import Column as DdlColumn
@@ -86,7 +86,7 @@ def _column_specs(columns: Columns) -> List[Tuple[str, DataType]]:
             out.append((c.name, parse_type(c.data_type)))
         else:
             name, type_string = c
-            out.append((name, parse_type(type_string)))
+            out.append((name, parse_column_type(type_string)))
     return out
 
 
@@ -154,6 +154,8 @@ class _Translator:
         window_time = (DataTypes.TIMESTAMP_LTZ(3) if isinstance(time_type,
                                                                 LocalZonedTimestampType)
                        else DataTypes.TIMESTAMP(3))
+        if is_rowtime(time_type):   # a window over a rowtime attribute: window_time is one
+            window_time = as_rowtime(window_time)
         return cols + [('window_start', DataTypes.TIMESTAMP(3, False)),
                        ('window_end', DataTypes.TIMESTAMP(3, False)),
                        ('window_time', window_time)]
@@ -443,6 +445,8 @@ class _Translator:
             var = exp.Var(this="(%s.end - INTERVAL '0.001' SECOND)" % spark_window)
             self.var_types[id(var)] = (DataTypes.TIMESTAMP_LTZ(3, False) if ltz
                                        else DataTypes.TIMESTAMP(3, False))
+            if is_rowtime(time_type):
+                self.var_types[id(var)] = as_rowtime(self.var_types[id(var)])
             return var
         raise UnsupportedSqlError('%s: processing time windows are not supported by '
                                   'pyflink_on_spark' % part)

@@ -1,0 +1,200 @@
+"""from_data_stream(ds, Schema): the table's columns as PyFlink 1.20.5 derives them from the
+stream and the Schema's declarations (seen there, docs/table.md "Event time"):
+
+- physical columns: the declared ones (one per field of a tuple / Row stream), or, when the
+  Schema declares none, the stream's own (table/columns.py stream_columns);
+- a metadata column of key `rowtime` (its name, or `column_by_metadata(name, type,
+  'rowtime')`): each record's timestamp as the stream carries it (the timestamp assigner's),
+  TIMESTAMP_LTZ(3), after the physical columns;
+- computed columns (`column_by_expression`): Flink SQL over the columns before them, run as
+  a query over the stream's table;
+- `watermark(column, expr)`: the column is the table's rowtime attribute (*ROWTIME*), so
+  window TVFs and group windows take it. A bounded job's windows all fire at the end of its
+  input (as PyFlink's small bounded jobs showed: no row was late), so the watermark's
+  expression changes no row here; it is checked and printed."""
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from typing import List, Optional, Sequence, Tuple
+
+from pyflink_on_spark.specs.tables import TableColumn
+from pyflink_on_spark.table.sql.errors import SqlValidationError
+
+__all__ = ['StreamSchema', 'stream_schema', 'resolved_expression']
+
+ROWTIME_KEY = "rowtime"
+_TIME_FIELD = re.compile(r"TIMESTAMP(_LTZ)?\([0-3]\)")
+
+# `col`, `col - INTERVAL 'n' UNIT`, SOURCE_WATERMARK(): the watermark forms taken
+_WATERMARK = re.compile(
+    r"\s*(?:SOURCE_WATERMARK\s*\(\s*\)|`?([A-Za-z_$][\w$]*)`?"
+    r"(?:\s*-\s*INTERVAL\s+'\d+(?:\.\d+)?'\s+(?:SECOND|MINUTE|HOUR|DAY|MILLISECOND)S?)?)\s*",
+    re.IGNORECASE)
+
+
+class StreamSchema(object):
+    """What from_data_stream builds of a Schema: `stream_columns` the columns of the stream's
+    own table (the physical ones, then the record timestamp's metadata column if declared,
+    at `timestamp_column`); `computed` (name, expression) pairs selected over it; `columns`
+    the table's, in order, with their rowtime / watermark / metadata / expression marks
+    (the computed ones' types are known once the query over the stream is typed:
+    `finish`)."""
+
+    def __init__(self, stream_columns: Tuple[TableColumn, ...],
+                 timestamp_column: Optional[int], computed: Tuple[Tuple[str, str], ...],
+                 watermark: Optional[Tuple[str, str]]) -> None:
+        self.stream_columns = stream_columns
+        self.timestamp_column = timestamp_column
+        self.computed = computed
+        self.watermark = watermark
+
+    def query(self, stream_name: str) -> str:
+        """Flink SQL of the table over the stream's table (computed columns)."""
+        items = ["`%s`" % c.name for c in self.stream_columns] + [
+            "%s AS `%s`" % (expression, name) for name, expression in self.computed]
+        return "SELECT %s FROM `%s`" % (", ".join(items), stream_name)
+
+    def finish(self, columns: Sequence[TableColumn]) -> Tuple[TableColumn, ...]:
+        """`columns` (the stream's own, or the query's typed ones) with the computed columns'
+        expressions and the watermark's rowtime mark."""
+        expressions = dict(self.computed)
+        done = []
+        for column in columns:
+            if column.name in expressions:
+                column = replace(column, expression=expressions[column.name])
+            if self.watermark is not None and column.name == self.watermark[0]:
+                if not _TIME_FIELD.fullmatch(column.sql_type):
+                    raise SqlValidationError(
+                        "Invalid data type of time field for watermark definition. The field "
+                        "must be of type TIMESTAMP(p) or TIMESTAMP_LTZ(p), the supported "
+                        "precision 'p' is from 0 to 3, but the time field type is %s"
+                        % column.type_text())
+                _check_watermark_expression(column.name, self.watermark[1])
+                column = replace(column, rowtime=True, watermark=self.watermark[1])
+            done.append(column)
+        return tuple(done)
+
+
+def stream_schema(derived: Sequence[TableColumn], atomic: bool, schema) -> StreamSchema:
+    """The StreamSchema of a stream whose own columns are `derived` (`atomic`: a value
+    alone) under `schema` (table/schema.py Schema)."""
+    from pyflink_on_spark.table.columns import data_type_column, sql_type
+    declarations = schema._columns
+    physical = [data_type_column(name, detail) for kind, name, detail in declarations
+                if kind == "physical"]
+    for kind, name, _ in declarations:
+        if kind == "sql":
+            raise NotImplementedError(
+                "Schema: the column %r of a SQL type string is not supported by "
+                "pyflink_on_spark's Table API yet (declare it with DataTypes; docs/table.md)"
+                % name)
+    if schema._primary_key is not None:
+        raise NotImplementedError(
+            "Schema.primary_key(...) is not supported by pyflink_on_spark's Table API yet "
+            "(docs/table.md)")
+    if physical and (atomic or len(physical) != len(derived)):
+        raise NotImplementedError(
+            "from_data_stream with a Schema of %d physical columns for a stream of %d: "
+            "pyflink_on_spark takes a Schema that declares each field of a tuple or Row "
+            "stream, or none" % (len(physical), len(derived)))
+    columns = list(physical or derived)
+    timestamp_column = None
+    computed: List[Tuple[str, str]] = []
+    for kind, name, detail in declarations:
+        if kind == "metadata":
+            data_type, key, virtual = detail
+            if (key or name) != ROWTIME_KEY:
+                # Flink's words (when a query reads the table), then the one key it lists
+                raise SqlValidationError(
+                    "Invalid metadata key '%s' in column '%s' of a table of a DataStream. "
+                    "The supported metadata key for reading is: rowtime" % (key or name, name))
+            if timestamp_column is not None:
+                raise NotImplementedError(
+                    "Schema.column_by_metadata(%r, ...): pyflink_on_spark's Table API takes "
+                    "one 'rowtime' metadata column of a stream" % name)
+            if sql_type(data_type) != "TIMESTAMP_LTZ(3)":
+                raise NotImplementedError(
+                    "Schema.column_by_metadata(%r, %s): the stream's 'rowtime' metadata is a "
+                    "TIMESTAMP_LTZ(3) on pyflink_on_spark" % (name, sql_type(data_type)))
+            if computed:
+                raise NotImplementedError(
+                    "Schema: the metadata column %r after a computed column is not "
+                    "supported by pyflink_on_spark yet (declare it first)" % name)
+            timestamp_column = len(columns)
+            columns.append(TableColumn(
+                name, "TIMESTAMP_LTZ(3)", data_type._nullable,
+                metadata=("FROM '%s'" % key if key else "") + (" VIRTUAL" if virtual else "")))
+        elif kind == "computed":
+            computed.append((name, detail))
+    watermark = _watermark(schema, [c.name for c in columns] + [n for n, _ in computed])
+    return StreamSchema(tuple(columns), timestamp_column, tuple(computed), watermark)
+
+
+def _watermark(schema, names: List[str]) -> Optional[Tuple[str, str]]:
+    watermarks = schema._watermarks
+    if not watermarks:
+        return None
+    if len(watermarks) > 1:
+        raise NotImplementedError("Schema: more than one watermark is not supported by "
+                                  "pyflink_on_spark")
+    column, expression = watermarks[0]
+    if column not in names:
+        raise SqlValidationError(
+            "Invalid column name '%s' for rowtime attribute in watermark declaration. "
+            "Available columns are: [%s]" % (column, ", ".join(names)))
+    return column, expression
+
+
+def _check_watermark_expression(column: str, expression: str) -> None:
+    m = _WATERMARK.fullmatch(expression)
+    if m is None or (m.group(1) is not None and m.group(1) != column):
+        raise NotImplementedError(
+            "Schema.watermark(%r, %r): pyflink_on_spark takes SOURCE_WATERMARK(), `%s` or "
+            "`%s - INTERVAL 'n' SECOND`" % (column, expression, column, column))
+
+
+def resolved_expression(expression: str, names: Sequence[str]) -> str:
+    """An expression as Flink prints it resolved (get_schema): identifiers in backquotes
+    (seen on PyFlink 1.20.5: TO_TIMESTAMP_LTZ(`t`, 3), `ts` - INTERVAL '1' SECOND,
+    `SOURCE_WATERMARK`())."""
+    from pyflink_on_spark.table.sql.tokens import tokenize
+    out, last = [], 0
+    for token in tokenize(expression):
+        if token.kind == "word" and (token.text in names
+                                     or token.text.upper() == "SOURCE_WATERMARK"):
+            out.append(expression[last:token.start])
+            out.append("`%s`" % token.text)
+            last = token.end
+    out.append(expression[last:])
+    return "".join(out)
+
+
+def record_timestamps(data_stream):
+    """The stream of (record, timestamp) pairs a `rowtime` metadata column is read from."""
+    from pyflink_on_spark.common.typeinfo import Types
+    return data_stream.process(RecordTimestamp(), Types.TUPLE(
+        [data_stream._transformation.output_type, Types.LONG()]))
+
+
+def _process_function():
+    from pyflink_on_spark.datastream.functions import ProcessFunction
+    return ProcessFunction
+
+
+class RecordTimestamp(_process_function()):
+    """Each record with its timestamp. Seen on PyFlink 1.20.5: a record without one fails
+    the job reading the table with this text."""
+
+    def process_element(self, value, ctx):
+        timestamp = ctx.timestamp()
+        if timestamp is None or timestamp == MISSING_TIMESTAMP:
+            raise RuntimeError(
+                "Could not find timestamp in DataStream API record. Make sure that "
+                "timestamps have been assigned before and the event-time characteristic is "
+                "enabled.")
+        yield value, timestamp
+
+
+# what ctx.timestamp() reports for a record without a timestamp (Long.MIN_VALUE, as PyFlink)
+MISSING_TIMESTAMP = -(1 << 63)
