@@ -45,13 +45,16 @@ def is_changelog(description) -> bool:
 
 def is_updating(sql: str) -> bool:
     """Whether a query's result over an append-only input is a changelog with updates (an
-    aggregate, GROUP BY, DISTINCT, a join, an OVER window: Flink plans these as updating)."""
+    aggregate, GROUP BY, DISTINCT, an outer join, an OVER window: Flink plans these as
+    updating)."""
     from sqlglot import exp
     if _WINDOW_CALL.search(sql):
         return False    # a window aggregate (TUMBLE / HOP / SESSION, table/sql/windows.py)
     nodes = list(_parse(sql).walk())
-    return any(isinstance(node, (exp.Group, exp.AggFunc, exp.Distinct, exp.Join, exp.Window))
-               for node in nodes)
+    # an inner / cross join of insert-only inputs is insert-only (PyFlink 1.20.5: +I rows);
+    # an outer join retracts its NULL-padded rows when a match arrives
+    return any(isinstance(node, (exp.Group, exp.AggFunc, exp.Distinct, exp.Window)) or
+               isinstance(node, exp.Join) and node.side for node in nodes)
 
 
 # a call of Spark's time window functions, which the SQL translator makes of Flink's window

@@ -1,10 +1,14 @@
 """Expression: a Table API expression as the Flink SQL text it stands for (translated to
-Spark SQL with the queries, table/sql)."""
+Spark SQL with the queries, table/sql). Besides its text, an Expression knows what the Table
+methods need to write their query as Flink's Table API plans it: the column it names, the
+columns it reads outside aggregate calls, the aggregate calls it holds (Flink names an
+unnamed aggregate EXPR$<n>, numbering a select's distinct aggregate calls in order, seen on
+PyFlink 1.20.5) and, for order_by, its sort direction."""
 from __future__ import annotations
 
 import datetime
 import decimal
-from typing import Any, Optional
+from typing import Any, Optional, Tuple
 
 __all__ = ['Expression']
 
@@ -32,23 +36,94 @@ def literal_sql(value: Any) -> str:
                               "pyflink_on_spark yet" % (value, type(value).__name__))
 
 
-def _sql(value: Any) -> str:
-    return value.sql if isinstance(value, Expression) else literal_sql(value)
+def expression_of(value: Any) -> 'Expression':
+    """An Expression, or a Python value as its literal (PyFlink's lit)."""
+    return value if isinstance(value, Expression) else Expression(literal_sql(value))
+
+
+def combined(sql: str, *parts: 'Expression') -> 'Expression':
+    """A new expression over `parts`: the columns and aggregate calls they read are its."""
+    refs: Tuple[str, ...] = ()
+    reads: Tuple[str, ...] = ()
+    aggregates: Tuple[str, ...] = ()
+    for p in parts:
+        _refuse_ordering(p)
+        refs += p.refs
+        reads += p.reads
+        aggregates += p.aggregates
+    return Expression(sql, refs=refs, aggregates=aggregates, reads=reads)
+
+
+def _refuse_ordering(e: 'Expression') -> None:
+    if e.ordering is not None:
+        raise ValueError("%s: asc / desc is for order_by only" % e.sql)
+
+
+def _function(name: str):
+    """A method calling the Flink SQL function `name` on the expression and arguments."""
+    def call(self, *args) -> 'Expression':
+        parts = [self] + [expression_of(a) for a in args]
+        return combined("%s(%s)" % (name, ", ".join(p.sql for p in parts)), *parts)
+    call.__name__ = name.lower()
+    return call
+
+
+def _aggregate(function: str):
+    def aggregate(self) -> 'Expression':
+        if self.aggregates:
+            raise ValueError("%s(%s): an aggregate of an aggregate" % (function, self.sql))
+        _refuse_ordering(self)
+        return Expression("%s(%s)" % (function, self.sql), aggregates=None,
+                          aggregate_call=(function, self.sql), reads=self.reads)
+    aggregate.__name__ = function.lower()
+    return property(aggregate)
 
 
 class Expression(object):
-    """`sql`: its Flink SQL text; `name`: the column it names, if it is a column reference
-    (a select keeps that name; Flink names other unnamed expressions _c<position>)."""
+    """`sql`: its Flink SQL text (without its alias); `name`: the column it names (a column
+    reference or an alias; a select keeps that name); `refs`: the columns it reads outside aggregate calls;
+    `aggregates`: the SQL of its aggregate calls, in order; `aggregate_call`: (function,
+    argument SQL) when it is one aggregate call; `ordering`: 'ASC' / 'DESC' for order_by;
+    `reads`: every column it reads (inside aggregate calls too)."""
 
-    def __init__(self, sql: str, name: Optional[str] = None) -> None:
+    def __init__(self, sql: str, name: Optional[str] = None, refs: Tuple[str, ...] = (),
+                 aggregates: Optional[Tuple[str, ...]] = (),
+                 aggregate_call: Optional[Tuple[str, str]] = None,
+                 ordering: Optional[str] = None, reads: Optional[Tuple[str, ...]] = None) \
+            -> None:
         self.sql = sql
         self.name = name
+        self.refs = tuple(refs)
+        self.aggregates = (sql,) if aggregates is None else tuple(aggregates)
+        self.aggregate_call = aggregate_call
+        self.ordering = ordering
+        self.reads = self.refs if reads is None else tuple(reads)
+        self.cast_name = False      # whether `name` is a cast's name-TYPE (cast)
+        # the column pairs it equates in a conjunction (`a == b & c > 1`: (a, b)), which
+        # makes a join predicate an equi-join
+        self.equalities: Tuple[Tuple[str, str], ...] = ()
 
     def _binary(self, op: str, other: Any) -> 'Expression':
-        return Expression("(%s %s %s)" % (self.sql, op, _sql(other)))
+        other = expression_of(other)
+        result = combined("(%s %s %s)" % (self.sql, op, other.sql), self, other)
+        if op == "=" and self.is_column and other.is_column:
+            result.equalities = ((self.name, other.name),)
+        elif op == "AND":
+            result.equalities = self.equalities + other.equalities
+        return result
+
+    @property
+    def is_column(self) -> bool:
+        """Whether it is a plain column reference (col('a'))."""
+        return self.name is not None and self.refs == (self.name,) and \
+            self.sql == "`%s`" % self.name.replace("`", "``")
 
     def _reflected(self, op: str, other: Any) -> 'Expression':
-        return Expression("(%s %s %s)" % (_sql(other), op, self.sql))
+        other = expression_of(other)
+        return combined("(%s %s %s)" % (other.sql, op, self.sql), other, self)
+
+    def _postfix(self, text: str) -> 'Expression':
+        return combined("(%s %s)" % (self.sql, text), self)
 
     def __add__(self, other): return self._binary("+", other)
     def __radd__(self, other): return self._reflected("+", other)
@@ -60,6 +135,8 @@ class Expression(object):
     def __rtruediv__(self, other): return self._reflected("/", other)
     def __mod__(self, other): return self._binary("%", other)
     def __rmod__(self, other): return self._reflected("%", other)
+    def __pow__(self, other): return self._power(other)
+    def __rpow__(self, other): return expression_of(other)._power(self)
     def __eq__(self, other): return self._binary("=", other)
     def __ne__(self, other): return self._binary("<>", other)
     def __lt__(self, other): return self._binary("<", other)
@@ -70,26 +147,204 @@ class Expression(object):
     def __rand__(self, other): return self._reflected("AND", other)
     def __or__(self, other): return self._binary("OR", other)
     def __ror__(self, other): return self._reflected("OR", other)
-    def __invert__(self): return Expression("(NOT %s)" % self.sql)
-    def __neg__(self): return Expression("(- %s)" % self.sql)
+    # PyFlink's ~ is isNotTrue: TRUE for NULL (NOT would give NULL)
+    def __invert__(self): return self._postfix("IS NOT TRUE")
+    def __neg__(self): return combined("(- %s)" % self.sql, self)
+    def __abs__(self): return self.abs
     __hash__ = object.__hash__
 
     def alias(self, name: str, *extra_names: str) -> 'Expression':
         if extra_names:
             raise NotImplementedError("Expression.alias with several names is not supported "
                                       "by pyflink_on_spark yet")
-        return Expression("%s AS `%s`" % (self.sql, name), name)
+        _refuse_ordering(self)
+        return Expression(self.sql, name, self.refs, self.aggregates, self.aggregate_call,
+                          reads=self.reads)
 
     @property
-    def is_null(self) -> 'Expression':
-        return Expression("(%s IS NULL)" % self.sql)
+    def named_sql(self) -> str:
+        """Its SQL as a select item: `sql AS name` when it names a column."""
+        if self.name is None:
+            return self.sql
+        return "%s AS `%s`" % (self.sql, self.name.replace("`", "``"))
+
+    # -- predicates -----------------------------------------------------------------------
 
     @property
-    def is_not_null(self) -> 'Expression':
-        return Expression("(%s IS NOT NULL)" % self.sql)
+    def is_null(self) -> 'Expression': return self._postfix("IS NULL")
+    @property
+    def is_not_null(self) -> 'Expression': return self._postfix("IS NOT NULL")
+    @property
+    def is_true(self) -> 'Expression': return self._postfix("IS TRUE")
+    @property
+    def is_false(self) -> 'Expression': return self._postfix("IS FALSE")
+    @property
+    def is_not_true(self) -> 'Expression': return self._postfix("IS NOT TRUE")
+    @property
+    def is_not_false(self) -> 'Expression': return self._postfix("IS NOT FALSE")
+
+    def between(self, lower_bound, upper_bound) -> 'Expression':
+        low, high = expression_of(lower_bound), expression_of(upper_bound)
+        return combined("(%s BETWEEN %s AND %s)" % (self.sql, low.sql, high.sql),
+                        self, low, high)
+
+    def not_between(self, lower_bound, upper_bound) -> 'Expression':
+        low, high = expression_of(lower_bound), expression_of(upper_bound)
+        return combined("(%s NOT BETWEEN %s AND %s)" % (self.sql, low.sql, high.sql),
+                        self, low, high)
+
+    def in_(self, first_element_or_table, *remaining_elements) -> 'Expression':
+        if not isinstance(first_element_or_table, (Expression, int, float, str, bool,
+                                                   decimal.Decimal, datetime.date)) \
+                and first_element_or_table is not None:
+            raise NotImplementedError("Expression.in_(Table) is not supported by "
+                                      "pyflink_on_spark yet: pass the values")
+        items = [expression_of(e) for e in (first_element_or_table,) + remaining_elements]
+        return combined("(%s IN (%s))" % (self.sql, ", ".join(i.sql for i in items)),
+                        self, *items)
+
+    def like(self, pattern=None) -> 'Expression':
+        return self._binary("LIKE", pattern)
+
+    def then(self, if_true, if_false) -> 'Expression':
+        from pyflink_on_spark.table.expressions import if_then_else
+        return if_then_else(self, if_true, if_false)
+
+    def if_null(self, null_replacement) -> 'Expression':
+        return _function("COALESCE")(self, null_replacement)
+
+    # -- conversions ----------------------------------------------------------------------
+
+    def cast(self, data_type) -> 'Expression':
+        type_sql = _type_sql(data_type)
+        cast = combined("CAST(%s AS %s)" % (self.sql, _nullable_type(type_sql)), self)
+        # Flink names a cast of a column or an alias `name-TYPE`, a cast of a cast not (seen)
+        if self.name is not None and not self.cast_name:
+            cast.name = "%s-%s" % (self.name, type_sql)
+            cast.cast_name = True
+        return cast
+
+    def try_cast(self, data_type) -> 'Expression':
+        return combined("TRY_CAST(%s AS %s)" % (self.sql, _nullable_type(_type_sql(data_type))),
+                        self)
+
+    # -- numbers --------------------------------------------------------------------------
+
+    abs = property(_function("ABS"))
+    sqrt = property(_function("SQRT"))
+    exp = property(_function("EXP"))
+    ln = property(_function("LN"))
+    log10 = property(_function("LOG10"))
+    sign = property(_function("SIGN"))
+    round = _function("ROUND")
+    _power = _function("POWER")      # ** (PyFlink has no power method)
+
+    def floor(self, time_interval_unit=None) -> 'Expression':
+        return self._rounded("FLOOR", time_interval_unit)
+
+    def ceil(self, time_interval_unit=None) -> 'Expression':
+        return self._rounded("CEIL", time_interval_unit)
+
+    def _rounded(self, function: str, unit) -> 'Expression':
+        if unit is not None:
+            raise NotImplementedError("Expression.%s(TimeIntervalUnit) is not supported by "
+                                      "pyflink_on_spark yet" % function.lower())
+        return _function(function)(self)
+
+    # -- strings --------------------------------------------------------------------------
+
+    upper_case = property(_function("UPPER"))
+    lower_case = property(_function("LOWER"))
+    char_length = property(_function("CHAR_LENGTH"))
+    init_cap = property(_function("INITCAP"))
+    reverse = property(_function("REVERSE"))
+    ltrim = property(_function("LTRIM"))
+    rtrim = property(_function("RTRIM"))
+    md5 = property(_function("MD5"))
+    replace = _function("REPLACE")
+    repeat = _function("REPEAT")
+    lpad = _function("LPAD")
+    rpad = _function("RPAD")
+    left = _function("LEFT")
+    right = _function("RIGHT")
+    regexp_replace = _function("REGEXP_REPLACE")
+    regexp_extract = _function("REGEXP_EXTRACT")
+
+    def substring(self, begin_index, length=None) -> 'Expression':
+        args = (begin_index,) if length is None else (begin_index, length)
+        return _function("SUBSTRING")(self, *args)
+
+    substr = substring
+
+    def trim(self, character=None) -> 'Expression':
+        return self._trim("BOTH", character)
+
+    def trim_leading(self, character=None) -> 'Expression':
+        return self._trim("LEADING", character)
+
+    def trim_trailing(self, character=None) -> 'Expression':
+        return self._trim("TRAILING", character)
+
+    def _trim(self, side: str, character) -> 'Expression':
+        c = expression_of(" " if character is None else character)
+        return combined("TRIM(%s %s FROM %s)" % (side, c.sql, self.sql), c, self)
+
+    def position(self, haystack) -> 'Expression':
+        h = expression_of(haystack)
+        return combined("POSITION(%s IN %s)" % (self.sql, h.sql), self, h)
+
+    # -- aggregates -----------------------------------------------------------------------
+
+    sum = _aggregate("SUM")
+    min = _aggregate("MIN")
+    max = _aggregate("MAX")
+    count = _aggregate("COUNT")
+    avg = _aggregate("AVG")
+
+    @property
+    def distinct(self) -> 'Expression':
+        """`col('a').count.distinct`: the aggregate over distinct values."""
+        if self.aggregate_call is None or self.name is not None:
+            raise ValueError("%s.distinct: distinct applies to an aggregate call "
+                             "(col('a').count.distinct)" % self.sql)
+        function, argument = self.aggregate_call
+        return Expression("%s(DISTINCT %s)" % (function, argument), aggregates=None,
+                          aggregate_call=(function, "DISTINCT " + argument), reads=self.reads)
+
+    # -- order_by -------------------------------------------------------------------------
+
+    @property
+    def asc(self) -> 'Expression':
+        return Expression(self.sql, refs=self.refs, aggregates=self.aggregates,
+                          ordering="ASC", reads=self.reads)
+
+    @property
+    def desc(self) -> 'Expression':
+        return Expression(self.sql, refs=self.refs, aggregates=self.aggregates,
+                          ordering="DESC", reads=self.reads)
+
+    def __getattr__(self, name: str):
+        if name.startswith("_"):
+            raise AttributeError(name)
+        raise NotImplementedError(
+            "Expression.%s is not supported by pyflink_on_spark yet (docs/table.md lists the "
+            "expression methods that run)" % name)
 
     def __str__(self) -> str:
         return self.sql
 
     def __repr__(self) -> str:
         return "Expression(%s)" % self.sql
+
+
+def _type_sql(data_type) -> str:
+    """A DataType (DataTypes.INT()...) as Flink SQL type text."""
+    from pyflink_on_spark.table.sql import flink_type_string
+    if isinstance(data_type, str):
+        return data_type
+    return flink_type_string(data_type)
+
+
+def _nullable_type(type_sql: str) -> str:
+    """A type as a CAST's target (a NOT NULL literal stays NOT NULL through the cast)."""
+    return type_sql[:-len(" NOT NULL")] if type_sql.endswith(" NOT NULL") else type_sql

@@ -8,6 +8,7 @@ from typing import Optional, Tuple
 
 from pyflink_on_spark.specs.tables import RenamedTable, TableColumn
 from pyflink_on_spark.table.columns import column_names, renamed, schema_text
+from pyflink_on_spark.table import table_queries as queries
 
 __all__ = ['Table', 'GroupedTable']
 
@@ -21,26 +22,6 @@ def _unsupported(method: str):
             "temporary view (docs/table.md lists what runs)" % method)
     refuse.__name__ = method
     return refuse
-
-
-def _select_item(field, position: int) -> str:
-    from pyflink_on_spark.table.expression import Expression
-    if isinstance(field, str):
-        from pyflink_on_spark.table.expressions import col
-        field = col(field)
-    if not isinstance(field, Expression):
-        raise TypeError("select() takes Expressions (col('a'), lit(1)...), got %r" % (field,))
-    if field.name is not None:
-        return field.sql
-    return "%s AS `_c%d`" % (field.sql, position)
-
-
-def _predicate(predicate) -> str:
-    from pyflink_on_spark.table.expression import Expression
-    if isinstance(predicate, Expression):
-        return predicate.sql
-    raise TypeError("where() / filter() take an Expression (col('a') > 1...), got %r"
-                    % (predicate,))
 
 
 class Table(object):
@@ -69,19 +50,56 @@ class Table(object):
 
     # -- relational methods ---------------------------------------------------------------------
 
+    # Flink's words for a query PyFlink accepts but refuses to run (TableException then)
+    _failure: Optional[str] = None
+
     def _query(self, sql: str, *others: 'Table') -> 'Table':
         """A Flink SQL query over this table (and `others`), by their names in queries."""
-        return self._t_env._translated(sql, (self,) + others)
+        table = self._t_env._translated(sql, (self,) + others)
+        table._failure = next((t._failure for t in (self,) + others if t._failure), None)
+        return table
+
+    def _check_runs(self) -> None:
+        if self._failure is not None:
+            from pyflink_on_spark.util.exceptions import TableException
+            raise TableException("org.apache.flink.table.api.TableException: %s"
+                                 % self._failure)
+
+    def _names(self):
+        return column_names(self._resolved_columns())
+
+    def _streaming(self) -> bool:
+        return self._t_env._is_streaming()
 
     def select(self, *fields) -> 'Table':
-        items = ", ".join(_select_item(f, i) for i, f in enumerate(fields))
-        return self._query("SELECT %s FROM `%s`" % (items, self._name))
+        fields = [queries.as_expression(f, "select") for f in fields]
+        return self._query(queries.select_query(self._name, self._names(), fields))
 
     def where(self, predicate) -> 'Table':
-        return self._query("SELECT * FROM `%s` WHERE %s" % (self._name, _predicate(predicate)))
+        from pyflink_on_spark.table.expression import Expression
+        if not isinstance(predicate, Expression):
+            raise TypeError("where() / filter() take an Expression (col('a') > 1...), got %r"
+                            % (predicate,))
+        queries.check_reads(predicate, self._names())
+        return self._query("SELECT * FROM %s WHERE %s" % (queries.q(self._name),
+                                                          predicate.sql))
 
     def filter(self, predicate) -> 'Table':
         return self.where(predicate)
+
+    def group_by(self, *fields) -> 'GroupedTable':
+        return GroupedTable(self, [queries.as_expression(f, "group_by") for f in fields])
+
+    def __getattr__(self, name: str):
+        """`table.a`: the column a (PyFlink's Table.__getattr__)."""
+        if name.startswith("_"):
+            raise AttributeError(name)
+        names = self._names()
+        if name not in names:
+            raise AttributeError("The current table has no column named '%s', available "
+                                 "columns: [%s]" % (name, ", ".join(names)))
+        from pyflink_on_spark.table.expressions import col
+        return col(name)
 
     def alias(self, field: str, *fields: str) -> 'Table':
         columns = renamed(self._resolved_columns(), (field,) + fields)
@@ -90,14 +108,136 @@ class Table(object):
     def distinct(self) -> 'Table':
         return self._query("SELECT DISTINCT * FROM `%s`" % self._name)
 
+    def _set_operation(self, right: 'Table', operation: str) -> 'Table':
+        left_names, right_names = self._names(), right._names()
+        if len(left_names) != len(right_names):
+            word = operation.split()[0].lower()
+            word = {"except": "minus"}.get(word, word)
+            raise queries.SqlValidationError(
+                "The %s operation on two tables of different column sizes: %d and %d is not "
+                "supported" % (word, len(left_names), len(right_names)))
+        if operation != "UNION ALL" and self._streaming():
+            raise NotImplementedError(
+                "Table.%s in STREAMING mode is not supported by pyflink_on_spark: Flink "
+                "plans it as an updating aggregate whose changelog depends on the inputs' "
+                "arrival; use BATCH mode (EnvironmentSettings.in_batch_mode())"
+                % _SET_METHODS[operation])
+        return self._query(queries.set_query(self._name, right._name, operation), right)
+
     def union_all(self, right: 'Table') -> 'Table':
-        return self._query("SELECT * FROM `%s` UNION ALL SELECT * FROM `%s`"
-                           % (self._name, right._name), right)
+        return self._set_operation(right, "UNION ALL")
+
+    def union(self, right: 'Table') -> 'Table':
+        return self._set_operation(right, "UNION")
+
+    def minus(self, right: 'Table') -> 'Table':
+        return self._set_operation(right, "EXCEPT")
+
+    def minus_all(self, right: 'Table') -> 'Table':
+        return self._set_operation(right, "EXCEPT ALL")
+
+    def intersect(self, right: 'Table') -> 'Table':
+        return self._set_operation(right, "INTERSECT")
+
+    def intersect_all(self, right: 'Table') -> 'Table':
+        return self._set_operation(right, "INTERSECT ALL")
+
+    def _join(self, right: 'Table', kind: str, predicate, method: str) -> 'Table':
+        if not isinstance(right, Table):
+            raise NotImplementedError("Table.%s of %r: pyflink_on_spark joins Tables only "
+                                      "(join_lateral / table functions are not built)"
+                                      % (method, right))
+        if kind != "INNER" and self._streaming():
+            raise NotImplementedError(
+                "Table.%s in STREAMING mode is not supported by pyflink_on_spark: Flink "
+                "emits rows padded with NULLs and retracts them (-D) when a match arrives, "
+                "in an order that depends on the inputs' arrival; use BATCH mode "
+                "(EnvironmentSettings.in_batch_mode()), or join (inner)" % method)
+        if predicate is not None:
+            predicate = queries.as_expression(predicate, method)
+        return self._query(queries.join_query(self._name, self._names(), right._name,
+                                              right._names(), kind, predicate), right)
+
+    def join(self, right: 'Table', join_predicate=None) -> 'Table':
+        return self._join(right, "INNER", join_predicate, "join")
+
+    def left_outer_join(self, right: 'Table', join_predicate=None) -> 'Table':
+        return self._join(right, "LEFT", join_predicate, "left_outer_join")
+
+    def right_outer_join(self, right: 'Table', join_predicate) -> 'Table':
+        return self._join(right, "RIGHT", join_predicate, "right_outer_join")
+
+    def full_outer_join(self, right: 'Table', join_predicate) -> 'Table':
+        return self._join(right, "FULL", join_predicate, "full_outer_join")
+
+    # sorting: order_by, offset and fetch make one query over the table they sort
+    _sort_input: Optional['Table'] = None
+    _order = None
+    _offset = 0
+    _fetch: Optional[int] = None
+
+    def _sorted(self, order, offset: int, fetch: Optional[int]) -> 'Table':
+        base = self._sort_input if self._sort_input is not None else self
+        if self._streaming() and order and fetch is not None:
+            raise NotImplementedError(
+                "Table.order_by(...).fetch(n) / limit(n) in STREAMING mode (a Top-N: Flink "
+                "emits an updating changelog of the top rows) is not supported by "
+                "pyflink_on_spark yet; use BATCH mode (EnvironmentSettings.in_batch_mode())")
+        table = base._query(queries.sort_query(base._name, order, offset, fetch))
+        table._sort_input, table._order, table._offset, table._fetch = \
+            base, order, offset, fetch
+        # what PyFlink 1.20.5 refuses only when the query runs (seen), refused then here
+        if fetch is None and offset:
+            table._failure = "FETCH is missed, which on streaming table is not supported " \
+                "currently." if self._streaming() else "Not support limitEnd is max value now!"
+        elif self._streaming() and order and fetch is None:
+            table._failure = "Sort on a non-time-attribute field is not supported."
+        return table
+
+    def order_by(self, *fields) -> 'Table':
+        fields = [queries.as_expression(f, "order_by") for f in fields]
+        return self._sorted(queries.order_items(self._names(), fields), 0, None)
+
+    def offset(self, offset: int) -> 'Table':
+        if offset < 0:
+            raise queries.SqlValidationError("Offset should be greater or equal 0.")
+        if self._fetch is not None:
+            raise queries.SqlValidationError("OFFSET must be applied before FETCH.")
+        return self._sorted(self._order, self._offset + offset, None)
+
+    def fetch(self, fetch: int) -> 'Table':
+        if fetch < 0:
+            raise queries.SqlValidationError("Fetch should be greater or equal 0.")
+        if self._fetch is not None:
+            raise queries.SqlValidationError("FETCH is already defined.")
+        return self._sorted(self._order, self._offset, fetch)
+
+    def limit(self, fetch: int, offset: int = 0) -> 'Table':
+        return self.offset(offset).fetch(fetch)
+
+    def add_columns(self, *fields) -> 'Table':
+        fields = [queries.as_expression(f, "add_columns") for f in fields]
+        return self._query(queries.added_columns_query(self._name, self._names(), fields,
+                                                       replace=False))
+
+    def add_or_replace_columns(self, *fields) -> 'Table':
+        fields = [queries.as_expression(f, "add_or_replace_columns") for f in fields]
+        return self._query(queries.added_columns_query(self._name, self._names(), fields,
+                                                       replace=True))
+
+    def rename_columns(self, *fields) -> 'Table':
+        fields = [queries.as_expression(f, "rename_columns") for f in fields]
+        return self._query(queries.renamed_columns_query(self._name, self._names(), fields))
+
+    def drop_columns(self, *fields) -> 'Table':
+        fields = [queries.as_expression(f, "drop_columns") for f in fields]
+        return self._query(queries.dropped_columns_query(self._name, self._names(), fields))
 
     # -- results --------------------------------------------------------------------------------
 
     def execute(self):
         from pyflink_on_spark.table.table_result import TableResult
+        self._check_runs()
         return TableResult(self)
 
     def _rows(self):
@@ -110,40 +250,24 @@ class Table(object):
         return self._t_env._executor().table_updates(self._description)
 
     def to_pandas(self):
+        self._check_runs()
         return self._t_env._executor().table_pandas(self._description,
                                                     self._resolved_columns())
 
     def get_field_names(self):
         return column_names(self._resolved_columns())
 
-    group_by = _unsupported("group_by")
-    join = _unsupported("join")
-    left_outer_join = _unsupported("left_outer_join")
-    right_outer_join = _unsupported("right_outer_join")
-    full_outer_join = _unsupported("full_outer_join")
     join_lateral = _unsupported("join_lateral")
     left_outer_join_lateral = _unsupported("left_outer_join_lateral")
-    minus = _unsupported("minus")
-    minus_all = _unsupported("minus_all")
-    union = _unsupported("union")
-    intersect = _unsupported("intersect")
-    intersect_all = _unsupported("intersect_all")
-    order_by = _unsupported("order_by")
-    offset = _unsupported("offset")
-    fetch = _unsupported("fetch")
-    limit = _unsupported("limit")
     window = _unsupported("window")
     over_window = _unsupported("over_window")
-    add_columns = _unsupported("add_columns")
-    add_or_replace_columns = _unsupported("add_or_replace_columns")
-    rename_columns = _unsupported("rename_columns")
-    drop_columns = _unsupported("drop_columns")
     map = _unsupported("map")
     flat_map = _unsupported("flat_map")
     aggregate = _unsupported("aggregate")
     flat_aggregate = _unsupported("flat_aggregate")
 
     def execute_insert(self, table_path_or_descriptor, overwrite: bool = False):
+        self._check_runs()
         from pyflink_on_spark.table.table_sinks import run_inserts, table_insert
         if not isinstance(table_path_or_descriptor, str):
             raise NotImplementedError("execute_insert(TableDescriptor) is not supported by "
@@ -154,9 +278,23 @@ class Table(object):
     explain = _unsupported("explain")
 
 
-class GroupedTable(object):
-    """Table.group_by is not supported yet: this class exists for imports."""
+_SET_METHODS = {"UNION": "union", "UNION ALL": "union_all", "EXCEPT": "minus",
+                "EXCEPT ALL": "minus_all", "INTERSECT": "intersect",
+                "INTERSECT ALL": "intersect_all"}
 
-    def __init__(self, *args, **kwargs) -> None:
-        raise NotImplementedError("Table.group_by / GroupedTable is not supported by "
-                                  "pyflink_on_spark yet: use sql_query with GROUP BY")
+
+class GroupedTable(object):
+    """A table grouped by keys (Table.group_by): select() with aggregate calls gives one row
+    per group (in STREAMING mode, Flink's changelog of updates, as the SQL GROUP BY)."""
+
+    def __init__(self, table: Table, keys) -> None:
+        self._table = table
+        self._keys = keys
+
+    def select(self, *fields) -> Table:
+        fields = [queries.as_expression(f, "select") for f in fields]
+        return self._table._query(queries.select_query(
+            self._table._name, self._table._names(), fields, self._keys))
+
+    aggregate = _unsupported("aggregate")
+    flat_aggregate = _unsupported("flat_aggregate")

@@ -46,7 +46,8 @@ def test_every_pyflink_1_20_name_has_a_status():
     ("pyflink.datastream.data_stream.DataStream._j_data_stream", Status.JVM_ONLY),
     ("pyflink.table.StreamTableEnvironment.from_data_stream", Status.SUPPORTED),
     ("pyflink.table.expressions.col", Status.SUPPORTED),
-    ("pyflink.table.Table.join", Status.UNSUPPORTED),              # refuses, naming it
+    ("pyflink.table.Table.join", Status.SUPPORTED),
+    ("pyflink.table.Table.window", Status.UNSUPPORTED),            # refuses, naming it
     ("pyflink.table.ScalarFunction", Status.TABLE_API),
     ("pyflink.table.DataTypes", Status.SUPPORTED),                 # formats take it
     ("pyflink.datastream.DataStream.slot_sharing_group", Status.NO_EFFECT),

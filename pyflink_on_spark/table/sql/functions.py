@@ -187,7 +187,11 @@ def _as_string(e: exp.Expression, t: Optional[DataType]) -> exp.Expression:
 def _coalesce(name: str, args: List[Arg]) -> Result:
     if not args:
         raise SqlValidationError('The function COALESCE takes at least 1 argument, found 0')
-    return call('coalesce', *[a for a, _ in args]), _common(args)
+    # NOT NULL when any argument is (PyFlink 1.20.5: COALESCE(INT, 0) is INT NOT NULL)
+    result = _common(args)
+    if result is not None and any(t is not None and not t._nullable for _, t in args):
+        result = result.not_null()
+    return call('coalesce', *[a for a, _ in args]), result
 
 
 def _hour(name: str, args: List[Arg]) -> Result:

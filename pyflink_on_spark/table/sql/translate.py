@@ -192,15 +192,15 @@ class _Translator:
     def query(self, node: exp.Expression, outer: Optional[_Scope]) -> List[Tuple[str, DataType]]:
         if isinstance(node, exp.Subquery):
             return self.query(node.this, outer)
-        if isinstance(node, exp.Union):
+        if isinstance(node, (exp.Union, exp.Intersect, exp.Except)):
+            # EXCEPT / INTERSECT [ALL]: Spark's set semantics are Flink's (NULLs equal,
+            # duplicates as in the SQL standard; seen on PyFlink 1.20.5 via Table.minus...)
             left = self.query(node.left, outer)
             right = self.query(node.right, outer)
             if len(left) != len(right):
-                raise SqlValidationError('Column count mismatch in UNION')
+                raise SqlValidationError('Column count mismatch in %s'
+                                         % type(node).__name__.upper())
             return left
-        if isinstance(node, (exp.Intersect, exp.Except)):
-            raise UnsupportedSqlError('%s is not supported by pyflink_on_spark'
-                                      % type(node).__name__.upper())
         if isinstance(node, exp.Select):
             return self.select(node, outer)
         if isinstance(node, exp.Values):
@@ -504,7 +504,9 @@ class _Translator:
             right, rt = self.expr(e.expression, scope, aggregate_ok)
             e.set('this', left)
             e.set('expression', right)
-            return e, rt
+            # the divisor's type, NULL when either is (PyFlink 1.20.5: INT % 2 is INT)
+            return e, rt.nullable() if rt is not None and lt is not None and lt._nullable \
+                else rt
         if isinstance(e, exp.DPipe):
             left, lt = self.expr(e.this, scope, aggregate_ok)
             right, rt = self.expr(e.expression, scope, aggregate_ok)
@@ -587,6 +589,7 @@ class _Translator:
             default, dt = self.expr(e.args['default'], scope, aggregate_ok)
             e.set('default', default)
             results.append(dt)
+            return e, _branches_type(results)
         return e, _result_type(results)
 
     def column(self, e: exp.Column, scope: _Scope):
@@ -746,6 +749,22 @@ class _Translator:
                                   % flink_type_string(dt))
 
 
+def _branches_type(types: List[Optional[DataType]]) -> Optional[DataType]:
+    """The type of a CASE with an ELSE: NOT NULL when every branch is (PyFlink 1.20.5: CASE
+    WHEN a > 2 THEN 'big' ELSE 'small' END is VARCHAR(5) NOT NULL: CHAR literals of
+    different lengths make a VARCHAR of the longest; the Table API's if_then_else(a > 2, 1,
+    0) INT NOT NULL). Flink's IF is typed otherwise (IF(a > 2, 'ab', 'cd') is a nullable
+    CHAR(2)), and keeps _result_type."""
+    result = _result_type(types)
+    if result is None or any(t is None or t._nullable for t in types):
+        return result
+    if all(isinstance(t, CharType) for t in types):
+        lengths = {t.length for t in types}
+        result = DataTypes.CHAR(lengths.pop()) if len(lengths) == 1 else \
+            DataTypes.VARCHAR(max(t.length for t in types))
+    return result.not_null()
+
+
 def _result_type(types: List[Optional[DataType]]) -> Optional[DataType]:
     known = [t for t in types if t is not None]
     if not known:
@@ -835,3 +854,7 @@ def to_spark_sql(query: str, tables: Mapping[str, Columns]) -> str:
     columns."""
     return translate_query(query, tables).sql
 
+
+
+# Flink SQL as this layer parses and renders it (grouping.py splits queries with it)
+FLINK_DIALECT = _FlinkDialect

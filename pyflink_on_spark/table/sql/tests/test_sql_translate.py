@@ -145,6 +145,29 @@ def test_case_join_union():
         'SELECT `k` AS `k` FROM t UNION SELECT `k` AS `k` FROM u'
 
 
+def test_except_and_intersect_keep_their_meaning():
+    # Table.minus / intersect [_all] write these (seen on PyFlink 1.20.5: set semantics)
+    assert sql('SELECT k FROM t EXCEPT SELECT k FROM u') == \
+        'SELECT `k` AS `k` FROM t EXCEPT SELECT `k` AS `k` FROM u'
+    assert sql('SELECT k FROM t INTERSECT ALL SELECT k FROM u').endswith(
+        'INTERSECT ALL SELECT `k` AS `k` FROM u')
+    with pytest.raises(SqlValidationError, match='Column count mismatch in EXCEPT'):
+        sql('SELECT k, s FROM t EXCEPT SELECT k FROM u')
+
+
+def test_nullability_of_case_coalesce_and_mod_as_flink_types_them():
+    # seen on PyFlink 1.20.5: CASE ... 'big' ELSE 'small' END VARCHAR(5) NOT NULL,
+    # CASE ... THEN 1 ELSE 0 END INT NOT NULL (the Table API's then(1, 0), a CASE),
+    # COALESCE(i, 0) INT NOT NULL, i % 2 INT
+    # (i nullable), CASE without ELSE INT, IF(i > 2, s, 'x') STRING
+    assert columns("SELECT CASE WHEN i > 2 THEN 'big' ELSE 'small' END, "
+                   "CASE WHEN i > 2 THEN 1 ELSE 0 END, COALESCE(i, 0), i % 2, "
+                   "CASE WHEN i > 2 THEN 1 END, IF(i > 2, s, 'x') FROM t") == (
+        ('EXPR$0', 'VARCHAR(5) NOT NULL'), ('EXPR$1', 'INT NOT NULL'),
+        ('EXPR$2', 'INT NOT NULL'), ('EXPR$3', 'INT'), ('EXPR$4', 'INT'),
+        ('EXPR$5', 'STRING'))
+
+
 def test_tumble_and_hop_window_tvfs():
     assert sql("SELECT window_start, window_end, COUNT(*) FROM TABLE(TUMBLE(TABLE t, "
                "DESCRIPTOR(ts), INTERVAL '10' SECOND)) GROUP BY window_start, window_end") == (
