@@ -99,11 +99,11 @@ def table_frame(description, session, streams=None):
     if isinstance(description, GeneratedTable):
         return _generated_frame(description, session)
     if isinstance(description, RowtimeTable):
+        # a filter (a projection would be pruned when the query does not select the column)
         from pyspark.sql import functions as F
         rowtime = F.col("`%s`" % description.rowtime)
-        return table_frame(description.input, session).withColumn(
-            description.rowtime, F.when(rowtime.isNull(), F.raise_error(F.lit(
-                NULL_ROWTIME))).otherwise(rowtime))
+        return table_frame(description.input, session).where(
+            F.when(rowtime.isNull(), F.raise_error(F.lit(NULL_ROWTIME))).otherwise(F.lit(True)))
     from pyflink_on_spark.specs.table_connectors import ConnectorTable
     if isinstance(description, ConnectorTable):      # filesystem, print, blackhole
         from pyflink_on_spark.spark.table_connectors import connector_frame

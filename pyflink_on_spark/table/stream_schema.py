@@ -93,11 +93,20 @@ def stream_schema(derived: Sequence[TableColumn], atomic: bool, schema) -> Strea
         raise NotImplementedError(
             "Schema.primary_key(...) is not supported by pyflink_on_spark's Table API yet "
             "(docs/table.md)")
-    if physical and (atomic or len(physical) != len(derived)):
+    names = [c.name for c in derived]
+    for column in physical:
+        # seen on PyFlink 1.20.5: a declared physical column is the stream's field of its name
+        if column.name not in names:
+            raise SqlValidationError(
+                "Unable to find a field named '%s' in the physical data type derived from the "
+                "given type information for schema declaration. Make sure that the type "
+                "information is not a generic raw type. Currently available fields are: [%s]"
+                % (column.name, ", ".join(names)))
+    if physical and (atomic or [c.name for c in physical] != names):
         raise NotImplementedError(
-            "from_data_stream with a Schema of %d physical columns for a stream of %d: "
-            "pyflink_on_spark takes a Schema that declares each field of a tuple or Row "
-            "stream, or none" % (len(physical), len(derived)))
+            "from_data_stream with a Schema of the physical columns %s for a stream of the "
+            "fields %s: pyflink_on_spark takes a Schema that declares each field of a tuple "
+            "or Row stream in order, or none" % ([c.name for c in physical], names))
     columns = list(physical or derived)
     timestamp_column = None
     computed: List[Tuple[str, str]] = []
