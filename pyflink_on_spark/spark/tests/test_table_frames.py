@@ -24,3 +24,31 @@ def test_stream_to_table_to_query_to_stream(spark):
                                           output_type=Types.STRING())
     with out.execute_and_collect() as values:
         assert list(values) == ["b=21", "c=31"]
+
+
+def test_a_rowtime_metadata_column_decodes_from_record_timestamp_pairs():
+    # no Spark: the decoder of the collect sink's chunks, as its mapInArrow runs it
+    import pyarrow as pa
+    from pyflink_on_spark.runtime.boundary import dumps_records
+    from pyflink_on_spark.spark.table_frames import _record_decoder, arrow_schema
+    from pyflink_on_spark.specs.tables import TableColumn
+    columns = (TableColumn("f0", "STRING"), TableColumn("f1", "BIGINT", False),
+               TableColumn("rowtime", "TIMESTAMP_LTZ(3)", metadata=""))
+    payload = dumps_records(([(("a", 1000), 1000), (("b", -1500), -1500)], None))
+    batch = pa.RecordBatch.from_arrays([pa.array([payload], pa.binary())], ["payload"])
+    out = list(_record_decoder(arrow_schema(columns), False, 2)([batch]))
+    assert out[0].column(0).to_pylist() == ["a", "b"]
+    assert out[0].column(2).cast(pa.int64()).to_pylist() == [1_000_000, -1_500_000]
+
+
+def test_timestamp_ltz_values_become_instants_as_pyflink_gives_them():
+    # seen on PyFlink 1.20.5: to_data_stream of a TIMESTAMP_LTZ(3) column, Instant<4, 200000000>
+    import pyarrow as pa
+    from pyflink_on_spark.common.time import Instant
+    from pyflink_on_spark.spark.table_frames import _values
+    column = pa.array([4_200_000, -1_500_000, None], pa.int64()).cast(
+        pa.timestamp("us", tz="UTC"))
+    assert _values(column) == [Instant(4, 200_000_000), Instant(-2, 500_000_000), None]
+    assert repr(_values(column)[0]) == "Instant<4, 200000000>"
+    naive = pa.array([1_000_000], pa.int64()).cast(pa.timestamp("us"))
+    assert not isinstance(_values(naive)[0], Instant)
