@@ -125,8 +125,16 @@ class Expression(object):
     def _postfix(self, text: str) -> 'Expression':
         return combined("(%s %s)" % (self.sql, text), self)
 
-    def __add__(self, other): return self._binary("+", other)
-    def __radd__(self, other): return self._reflected("+", other)
+    # PyFlink's + with a string concatenates (seen: col('s') + 'x' is 'applex', NULL for NULL)
+    def __add__(self, other):
+        if isinstance(other, str):
+            return _function("CONCAT")(self, other)
+        return self._binary("+", other)
+
+    def __radd__(self, other):
+        if isinstance(other, str):
+            return _function("CONCAT")(expression_of(other), self)
+        return self._reflected("+", other)
     def __sub__(self, other): return self._binary("-", other)
     def __rsub__(self, other): return self._reflected("-", other)
     def __mul__(self, other): return self._binary("*", other)

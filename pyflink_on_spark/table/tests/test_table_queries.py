@@ -165,11 +165,14 @@ def test_expression_methods_and_their_types():
         (col('amount') > 2).then(1, 0), col('amount').if_null(0), ~(col('amount') > 2),
         col('amount') % 2, col('product').upper_case, col('product').substring(2, 3),
         call('UPPER', col('product')), coalesce(col('amount'), 0), col('price').floor(),
-        concat(col('product'), '!'), col('amount') ** 2, col('amount').is_null)
+        concat(col('product'), '!'), col('amount') ** 2, col('amount').is_null,
+        col('product') + 'x')
     assert _schema(table) == [
         ('amount-BIGINT', 'BIGINT'), ('_c1', 'BOOLEAN'), ('_c2', 'BOOLEAN'),
         ('_c3', 'VARCHAR(5) NOT NULL'), ('_c4', 'INT NOT NULL'), ('_c5', 'INT NOT NULL'),
         ('_c6', 'BOOLEAN NOT NULL'), ('_c7', 'INT'), ('_c8', 'STRING'), ('_c9', 'STRING'),
         ('_c10', 'STRING'), ('_c11', 'INT NOT NULL'), ('_c12', 'DOUBLE'),
-        ('_c13', 'STRING'), ('_c14', 'DOUBLE'), ('_c15', 'BOOLEAN NOT NULL')]
+        ('_c13', 'STRING'), ('_c14', 'DOUBLE'), ('_c15', 'BOOLEAN NOT NULL'),
+        ('_c16', 'STRING')]
     assert "(`amount` > 2) IS NOT TRUE" in _sql(table)     # PyFlink's ~ is isNotTrue
+    assert "CONCAT(`product`, 'x')" in _sql(table)           # + of a string concatenates
