@@ -18,6 +18,7 @@ import re
 from dataclasses import replace
 from typing import List, Optional, Sequence, Tuple
 
+from pyflink_on_spark.datastream.functions import ProcessFunction
 from pyflink_on_spark.specs.tables import TableColumn
 from pyflink_on_spark.table.sql.errors import SqlValidationError
 
@@ -36,10 +37,9 @@ _WATERMARK = re.compile(
 class StreamSchema(object):
     """What from_data_stream builds of a Schema: `stream_columns` the columns of the stream's
     own table (the physical ones, then the record timestamp's metadata column if declared,
-    at `timestamp_column`); `computed` (name, expression) pairs selected over it; `columns`
-    the table's, in order, with their rowtime / watermark / metadata / expression marks
-    (the computed ones' types are known once the query over the stream is typed:
-    `finish`)."""
+    at `timestamp_column`); `computed` (name, expression) pairs selected over it (their
+    types are known once that query is typed); `watermark` (column, expression). `finish`
+    gives the table's columns their rowtime / watermark / expression marks."""
 
     def __init__(self, stream_columns: Tuple[TableColumn, ...],
                  timestamp_column: Optional[int], computed: Tuple[Tuple[str, str], ...],
@@ -186,12 +186,11 @@ def record_timestamps(data_stream):
         [data_stream._transformation.output_type, Types.LONG()]))
 
 
-def _process_function():
-    from pyflink_on_spark.datastream.functions import ProcessFunction
-    return ProcessFunction
+# what ctx.timestamp() reports for a record without a timestamp (Long.MIN_VALUE, as PyFlink)
+MISSING_TIMESTAMP = -(1 << 63)
 
 
-class RecordTimestamp(_process_function()):
+class RecordTimestamp(ProcessFunction):
     """Each record with its timestamp. Seen on PyFlink 1.20.5: a record without one fails
     the job reading the table with this text."""
 
@@ -203,7 +202,3 @@ class RecordTimestamp(_process_function()):
                 "timestamps have been assigned before and the event-time characteristic is "
                 "enabled.")
         yield value, timestamp
-
-
-# what ctx.timestamp() reports for a record without a timestamp (Long.MIN_VALUE, as PyFlink)
-MISSING_TIMESTAMP = -(1 << 63)
