@@ -416,6 +416,12 @@ def table_updates(description) -> bool:
     return is_changelog(description)
 
 
+def table_reads_unbounded(description) -> bool:
+    """Whether a table reads an unbounded stream (no Spark needed to tell)."""
+    from pyflink_on_spark.spark.table_feeds import reads_unbounded
+    return reads_unbounded(description)
+
+
 def table_inserts(inserts):
     """INSERT INTO connector tables (specs/table_connectors.py TableInsert), one after
     another: a Spark job each whose tasks write the rows (spark/table_connectors.py). A

@@ -101,6 +101,11 @@ def read_inputs(description: QueryTable) -> Tuple[Tuple[str, object], ...]:
     return tuple((name, view) for name, view in description.inputs if name in names)
 
 
+def reads_unbounded(description) -> bool:
+    """Whether a table description reads an unbounded stream."""
+    return any(_is_unbounded(s) for s in streams_of(description))
+
+
 def _is_unbounded(stream: StreamTable) -> bool:
     from pyflink_on_spark.graph.transformations import SourceTransformation
     from pyflink_on_spark.spark.streaming.sources import is_unbounded_source

@@ -70,11 +70,14 @@ class QueryTable:
     was called on): `inputs` are (name, description) pairs the query reads by name;
     `columns` its result's as Flink types them (None: as Spark's analyzer types them);
     `streaming`: made in STREAMING mode, where a grouping query's result is Flink's
-    changelog of updates (spark/table_changelog.py)."""
+    changelog of updates (spark/table_changelog.py); `flink_query` the Flink SQL it was
+    translated from (a grouping query over an unbounded table is split from it:
+    table/group_aggregates.py)."""
     query: str
     inputs: Tuple[Tuple[str, Any], ...]
     columns: Optional[Tuple[TableColumn, ...]] = None
     streaming: bool = False
+    flink_query: Optional[str] = None
 
 
 @dataclass(frozen=True)

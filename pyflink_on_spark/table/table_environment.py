@@ -178,7 +178,7 @@ class TableEnvironment(object):
                         translated.columns)
         description = QueryTable(translated.sql, tuple(
             (name, table._description) for name, table in named), columns,
-            self._is_streaming())
+            self._is_streaming(), flink_query=query)
         return Table(description, self, columns)
 
     def execute_sql(self, stmt: str):
@@ -392,10 +392,57 @@ class StreamTableEnvironment(TableEnvironment):
         if target_schema is not None or changelog_mode is not None:
             raise NotImplementedError("to_changelog_stream with a target schema or changelog "
                                       "mode is not supported by pyflink_on_spark yet")
+        if table._updates() and self._executor().table_reads_unbounded(table._description):
+            return self._group_changelog(table)
         return self._stream_of(table, as_tuples=False, changelog=True)
 
+    def _group_changelog(self, table: Table):
+        """The changelog of a grouping query over an unbounded table: its per-row query (a
+        stateless query of the table's inputs), keyed by the group keys, into the aggregate
+        that keeps each group's accumulators in keyed state (table/group_aggregates.py)."""
+        from pyflink_on_spark.common.typeinfo import ExternalTypeInfo, Types
+        from pyflink_on_spark.table.group_aggregates import Aggregate, GroupAggregate
+        from pyflink_on_spark.table.sql.grouping import AGGREGATE, split_grouping
+        description = table._description
+        grouping = split_grouping(description.flink_query)
+        per_row = self._translated(grouping.per_row, [
+            (name, Table(view, self, getattr(view, "columns", None)))
+            for name, view in description.inputs])
+        types = [c.sql_type for c in per_row._resolved_columns()]
+        keys = grouping.keys
+        items = [(kind, Aggregate(what[0], None if what[1] is None else keys + what[1],
+                                  "BIGINT" if what[1] is None else types[keys + what[1]]))
+                 if kind == AGGREGATE else (kind, what) for kind, what in grouping.items]
+        columns = table._resolved_columns()
+        names = column_names(columns)
+        out_type = ExternalTypeInfo(Types.ROW_NAMED(
+            list(names), [_type_info(c.sql_type) for c in columns]))
+        return self._stream_of(per_row, as_tuples=False) \
+            .key_by(lambda row: tuple(row[i] for i in range(keys))) \
+            .process(GroupAggregate(names, items), output_type=out_type)
+
+    def to_retract_stream(self, table: Table, type_info):
+        """(True, row) for each +I / +U change, (False, row) for each -U / -D (seen on PyFlink
+        1.20.5: the row named by `type_info`'s fields, keeping its RowKind)."""
+        from pyflink_on_spark.common.typeinfo import RowTypeInfo, Types
+        if not isinstance(type_info, RowTypeInfo):
+            raise NotImplementedError("to_retract_stream with %s: pyflink_on_spark takes a "
+                                      "Types.ROW / ROW_NAMED type" % (type_info,))
+        names = list(type_info.get_field_names())
+        return self.to_changelog_stream(table).map(
+            lambda row: _retraction(row, names),
+            output_type=Types.TUPLE([Types.BOOLEAN(), type_info]))
+
     from_changelog_stream = _unsupported("from_changelog_stream")
-    to_retract_stream = _unsupported("to_retract_stream")
+
+
+def _retraction(row, names):
+    from pyflink_on_spark.common.types import Row, RowKind
+    kind = row.get_row_kind()
+    named = Row(*row)
+    named.set_field_names(names)
+    named.set_row_kind(kind)
+    return kind in (RowKind.INSERT, RowKind.UPDATE_AFTER), named
 
 
 def _field_name(field) -> str:

@@ -1,6 +1,7 @@
 """A table of an unbounded stream inside an unbounded job (spark/streaming/table_feeds.py):
-its query runs in every micro-batch, and the job restarted from its checkpoint goes on where
-it stopped: the source's files read once, the keyed state after the table restored."""
+its per-row query runs in every micro-batch, a grouping query's aggregates are keyed state
+(table/group_aggregates.py), and the job restarted from its checkpoint goes on where it
+stopped: the source's files read once, the groups' state restored."""
 import glob
 import os
 import time
@@ -43,33 +44,36 @@ def _start(in_dir, out_dir, checkpoints):
         lambda line: (line.split(",")[0], int(line.split(",")[1])),
         output_type=Types.TUPLE([Types.STRING(), Types.INT()]))
     t_env.create_temporary_view("fruits", t_env.from_data_stream(fruits).alias("name", "qty"))
-    big = t_env.sql_query("SELECT UPPER(name) AS name, qty FROM fruits WHERE qty > 4")
-    # a running count after the table: keyed state of the same job
-    t_env.to_data_stream(big) \
-        .map(lambda row: (row.name, 1), output_type=Types.TUPLE([Types.STRING(), Types.INT()])) \
-        .key_by(lambda pair: 0) \
-        .reduce(lambda a, b: (b[0], a[1] + b[1])) \
-        .map(lambda pair: "%s,%d" % pair, output_type=Types.STRING()) \
+    # a grouping query: its per-row part a query of each micro-batch's rows, its
+    # aggregates keyed state of the same job
+    totals = t_env.sql_query("SELECT UPPER(name) AS name, COUNT(*) AS n, SUM(qty) AS total "
+                             "FROM fruits WHERE qty > 4 GROUP BY UPPER(name)")
+    t_env.to_changelog_stream(totals) \
+        .map(lambda row: "%s %s %d %d" % (row.get_row_kind(), row.name, row.n, row.total),
+             output_type=Types.STRING()) \
         .sink_to(FileSink.for_row_format(out_dir, Encoder.simple_string_encoder()).build())
     return env.execute_async("table of an unbounded stream")
 
 
-def test_a_query_of_an_unbounded_stream_runs_per_batch_and_resumes_after_a_restart(
+def test_a_grouping_query_of_an_unbounded_stream_resumes_its_groups_after_a_restart(
         spark, tmp_path):
     in_dir, out_dir, checkpoints = (str(tmp_path / d) for d in ("in", "out", "ckpt"))
     os.makedirs(in_dir)
     _add(in_dir, "a.txt", "apple,3\nbanana,12\ncherry,7\n")
     client = _start(in_dir, out_dir, checkpoints)
     try:
-        _wait_for(lambda: _lines(out_dir) == ["BANANA,1", "CHERRY,2"])
+        _wait_for(lambda: len(_lines(out_dir)) >= 2)
     finally:
         client.cancel().result()
-    _add(in_dir, "b.txt", "date,1\nelder,20\n")    # arrives while the job is down
+    assert _lines(out_dir) == ["+I BANANA 1 12", "+I CHERRY 1 7"]
+    _add(in_dir, "b.txt", "banana,20\ndate,1\n")    # arrives while the job is down
     client = _start(in_dir, out_dir, checkpoints)
     try:
-        _wait_for(lambda: len(_lines(out_dir)) >= 3)
-        _add(in_dir, "c.txt", "fig,5\n")             # and while it runs again
         _wait_for(lambda: len(_lines(out_dir)) >= 4)
+        _add(in_dir, "c.txt", "cherry,5\n")          # and while it runs again
+        _wait_for(lambda: len(_lines(out_dir)) >= 6)
     finally:
         client.cancel().result()
-    assert _lines(out_dir) == ["BANANA,1", "CHERRY,2", "ELDER,3", "FIG,4"]
+    # the groups went on from their restored state; the files were read once
+    assert _lines(out_dir) == ["+I BANANA 1 12", "+I CHERRY 1 7", "+U BANANA 2 32",
+                               "+U CHERRY 2 12", "-U BANANA 1 12", "-U CHERRY 1 7"]

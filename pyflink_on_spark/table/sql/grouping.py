@@ -1,0 +1,94 @@
+"""A grouping query split into what runs per row and what a keyed aggregate keeps (the Table
+API's changelog of a grouping query over an unbounded table, table/group_aggregates.py).
+
+`SELECT k, COUNT(*), SUM(x + 1) FROM t WHERE c GROUP BY k` is the row-by-row query
+`SELECT k, x + 1 FROM t WHERE c` (translated to Spark SQL as any query) and, per group, the
+aggregate calls over its columns. Only that shape is split: one table, a select list of group
+keys and single aggregate calls (COUNT(*), COUNT, SUM, MIN, MAX, AVG, not DISTINCT), or
+SELECT DISTINCT; anything else raises UnsupportedSqlError naming it."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Tuple
+
+from pyflink_on_spark.table.sql.errors import UnsupportedSqlError
+from pyflink_on_spark.table.sql.functions import AGGREGATES
+
+KEY = "key"
+AGGREGATE = "aggregate"
+
+
+@dataclass(frozen=True)
+class Grouping:
+    """`per_row`: Flink SQL of the row-by-row query: the group keys `__k0`.., then the
+    aggregates' arguments `__a0`..; `items`: per result column, (KEY, key index) or
+    (AGGREGATE, (function name, argument index or None for COUNT(*)))."""
+    per_row: str
+    keys: int
+    items: Tuple[Tuple[str, object], ...]
+
+
+def split_grouping(query: str) -> Grouping:
+    import sqlglot
+    from sqlglot import exp
+    from pyflink_on_spark.table.sql.translate import FLINK_DIALECT
+    tree = sqlglot.parse_one(query, read=FLINK_DIALECT)
+    if not isinstance(tree, exp.Select):
+        raise _refused("a set operation (UNION, INTERSECT, EXCEPT)")
+    for node, what in ((exp.Join, "a JOIN"), (exp.Having, "HAVING"), (exp.Order, "ORDER BY"),
+                       (exp.Limit, "LIMIT"), (exp.Window, "an OVER window"),
+                       (exp.With, "WITH")):
+        if tree.find(node) is not None:
+            raise _refused(what)
+    source = tree.args.get("from_") or tree.args.get("from")
+    if source is None or not isinstance(source.this, exp.Table):
+        raise _refused("a subquery as the input")
+
+    def render(e) -> str:
+        return e.sql(dialect=FLINK_DIALECT)
+
+    items = [e.unalias() if isinstance(e, exp.Alias) else e for e in tree.expressions]
+    if tree.args.get("distinct") is not None:
+        keys = list(items)
+    else:
+        group = tree.args.get("group")
+        keys = list(group.expressions) if group is not None else []
+    key_text = [render(k) for k in keys]
+    args, shaped = [], []
+    for item in items:
+        text = render(item)
+        if text in key_text:
+            shaped.append((KEY, key_text.index(text)))
+            continue
+        name = item.name.upper() if isinstance(item, exp.Anonymous) else None
+        if name not in AGGREGATES:
+            raise _refused("the select item %s (only group keys and single aggregate calls "
+                           "are kept per group here)" % text)
+        arguments = item.expressions
+        if len(arguments) == 1 and isinstance(arguments[0], exp.Distinct):
+            raise _refused("a DISTINCT aggregate (%s)" % text)
+        if any(a.find(exp.Anonymous) is not None and a.find(exp.Anonymous).name.upper()
+               in AGGREGATES for a in arguments):
+            raise _refused("a nested aggregate (%s)" % text)
+        if name == "COUNT" and len(arguments) == 1 and isinstance(arguments[0], exp.Star):
+            shaped.append((AGGREGATE, (name, None)))
+            continue
+        if len(arguments) != 1:
+            raise _refused("the aggregate call %s" % text)
+        shaped.append((AGGREGATE, (name, len(args))))
+        args.append(render(arguments[0]))
+    columns = ["%s AS `__k%d`" % (k, i) for i, k in enumerate(key_text)] + \
+        ["%s AS `__a%d`" % (a, i) for i, a in enumerate(args)]
+    if not columns:
+        columns = ["1 AS `__k`"]   # COUNT(*) alone: the rows still count
+    where = tree.args.get("where")
+    per_row = "SELECT %s FROM %s%s" % (", ".join(columns), render(source.this),
+                                       " WHERE %s" % render(where.this) if where else "")
+    return Grouping(per_row, len(keys), tuple(shaped))
+
+
+def _refused(what: str) -> UnsupportedSqlError:
+    return UnsupportedSqlError(
+        "%s in a grouping query over an unbounded table: pyflink_on_spark keeps the "
+        "changelog of a single SELECT of group keys and aggregate calls over one input "
+        "(docs/table.md)" % what)
