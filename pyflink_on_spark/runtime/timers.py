@@ -75,21 +75,32 @@ class TimerQueue:
         where the register appends it (it is not earlier than its parent there), the delete
         takes exactly it as the last element into the old one's place, so it goes there
         directly (no append, no pop) and sifts from there as the delete's filler would."""
-        index = self._index
-        ident = (timestamp, key, namespace)
-        try:
-            old = None if ident in index else index.get((old_timestamp, key, old_namespace))
-        except TypeError:   # an unhashable key: the two steps
-            old = None
         heap = self._heap
         last = len(heap)   # where register would append the new element
-        if old is None or (last > 1 and timestamp < heap[last >> 1][0]):
+        if last > 1 and timestamp >= heap[last >> 1][0]:   # and where it would stay
+            index = self._index
+            ident = (timestamp, key, namespace)
+            element = [timestamp, ident, key, namespace, last]
+            try:
+                held = index.setdefault(ident, element)   # register's look-up and insert
+            except TypeError:   # an unhashable key: the two steps below
+                held = None
+            if held is element:
+                old = index.pop((old_timestamp, key, old_namespace), None)
+                if old is None:   # nothing to delete: the register's append alone
+                    heap.append(element)
+                    return
+                if old is element:   # the same timer, new: registered and deleted again
+                    return
+            elif held is not None:   # registered already: the register does nothing
+                self.delete(key, old_namespace, old_timestamp)
+                return
+        else:
+            held = None
+        if held is None:
             self.register(key, namespace, timestamp)
             self.delete(key, old_namespace, old_timestamp)
             return
-        del index[old[1]]
-        element = [timestamp, ident, key, namespace, 0]
-        index[ident] = element
         # the heap keeps its length: the new element fills the old one's place and sifts
         # down as _sift_down moves it (each child read once a level: the hot loop)
         position = start = old[4]
@@ -106,7 +117,7 @@ class TimerQueue:
             heap[position] = moved
             moved[4] = position
             position = child
-            child <<= 1
+            child += child
         else:
             if child == size:   # a left child without a right one
                 moved = heap[child]
