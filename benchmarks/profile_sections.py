@@ -26,6 +26,7 @@ sys.path.insert(0, HERE)
 
 LABELS = {
     "timestamps": "timestamps + watermark generator (own)",
+    "fused_stamps": "map + timestamps + exit in one loop: key, route, chunk (own)",
     "exit_loop": "exit loop: key, route, chunk (collect_stamped)",
     "exit_flush": "exit: a chunk into a row, less dumps_records (_flush own)",
     "dumps_records": "exchange out: marshal a chunk (dumps_records own)",
@@ -43,6 +44,8 @@ LABELS = {
 SECTIONS = [
     ("timestamps", "pyflink_on_spark.runtime.operators.timestamps",
      "TimestampsAndWatermarksOperator", "process_many"),
+    ("fused_stamps", "pyflink_on_spark.runtime.operators.timestamps",
+     "TimestampsAndWatermarksOperator", "_fused_many"),
     ("exit_flush", "pyflink_on_spark.runtime.exits.chunked", "ExitCollector", "_flush"),
     ("window_rows", "pyflink_on_spark.runtime.window.operator", "WindowOperator",
      "process_keyed_stamped_many"),

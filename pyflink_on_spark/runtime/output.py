@@ -16,7 +16,7 @@ class Output:
 
     __slots__ = ("collect", "collect_many", "collect_stamped", "_main", "_side",
                  "_watermark_targets", "routes_side_outputs", "fuse_map", "_fuse_maps",
-                 "_manys", "_stampeds")
+                 "_manys", "_stampeds", "fuse_stamps", "_fuse_stampss")
 
     def __init__(self) -> None:
         self._main: List[Callable] = []
@@ -40,13 +40,19 @@ class Output:
         self._fuse_maps: List[Optional[Callable]] = []
         self._manys: List[Optional[Callable]] = []
         self._stampeds: List[Optional[Callable]] = []
+        # With one main target that can take assign_timestamps_and_watermarks into its own
+        # loop (an exit): its fused_with_stamps (runtime/exits/chunked.py)
+        self.fuse_stamps: Optional[Callable] = None
+        self._fuse_stampss: List[Optional[Callable]] = []
 
     def add_main_target(self, process_element: Callable, process_watermark: Callable,
                         fuse_map: Optional[Callable] = None,
                         process_many: Optional[Callable] = None,
-                        process_stamped: Optional[Callable] = None) -> None:
+                        process_stamped: Optional[Callable] = None,
+                        fuse_stamps: Optional[Callable] = None) -> None:
         self._main.append(process_element)
         self._fuse_maps.append(fuse_map)
+        self._fuse_stampss.append(fuse_stamps)
         self._manys.append(process_many)
         self._stampeds.append(process_stamped)
         self._add_watermark_target(process_watermark)
@@ -66,6 +72,7 @@ class Output:
         # One target (the common case): collect *is* the next operator's input method.
         targets = tuple(self._main)
         self.fuse_map = self._fuse_maps[0] if len(targets) == 1 else None
+        self.fuse_stamps = self._fuse_stampss[0] if len(targets) == 1 else None
         if len(targets) == 1:
             self.collect = targets[0]
         else:

@@ -99,16 +99,19 @@ class StreamTask:
                 process = target.process_element
                 many = target.process_many
                 stamped = target.process_stamped
+                # a map before an operator that takes it into its loop (timestamps.py)
+                fuse_map = target.fuse_map
                 if link.converter is not None:
                     process = _converting(link.converter, process,
                                           by_id[link.source].user_error)
-                    many = stamped = None
+                    many = stamped = fuse_map = None
                 self._connect(outputs[node], link.side_tag, process, target.process_watermark,
-                              process_many=many, process_stamped=stamped)
+                              fuse_map, process_many=many, process_stamped=stamped)
             for side_tag, collector in exits_of.get(node, ()):
                 self._connect(outputs[node], side_tag, collector.process_element,
                               collector.process_watermark, collector.fused_with_map,
-                              collector.process_many, collector.process_stamped)
+                              collector.process_many, collector.process_stamped,
+                              collector.fused_with_stamps)
             by_id[node].prepare()
         self.head = by_id[spec.head]
         # BATCH into a keyed head: its keyed input arrives sorted by key (ExitSpec.
@@ -170,10 +173,11 @@ class StreamTask:
     def _connect(output: Output, side_tag, process_element, process_watermark,
                  fuse_map: Optional[Callable] = None,
                  process_many: Optional[Callable] = None,
-                 process_stamped: Optional[Callable] = None) -> None:
+                 process_stamped: Optional[Callable] = None,
+                 fuse_stamps: Optional[Callable] = None) -> None:
         if side_tag is None:
             output.add_main_target(process_element, process_watermark, fuse_map, process_many,
-                                   process_stamped)
+                                   process_stamped, fuse_stamps)
         else:
             output.add_side_target(side_tag, process_element, process_watermark)
 

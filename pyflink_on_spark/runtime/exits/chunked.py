@@ -19,8 +19,9 @@ from pyflink_on_spark.runtime.exits.loops import compile_loop, exact_test, fill
 from pyflink_on_spark.runtime.exits.selectors import (
     blame_selector, legacy_position, positioned_selector)
 from pyflink_on_spark.runtime.exits.templates import (
-    BEGIN_STAMPS, BULK_LOOP, BULK_SWITCH, CHUNKED_LOOP, KEYED_ROUTE, MARK_UNSURE,
-    ONE_TIMESTAMP, OWN_TIMESTAMPS, SELECTED_ROUTE, STAMP, TO_STAMPED)
+    BEGIN_STAMPS, BULK_LOOP, BULK_SWITCH, CHUNKED_LOOP, FUSED_STAMPED_LOOP, FUSED_STAMPS,
+    KEYED_ROUTE, MARK_UNSURE, ONE_TIMESTAMP, OWN_TIMESTAMPS, SELECTED_ROUTE, STAMP,
+    STAMP_SOURCE, TO_STAMPED)
 from pyflink_on_spark.runtime.key_groups import KeyToSubtask
 from pyflink_on_spark.runtime.watermarks import MAX_WATERMARK
 from pyflink_on_spark.specs.partitioning import BroadcastPartitioning, KeyedPartitioning
@@ -137,6 +138,30 @@ class ExitCollector:
         self._bind(self._records_path(self.spec, user_map, map_error))
         return self.process_element, self.process_many
 
+    def fused_with_stamps(self, extract: Callable, stamp_error: Callable, stamp_event: Callable,
+                          seen: list, user_map: Optional[Callable] = None,
+                          map_error: Optional[Callable] = None) -> Callable:
+        """process_fused(records, record_timestamp): assign_timestamps_and_watermarks (and
+        a map before it, `user_map`) run inside this exit's loop, one record at a time,
+        when this exit is the operator's only target (operators/timestamps.py). Each
+        record: the map, `extract(value, record_timestamp)` (its errors through
+        stamp_error), the watermark generator's check (templates.STAMP_SOURCE: the
+        largest timestamp is left in seen[0] however the loop ends, the others through
+        stamp_event), then the exit's own steps, keeping the timestamp. The exit's other
+        methods stay as they are."""
+        names = dict(self._loop_names, extract=extract, stamp_error=stamp_error,
+                     stamp_event=stamp_event, seen=seen, user_map=user_map,
+                     map_error=map_error)
+        has_map, convert = user_map is not None, self._convert
+        hooks = dict(self._loop_hooks, **FUSED_STAMPS, prologue=BEGIN_STAMPS)
+        if self._keys is not None and names["to_subtask"].hashes_together:
+            names["bulk_fused"] = compile_loop(BULK_LOOP, names, convert, has_map,
+                                               FUSED_STAMPS, STAMP_SOURCE)
+            hooks["bulk"] = fill(BULK_SWITCH, FUSED_STAMPS)
+        else:
+            hooks["bulk"] = "pass"
+        return compile_loop(FUSED_STAMPED_LOOP, names, convert, has_map, hooks, STAMP_SOURCE)
+
     def _records_path(self, spec: ExitSpec, user_map: Optional[Callable] = None,
                       map_error: Optional[Callable] = None) -> Callable:
         """process_many(values, timestamp), compiled once per exit (loops.py): a keyed
@@ -161,6 +186,9 @@ class ExitCollector:
             # where the key type has no bulk hash, the loops never look at the switch
             self._bulk_keys(namespace, convert, has_map, tested)
             switch = namespace["to_subtask"].hashes_together
+
+        # what fused_with_stamps builds its loop from
+        self._loop_names, self._loop_hooks = namespace, hooks
 
         def loop(name: str, calls: dict, prologue: str, stamp: str) -> Callable:
             """CHUNKED_LOOP as `name`, over `calls` (ONE_TIMESTAMP, OWN_TIMESTAMPS)."""

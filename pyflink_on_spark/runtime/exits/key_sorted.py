@@ -98,6 +98,9 @@ class KeySortedExitCollector(ExitCollector):
     key's marshalled records back into objects, and the slot holds objects from then on."""
 
     _MEMO_LIMIT = 1 << 16
+    # a key's stamped records are held by its slot: no loop fused with the timestamp
+    # assigner (ExitCollector.fused_with_stamps)
+    fused_with_stamps = None
 
     def __init__(self, spec: ExitSpec, subtask: int, parallelism: int, rows: List[tuple],
                  user_error: Callable[[BaseException], BaseException]) -> None:

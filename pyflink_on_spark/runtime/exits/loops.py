@@ -71,9 +71,10 @@ def exact_test(convert: Optional[Callable]) -> Optional[str]:
             "    exact_value = %s" % (len(fields), ", ".join(names), " and ".join(tests)))
 
 
-def prepare_source(convert: Optional[Callable], has_map: bool) -> str:
+def prepare_source(convert: Optional[Callable], has_map: bool, stamps: str = "") -> str:
     """The loop's first steps for one record named `value`: the fused map (`user_map`, its
-    errors through `map_error`), then the declared type's converter (`convert`, errors
+    errors through `map_error`), the fused timestamp assigner's `stamps` (templates.
+    STAMP_SOURCE, or nothing), then the declared type's converter (`convert`, errors
     through `user_error`), called only when its test fails. They leave `exact_value` set
     (always False when exact_test(convert) is None)."""
     lines = []
@@ -82,6 +83,7 @@ def prepare_source(convert: Optional[Callable], has_map: bool) -> str:
                   "    value = user_map(value)",
                   "except Exception as e:",
                   "    raise map_error(e) from None"]
+    lines += stamps.splitlines()
     test = exact_test(convert)
     lines += test.splitlines() if test is not None else ["exact_value = False"]
     if convert is not None:
@@ -117,12 +119,13 @@ def fill(template: str, hooks: Mapping[str, str]) -> str:
 
 
 def compile_loop(template: str, namespace: dict, convert: Optional[Callable],
-                 has_map: bool, hooks: Optional[Mapping[str, str]] = None) -> Callable:
+                 has_map: bool, hooks: Optional[Mapping[str, str]] = None,
+                 stamps: str = "") -> Callable:
     """The function the template defines (its first `def`), with its hooks filled
-    (fill): `$prepare` by prepare_source's statements, the others by `hooks`' snippets.
-    `namespace` gives the names the source uses."""
-    source = fill(template, dict(hooks or {}, prepare=prepare_source(convert, has_map))) \
-        + "\n"
+    (fill): `$prepare` by prepare_source's statements (with `stamps`), the others by
+    `hooks`' snippets. `namespace` gives the names the source uses."""
+    source = fill(template, dict(hooks or {},
+                                 prepare=prepare_source(convert, has_map, stamps))) + "\n"
     compiled = _code_of.get(source)
     if compiled is None:
         filename = "<exit loop %d>" % (len(_code_of) + 1)

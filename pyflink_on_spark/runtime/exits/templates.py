@@ -53,15 +53,66 @@ def $name(records, $times):
             flush(dest)
 """
 
+# ---- the loop of an exit with assign_timestamps_and_watermarks fused in (chunked.py) ----
+#
+# One loop per slice of records (a map's input, when the map is fused in too: operators/
+# timestamps.py): $prepare runs the map, the timestamp assigner and the generator's check
+# (STAMP_SOURCE), then the converter; the record goes on with its timestamp. `high` is
+# the largest timestamp met, handed to the operator in `seen` however the loop ends.
+# $prologue, $bulk, $route and $mark as CHUNKED_LOOP's (with FUSED_STAMPS).
+FUSED_STAMPED_LOOP = """
+def process_fused(records, record_timestamp):
+    $prologue
+    $bulk
+    high = None
+    try:
+        for value in records:
+            $prepare
+            try:
+                $route
+            except Exception as e:
+                raise blame_selector(user_error(e), partitioning, e) from None
+            values = values_by[dest]
+            values.append(value)
+            stamps_by[dest].append(timestamp)
+            $mark
+            if len(values) >= CHUNK_RECORDS:
+                flush(dest)
+    finally:
+        seen[0] = high
+"""
+
+# The record's timestamp from the assigner (its errors through stamp_error), before the
+# converter (the assigner takes what the map returned, as the operator did), and the
+# watermark generator's check: the largest timestamp is kept in `high` (the generator keeps
+# the largest it saw); None, the first of a slice and any that does not compare go through
+# stamp_event (the generator is told, and what it cannot take fails at this record).
+STAMP_SOURCE = """try:
+    timestamp = extract(value, record_timestamp)
+except Exception as e:
+    raise stamp_error(e) from None
+try:
+    if timestamp > high:
+        high = timestamp
+except Exception:
+    high = stamp_event(high, timestamp)"""
+
 # The hooks of a loop over a call's records that share one timestamp (process_many,
 # bulk_many) and of one over records with a timestamp each (process_stamped, bulk_stamped:
 # what assign_timestamps_and_watermarks stamped, a slice at a time). $bulk_loop, $start_kept,
 # $keep and $route_times are BULK_LOOP's.
 ONE_TIMESTAMP = {"times": "timestamp", "each": "value in records", "bulk_loop": "bulk_many",
-                 "start_kept": "", "keep": "", "route_times": "timestamp, None"}
+                 "start_kept": "", "keep": "", "route_times": "timestamp, None",
+                 "end_kept": ""}
 OWN_TIMESTAMPS = {"times": "stamps", "each": "value, timestamp in zip(records, stamps)",
                   "bulk_loop": "bulk_stamped", "start_kept": "kept = []",
-                  "keep": "kept.append(timestamp)", "route_times": "None, kept"}
+                  "keep": "kept.append(timestamp)", "route_times": "None, kept",
+                  "end_kept": ""}
+# (the fused loop's: each record's timestamp from the assigner, STAMP_SOURCE)
+FUSED_STAMPS = {"times": "record_timestamp", "each": "value in records",
+                "bulk_loop": "bulk_fused", "start_kept": "kept = []\nhigh = None",
+                "keep": "kept.append(timestamp)", "route_times": "None, kept",
+                "end_kept": "seen[0] = high"}
 
 # the exit starts keeping timestamps at the first record with one (the usual loop's)
 TO_STAMPED = """if timestamp is not None or stamped_state[0]:
@@ -111,6 +162,7 @@ keys_by[dest].append(key)"""
 # $bulk_loop, $times, $each  as CHUNKED_LOOP's $name, $times, $each (ONE_TIMESTAMP,
 #                            OWN_TIMESTAMPS)
 # $start_kept, $keep         keep each record's timestamp (OWN_TIMESTAMPS), or nothing
+# $end_kept                  the fused loop's end (FUSED_STAMPS), or nothing
 # $route_times               route()'s timestamp and stamps arguments
 BULK_LOOP = """
 def $bulk_loop(records, $times):
@@ -130,6 +182,7 @@ def $bulk_loop(records, $times):
             exacts.append(exact_value)
             $keep
     finally:
+        $end_kept
         route(keys, values, exacts, $route_times)
 """
 

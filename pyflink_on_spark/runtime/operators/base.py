@@ -43,6 +43,10 @@ class Operator:
     # process_stamped(values, stamps): records with a timestamp each, in one loop; None:
     # process_element each
     process_stamped = None
+    # fuse_map(user_map, map_error) -> (process_element, process_many) of this operator with
+    # a map applied first (output.py fuse_map), for an operator that can take one into its
+    # loop (operators/timestamps.py); None: it cannot
+    fuse_map = None
 
     def __init__(self) -> None:
         self.output: Optional[Output] = None

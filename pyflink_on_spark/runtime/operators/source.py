@@ -32,6 +32,10 @@ class SourceOperator(TimestampsAndWatermarksOperator):
         # the records read (Flink's numRecordsIn of a source), counted per chunk or slice
         self.records_read = 0
 
+    def prepare(self) -> None:
+        """A source keeps its own record paths (read_split): no loop fused with its exit's
+        (TimestampsAndWatermarksOperator.prepare)."""
+
     def open(self) -> None:
         super().open()
         self.splits = SplitWatermarks(self.strategy)

@@ -10,6 +10,78 @@ class TimestampsAndWatermarksOperator(Operator):
     def __init__(self, watermark_strategy) -> None:
         super().__init__()
         self.strategy = watermark_strategy
+        # the largest timestamp a fused loop met (the exit's fused_with_stamps)
+        self._seen = [None]
+
+    def prepare(self) -> None:
+        """With an assigner and one target that takes it into its loop (an exit's
+        fused_with_stamps, output.py), a slice of records is stamped and sent on in that one
+        loop, record by record (no list of timestamps, no second loop), and a map before
+        this operator can join it (fuse_map)."""
+        assigner = getattr(self.strategy, "_timestamp_assigner", None)
+        fuse = self.output.fuse_stamps
+        if assigner is None or fuse is None:
+            return
+        extract, seen = assigner.extract_timestamp, self._seen
+        user_error, stamp_event = self.user_error, self._stamp_event
+
+        def fused(user_map=None, map_error=None) -> tuple:
+            loop = fuse(extract, user_error, stamp_event, seen, user_map, map_error)
+
+            def process_many(values, timestamp) -> None:
+                self._fused_many(loop, values, timestamp)
+
+            def process_element(value, timestamp) -> None:
+                self._fused_many(loop, (value,), timestamp)
+            return process_element, process_many
+        self.process_element, self.process_many = fused()
+
+        def fuse_map(user_map, map_error) -> tuple:
+            """(process_element, process_many) of this operator with a map applied first
+            (MapOperator takes them as its own, output.py fuse_map)."""
+            return fused(user_map, map_error)
+        self.fuse_map = fuse_map
+
+    def _fused_many(self, loop, values, timestamp) -> None:
+        """process_many through the fused loop: a slice at a time, cut where the periodic
+        watermark comes (after the same record as one by one); the generator is told the
+        largest timestamp the loop met, also when it stopped on an error."""
+        if not isinstance(values, (list, tuple, range)):
+            values = list(values)
+        record_timestamp = MIN_WATERMARK if timestamp is None else timestamp
+        every, start, count = self._every, 0, len(values)
+        seen = self._seen
+        while start < count:
+            end = min(count, start + every - self._count) if every else count
+            try:
+                loop(values[start:end] if start or end < count else values, record_timestamp)
+            finally:
+                high = seen[0]
+                if high is not None:
+                    seen[0] = None
+                    self._generator.on_event(high)
+            if every:
+                self._count += end - start
+                if self._count >= every:
+                    self._count = 0
+                    self._emit(self._generator.current())
+            start = end
+
+    def _stamp_event(self, high, timestamp):
+        """A fused loop's record whose timestamp `timestamp > high` could not tell (None,
+        the first of a slice, one that does not compare): the generator is told `high` and
+        the timestamp, as on_event one by one would (None is no event); what it cannot take
+        fails here, after the records before went on. The loop's new `high`."""
+        if timestamp is None:
+            return high
+        on_event = self._generator.on_event
+        try:
+            if high is not None:
+                on_event(high)
+            on_event(timestamp)
+        except Exception as e:
+            raise self.user_error(e) from None
+        return timestamp
 
     def open(self) -> None:
         assigner = getattr(self.strategy, "_timestamp_assigner", None)
