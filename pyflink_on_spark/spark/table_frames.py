@@ -163,8 +163,10 @@ def _stream_frame(description: StreamTable, session):
     refuse_python_inputs(list(description.sinks))
     if is_unbounded(job):
         raise NotImplementedError(
-            "from_data_stream of an unbounded stream: pyflink_on_spark runs tables of bounded "
-            "streams only so far (docs/table.md)")
+            "the rows of a table of an unbounded stream (execute(), to_pandas(), INSERT, or a "
+            "job that also reads a bounded source): pyflink_on_spark runs such a table inside "
+            "the unbounded job that reads it with to_data_stream / to_append_stream / "
+            "to_changelog_stream (docs/table.md)")
     job = with_files_as_splits(job, session)
     worker_setup, executable = ship_dependencies(session, description.settings.python)
     worker_setup = replace(worker_setup, object_storage=object_storage_of(session),

@@ -392,9 +392,28 @@ class StreamTableEnvironment(TableEnvironment):
         if target_schema is not None or changelog_mode is not None:
             raise NotImplementedError("to_changelog_stream with a target schema or changelog "
                                       "mode is not supported by pyflink_on_spark yet")
-        if table._updates() and self._executor().table_reads_unbounded(table._description):
-            return self._group_changelog(table)
+        if table._updates():
+            if self._executor().table_reads_unbounded(table._description):
+                return self._group_changelog(table)
+            if self._keyed_changelog_fits(table):
+                # a bounded table too: the groups spread over the keyed subtasks (the
+                # Spark changelog of table_changelog.py is computed in one task)
+                return self._group_changelog(table)
         return self._stream_of(table, as_tuples=False, changelog=True)
+
+    def _keyed_changelog_fits(self, table: Table) -> bool:
+        """Whether a grouping query's changelog can be the keyed aggregate's
+        (_group_changelog) in a STREAMING-mode job: a query of the shape it splits."""
+        from pyflink_on_spark.table.sql import UnsupportedSqlError
+        from pyflink_on_spark.table.sql.grouping import split_grouping
+        query = getattr(table._description, "flink_query", None)
+        if query is None or self._env._job_settings().config.runtime_mode == "BATCH":
+            return False
+        try:
+            split_grouping(query)
+        except UnsupportedSqlError:
+            return False
+        return True
 
     def _group_changelog(self, table: Table):
         """The changelog of a grouping query over an unbounded table: its per-row query (a

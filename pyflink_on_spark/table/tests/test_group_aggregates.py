@@ -86,3 +86,29 @@ def test_float_sums_in_single_precision():
     acc = aggregate.add(aggregate.add(aggregate.initial(), (0.1,)), (0.2,))
     assert aggregate.result(acc) == pytest.approx(0.3, abs=1e-7) and \
         aggregate.result(acc) != 0.1 + 0.2
+
+
+def test_a_bounded_grouping_changelog_is_the_keyed_aggregate_too():
+    """to_changelog_stream of a bounded stream's grouping query (STREAMING mode) spreads its
+    groups over the keyed subtasks; compat case table/streaming_changelog holds its rows."""
+    from pyflink_on_spark.common import Types
+    from pyflink_on_spark.datastream import StreamExecutionEnvironment
+    from pyflink_on_spark.spark.entry import capture_jobs
+    from pyflink_on_spark.specs.partitioning import KeyedPartitioning
+    from pyflink_on_spark.table import StreamTableEnvironment
+    env = StreamExecutionEnvironment.get_execution_environment()
+    env.set_parallelism(2)
+    t_env = StreamTableEnvironment.create(env)
+    pairs = env.from_collection([("a", 1), ("b", 2)],
+                                type_info=Types.TUPLE([Types.STRING(), Types.INT()]))
+    t_env.create_temporary_view("t", t_env.from_data_stream(pairs))
+    t_env.to_changelog_stream(t_env.sql_query("SELECT f0, SUM(f1) AS s FROM t GROUP BY f0")) \
+        .print()
+    with capture_jobs() as jobs:
+        env.execute("keyed changelog")
+    (captured,) = jobs
+    exits = [e for stage in captured.job.stages for e in stage.spec.exits]
+    assert any(isinstance(e.partitioning, KeyedPartitioning) for e in exits)
+    process = [op for stage in captured.job.stages for op in stage.spec.operators
+               if "GroupAggregate" in repr(op.op)]
+    assert process and all(op.parallelism == 2 for op in process)
