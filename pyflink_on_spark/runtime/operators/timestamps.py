@@ -47,7 +47,10 @@ class TimestampsAndWatermarksOperator(Operator):
         watermark comes (after the same record as one by one); the generator is told the
         largest timestamp the loop met, also when it stopped on an error."""
         if not isinstance(values, (list, tuple, range)):
-            values = list(values)
+            # (a function's generator: each record goes on as it comes, as one by one)
+            for value in values:
+                self._fused_many(loop, (value,), timestamp)
+            return
         record_timestamp = MIN_WATERMARK if timestamp is None else timestamp
         every, start, count = self._every, 0, len(values)
         seen = self._seen

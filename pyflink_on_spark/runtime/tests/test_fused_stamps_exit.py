@@ -38,6 +38,11 @@ def _to_pair(n):
     return "k%d" % (n % 7), n
 
 
+def _failing(records):
+    yield from records
+    raise RuntimeError("the function before failed")
+
+
 def _operator(op, output, name):
     harness = OperatorHarness(op, name=name, auto_watermark_interval=200)
     op.setup(output, harness.task, name)
@@ -79,11 +84,17 @@ def _run(fused, partitioning, feed, converter=None, with_map=True):
         for kind, records in feed:
             if kind == "many":
                 many(records, None)
+            elif kind == "lazy":   # a function's generator (a flat_map's results)
+                many((record for record in records), None)
+            elif kind == "lazy-fails":   # one that fails after some records
+                many(_failing(records), None)
             else:
                 for record in records:
                     element(record, None)
     except UserFunctionError as e:
         error = str(e).replace(USER_ERROR, "").split("\n")[0]   # (not the traceback)
+    except RuntimeError as e:   # the upstream function's own (_failing)
+        error = repr(e)
     exit_.flush()
     read = [(row[1], row[4], loads_records(row[5]) if row[4] != KIND_WATERMARK else row[5])
             for row in rows]
@@ -122,7 +133,7 @@ def test_the_fused_loop_gives_the_operators_rows_and_watermarks(monkeypatch, par
     # a timestamp None (no event) where the declared LONG would refuse it
     none = ("k2", None) if converter is None else ("k2", 60.5)
     feed = [("many", list(range(40))), ("one", [40, 41, ("k1", 39.5), 42]),
-            ("many", range(43, 60)), ("many", [none, ("k3", 61), ("k3", 62.0)])]
+            ("lazy", range(43, 60)), ("many", [none, ("k3", 61), ("k3", 62.0)])]
     read, error, watermark, _ = _same(partitioning, feed, converter)
     assert error is None and watermark == 61.0
     assert any(kind == KIND_WATERMARK for _, kind, _ in read)
@@ -141,7 +152,9 @@ def test_the_fused_loop_without_a_map_and_with_many_new_keys(monkeypatch):
     ("many", [1, 2, ("k", "bad"), 4]),            # the assigner fails
     ("many", [1, 2, ("k", "late"), 5]),           # a timestamp the generator cannot take
     ("one", [1, ("k", "bad")]),
-], ids=["map", "assigner", "generator", "one-by-one"])
+    ("lazy", [1, 2, ("k", "bad"), 4]),
+    ("lazy-fails", [1, 2]),
+], ids=["map", "assigner", "generator", "one-by-one", "lazy", "lazy-fails"])
 @pytest.mark.parametrize("partitioning", [KEYED, KEYED_INT], ids=["str-keys", "int-keys"])
 def test_the_records_before_a_failing_one_go_on_as_before(monkeypatch, bad, partitioning):
     monkeypatch.setattr(timestamps, "PERIODIC_EVERY_RECORDS", 3)
