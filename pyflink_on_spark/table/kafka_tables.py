@@ -42,6 +42,9 @@ def kafka_table(create_table, t_env):
         raise NotImplementedError("the kafka table option(s) %s: not supported by "
                                   "pyflink_on_spark yet (docs/table.md)" % ", ".join(unknown))
     fmt = options.get("value.format", options.get("format"))
+    if fmt is None:
+        raise ValueError("a kafka table needs its value format: 'format' = 'json' (or "
+                         "'value.format'), the one pyflink_on_spark reads so far")
     if fmt != "json":
         raise NotImplementedError("a kafka table of format %r: pyflink_on_spark reads json "
                                   "kafka tables only so far (docs/table.md)" % (fmt,))

@@ -78,7 +78,12 @@ def test_unsupported_methods_and_names_raise_naming_them():
     t_env = StreamTableEnvironment.create(env)
     with pytest.raises(NotImplementedError, match="create_temporary_function"):
         t_env.create_temporary_function("f", None)
-    with pytest.raises(NotImplementedError, match="'kafka' connector"):
+    with pytest.raises(NotImplementedError, match="'jdbc' connector"):
+        t_env.execute_sql("CREATE TABLE t (a INT) WITH ('connector' = 'jdbc')")
+    with pytest.raises(NotImplementedError, match="kafka table of format 'csv'"):
+        t_env.execute_sql("CREATE TABLE t (a INT) WITH ('connector' = 'kafka', "
+                          "'format' = 'csv')")
+    with pytest.raises(ValueError, match="kafka table needs its value format"):
         t_env.execute_sql("CREATE TABLE t (a INT) WITH ('connector' = 'kafka')")
     with pytest.raises(ImportError, match="ScalarFunction"):
         from pyflink_on_spark.table import ScalarFunction  # noqa: F401,F811
