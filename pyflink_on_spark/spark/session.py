@@ -388,8 +388,22 @@ def local_defaults() -> Dict[str, str]:
         "spark.sql.execution.arrow.pyspark.enabled": "true",
         "spark.python.worker.reuse": "true",
         "spark.driver.extraJavaOptions": "-Dlog4j2.level=ERROR",
+        **STATUS_RETENTION,
     }
     return defaults
+
+
+# What the driver keeps of finished Spark jobs, stages, tasks and SQL executions, for a UI
+# (kept even when the UI is off). Spark keeps 1000 of each (100,000 tasks), and an unbounded
+# job runs a few of each per micro-batch: over a monitored-file job's first 209 batches its
+# driver's status objects grew 5.5 KB a batch (1.15 MB), on the way to ~5.5 MB at 1000 and
+# more with more tasks a batch; with 100 of each they stayed at 0.20-0.22 MB from the 100th
+# batch on (class histograms, benchmarks/RESULTS.md "The driver's JVM over an unbounded
+# job"). A user's own setting wins.
+STATUS_RETENTION = {"spark.ui.retainedJobs": "100",
+                    "spark.ui.retainedStages": "100",
+                    "spark.ui.retainedTasks": "10000",
+                    "spark.sql.ui.retainedExecutions": "100"}
 
 
 # A local master's shuffle files never leave the machine (they stay in the page cache for

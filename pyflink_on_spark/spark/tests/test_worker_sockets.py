@@ -68,3 +68,12 @@ def test_the_session_puts_its_worker_sockets_in_its_own_directory(spark):
     assert os.path.basename(directory).startswith("pyflink-on-spark-sockets-%d-" % os.getpid())
     spark.range(2).mapInArrow(lambda batches: batches, "id long").count()  # a Python task
     assert any(name.endswith(".sock") for name in os.listdir(directory))
+
+
+def test_the_test_session_keeps_the_status_of_its_last_100_jobs(spark):
+    # an unbounded job's driver keeps a bounded status history (session.STATUS_RETENTION)
+    conf = spark.sparkContext.getConf()
+    assert [conf.get(k) for k in ("spark.ui.retainedJobs", "spark.ui.retainedStages",
+                                  "spark.ui.retainedTasks",
+                                  "spark.sql.ui.retainedExecutions")] == \
+        ["100", "100", "10000", "100"]
