@@ -17,6 +17,8 @@ CPU seconds of this process, best of 5.
         (count_window(100): rows, its element path and the general one)
     PYTHONPATH=$PWD python benchmarks/window_paths.py --processing-time   (tumbling
         processing-time windows: _process_processing_time against _process)
+    ... --rows-once --records N   (the rows path alone, once: under callgrind, instructions
+        a record are the count of N records less the count of 0, over N)
 """
 from __future__ import annotations
 
@@ -67,12 +69,13 @@ OPERATORS = {
 }
 
 ROW = 200   # records a call on the rows path, and between two watermarks
+REPEATS = 5   # runs of each path (the best one counts); --rows-once: one
 
 
 def run(records: int, path: str, slide_seconds: int = 0, function: str = "aggregate") -> tuple:
     """(best CPU seconds of 5, the number of window results)."""
     best = float("inf")
-    for _ in range(5):
+    for _ in range(REPEATS):
         assigner = TumblingEventTimeWindows.of(Time.seconds(10)) if not slide_seconds else \
             SlidingEventTimeWindows.of(Time.seconds(10), Time.seconds(slide_seconds))
         harness = Harness(OPERATORS[function](assigner))
@@ -102,7 +105,7 @@ def run_sessions(records: int, gap_ms: int, function: str, path: str = "rows") -
     ("element": _process_session; "general": _process and _on_timer), a watermark every
     ROW records: (best CPU seconds of 5, the results)."""
     best = float("inf")
-    for _ in range(5):
+    for _ in range(REPEATS):
         harness = Harness(OPERATORS[function](
             EventTimeSessionWindows.with_gap(Time.milliseconds(gap_ms))))
         operator = harness.operator
@@ -131,7 +134,7 @@ def run_counts(records: int, size: int, function: str, path: str) -> tuple:
     task's process_keyed_many) or one element a call ("element": _process_count_tumbling,
     "general": _process): (best CPU seconds of 5, the number of results)."""
     best = float("inf")
-    for _ in range(5):
+    for _ in range(REPEATS):
         harness = Harness(OPERATORS[function](CountTumblingWindowAssigner.of(size)))
         operator = harness.operator
         if path == "general":
@@ -153,7 +156,7 @@ def run_processing_time(records: int, general: bool) -> tuple:
     """Tumbling 10 s processing-time windows, the clock at the record's number (ms), processing
     time advanced every ROW records: (best CPU seconds of 5, the number of results)."""
     best = float("inf")
-    for _ in range(5):
+    for _ in range(REPEATS):
         clock = ManualClock(now=0)
         harness = Harness(aggregate_op(TumblingProcessingTimeWindows.of(Time.seconds(10)),
                                        CountMinMax()), clock=clock)
@@ -185,8 +188,24 @@ def main() -> None:
                         help="event-time session windows with this gap (general path)")
     parser.add_argument("--count-size", type=int, default=0,
                         help="count windows of this many elements (count_window(size))")
+    parser.add_argument("--rows-once", action="store_true",
+                        help="the rows path alone, once: for an instruction count, e.g. "
+                             "valgrind --tool=callgrind --callgrind-out-file=/dev/null python "
+                             "benchmarks/window_paths.py --session-gap-ms 3000 --rows-once "
+                             "--records N, less the count of --records 0, over N")
     args = parser.parse_args()
     records = args.records
+    if args.rows_once:
+        global REPEATS
+        REPEATS = 1
+        if args.count_size:
+            result = run_counts(records, args.count_size, args.function, "rows")
+        elif args.session_gap_ms:
+            result = run_sessions(records, args.session_gap_ms, args.function, "rows")
+        else:
+            result = run(records, "rows", args.slide_seconds, args.function)
+        print("rows path once: %d records, %d results" % (records, result[1]))
+        return
     if args.count_size:
         (rows, out), (fast, out_fast), (general, out_general) = (
             run_counts(records, args.count_size, args.function, path)
