@@ -91,7 +91,7 @@ def main(argv=None) -> int:
                 time.sleep(60)
     finally:
         stop.set()
-        job.send_signal(signal.SIGINT)
+        job.send_signal(signal.SIGTERM)   # a clean stop (SIGINT may be ignored in a background job)
         try:
             job.wait(timeout=60)
         except subprocess.TimeoutExpired:
