@@ -123,12 +123,18 @@ def _query_frame(description: QueryTable, session, streams=None):
         if changelog:
             from pyspark.sql import functions as F
             frame = frame.withColumn(SEQ, F.monotonically_increasing_id())
-        frame.createOrReplaceTempView(name)
+        frame.createOrReplaceTempView(_view_name(name))
     if changelog:
         return changelog_frame(session, description.query,
                                spark_schema(description.columns or
                                             table_columns(description, session)))
     return session.sql(description.query)
+
+
+def _view_name(name: str) -> str:
+    """A view's name as Spark reads it: quoted, so Flink names such as UnnamedTable$0
+    (Table.__str__) register as they are written in the translated query."""
+    return "`%s`" % name.replace("`", "``")
 
 
 def table_columns(description, session) -> Tuple[TableColumn, ...]:
@@ -139,7 +145,7 @@ def table_columns(description, session) -> Tuple[TableColumn, ...]:
     if isinstance(description, QueryTable):
         for name, view in description.inputs:
             session.createDataFrame([], spark_schema(input_columns(view, session))) \
-                .createOrReplaceTempView(name)
+                .createOrReplaceTempView(_view_name(name))
         return tuple(flink_column(f) for f in session.sql(description.query).schema.fields)
     return tuple(description.columns)
 

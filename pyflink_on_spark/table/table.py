@@ -33,6 +33,16 @@ class Table(object):
         self._t_env = t_env
         self._columns = columns
         self._name = "_pyflink_table_%d" % next(_names)   # its name in queries over it
+        self._unnamed_view: Optional[str] = None
+
+    def __str__(self) -> str:
+        """As PyFlink's (Java's TableImpl.toString, seen on PyFlink 1.20.5): the table is
+        registered once as a view of its environment under a unique name, UnnamedTable$0,
+        $1..., listed by list_temporary_views and list_tables, and str gives the name, so
+        that "SELECT ... FROM %s" % table queries it."""
+        if self._unnamed_view is None:
+            self._unnamed_view = self._t_env._register_unnamed(self)
+        return self._unnamed_view
 
     # -- what it is ---------------------------------------------------------------------------
 

@@ -65,6 +65,7 @@ class TableEnvironment(object):
         self._temporary_tables: set = set()        # names of CREATE TEMPORARY TABLE
         self._tables: set = set()                  # names of CREATE TABLE (catalog tables)
         self._config = TableConfig()
+        self._unnamed_views = 0                    # str(table)'s views: UnnamedTable$<n>
 
     @staticmethod
     def create(environment_settings) -> 'TableEnvironment':
@@ -124,6 +125,13 @@ class TableEnvironment(object):
                 "create_temporary_view(path, table, fields): pyflink_on_spark takes fields "
                 "only with a DataStream")
         self._views[view_path] = table
+
+    def _register_unnamed(self, table: Table) -> str:
+        """A view of `table` under the next UnnamedTable$<n> name (Table.__str__)."""
+        name = "UnnamedTable$%d" % self._unnamed_views
+        self._unnamed_views += 1
+        self._views[name] = table
+        return name
 
     def register_table(self, name: str, table: Table) -> None:
         self._views[name] = table

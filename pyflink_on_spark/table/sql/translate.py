@@ -9,6 +9,7 @@ AVG of integers, FLOOR/CEIL of doubles). Table names stay as they are: the calle
 each input as a Spark temporary view of the same name."""
 from dataclasses import dataclass
 from decimal import Decimal
+import re
 from typing import Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 import sqlglot
@@ -829,6 +830,9 @@ def _rename_session_calls(sql: str) -> str:
     return sql
 
 
+_PLAIN_NAME = re.compile(r'^[A-Za-z_][A-Za-z0-9_]*$')
+
+
 def translate_query(query: str, tables: Mapping[str, Columns]) -> SparkQuery:
     """The query as Spark SQL and its result columns (name, Flink type string)."""
     _refuse_words(query)
@@ -841,6 +845,10 @@ def translate_query(query: str, tables: Mapping[str, Columns]) -> SparkQuery:
                                   'sqlglot): %s' % str(e).split('\n')[0])
     translator = _Translator(tables, windows)
     columns = translator.query(tree, None)
+    for table in tree.find_all(exp.Table):
+        # a Flink name Spark would not read bare (UnnamedTable$0, Table.__str__'s views)
+        if not _PLAIN_NAME.match(table.name):
+            table.this.set('quoted', True)
     sql = tree.sql(dialect='spark')
     for placeholder, tvf in windows.items():
         sql = sql.replace(placeholder, translator.window_table_sql(tvf))

@@ -158,3 +158,16 @@ def test_a_tables_columns_become_the_stream_types_pyflink_gives():
     assert _type_info("DECIMAL(5, 2)") == Types.BIG_DEC()
     assert _type_info("BYTES") == Types.PRIMITIVE_ARRAY(Types.BYTE())
     assert _type_info("TIMESTAMP_LTZ(3)") == Types.INSTANT()
+
+
+def test_str_of_a_table_registers_it_once_under_the_next_unnamed_name():
+    env = StreamExecutionEnvironment.get_execution_environment()
+    t_env = StreamTableEnvironment.create(env)
+    ds = env.from_collection([1], type_info=Types.INT())
+    first, second = t_env.from_data_stream(ds), t_env.from_data_stream(ds)
+    assert (str(first), str(first), "%s" % second) == \
+        ("UnnamedTable$0", "UnnamedTable$0", "UnnamedTable$1")
+    assert t_env.list_temporary_views() == t_env.list_tables() == \
+        ["UnnamedTable$0", "UnnamedTable$1"]
+    assert t_env.sql_query("SELECT f0 FROM %s" % second).get_schema().get_field_names() == \
+        ["f0"]

@@ -270,3 +270,11 @@ def test_constructs_without_a_faithful_mapping_are_refused_by_name(query, named)
 def test_invalid_queries(query, message):
     with pytest.raises(SqlValidationError, match=message):
         sql(query)
+
+
+def test_a_table_name_spark_would_not_read_bare_is_quoted_and_a_plain_one_is_not():
+    # UnnamedTable$0: the view Table.__str__ registers (as PyFlink's TableImpl.toString)
+    assert to_spark_sql("SELECT f0 FROM UnnamedTable$0", {"UnnamedTable$0": [("f0", "INT")]}) \
+        == "SELECT `f0` AS `f0` FROM `UnnamedTable$0`"
+    assert to_spark_sql("SELECT f0 FROM v", {"v": [("f0", "INT")]}) == \
+        "SELECT `f0` AS `f0` FROM v"
