@@ -1,8 +1,8 @@
 """Connector tables on Spark (specs/table_connectors.py): a filesystem table read by Spark's
 csv / json / parquet readers into the table's typed columns, and INSERT INTO a print,
 blackhole or filesystem table as one Spark job whose tasks format and write the rows
-(runtime/table_rows_text.py formats them as Flink writes them). Print lines are the one thing that
-comes to the driver: it prints them, as the DataStream print sink does."""
+(codecs/table_rows_text.py formats them as Flink writes them). Print lines are the one thing
+that comes to the driver: it prints them, as the DataStream print sink does."""
 from __future__ import annotations
 
 import os
@@ -67,7 +67,7 @@ def run_insert(insert: TableInsert, session) -> None:
     """Writes the source's rows into the target table, in Spark tasks."""
     from pyspark.sql import functions as F
     from pyflink_on_spark.spark.table_changelog import KIND
-    from pyflink_on_spark.runtime.table_rows_text import check_types
+    from pyflink_on_spark.codecs.table_rows_text import check_types
     from pyflink_on_spark.spark.table_frames import spark_schema, table_frame
     target = insert.target
     if target.file_format != "parquet":
@@ -104,7 +104,7 @@ def _print(frame, target: ConnectorTable, parallelism: int, kinds: bool) -> None
 
     def lines(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
         from pyspark import TaskContext
-        from pyflink_on_spark.runtime.table_rows_text import print_line
+        from pyflink_on_spark.codecs.table_rows_text import print_line
         subtask = TaskContext.get().partitionId() % parallelism + 1
         if identifier and parallelism > 1:
             prefix = "%s:%d> " % (identifier, subtask)
@@ -136,7 +136,7 @@ def _write_files(frame, target: ConnectorTable) -> None:
 
     def write(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
         from pyspark import TaskContext
-        from pyflink_on_spark.runtime.table_rows_text import csv_line, json_line
+        from pyflink_on_spark.codecs.table_rows_text import csv_line, json_line
         subtask = TaskContext.get().partitionId()
         name = "part-%s-%d-0" % (job, subtask)
         in_progress = os.path.join(path, ".%s.inprogress.%s" % (name, uuid.uuid4()))

@@ -3,7 +3,7 @@ PyFlink 1.20.5 (print connector lines, filesystem csv / json files)."""
 import datetime
 from decimal import Decimal
 
-from pyflink_on_spark.runtime.table_rows_text import (csv_line, java_double, json_line,
+from pyflink_on_spark.codecs.table_rows_text import (csv_line, java_double, json_line,
                                                       print_line)
 
 TYPES = ["INT", "BOOLEAN", "FLOAT", "DOUBLE", "DECIMAL(10, 2)", "DATE", "TIMESTAMP(3)",

@@ -1,7 +1,7 @@
 """A table's rows as Flink's table connectors write them (seen on PyFlink 1.20.5): the print
 connector's lines (`+I[1, a, 1.0E10, 1.20, 2024-01-02T03:04:05.120]`), and the filesystem
 connector's csv and json lines. Pure Python: the Spark tasks of an INSERT call these
-(spark/table_connectors.py)."""
+(spark/table_connectors.py) and the kafka table formats (table/kafka_formats.py)."""
 from __future__ import annotations
 
 import datetime
