@@ -54,8 +54,12 @@ def connector_table(create_table, t_env):
     physical = tuple(flink_column(c.name, c.data_type) for c in create_table.physical_columns)
     parallelism = scan_parallelism(create_table) or t_env._env.get_parallelism()
     rows = functools.partial(datagen_rows, create_table)
-    table = Table(GeneratedTable(rows, max(parallelism, 1), physical,
-                                 _is_bounded(create_table)), t_env, physical)
+    if _is_bounded(create_table):
+        table = Table(GeneratedTable(rows, max(parallelism, 1), physical, True), t_env,
+                      physical)
+    else:       # random fields without number-of-rows: table/datagen_streams.py
+        from pyflink_on_spark.table.datagen_streams import unbounded_datagen_table
+        table = unbounded_datagen_table(create_table, t_env, physical, max(parallelism, 1))
     computed = [c for c in create_table.columns if not c.is_physical]
     if not computed:
         return table

@@ -41,6 +41,9 @@ def is_unbounded_source(spec) -> bool:
     from pyflink_on_spark.specs.table_feeds import TableFeed
     if isinstance(spec, TableFeed):     # a table of unbounded streams of the same job
         return True
+    from pyflink_on_spark.specs.datagen_source import DatagenSourceSpec
+    if isinstance(spec, DatagenSourceSpec):     # an unbounded datagen table's rows
+        return True
     from pyflink_on_spark.specs.sources import FileSourceSpec, HybridSourceSpec, KafkaSourceSpec
     if isinstance(spec, KafkaSourceSpec):
         return not spec.bounded
@@ -58,7 +61,8 @@ def is_unbounded(job) -> bool:
 
 # what an unbounded job's sources may be, for the messages that say so
 UNBOUNDED_SOURCES = ("monitored FileSources (monitor_continuously), unbounded KafkaSources, "
-                     "RMQSources, and HybridSources whose last source is one of these")
+                     "RMQSources, unbounded datagen tables, and HybridSources whose last source "
+                     "is one of these")
 
 
 def check_unbounded_source(spec) -> None:
@@ -75,6 +79,10 @@ def unbounded_source(spec, store, source_id: str, parallelism: int) -> Unbounded
     if isinstance(spec, TableFeed):
         from pyflink_on_spark.spark.streaming.table_feeds import TableFeedSource
         return TableFeedSource(spec)
+    from pyflink_on_spark.specs.datagen_source import DatagenSourceSpec
+    if isinstance(spec, DatagenSourceSpec):
+        from pyflink_on_spark.spark.streaming.datagen_source import GeneratedRows
+        return GeneratedRows(spec, store, source_id, parallelism)
     from pyflink_on_spark.specs.sources import RabbitMQSourceSpec
     if isinstance(spec, RabbitMQSourceSpec):
         from pyflink_on_spark.spark.streaming.rabbitmq_queue import RabbitMQQueue

@@ -37,8 +37,8 @@ from pyflink_on_spark.table.types import (
     DoubleType, FloatType, IntType, LocalZonedTimestampType, MapType, RowType, SmallIntType,
     TimestampType, TimeType, TinyIntType, VarBinaryType, VarCharType)
 
-__all__ = ['datagen_rows', 'rows_per_second', 'scan_parallelism', 'validate_datagen',
-           'DatagenPlan']
+__all__ = ['datagen_rows', 'datagen_rows_at', 'rows_per_second', 'scan_parallelism',
+           'validate_datagen', 'DatagenPlan']
 
 _TABLE_OPTIONS = ('connector', 'number-of-rows', 'rows-per-second', 'scan.parallelism')
 _INT_BITS = {TinyIntType: 8, SmallIntType: 16, IntType: 32, BigIntType: 64}
@@ -351,22 +351,37 @@ def datagen_rows(table: CreateTable, subtask_index: int, parallelism: int,
     return _rows(plan, subtask_index, parallelism, seed)
 
 
+def datagen_rows_at(table: CreateTable, subtask_index: int, parallelism: int, start: int,
+                    count: int) -> List[tuple]:
+    """Rows start .. start + count - 1 of what subtask `subtask_index` of `parallelism`
+    generates (an unbounded table's source generates its rows a micro-batch's share at a
+    time: a sequence field's values depend on the position only, random ones are drawn
+    afresh)."""
+    if not 0 <= subtask_index < parallelism:
+        raise ValueError('subtask_index %d outside 0..%d' % (subtask_index, parallelism - 1))
+    return list(_rows(validate_datagen(table), subtask_index, parallelism, None, start,
+                      count))
+
+
 def _rows(plan: DatagenPlan, subtask_index: int, parallelism: int,
-          seed: Optional[int]) -> Iterator[tuple]:
+          seed: Optional[int], start: int = 0,
+          count: Optional[int] = None) -> Iterator[tuple]:
     limits: List[int] = []
     if plan.number_of_rows is not None:
         limits.append(_share(plan.number_of_rows, subtask_index, parallelism))
     makers = []
     for kind, spec in plan.fields:
         if kind == 'sequence':
-            count, value = spec.values(subtask_index, parallelism)
-            limits.append(count)
+            total, value = spec.values(subtask_index, parallelism)
+            limits.append(total)
             makers.append((True, value))
         else:
             makers.append((False, spec))
     rng = random.Random(seed if seed is None else seed * 7919 + subtask_index)
+    if count is not None:
+        limits.append(start + count)
     limit = min(limits) if limits else None
-    k = 0
+    k = start
     while limit is None or k < limit:
         yield tuple(make(k) if is_seq else make(rng) for is_seq, make in makers)
         k += 1
