@@ -106,13 +106,27 @@ class TableEnvironment(object):
 
     def from_elements(self, elements, schema=None, verify_schema: bool = True) -> Table:
         from pyflink_on_spark.table.columns import row_type_columns
-        from pyflink_on_spark.table.types import RowType
-        if not isinstance(schema, RowType):
-            raise NotImplementedError(
-                "from_elements without a DataTypes.ROW schema is not supported by "
-                "pyflink_on_spark yet")
+        from pyflink_on_spark.table.element_schema import (inferred_row_type, row_values,
+                                                            verify_value)
+        from pyflink_on_spark.table.types import DataType, RowField, RowType
+        elements = list(elements)
+        if isinstance(schema, RowType):
+            if verify_schema:
+                for element in elements:
+                    verify_value(schema, element)
+        elif isinstance(schema, DataType):      # one column, named "value" as on PyFlink
+            if verify_schema:
+                for element in elements:
+                    verify_value(schema, element, "field value")
+            schema = RowType([RowField("value", schema)])
+            elements = [(element,) for element in elements]
+        elif schema is None or isinstance(schema, (list, tuple)):
+            schema = inferred_row_type(elements, schema)   # as PyFlink infers it
+        else:
+            raise TypeError("schema should be RowType, list, tuple or None, but got: %s"
+                            % (schema,))
         columns = row_type_columns(schema)
-        rows = tuple(tuple(e) for e in elements)
+        rows = tuple(row_values(e, len(columns)) for e in elements)
         return Table(RowsTable(columns, rows), self, columns)
 
     def create_temporary_view(self, view_path: str, table_or_data_stream, *fields_or_schema) \

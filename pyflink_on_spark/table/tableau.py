@@ -52,6 +52,8 @@ def value_text(value, sql_type: str) -> str:
         return text + ("." + ("%06d" % value.microsecond)[:digits] if digits else "")
     if isinstance(value, datetime.date):
         return value.isoformat()
+    if isinstance(value, (bytes, bytearray)):
+        return "x'%s'" % value.hex()       # BYTES: x'6162', as PyFlink 1.20.5 prints them
     return str(value)
 
 

@@ -27,3 +27,9 @@ def test_a_streaming_result_with_kinds_nulls_and_long_strings():
         "2 rows in set"]
     assert tableau(columns, [], streaming=False) == ["Empty set"]
     assert tableau(columns[:1], [(("a",), 0)], streaming=False)[-1] == "1 row in set"
+
+
+def test_bytes_print_as_hex_literals():
+    columns = (TableColumn("b", "BYTES"),)
+    assert tableau(columns, [((bytearray(b"ab"),), 0)], streaming=False)[3] == \
+        "|                        x'6162' |"
