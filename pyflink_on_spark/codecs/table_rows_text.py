@@ -95,6 +95,11 @@ def _normalized(value: Decimal) -> str:
     return str(value.normalize()) if value else "0"
 
 
+def _plain(value: Decimal) -> str:
+    """Java's stripTrailingZeros().toPlainString(): 1.20 -> 1.2, 100.00 -> 100."""
+    return format(value.normalize(), "f") if value else "0"
+
+
 def print_line(values: Sequence, types: Sequence[str], kind: int = 0) -> str:
     """The print connector's line of a row: `+I[1, a, null]`."""
     return "%s[%s]" % (_KINDS[kind], ", ".join(
@@ -102,18 +107,22 @@ def print_line(values: Sequence, types: Sequence[str], kind: int = 0) -> str:
         for v, t in zip(values, types)))
 
 
-def csv_line(values: Sequence, types: Sequence[str], options: Dict[str, str]) -> str:
+def csv_line(values: Sequence, types: Sequence[str], options: Dict[str, str],
+             plain_decimals: bool = False) -> str:
     """The csv format's line of a row (no line end): numbers and booleans as they are, other
     values (text, decimals, dates, timestamps) quoted when they hold a character below
     max(separator, quote) + 1 (with ',': space, '!', '#', '+', a line end...; with ';' digits
-    too), a quote inside doubled; null as the null literal (empty)."""
+    too), a quote inside doubled; null as the null literal (empty). `plain_decimals`:
+    decimals without trailing zeros and without an exponent (seen on PyFlink 1.20.5 in a
+    kafka csv value: 100.00 is `100`)."""
     separator = options.get("sep", ",")
     quote = options.get("quote", '"')
     null = options.get("nullValue", "")
     safe = max(ord(separator), ord(quote)) + 1
     fields = []
+    decimal = _plain if plain_decimals else _normalized
     for value, sql_type in zip(values, types):
-        text = _value(value, sql_type, _sql_timestamp, _normalized)
+        text = _value(value, sql_type, _sql_timestamp, decimal)
         if text is None:
             fields.append(null)
         elif sql_type in _RAW_IN_CSV:

@@ -1,30 +1,73 @@
-"""`CREATE TABLE ... WITH ('connector' = 'kafka', ...)` as a source: the table of a KafkaSource
-stream (the shim's DataStream Kafka connector) whose JSON values are decoded into the table's
-columns, as Flink's kafka connector and json format read them (seen on PyFlink 1.20.5,
-compat_tests/cases/kafka/table_source.py: a missing field is NULL, an unknown one ignored).
-Bounded (`scan.bounded.mode`) it is a table of a bounded stream; unbounded, the table of an
+"""`CREATE TABLE ... WITH ('connector' = 'kafka', ...)`: as a source, the table of a
+KafkaSource stream (the shim's DataStream Kafka connector) whose values are decoded into the
+table's columns, as Flink's kafka connector and its json / csv / raw formats read them (seen
+on PyFlink 1.20.5, compat_tests/cases/kafka/table_*.py; table/kafka_formats.py). Bounded
+(`scan.bounded.mode`) it is a table of a bounded stream; unbounded, the table of an
 unbounded stream, which a job reads through to_data_stream and friends
-(spark/table_feeds.py). Options other than those below raise NotImplementedError naming
-them; an INSERT into such a table is refused (table_sinks.py)."""
+(spark/table_feeds.py). As a sink (INSERT INTO, table_sinks.py), a KafkaSink of the rows
+encoded by the format (kafka_sink). Options other than those below raise
+NotImplementedError naming them."""
 from __future__ import annotations
 
-import json
-from typing import Any, Callable, Dict, Sequence, Tuple
+import weakref
+from dataclasses import dataclass
+from typing import Dict, Optional, Tuple
 
 _STARTUP = {"earliest-offset": "earliest", "latest-offset": "latest",
             "group-offsets": "committed"}
 _BOUNDED = {"latest-offset": "latest", "group-offsets": "committed"}
 _OPTIONS = {"connector", "topic", "properties.bootstrap.servers", "format", "value.format",
             "scan.startup.mode", "scan.bounded.mode", "scan.startup.timestamp-millis",
-            "scan.bounded.timestamp-millis"}
-# Flink types whose JSON values the decoder converts, and how (Flink's
-# JsonToRowDataConverters: numbers and booleans from their node, or from its text)
-_CONVERTERS: Dict[str, Callable[[Any], Any]] = {
-    "TINYINT": int, "SMALLINT": int, "INT": int, "BIGINT": int,
-    "FLOAT": float, "DOUBLE": float,
-    "BOOLEAN": lambda v: v if isinstance(v, bool) else str(v).strip().lower() == "true",
-    "STRING": lambda v: v if isinstance(v, str) else json.dumps(v, separators=(",", ":")),
-}
+            "scan.bounded.timestamp-millis", "sink.delivery-guarantee",
+            "sink.transactional-id-prefix"}
+_GUARANTEES = {"at-least-once": "AT_LEAST_ONCE", "none": "NONE", "exactly-once": "EXACTLY_ONCE"}
+# what INSERT INTO a kafka table writes, by table (kafka_sink)
+_SINKS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+@dataclass(frozen=True)
+class KafkaTableSink:
+    """What an INSERT INTO a kafka table writes: the rows encoded by the table's format, to
+    its topic (table_sinks.py runs it as a KafkaSink job)."""
+    name: str
+    options: Tuple[Tuple[str, str], ...]
+    columns: Tuple
+    fmt: str
+
+    def sink(self):
+        """The KafkaSink of the table (the shim's DataStream connector)."""
+        from pyflink_on_spark.datastream.connectors.base import DeliveryGuarantee
+        from pyflink_on_spark.datastream.connectors.kafka import (
+            KafkaRecordSerializationSchema, KafkaSink)
+        from pyflink_on_spark.codecs.table_rows_text import check_types
+        from pyflink_on_spark.table.kafka_formats import RowEncoder
+        options = dict(self.options)
+        check_types([c.sql_type for c in self.columns], "kafka")
+        encoder = RowEncoder(self.fmt, [c.name for c in self.columns],
+                             [c.sql_type for c in self.columns], options)
+        builder = KafkaSink.builder() \
+            .set_bootstrap_servers(_required(options, "properties.bootstrap.servers")) \
+            .set_record_serializer(KafkaRecordSerializationSchema.builder()
+                                   .set_topic(_required(options, "topic"))
+                                   .set_value_serialization_schema(encoder).build())
+        guarantee = options.get("sink.delivery-guarantee", "at-least-once")
+        if guarantee not in _GUARANTEES:
+            raise ValueError("'sink.delivery-guarantee' = '%s' of kafka table %s: one of %s"
+                             % (guarantee, self.name, ", ".join(_GUARANTEES)))
+        builder.set_delivery_guarantee(DeliveryGuarantee[_GUARANTEES[guarantee]])
+        if "sink.transactional-id-prefix" in options:
+            builder.set_transactional_id_prefix(options["sink.transactional-id-prefix"])
+        for key, value in options.items():
+            if key.startswith("properties.") and key != "properties.bootstrap.servers":
+                builder.set_property(key[len("properties."):], value)
+        return builder.build()
+
+
+def kafka_sink(t_env, path: str) -> Optional[KafkaTableSink]:
+    """What INSERT INTO the table at `path` writes, when it is a kafka table (the Table its
+    CREATE TABLE registered: from_path gives copies)."""
+    view = t_env._views.get(path)
+    return None if view is None else _SINKS.get(view)
 
 
 def kafka_table(create_table, t_env):
@@ -35,27 +78,29 @@ def kafka_table(create_table, t_env):
     from pyflink_on_spark.datastream.connectors.kafka import (KafkaOffsetsInitializer,
                                                               KafkaSource)
     from pyflink_on_spark.table.connector_tables import flink_column
+    from pyflink_on_spark.table.kafka_formats import FORMATS, OPTIONS, RowDecoder
     options = dict(create_table.options)
-    unknown = sorted(k for k in options if k not in _OPTIONS and
-                     not k.startswith("properties."))
-    if unknown:
-        raise NotImplementedError("the kafka table option(s) %s: not supported by "
-                                  "pyflink_on_spark yet (docs/table.md)" % ", ".join(unknown))
     fmt = options.get("value.format", options.get("format"))
     if fmt is None:
         raise ValueError("a kafka table needs its value format: 'format' = 'json' (or "
-                         "'value.format'), the one pyflink_on_spark reads so far")
-    if fmt != "json":
-        raise NotImplementedError("a kafka table of format %r: pyflink_on_spark reads json "
-                                  "kafka tables only so far (docs/table.md)" % (fmt,))
+                         "'value.format'; formats that run: %s)" % ", ".join(FORMATS))
+    if fmt not in FORMATS:
+        raise NotImplementedError("a kafka table of format %r: pyflink_on_spark reads and "
+                                  "writes the %s formats of kafka tables so far "
+                                  "(docs/table.md)" % (fmt, ", ".join(FORMATS)))
+    unknown = sorted(k for k in options if k not in _OPTIONS and
+                     not k.startswith("properties.") and k not in OPTIONS[fmt])
+    if unknown:
+        raise NotImplementedError("the kafka table option(s) %s: not supported by "
+                                  "pyflink_on_spark yet (docs/table.md)" % ", ".join(unknown))
     if not all(c.is_physical and c.metadata is None for c in create_table.columns):
         raise NotImplementedError("computed or metadata columns of a kafka table: not "
                                   "supported by pyflink_on_spark yet")
     columns = tuple(flink_column(c.name, c.data_type) for c in create_table.physical_columns)
-    for column in columns:
-        if column.sql_type not in _CONVERTERS and not column.sql_type.startswith("VARCHAR("):
-            raise NotImplementedError("a kafka json column of type %s (%s): not supported by "
-                                      "pyflink_on_spark yet" % (column.sql_type, column.name))
+    if fmt == "raw" and (len(columns) != 1 or not _is_text(columns[0].sql_type)):
+        raise NotImplementedError("a raw kafka table of columns %s: pyflink_on_spark reads "
+                                  "and writes raw tables of one STRING column so far"
+                                  % ", ".join(c.text() for c in columns))
     builder = KafkaSource.builder() \
         .set_bootstrap_servers(_required(options, "properties.bootstrap.servers")) \
         .set_topics(_required(options, "topic")) \
@@ -74,18 +119,54 @@ def kafka_table(create_table, t_env):
                                          "scan.bounded.timestamp-millis",
                                          KafkaOffsetsInitializer))
     names = [c.name for c in columns]
-    converters = [_CONVERTERS.get(c.sql_type, _CONVERTERS["STRING"]) for c in columns]
+    sink = KafkaTableSink(create_table.name, tuple(sorted(options.items())), columns, fmt)
+    try:
+        source = builder.build()
+    except ValueError as e:
+        # a table written to only needs no source (a group.id...): reading it fails, in
+        # Flink's first words (spark/table_connectors.py)
+        from pyflink_on_spark.specs.table_connectors import ConnectorTable
+        from pyflink_on_spark.table.table import Table
+        table = Table(ConnectorTable("kafka", create_table.name, columns, refusal=str(e),
+                                     refused_by_flink=True,
+                                     options=tuple(sorted(options.items()))), t_env, columns)
+        _SINKS[table] = sink
+        return table
     env = t_env._env
-    values = env.from_source(builder.build(), WatermarkStrategy.no_watermarks(),
+    values = env.from_source(source, WatermarkStrategy.no_watermarks(),
                              "KafkaSource-default_catalog.default_database.%s"
                              % create_table.name)
     types = {"TINYINT": Types.BYTE, "SMALLINT": Types.SHORT, "INT": Types.INT,
              "BIGINT": Types.LONG, "FLOAT": Types.FLOAT, "DOUBLE": Types.DOUBLE,
              "BOOLEAN": Types.BOOLEAN}
-    rows = values.map(_JsonRows(names, converters), output_type=Types.ROW_NAMED(
-        names, [types.get(c.sql_type, Types.STRING)() for c in columns]))
+    rows = values.flat_map(_Decoded(RowDecoder(fmt, names, [c.sql_type for c in columns],
+                                               options)),
+                           output_type=Types.ROW_NAMED(
+                               names, [types.get(c.sql_type, Types.STRING)() for c in columns]))
+    # the decoding operator belongs to the table, not to the program's pending DataStream
+    # operators (an execute() would run it with a discarding sink: an endless job for an
+    # unbounded table)
+    env._operators.pop(rows._transformation.id, None)
     table = t_env.from_data_stream(rows)
-    return type(table)(replace(table._description, columns=columns), t_env, columns)
+    table = type(table)(replace(table._description, columns=columns), t_env, columns)
+    _SINKS[table] = sink
+    return table
+
+
+class _Decoded:
+    """flat_map: a value's row, none when the format skips it (ignore-parse-errors)."""
+
+    def __init__(self, decode) -> None:
+        self.decode = decode
+
+    def __call__(self, value: str):
+        row = self.decode(value)
+        if row is not None:
+            yield row
+
+
+def _is_text(sql_type: str) -> bool:
+    return sql_type == "STRING" or sql_type.startswith(("VARCHAR(", "CHAR("))
 
 
 def _required(options: Dict[str, str], key: str) -> str:
@@ -104,27 +185,3 @@ def _initializer(options, key: str, mode: str, modes: Dict[str, str], timestamp_
         raise NotImplementedError("'%s' = '%s' of a kafka table: not supported by "
                                   "pyflink_on_spark yet" % (key, mode))
     return getattr(initializers, {"committed": "committed_offsets"}.get(kind, kind))()
-
-
-class _JsonRows:
-    """A Kafka value (JSON text) -> a Row of the table's columns (Flink's json format at its
-    defaults: a missing field NULL, unknown fields ignored, text that is no JSON object fails
-    the job)."""
-
-    def __init__(self, names: Sequence[str], converters: Sequence[Callable]) -> None:
-        self.names = list(names)
-        self.converters = list(converters)
-
-    def __call__(self, value: str):
-        from pyflink_on_spark.common.types import Row
-        try:
-            record = json.loads(value)
-        except ValueError:
-            raise ValueError("Failed to deserialize JSON '%s'." % value) from None
-        if not isinstance(record, dict):
-            raise ValueError("Failed to deserialize JSON '%s'." % value)
-        fields: Tuple = tuple(None if record.get(n) is None else convert(record[n])
-                              for n, convert in zip(self.names, self.converters))
-        row = Row(*fields)
-        row.set_field_names(self.names)
-        return row

@@ -1,29 +1,55 @@
-"""INSERT INTO a connector table (print, blackhole, filesystem): execute_sql('INSERT INTO t
-SELECT ...'), Table.execute_insert('t') and statement sets. A bounded insert runs as one
-Spark job when it is executed (spark/table_connectors.py: the rows written by Spark tasks);
-its TableResult's wait() returns at once."""
+"""INSERT INTO a connector table (print, blackhole, filesystem, kafka): execute_sql('INSERT
+INTO t SELECT ...'), Table.execute_insert('t') and statement sets. A bounded insert into a
+print, blackhole or filesystem table runs as one Spark job when it is executed
+(spark/table_connectors.py: the rows written by Spark tasks); its TableResult's wait()
+returns at once. An insert into a kafka table, and an insert into a print or blackhole table
+of a table of unbounded streams (an unbounded datagen or kafka table, a monitored file
+stream...), run as a DataStream job of the shim (StreamInsert: the table read as a stream,
+a KafkaSink of the format's values / a print sink of Flink's print lines / a discarding
+sink), bounded or unbounded: the TableResult's wait() waits for that job (an unbounded one
+until it is cancelled), as PyFlink's does."""
 from __future__ import annotations
 
-from typing import List
+from dataclasses import dataclass
+from typing import Any, List
 
 from pyflink_on_spark.specs.table_connectors import ConnectorTable, TableInsert
 
 
-def _target(t_env, path: str) -> ConnectorTable:
+@dataclass(frozen=True)
+class StreamInsert:
+    """INSERT INTO `target` (a ConnectorTable of print / blackhole, or a kafka table's
+    KafkaTableSink) the rows of `table` (a Table), as a sink of a DataStream job."""
+    table: Any
+    target: Any
+    parallelism: int
+
+    @property
+    def name(self) -> str:
+        return self.target.name
+
+
+def _target(t_env, path: str):
+    from pyflink_on_spark.table.kafka_tables import kafka_sink
+    kafka = kafka_sink(t_env, path)
+    if kafka is not None:
+        return kafka
     table = t_env.from_path(path)
     description = table._description
     if not isinstance(description, ConnectorTable):
         raise NotImplementedError(
-            "INSERT INTO %r: pyflink_on_spark inserts into tables of the filesystem, print "
-            "and blackhole connectors only (docs/table.md)" % path)
+            "INSERT INTO %r: pyflink_on_spark inserts into tables of the filesystem, print, "
+            "blackhole and kafka connectors only (docs/table.md)" % path)
     if description.refusal is not None:
         from pyflink_on_spark.specs.table_connectors import refusal_error
         raise refusal_error(description, sink=True)
     return description
 
 
-def table_insert(t_env, path: str, table, overwrite: bool = False) -> TableInsert:
-    """What inserting `table`'s rows into the table at `path` writes."""
+def table_insert(t_env, path: str, table, overwrite: bool = False):
+    """What inserting `table`'s rows into the table at `path` writes: a TableInsert (a Spark
+    job), or a StreamInsert (a DataStream job)."""
+    from pyflink_on_spark.table.kafka_tables import KafkaTableSink
     target = _target(t_env, path)
     if overwrite:
         raise NotImplementedError("INSERT OVERWRITE is not supported by pyflink_on_spark yet")
@@ -33,8 +59,18 @@ def table_insert(t_env, path: str, table, overwrite: bool = False) -> TableInser
             "INSERT INTO %r: the query has %d columns, the table %d (%s)"
             % (path, len(columns), len(target.columns),
                ", ".join(c.name for c in target.columns)))
-    parallelism = target.parallelism or t_env._env.get_parallelism()
-    return TableInsert(table._description, target, max(parallelism, 1))
+    if isinstance(target, KafkaTableSink):
+        if table._updates():
+            raise NotImplementedError(
+                "INSERT INTO kafka table %r of a table whose rows update (a grouping query in "
+                "STREAMING mode): the %s format takes insert-only rows (docs/table.md)"
+                % (path, target.fmt))
+        return StreamInsert(table, target, max(t_env._env.get_parallelism(), 1))
+    parallelism = max(target.parallelism or t_env._env.get_parallelism(), 1)
+    if target.connector in ("print", "blackhole") and \
+            t_env._executor().table_reads_unbounded(table._description):
+        return StreamInsert(table, target, parallelism)
+    return TableInsert(table._description, target, parallelism)
 
 
 class _InsertCounts(object):
@@ -62,18 +98,102 @@ class _InsertCounts(object):
                                   "pyflink_on_spark")
 
 
-def run_inserts(t_env, inserts: List[TableInsert]):
-    """Runs the inserts one after another: a TableResult as PyFlink's (kind
-    SUCCESS_WITH_CONTENT, a JobClient of the job; the job has ended when it is returned)."""
+def run_inserts(t_env, inserts: List):
+    """Runs the inserts: Spark jobs one after another, then one DataStream job of the stream
+    inserts. A TableResult as PyFlink's (kind SUCCESS_WITH_CONTENT, a JobClient of the job;
+    a bounded job has ended when it is returned, wait() waits for an unbounded one)."""
     from pyflink_on_spark.table.table_result import ResultKind, TableResult
+    batch = [i for i in inserts if isinstance(i, TableInsert)]
+    streams = [i for i in inserts if isinstance(i, StreamInsert)]
+    job_client = t_env._executor().table_inserts(batch) if batch or not streams else None
+    if streams:
+        job_client = _run_stream_inserts(t_env, streams)
 
     class InsertResult(TableResult):
         def get_job_client(self):
             return job_client
 
-    job_client = t_env._executor().table_inserts(inserts)
-    return InsertResult(_InsertCounts([i.target.name for i in inserts]),
+        def wait(self, timeout_ms: int = None) -> None:
+            import time
+            future = job_client.get_job_execution_result()
+            if timeout_ms is not None:     # PyFlink's wait(timeout): up to the timeout
+                deadline = time.monotonic() + timeout_ms / 1000.0
+                while not future.done() and time.monotonic() < deadline:
+                    time.sleep(0.05)
+                if not future.done():
+                    return
+            future.result()
+
+    return InsertResult(_InsertCounts([i.target.name if isinstance(i, TableInsert)
+                                       else i.name for i in inserts]),
                         ResultKind.SUCCESS_WITH_CONTENT)
+
+
+def _run_stream_inserts(t_env, inserts: List[StreamInsert]):
+    """One DataStream job of the inserts' sinks (only theirs: the program's pending
+    DataStream operators and sinks stay for its own execute()); a JobClient of it."""
+    env = t_env._env
+    pending_sinks, pending_operators = list(env._sinks), dict(env._operators)
+    try:
+        for insert in inserts:
+            _add_sink(t_env, insert)
+        sinks = env._sinks[len(pending_sinks):]
+    finally:
+        env._sinks, env._operators = pending_sinks, pending_operators
+    name = "insert-into_%s" % ",".join("default_catalog.default_database.%s" % i.name
+                                       for i in inserts)
+    return t_env._executor().execute_async(sinks, env._job_settings(name))
+
+
+def _add_sink(t_env, insert: StreamInsert) -> None:
+    """The insert's table read as a stream (to_changelog_stream: insert-only rows are +I),
+    into the target's sink."""
+    from pyflink_on_spark.common import Types
+    from pyflink_on_spark.table.kafka_tables import KafkaTableSink
+    from pyflink_on_spark.table.table_environment import StreamTableEnvironment
+    bridge = t_env if isinstance(t_env, StreamTableEnvironment) else \
+        StreamTableEnvironment(t_env._env, t_env._settings)
+    target = insert.target
+    table = _cast_to(bridge, insert.table, target.columns)
+    if isinstance(target, KafkaTableSink):
+        bridge.to_data_stream(table).sink_to(target.sink())
+        return
+    stream = bridge.to_changelog_stream(table)
+    if target.connector == "blackhole":
+        from pyflink_on_spark.specs.sinks import DiscardSinkSpec
+        stream._sink(DiscardSinkSpec(), "Sink: BlackHole")
+        return
+    if target.standard_error:
+        raise NotImplementedError("INSERT INTO print table %r with 'standard-error' = 'true' "
+                                  "of a table of unbounded streams: not supported by "
+                                  "pyflink_on_spark yet" % target.name)
+    types = tuple(c.sql_type for c in target.columns)
+    stream.map(_PrintLine(types), output_type=Types.STRING()) \
+        .set_parallelism(insert.parallelism) \
+        .print(target.identifier).set_parallelism(insert.parallelism)
+
+
+def _cast_to(t_env, table, columns):
+    """The table's columns cast to the target's, by position (as the Spark insert's are)."""
+    names = [c.name for c in table._resolved_columns()]
+    if [(c.name, c.sql_type) for c in table._resolved_columns()] == \
+            [(c.name, c.sql_type) for c in columns]:
+        return table
+    items = ", ".join("CAST(`%s` AS %s) AS `%s`" % (name.replace("`", "``"), c.sql_type,
+                                                    c.name.replace("`", "``"))
+                      for name, c in zip(names, columns))
+    return t_env._translated("SELECT %s FROM `%s`" % (items, table._name), (table,))
+
+
+class _PrintLine:
+    """A row (with its kind) -> the print connector's line (`+I[1, a]`)."""
+
+    def __init__(self, types) -> None:
+        self.types = types
+
+    def __call__(self, row) -> str:
+        from pyflink_on_spark.codecs.table_rows_text import print_line
+        return print_line(tuple(row), self.types, row.get_row_kind().value)
 
 
 def insert_statement(t_env, statement):
