@@ -95,6 +95,9 @@ class RowDecoder:
         return self._json(value)
 
     def _json(self, value: str) -> Tuple:
+        """Seen on PyFlink 1.20.5: text that is no JSON object, a missing field with
+        json.fail-on-missing-field, or a bad field fail the row (`Failed to deserialize JSON
+        '...'.`); with json.ignore-parse-errors the first is skipped, a bad field NULL."""
         try:
             record = json.loads(value)
         except ValueError:
@@ -111,7 +114,10 @@ class RowDecoder:
                               _integer(node, sql_type) if sql_type in _INTEGER_RANGES
                               else convert(node))
             except (ValueError, TypeError):
-                raise ValueError("Failed to deserialize JSON '%s'." % value) from None
+                # seen on PyFlink 1.20.5: with json.ignore-parse-errors a bad field is NULL
+                if not self.ignore_errors:
+                    raise ValueError("Failed to deserialize JSON '%s'." % value) from None
+                fields.append(None)
         return tuple(fields)
 
     def _csv(self, value: str) -> Tuple:

@@ -53,6 +53,11 @@ def test_json_values_become_rows_missing_fields_null_unknown_ones_ignored():
                           {"json.ignore-parse-errors": "true"})
     assert skipping("nope") is None and tuple(skipping('{"id": 2}')) == (2, None)
     assert tuple(skipping('{"id": "3", "name": 4}')) == (3, "4")
+    assert tuple(skipping('{"id": "x", "name": "a"}')) == (None, "a")   # a bad field NULL
+    missing = RowDecoder("json", ["id", "name"], ["INT", "STRING"],
+                         {"json.fail-on-missing-field": "true"})
+    with pytest.raises(ValueError, match="""^Failed to deserialize JSON '{"id": 2}'.$"""):
+        missing('{"id": 2}')
 
 
 
