@@ -114,7 +114,10 @@ def table_frame(description, session, streams=None):
 def _query_frame(description: QueryTable, session, streams=None):
     from pyflink_on_spark.spark.table_changelog import KIND, SEQ, changelog_frame, is_changelog
     changelog = is_changelog(description)
-    for name, view in description.inputs:
+    # only the views the query reads: another view of the environment may be a table of an
+    # unbounded stream (a kafka table an INSERT writes), which has no bounded frame
+    from pyflink_on_spark.spark.table_feeds import read_inputs
+    for name, view in read_inputs(description):
         frame = table_frame(view, session, streams)
         if KIND in frame.columns:
             raise NotImplementedError(
