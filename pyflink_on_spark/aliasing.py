@@ -27,7 +27,8 @@ _SUPPORTED_PARTS = ("pyflink.table", "pyflink.table.types", "pyflink.table.expre
                     "pyflink.table.expression", "pyflink.table.table_environment",
                     "pyflink.table.environment_settings", "pyflink.table.schema",
                     "pyflink.table.table", "pyflink.table.table_result",
-                    "pyflink.table.table_schema", "pyflink.table.table_descriptor")
+                    "pyflink.table.table_schema", "pyflink.table.table_descriptor",
+                    "pyflink.table.udf")
 
 
 class _PyflinkAliasFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):

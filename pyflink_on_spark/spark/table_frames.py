@@ -114,6 +114,7 @@ def table_frame(description, session, streams=None):
 def _query_frame(description: QueryTable, session, streams=None):
     from pyflink_on_spark.spark.table_changelog import KIND, SEQ, changelog_frame, is_changelog
     changelog = is_changelog(description)
+    _register_functions(description, session)
     # only the views the query reads: another view of the environment may be a table of an
     # unbounded stream (a kafka table an INSERT writes), which has no bounded frame
     from pyflink_on_spark.spark.table_feeds import read_inputs
@@ -134,6 +135,12 @@ def _query_frame(description: QueryTable, session, streams=None):
     return session.sql(description.query)
 
 
+def _register_functions(description: QueryTable, session) -> None:
+    if description.functions:
+        from pyflink_on_spark.spark.table_udfs import register_functions
+        register_functions(session, description.functions)
+
+
 def _view_name(name: str) -> str:
     """A view's name as Spark reads it: quoted, so Flink names such as UnnamedTable$0
     (Table.__str__) register as they are written in the translated query."""
@@ -149,6 +156,7 @@ def table_columns(description, session) -> Tuple[TableColumn, ...]:
         for name, view in description.inputs:
             session.createDataFrame([], spark_schema(input_columns(view, session))) \
                 .createOrReplaceTempView(_view_name(name))
+        _register_functions(description, session)
         return tuple(flink_column(f) for f in session.sql(description.query).schema.fields)
     return tuple(description.columns)
 

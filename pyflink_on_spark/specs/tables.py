@@ -72,12 +72,14 @@ class QueryTable:
     `streaming`: made in STREAMING mode, where a grouping query's result is Flink's
     changelog of updates (spark/table_changelog.py); `flink_query` the Flink SQL it was
     translated from (a grouping query over an unbounded table is split from it:
-    table/group_aggregates.py)."""
+    table/group_aggregates.py); `functions` the Python user-defined functions it calls
+    (specs/table_functions.py UserFunctionSpec), registered in the session before it runs."""
     query: str
     inputs: Tuple[Tuple[str, Any], ...]
     columns: Optional[Tuple[TableColumn, ...]] = None
     streaming: bool = False
     flink_query: Optional[str] = None
+    functions: Tuple[Any, ...] = ()
 
 
 @dataclass(frozen=True)

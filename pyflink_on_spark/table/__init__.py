@@ -9,7 +9,9 @@ from pyflink_on_spark.table.types import DataTypes
 
 __all__ = ['TableEnvironment', 'StreamTableEnvironment', 'Table', 'EnvironmentSettings',
            'TableConfig', 'GroupedTable', 'Schema', 'TableSchema', 'TableResult', 'Row',
-           'RowKind', 'ResultKind', 'DataTypes', 'Expression', 'TableDescriptor']
+           'RowKind', 'ResultKind', 'DataTypes', 'Expression', 'TableDescriptor',
+           'ScalarFunction', 'TableFunction', 'AggregateFunction', 'TableAggregateFunction',
+           'FunctionContext']
 
 # name -> the module that defines it
 _HOMES = {
@@ -22,6 +24,9 @@ _HOMES = {
     'TableResult': 'table.table_result', 'ResultKind': 'table.table_result',
     'Expression': 'table.expression', 'TableDescriptor': 'table.table_descriptor',
     'Row': 'common.types', 'RowKind': 'common.types',
+    'ScalarFunction': 'table.udf', 'TableFunction': 'table.udf',
+    'AggregateFunction': 'table.udf', 'TableAggregateFunction': 'table.udf',
+    'FunctionContext': 'table.udf',
 }
 
 

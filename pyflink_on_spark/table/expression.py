@@ -86,6 +86,10 @@ class Expression(object):
     argument SQL) when it is one aggregate call; `ordering`: 'ASC' / 'DESC' for order_by;
     `reads`: every column it reads (inside aggregate calls too)."""
 
+    # a table function's call (pyflink.table.udf.udtf): the names its alias gives the
+    # function's columns (join_lateral), () without one; None for any other expression
+    udtf_aliases: Optional[Tuple[str, ...]] = None
+
     def __init__(self, sql: str, name: Optional[str] = None, refs: Tuple[str, ...] = (),
                  aggregates: Optional[Tuple[str, ...]] = (),
                  aggregate_call: Optional[Tuple[str, str]] = None,
@@ -162,9 +166,14 @@ class Expression(object):
     __hash__ = object.__hash__
 
     def alias(self, name: str, *extra_names: str) -> 'Expression':
+        if self.udtf_aliases is not None:      # a table function's columns
+            renamed = Expression(self.sql, None, self.refs, self.aggregates, reads=self.reads)
+            renamed.udtf_aliases = (name,) + extra_names
+            return renamed
         if extra_names:
             raise NotImplementedError("Expression.alias with several names is not supported "
-                                      "by pyflink_on_spark yet")
+                                      "by pyflink_on_spark yet (except for a table "
+                                      "function's call in join_lateral)")
         _refuse_ordering(self)
         return Expression(self.sql, name, self.refs, self.aggregates, self.aggregate_call,
                           reads=self.reads)

@@ -78,10 +78,8 @@ def concat_ws(separator, first, *others) -> Expression:
 def call(f, *args) -> Expression:
     """A built-in function by its name (`call('UPPER', col('a'))`); the SQL translator
     refuses, by name, a function it has not checked against Flink."""
-    if not isinstance(f, str):
-        raise NotImplementedError("call() of a user-defined function is not supported by "
-                                  "pyflink_on_spark yet (user-defined functions, "
-                                  "docs/table.md)")
+    if not isinstance(f, str):      # a Python user-defined function (pyflink.table.udf)
+        return f(*args)
     name = f.upper()
     if name in _AGGREGATES and len(args) == 1:
         return getattr(expression_of(args[0]), name.lower())

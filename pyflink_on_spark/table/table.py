@@ -155,8 +155,7 @@ class Table(object):
     def _join(self, right: 'Table', kind: str, predicate, method: str) -> 'Table':
         if not isinstance(right, Table):
             raise NotImplementedError("Table.%s of %r: pyflink_on_spark joins Tables only "
-                                      "(join_lateral / table functions are not built)"
-                                      % (method, right))
+                                      "(a table function: join_lateral)" % (method, right))
         if kind != "INNER" and self._streaming():
             raise NotImplementedError(
                 "Table.%s in STREAMING mode is not supported by pyflink_on_spark: Flink "
@@ -267,8 +266,36 @@ class Table(object):
     def get_field_names(self):
         return column_names(self._resolved_columns())
 
-    join_lateral = _unsupported("join_lateral")
-    left_outer_join_lateral = _unsupported("left_outer_join_lateral")
+    def join_lateral(self, table_function_call, join_predicate=None) -> 'Table':
+        """Each row joined with the rows a table function (pyflink.table.udf.udtf) gives for
+        it: LATERAL TABLE in SQL (table/sql/udf_calls.py)."""
+        return self._lateral(table_function_call, join_predicate, "join_lateral")
+
+    def left_outer_join_lateral(self, table_function_call, join_predicate=None) -> 'Table':
+        """join_lateral keeping a row the function gives no rows for (NULL columns)."""
+        return self._lateral(table_function_call, join_predicate, "left_outer_join_lateral")
+
+    def _lateral(self, call, predicate, method: str) -> 'Table':
+        from pyflink_on_spark.table.expression import Expression
+        aliases = call.udtf_aliases if isinstance(call, Expression) else None
+        if aliases is None:
+            raise TypeError("Table.%s takes a table function's call (a udtf called on "
+                            "expressions), got %r" % (method, call))
+        queries.check_reads(call, self._names())
+        alias = " AS lateral_table(%s)" % ", ".join(queries.q(a) for a in aliases) \
+            if aliases else ""
+        if method == "join_lateral":
+            sql = "SELECT * FROM %s, LATERAL TABLE(%s)%s" % (queries.q(self._name), call.sql,
+                                                              alias)
+            if predicate is not None:
+                predicate = queries.as_expression(predicate, method)
+                sql = "SELECT * FROM (%s) WHERE %s" % (sql, predicate.sql)
+            return self._query(sql)
+        if predicate is not None:
+            raise NotImplementedError("Table.left_outer_join_lateral with a join predicate is "
+                                      "not supported by pyflink_on_spark yet")
+        return self._query("SELECT * FROM %s LEFT JOIN LATERAL TABLE(%s)%s ON TRUE"
+                           % (queries.q(self._name), call.sql, alias))
     window = _unsupported("window")
     over_window = _unsupported("over_window")
     map = _unsupported("map")

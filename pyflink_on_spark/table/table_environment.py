@@ -66,6 +66,7 @@ class TableEnvironment(object):
         self._tables: set = set()                  # names of CREATE TABLE (catalog tables)
         self._config = TableConfig()
         self._unnamed_views = 0                    # str(table)'s views: UnnamedTable$<n>
+        self._udfs = None                          # table/function_registry.py, when first used
 
     @staticmethod
     def create(environment_settings) -> 'TableEnvironment':
@@ -191,16 +192,25 @@ class TableEnvironment(object):
         """A query over `inputs`: (name, Table) pairs, or Tables read by their own names."""
         from pyflink_on_spark.table.sql import translate_query
         named = [(i._name, i) if isinstance(i, Table) else i for i in inputs]
+        functions = self._functions()
         translated = translate_query(query, {
             name: [(c.name, c.sql_type + ("" if c.nullable else " NOT NULL")
                     + (" *ROWTIME*" if c.rowtime else ""))
-                   for c in table._resolved_columns()] for name, table in named})
+                   for c in table._resolved_columns()] for name, table in named},
+            functions.signatures())
+        from pyflink_on_spark.table.function_registry import job_parameters
+        udfs = functions.specs(translated.sql, job_parameters(self._config, self._env))
+        if udfs and self._is_streaming() and any(f.kind == "aggregate" for f in udfs):
+            raise NotImplementedError(
+                "a Python aggregate function (udaf) in STREAMING mode is not supported by "
+                "pyflink_on_spark yet: its updating result is not built; use BATCH mode "
+                "(EnvironmentSettings.in_batch_mode())")
         from pyflink_on_spark.table.connector_tables import flink_column
         columns = tuple(flink_column(name, type_text) for name, type_text in
                         translated.columns)
         description = QueryTable(translated.sql, tuple(
             (name, table._description) for name, table in named), columns,
-            self._is_streaming(), flink_query=query)
+            self._is_streaming(), flink_query=query, functions=udfs)
         return Table(description, self, columns)
 
     def execute_sql(self, stmt: str):
@@ -267,17 +277,37 @@ class TableEnvironment(object):
     load_module = _unsupported("load_module")
     unload_module = _unsupported("unload_module")
     use_modules = _unsupported("use_modules")
+    # -- Python user-defined functions (table/udf.py; docs/table.md) -----------------------------
+
+    def _functions(self):
+        if self._udfs is None:
+            from pyflink_on_spark.table.function_registry import FunctionRegistry
+            self._udfs = FunctionRegistry()
+        return self._udfs
+
+    def create_temporary_system_function(self, name: str, function) -> None:
+        self._functions().register(name, function, True, "create_temporary_system_function")
+
+    def create_temporary_function(self, path: str, function) -> None:
+        self._functions().register(path, function, False, "create_temporary_function")
+
+    def drop_temporary_system_function(self, name: str) -> bool:
+        return self._functions().drop(name, True)
+
+    def drop_temporary_function(self, path: str) -> bool:
+        return self._functions().drop(path, False)
+
+    def list_user_defined_functions(self) -> List[str]:
+        return self._functions().names()
+
+    _java_functions = ("Java user-defined functions do not run on pyflink_on_spark: it has no "
+                       "JVM of Flink's; write the function in Python (pyflink.table.udf)")
     create_java_temporary_system_function = _unsupported(
-        "create_java_temporary_system_function")
-    create_temporary_system_function = _unsupported("create_temporary_system_function",
-                                                    "user-defined functions do not run yet")
-    drop_temporary_system_function = _unsupported("drop_temporary_system_function")
-    create_java_function = _unsupported("create_java_function")
+        "create_java_temporary_system_function", _java_functions)
+    create_java_function = _unsupported("create_java_function", _java_functions)
     drop_function = _unsupported("drop_function")
-    create_java_temporary_function = _unsupported("create_java_temporary_function")
-    create_temporary_function = _unsupported("create_temporary_function",
-                                             "user-defined functions do not run yet")
-    drop_temporary_function = _unsupported("drop_temporary_function")
+    create_java_temporary_function = _unsupported("create_java_temporary_function",
+                                                  _java_functions)
     create_table = _unsupported("create_table", "connector tables do not run yet")
     register_table_source = _unsupported("register_table_source")
     register_table_sink = _unsupported("register_table_sink")
@@ -286,7 +316,6 @@ class TableEnvironment(object):
     list_modules = _unsupported("list_modules")
     list_full_modules = _unsupported("list_full_modules")
     list_databases = _unsupported("list_databases")
-    list_user_defined_functions = _unsupported("list_user_defined_functions")
     list_functions = _unsupported("list_functions")
     drop_temporary_table = _unsupported("drop_temporary_table")
     explain_sql = _unsupported("explain_sql")
@@ -297,7 +326,7 @@ class TableEnvironment(object):
 
     use_catalog = _unsupported("use_catalog")
     use_database = _unsupported("use_database")
-    register_java_function = _unsupported("register_java_function")
+    register_java_function = _unsupported("register_java_function", _java_functions)
     register_function = _unsupported("register_function")
     add_python_file = _unsupported("add_python_file",
                                    "use the StreamExecutionEnvironment's add_python_file")

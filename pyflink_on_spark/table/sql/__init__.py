@@ -36,7 +36,8 @@ datagen
 
 Queries
     to_spark_sql(query, tables) -> Spark SQL text with the same meaning
-    translate_query(query, tables) -> SparkQuery(sql, columns): also the result columns as
+    translate_query(query, tables, functions=None) -> SparkQuery(sql, columns): also the
+        result columns as
         (name, Flink type string, None where this layer does not derive Flink's type, e.g.
         DECIMAL arithmetic); unnamed expressions are named EXPR$<position> as in Flink
     tables maps each table / view name the query reads to its columns: (name, Flink type
@@ -62,7 +63,7 @@ from pyflink_on_spark.table.sql.flink_types import (
 from pyflink_on_spark.table.sql.table_schema import physical_schema_ddl, watermark_delay_millis
 from pyflink_on_spark.table.sql.statements import (
     Column, CreateTable, CreateView, DropTable, DropView, Insert, Metadata, Query, Watermark)
-from typing import Mapping
+from typing import Mapping, Optional
 
 # the query translation (and sqlglot) loads when first used: DDL and datagen need neither
 
@@ -73,10 +74,11 @@ def to_spark_sql(query: str, tables: Mapping) -> str:
     return translate(query, tables)
 
 
-def translate_query(query: str, tables: Mapping):
-    """The query as a SparkQuery(sql, columns) (translate.py)."""
+def translate_query(query: str, tables: Mapping, functions: Optional[Mapping] = None):
+    """The query as a SparkQuery(sql, columns) (translate.py); `functions` the user-defined
+    functions it may call (udf_calls.py FunctionSignature by lowercase name)."""
     from pyflink_on_spark.table.sql.translate import translate_query as translate
-    return translate(query, tables)
+    return translate(query, tables, functions)
 
 
 def table_query(create_table: CreateTable, physical_view: str):

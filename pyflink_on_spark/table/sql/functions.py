@@ -11,7 +11,7 @@ from pyflink_on_spark.table.sql.typing_rules import (
 from pyflink_on_spark.table.types import (
     DataType, DataTypes, DecimalType, DoubleType, FloatType)
 
-__all__ = ['translate_function', 'AGGREGATES']
+__all__ = ['translate_function', 'is_builtin', 'AGGREGATES']
 
 Arg = Tuple[exp.Expression, Optional[DataType]]
 Result = Tuple[exp.Expression, Optional[DataType]]
@@ -312,6 +312,13 @@ def niladic(name: str) -> Optional[Result]:
     if upper == 'CURRENT_DATE':
         return call('current_date'), DataTypes.DATE(False)
     return None
+
+
+def is_builtin(name: str) -> bool:
+    """Whether `name` is a Flink built-in function this layer translates (a user function
+    registered by create_temporary_function under such a name comes after it)."""
+    upper = name.upper()
+    return upper in _FUNCTIONS or upper in AGGREGATES or upper == 'NOW'
 
 
 def translate_function(name: str, args: List[Arg]) -> Result:

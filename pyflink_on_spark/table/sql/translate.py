@@ -21,9 +21,12 @@ from pyflink_on_spark.table.sql.errors import SqlValidationError, UnsupportedSql
 from pyflink_on_spark.table.sql.flink_types import (
     as_rowtime, flink_type_string, is_rowtime, parse_column_type, parse_type, spark_type_string)
 from pyflink_on_spark.table.sql.functions import (
-    AGGREGATES, call, cast, lit, niladic, translate_function, try_cast_text)
+    AGGREGATES, call, cast, is_builtin, lit, niladic, translate_function, try_cast_text)
 from pyflink_on_spark.table.sql.statements import Column as DdlColumn
 from pyflink_on_spark.table.sql.tokens import tokenize
+from pyflink_on_spark.table.sql.udf_calls import (
+    LATERAL_TABLE, FunctionSignature, find_function, function_call, lateral_view,
+    mark_lateral_tables, table_call)
 from pyflink_on_spark.table.sql.typing_rules import (
     boolean_of, is_integral, is_numeric, is_string, is_timestamp, literal_number_type,
     numeric_result)
@@ -74,7 +77,6 @@ _NARROW_INT_BITS = {TinyIntType: 8, SmallIntType: 16, IntType: 32}
 _REFUSED_WORDS = {
     'MATCH_RECOGNIZE': 'MATCH_RECOGNIZE (pattern recognition)',
     'UNNEST': 'UNNEST',
-    'LATERAL': 'LATERAL TABLE (table functions)',
 }
 
 
@@ -123,7 +125,9 @@ class _Scope:
 
 
 class _Translator:
-    def __init__(self, tables: Mapping[str, Columns], windows: Dict[str, WindowTvf]):
+    def __init__(self, tables: Mapping[str, Columns], windows: Dict[str, WindowTvf],
+                 functions: Optional[Mapping[str, FunctionSignature]] = None):
+        self.functions = functions or {}             # user-defined functions (udf_calls.py)
         self.var_types: Dict[int, DataType] = {}     # types of pre-translated Spark text
         self.tables = {name: _column_specs(cols) for name, cols in tables.items()}
         self.windows = windows
@@ -252,6 +256,30 @@ class _Translator:
         raise UnsupportedSqlError('The FROM item %s is not supported by pyflink_on_spark'
                                   % type(node).__name__)
 
+    def lateral(self, join: exp.Join, scope: _Scope, laterals: list) -> _Source:
+        """`[CROSS] JOIN | , LATERAL TABLE(f(args)) [AS T(a, b)]` and `LEFT JOIN LATERAL
+        TABLE(...) ON TRUE` as Spark's LATERAL VIEW [OUTER] (udf_calls.py)."""
+        node = join.this
+        call = node.this
+        if not (isinstance(call, exp.Anonymous) and call.name == LATERAL_TABLE
+                and len(call.expressions) == 1):
+            raise UnsupportedSqlError('LATERAL %s is not supported by pyflink_on_spark '
+                                      '(LATERAL TABLE(table function) is)' % call.sql())
+        signature = table_call(self.functions, call.expressions[0], is_builtin)
+        side = (join.args.get('side') or '').upper()
+        on = join.args.get('on')
+        if side not in ('', 'LEFT') or (on is not None and not (
+                isinstance(on, exp.Boolean) and on.this is True)):
+            raise UnsupportedSqlError('%s JOIN LATERAL TABLE%s is not supported by '
+                                      'pyflink_on_spark (CROSS JOIN, and LEFT JOIN ... ON '
+                                      'TRUE, are)' % (side or 'INNER', ' ON ' + on.sql()
+                                                      if on is not None else ''))
+        args = [self.expr(a, scope)[0] for a in call.expressions[0].expressions]
+        view, qualifier, columns = lateral_view(signature, args, node.args.get('alias'),
+                                                side == 'LEFT')
+        laterals.append(view)
+        return _Source(qualifier, columns)
+
     def select(self, node: exp.Select, outer: Optional[_Scope]) -> List[Tuple[str, DataType]]:
         with_ = node.args.get('with_') or node.args.get('with')
         if with_ is not None:
@@ -263,11 +291,22 @@ class _Translator:
         from_ = node.args.get('from_') or node.args.get('from')
         if from_ is not None:
             sources.append(self.source(from_.this, outer))
+        laterals = []
         for join in node.args.get('joins') or []:
             kind = (join.args.get('kind') or '').upper()
             if kind in ('SEMI', 'ANTI', 'ASOF'):
                 raise UnsupportedSqlError('%s JOIN is not supported by pyflink_on_spark' % kind)
+            if isinstance(join.this, exp.Lateral):
+                sources.append(self.lateral(join, _Scope(list(sources), outer), laterals))
+                continue
+            if laterals:
+                raise UnsupportedSqlError('a join after LATERAL TABLE is not supported by '
+                                          'pyflink_on_spark: join the tables first')
             sources.append(self.source(join.this, outer))
+        if laterals:       # Spark's LATERAL VIEWs follow the FROM clause's joins
+            node.set('joins', [j for j in node.args['joins']
+                               if not isinstance(j.this, exp.Lateral)] or None)
+            node.set('laterals', laterals)
         scope = _Scope(sources, outer)
         if from_ is not None and isinstance(from_.this, exp.Table):
             tvf = self.windows.get(from_.this.name)
@@ -659,6 +698,13 @@ class _Translator:
 
     def function(self, e: exp.Anonymous, scope: _Scope, aggregate_ok: bool):
         name = _window_name(e)
+        user = find_function(self.functions, e.name, is_builtin)
+        if user is not None:
+            if user.kind == 'aggregate' and not aggregate_ok:
+                raise SqlValidationError('Aggregate %s is not allowed here' % e.name)
+            return function_call(user, [self.expr(a, scope, aggregate_ok and
+                                                  user.kind != 'aggregate')[0]
+                                        for a in e.expressions])
         if name in AGGREGATES:
             if not aggregate_ok:
                 raise SqlValidationError('Aggregate %s is not allowed here' % name)
@@ -833,17 +879,19 @@ def _rename_session_calls(sql: str) -> str:
 _PLAIN_NAME = re.compile(r'^[A-Za-z_][A-Za-z0-9_]*$')
 
 
-def translate_query(query: str, tables: Mapping[str, Columns]) -> SparkQuery:
-    """The query as Spark SQL and its result columns (name, Flink type string)."""
+def translate_query(query: str, tables: Mapping[str, Columns],
+                    functions: Optional[Mapping[str, FunctionSignature]] = None) -> SparkQuery:
+    """The query as Spark SQL and its result columns (name, Flink type string).
+    `functions`: the user-defined functions it may call, by lowercase name (udf_calls.py)."""
     _refuse_words(query)
-    rewritten, windows = extract_window_tvfs(query)
+    rewritten, windows = extract_window_tvfs(mark_lateral_tables(query))
     rewritten = _rename_session_calls(rewritten)
     try:
         tree = sqlglot.parse_one(rewritten, read=_FlinkDialect)
     except ParseError as e:
         raise UnsupportedSqlError('SQL parse error (pyflink_on_spark reads Flink SQL with '
                                   'sqlglot): %s' % str(e).split('\n')[0])
-    translator = _Translator(tables, windows)
+    translator = _Translator(tables, windows, functions)
     columns = translator.query(tree, None)
     for table in tree.find_all(exp.Table):
         # a Flink name Spark would not read bare (UnnamedTable$0, Table.__str__'s views)

@@ -1,0 +1,87 @@
+"""Python user-defined functions as a task runs them (runtime/table_udfs.py): results
+converted as PyFlink 1.20.5's coders convert them, open / close once, the user's traceback
+on an error."""
+import pytest
+
+from pyflink_on_spark.runtime.errors import UserFunctionError
+from pyflink_on_spark.runtime.table_udfs import (AggregateRunner, ScalarRunner, TableRunner,
+                                                 result_converter)
+from pyflink_on_spark.table.udf import (AggregateFunction, DelegatingScalarFunction,
+                                        DelegationTableFunction, ScalarFunction)
+
+
+def test_results_convert_as_pyflinks_coders_do():
+    to_bigint, to_int = result_converter("BIGINT"), result_converter("INT")
+    assert to_bigint(2.7) == 2 and to_bigint(None) is None and to_int(-5) == -5
+    assert result_converter("DOUBLE")(3) == 3.0
+    with pytest.raises(OverflowError, match="value too large to convert to int32_t"):
+        to_int(2 ** 40)
+    with pytest.raises(TypeError, match="an integer is required"):
+        to_int("oops")
+    with pytest.raises(AttributeError, match="'int' object has no attribute 'encode'"):
+        result_converter("STRING")(5)
+    assert result_converter("VARCHAR(3)")("abc") == "abc"
+
+
+class _Counting(ScalarFunction):
+    def __init__(self):
+        self.calls = []
+
+    def open(self, context):
+        self.calls.append(("open", context.get_job_parameter("k", "none"),
+                           context.get_job_parameter("x", "default")))
+
+    def eval(self, a, b):
+        return None if a is None else a + b
+
+    def close(self):
+        self.calls.append("close")
+
+
+def test_a_scalar_function_opens_once_sees_none_for_null_and_closes():
+    f = _Counting()
+    runner = ScalarRunner(f, "add", "INT", (("k", "v"),))
+    assert runner.call([[1, None, 3], [10, 20, 30]]) == [11, None, 33]
+    assert runner.call([[2], [2]]) == [4]
+    runner.close()
+    assert f.calls == [("open", "v", "default"), "close"]
+
+
+def test_an_error_carries_the_users_traceback_from_the_users_frame():
+    def boom(x):
+        raise ValueError("boom %s" % x)
+    runner = ScalarRunner(DelegatingScalarFunction(boom), "boom", "INT")
+    with pytest.raises(UserFunctionError) as raised:
+        runner.call([[7]])
+    text = str(raised.value)
+    assert "ValueError raised in operator 'boom'" in text and "ValueError: boom 7" in text
+    assert text.split("Traceback (most recent call last):\n")[1].lstrip().startswith(
+        'File "%s"' % __file__)
+    with pytest.raises(UserFunctionError, match="an integer is required"):
+        ScalarRunner(DelegatingScalarFunction(lambda x: "s"), "f", "INT").call([[1]])
+
+
+def test_a_table_function_gives_each_rows_rows():
+    def words(s):
+        if s is not None:
+            for w in s.split(" "):
+                yield w, len(w)
+    runner = TableRunner(DelegationTableFunction(words), "words", ["STRING", "INT"])
+    assert runner.call([["a bb", None]]) == [[("a", 1), ("bb", 2)], []]
+    single = TableRunner(DelegationTableFunction(lambda n: range(n)), "r", ["BIGINT"])
+    assert single.call([[2, 0]]) == [[(0,), (1,)], []]
+
+
+def test_an_aggregate_function_folds_a_groups_rows():
+    class Total(AggregateFunction):
+        def create_accumulator(self):
+            return [0]
+
+        def accumulate(self, acc, x):
+            if x is not None:
+                acc[0] += x
+
+        def get_value(self, acc):
+            return acc[0]
+    runner = AggregateRunner(Total(), "total", "BIGINT")
+    assert runner.aggregate([[1, None, 5]]) == 6 and runner.aggregate([[]]) == 0
