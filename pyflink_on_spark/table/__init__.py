@@ -10,6 +10,7 @@ from pyflink_on_spark.table.types import DataTypes
 __all__ = ['TableEnvironment', 'StreamTableEnvironment', 'Table', 'EnvironmentSettings',
            'TableConfig', 'GroupedTable', 'Schema', 'TableSchema', 'TableResult', 'Row',
            'RowKind', 'ResultKind', 'DataTypes', 'Expression', 'TableDescriptor',
+           'FormatDescriptor',
            'ScalarFunction', 'TableFunction', 'AggregateFunction', 'TableAggregateFunction',
            'FunctionContext']
 
@@ -23,6 +24,7 @@ _HOMES = {
     'Schema': 'table.schema', 'TableSchema': 'table.schema',
     'TableResult': 'table.table_result', 'ResultKind': 'table.table_result',
     'Expression': 'table.expression', 'TableDescriptor': 'table.table_descriptor',
+    'FormatDescriptor': 'table.table_descriptor',
     'Row': 'common.types', 'RowKind': 'common.types',
     'ScalarFunction': 'table.udf', 'TableFunction': 'table.udf',
     'AggregateFunction': 'table.udf', 'TableAggregateFunction': 'table.udf',
