@@ -14,7 +14,7 @@ from typing import Callable, Dict, Iterator, List, Tuple
 from pyflink_on_spark.specs.sources import TableSourceSpec
 from pyflink_on_spark.specs.stage import CompiledJob, UpstreamEdge
 from pyflink_on_spark.specs.table_feeds import StreamFeed, TableFeed
-from pyflink_on_spark.specs.tables import QueryTable, RenamedTable, StreamTable
+from pyflink_on_spark.specs.tables import QueryTable, RenamedTable, RowtimeTable, StreamTable
 
 
 def reads_tables(job: CompiledJob) -> bool:
@@ -89,7 +89,7 @@ def _leaves(description) -> Iterator:
     if isinstance(description, QueryTable):
         for _name, view in read_inputs(description):
             yield from _leaves(view)
-    elif isinstance(description, RenamedTable):
+    elif isinstance(description, (RenamedTable, RowtimeTable)):
         yield from _leaves(description.input)
     else:
         yield description
@@ -127,7 +127,7 @@ def pruned(description):
     if isinstance(description, QueryTable):
         return replace(description, inputs=tuple(
             (name, pruned(view)) for name, view in read_inputs(description)))
-    if isinstance(description, RenamedTable):
+    if isinstance(description, (RenamedTable, RowtimeTable)):
         return replace(description, input=pruned(description.input))
     return description
 
@@ -145,7 +145,7 @@ def check_stateless(description) -> None:
 
 
 def _check_queries(description) -> None:
-    if isinstance(description, RenamedTable):
+    if isinstance(description, (RenamedTable, RowtimeTable)):
         _check_queries(description.input)
     if not isinstance(description, QueryTable):
         return

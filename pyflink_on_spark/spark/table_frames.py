@@ -102,7 +102,7 @@ def table_frame(description, session, streams=None):
         # a filter (a projection would be pruned when the query does not select the column)
         from pyspark.sql import functions as F
         rowtime = F.col("`%s`" % description.rowtime)
-        return table_frame(description.input, session).where(
+        return table_frame(description.input, session, streams).where(
             F.when(rowtime.isNull(), F.raise_error(F.lit(NULL_ROWTIME))).otherwise(F.lit(True)))
     from pyflink_on_spark.specs.table_connectors import ConnectorTable
     if isinstance(description, ConnectorTable):      # filesystem, print, blackhole

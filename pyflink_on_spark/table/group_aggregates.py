@@ -61,6 +61,23 @@ class Aggregate:
         total, count = acc
         return (self._sum(total, value) if self.bits is None else total + value, count + 1)
 
+    def merge(self, acc, other):
+        """Two accumulators as one (merging session windows)."""
+        if self.function == "COUNT":
+            return acc + other
+        if self.function == "AVG":
+            if acc[1] == 0 or other[1] == 0:
+                return other if acc[1] == 0 else acc
+            total = acc[0] + other[0] if self.bits is not None else self._sum(acc[0], other[0])
+            return (total, acc[1] + other[1])
+        if other is None or acc is None:
+            return acc if other is None else other
+        if self.function == "MIN":
+            return min(acc, other)
+        if self.function == "MAX":
+            return max(acc, other)
+        return self._sum(acc, other)
+
     def _sum(self, acc, value):
         if acc is None:
             return value

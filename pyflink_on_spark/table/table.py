@@ -66,12 +66,20 @@ class Table(object):
     def _query(self, sql: str, *others: 'Table') -> 'Table':
         """A Flink SQL query over this table (and `others`), by their names in queries."""
         table = self._t_env._translated(sql, (self,) + others)
-        table._failure = next((t._failure for t in (self,) + others if t._failure), None)
+        table._failure = next((t._failure for t in (self,) + others if t._failure),
+                              table._failure)
         return table
 
     def _check_runs(self) -> None:
         if self._failure is not None:
             from pyflink_on_spark.util.exceptions import TableException
+            if self._failure.startswith("org.apache.flink.table.api.ValidationException"):
+                # PyFlink: a Py4JJavaError caused by it (a ValueError here, as Flink's
+                # ValidationExceptions of the translator are)
+                from pyflink_on_spark.table.sql.errors import SqlValidationError
+                raise SqlValidationError(self._failure)
+            if self._failure.startswith("org.apache.flink."):
+                raise TableException(self._failure)
             raise TableException("org.apache.flink.table.api.TableException: %s"
                                  % self._failure)
 

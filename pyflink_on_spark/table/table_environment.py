@@ -211,7 +211,10 @@ class TableEnvironment(object):
         description = QueryTable(translated.sql, tuple(
             (name, table._description) for name, table in named), columns,
             self._is_streaming(), flink_query=query, functions=udfs)
-        return Table(description, self, columns)
+        table = Table(description, self, columns)
+        if translated.failure is not None and self._is_streaming():
+            table._failure = translated.failure
+        return table
 
     def execute_sql(self, stmt: str):
         """SELECT queries, CREATE TABLE of the connectors that run (datagen), CREATE VIEW,
@@ -404,8 +407,13 @@ class StreamTableEnvironment(TableEnvironment):
         from pyflink_on_spark.datastream.data_stream import DataStream
         from pyflink_on_spark.graph.transformations import SourceTransformation
         from pyflink_on_spark.specs.sources import TableSourceSpec
+        table._check_runs()
         columns = table._resolved_columns()
         names = tuple(names or column_names(columns))
+        window_rows = self._window_rows(table, names)
+        if window_rows is not None:
+            return window_rows if type_info is None or not as_tuples else window_rows.map(
+                tuple, output_type=type_info)
         if type_info is None:
             type_info = ExternalTypeInfo(Types.ROW_NAMED(
                 list(names), [_type_info(c.sql_type) for c in columns]))
@@ -414,6 +422,58 @@ class StreamTableEnvironment(TableEnvironment):
                                     source=TableSourceSpec(table._description, names,
                                                            as_tuples, changelog, rowtime))
         return DataStream(_env=self._env, _transformation=node)
+
+    def _window_rows(self, table: Table, names):
+        """A window aggregate over an unbounded table: its per-row query (a stateless query
+        of the table's inputs) stamped with its rowtime and the table's watermarks, keyed by
+        the group keys, into the window operator whose state keeps each window's
+        accumulators (table/window_aggregates.py): Rows named `names`, +I. None for any
+        other table."""
+        from pyflink_on_spark.common.typeinfo import ExternalTypeInfo, Types
+        from pyflink_on_spark.table.sql import UnsupportedSqlError
+        from pyflink_on_spark.table.sql.window_grouping import (
+            AGGREGATE, is_window_query, split_window_grouping)
+        from pyflink_on_spark.table import window_aggregates as windows
+        description = table._description
+        query = getattr(description, "flink_query", None)
+        if query is None or not is_window_query(query) or \
+                not self._executor().table_reads_unbounded(description):
+            return None
+        try:
+            grouping = split_window_grouping(query)
+        except UnsupportedSqlError as e:
+            raise NotImplementedError(str(e)) from None
+        # the views as Tables (their columns keep the rowtime mark a description may not)
+        per_row = self._translated(grouping.per_row, [
+            (name, self._views[name] if name in self._views
+             and self._views[name]._description is view
+             else Table(view, self, getattr(view, "columns", None)))
+            for name, view in description.inputs])
+        per_row_columns = per_row._resolved_columns()
+        types = [c.sql_type for c in per_row_columns]
+        first = 1 + grouping.keys     # __t, the keys, then the aggregates' arguments
+        items = [(kind, windows.Aggregate(what[0], None if what[1] is None else first + what[1],
+                                          "BIGINT" if what[1] is None
+                                          else types[first + what[1]]))
+                 if kind == AGGREGATE else (kind, what) for kind, what in grouping.items]
+        columns = table._resolved_columns()
+        out_type = ExternalTypeInfo(Types.ROW_NAMED(
+            list(names), [_type_info(c.sql_type) for c in columns]))
+        keys = grouping.keys
+        stream = self._stream_of(per_row, as_tuples=False) \
+            .assign_timestamps_and_watermarks(
+                windows.table_watermarks(description, grouping.table)) \
+            .key_by(lambda row: tuple(row[1 + i] for i in range(keys))) \
+            .window(windows.window_assigner(grouping.kind, grouping.size_ms,
+                                            grouping.slide_ms)) \
+            .aggregate(windows.WindowAccumulators(
+                [what for kind, what in items if kind == AGGREGATE]),
+                windows.WindowRows(names, items, per_row_columns[0].sql_type.startswith(
+                    "TIMESTAMP_LTZ")),
+                accumulator_type=Types.PICKLED_BYTE_ARRAY(), output_type=out_type)
+        if not any(c.rowtime for c in columns):
+            stream = stream.assign_timestamps_and_watermarks(windows.dropped_timestamps())
+        return stream
 
     def _insert_only(self, table: Table, method: str) -> None:
         if table._updates():

@@ -94,6 +94,10 @@ class TimestampsAndWatermarksOperator(Operator):
         self._every = PERIODIC_EVERY_RECORDS if periodic else 0
         self._count = 0
         self._emitted = MIN_WATERMARK
+        # a table's SQL watermark (table/window_aggregates.py): sent as soon as it grew by
+        # more than the interval, record by record (Flink's WatermarkAssignerOperator)
+        self._on_growth = self.task.auto_watermark_interval \
+            if getattr(self.strategy, "emits_on_growth", False) else None
 
     def process_element(self, value, timestamp) -> None:
         if self._extract is not None:
@@ -106,6 +110,9 @@ class TimestampsAndWatermarksOperator(Operator):
         if timestamp is not None:
             self._generator.on_event(timestamp)
         self.output.collect(value, timestamp)
+        if self._on_growth is not None and \
+                self._generator.current() - self._emitted > self._on_growth:
+            self._emit(self._generator.current())
         if self._every:
             self._count += 1
             if self._count >= self._every:
@@ -189,9 +196,10 @@ class TimestampsAndWatermarksOperator(Operator):
             self.output.emit_watermark(watermark)
 
     def process_watermark(self, watermark: int) -> None:
-        # Upstream watermarks are replaced by this operator's own, except the final one.
-        if watermark == MAX_WATERMARK:
-            self._emit(MAX_WATERMARK)
+        # Upstream watermarks are replaced by this operator's own, except the final one (and
+        # but for a strategy that passes them on: a table's rows losing their timestamps)
+        if watermark == MAX_WATERMARK or getattr(self.strategy, "passes_watermarks", False):
+            self._emit(watermark)
 
     # -- the checkpoint lifecycle (base.py) ------------------------------------------------------
 

@@ -63,6 +63,9 @@ class SparkQuery:
     """The translation: Spark SQL text and the result columns as (name, Flink type string)."""
     sql: str
     columns: Tuple[Tuple[str, str], ...]
+    # what a STREAMING query fails with when it runs (not when it is made), in Flink's words
+    # with its exception class: a window over a column that is no time attribute
+    failure: Optional[str] = None
 
 
 # Node types that mean the same in both engines once their children are translated
@@ -129,6 +132,7 @@ class _Translator:
                  functions: Optional[Mapping[str, FunctionSignature]] = None):
         self.functions = functions or {}             # user-defined functions (udf_calls.py)
         self.var_types: Dict[int, DataType] = {}     # types of pre-translated Spark text
+        self.failure: Optional[str] = None           # SparkQuery.failure
         self.tables = {name: _column_specs(cols) for name, cols in tables.items()}
         self.windows = windows
         self.ctes: Dict[str, List[Tuple[str, DataType]]] = {}
@@ -147,6 +151,11 @@ class _Translator:
             raise SqlValidationError(
                 'The window function requires the timecol is a time attribute type, but is %s.'
                 % flink_type_string(time_type))
+        if not is_rowtime(time_type) and self.failure is None:
+            # seen on PyFlink 1.20.5 (STREAMING): accepted by sql_query, refused when it runs
+            self.failure = ('org.apache.flink.table.api.ValidationException: The window '
+                            'function requires the timecol is a time attribute type, but is '
+                            '%s.' % _calcite_type(time_type))
         if tvf.offset_ms:
             # seen on PyFlink 1.20.5: an offset TUMBLE over rows 0..24 s gave only the
             # windows from 13 s on; without a clear reference it is not translated
@@ -159,8 +168,9 @@ class _Translator:
         window_time = (DataTypes.TIMESTAMP_LTZ(3) if isinstance(time_type,
                                                                 LocalZonedTimestampType)
                        else DataTypes.TIMESTAMP(3))
-        if is_rowtime(time_type):   # a window over a rowtime attribute: window_time is one
-            window_time = as_rowtime(window_time)
+        if is_rowtime(time_type):   # a window over a rowtime attribute: window_time is one,
+            # NOT NULL (seen on PyFlink 1.20.5: `window_time` TIMESTAMP_LTZ(3) NOT NULL *ROWTIME*)
+            window_time = as_rowtime(window_time.not_null())
         return cols + [('window_start', DataTypes.TIMESTAMP(3, False)),
                        ('window_end', DataTypes.TIMESTAMP(3, False)),
                        ('window_time', window_time)]
@@ -455,6 +465,11 @@ class _Translator:
             raise SqlValidationError('The group window %s needs a time attribute, found %s'
                                      % (kind, flink_type_string(time_type) if time_type else
                                         args[0].sql()))
+        if not is_rowtime(time_type) and self.failure is None:
+            # seen on PyFlink 1.20.5 (STREAMING): accepted by sql_query, refused when it runs
+            self.failure = ('org.apache.flink.table.api.TableException: Window aggregate can '
+                            'only be defined over a time attribute column, but %s encountered.'
+                            % _calcite_type(time_type))
         millis = [interval_millis(a.sql(dialect=_FlinkDialect)) for a in args[1:]]
         ts = time_expr.sql(dialect='spark')
         if kind == 'TUMBLE':
@@ -485,8 +500,9 @@ class _Translator:
             var = exp.Var(this="(%s.end - INTERVAL '0.001' SECOND)" % spark_window)
             self.var_types[id(var)] = (DataTypes.TIMESTAMP_LTZ(3, False) if ltz
                                        else DataTypes.TIMESTAMP(3, False))
-            if is_rowtime(time_type):
-                self.var_types[id(var)] = as_rowtime(self.var_types[id(var)])
+            if is_rowtime(time_type):   # nullable then (seen on PyFlink 1.20.5: TUMBLE_ROWTIME
+                # of a TIMESTAMP_LTZ rowtime is `TIMESTAMP_LTZ(3) *ROWTIME*`)
+                self.var_types[id(var)] = as_rowtime(self.var_types[id(var)].nullable())
             return var
         raise UnsupportedSqlError('%s: processing time windows are not supported by '
                                   'pyflink_on_spark' % part)
@@ -901,7 +917,14 @@ def translate_query(query: str, tables: Mapping[str, Columns],
     for placeholder, tvf in windows.items():
         sql = sql.replace(placeholder, translator.window_table_sql(tvf))
     return SparkQuery(sql, tuple((n, flink_type_string(t) if t is not None else None)
-                                 for n, t in columns))
+                                 for n, t in columns), translator.failure)
+
+
+def _calcite_type(time_type: DataType) -> str:
+    """A timestamp type as Flink's planner names it in errors (TIMESTAMP(3),
+    TIMESTAMP_WITH_LOCAL_TIME_ZONE(3): seen on PyFlink 1.20.5)."""
+    text = flink_type_string(time_type).replace(' NOT NULL', '')
+    return text.replace('TIMESTAMP_LTZ', 'TIMESTAMP_WITH_LOCAL_TIME_ZONE')
 
 
 def to_spark_sql(query: str, tables: Mapping[str, Columns]) -> str:
