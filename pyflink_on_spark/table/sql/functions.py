@@ -7,7 +7,7 @@ from sqlglot import exp
 from pyflink_on_spark.table.sql.errors import SqlValidationError, UnsupportedSqlError
 from pyflink_on_spark.table.sql.flink_types import spark_type_string
 from pyflink_on_spark.table.sql.typing_rules import (
-    is_integral, is_string)
+    common_type, is_integral, is_string, round_decimal)
 from pyflink_on_spark.table.types import (
     DataType, DataTypes, DecimalType, DoubleType, FloatType)
 
@@ -68,16 +68,28 @@ def _first(args) -> Optional[DataType]:
     return args[0][1]
 
 
-def _common(args) -> Optional[DataType]:
+def _common(args, name: str = 'COALESCE') -> Optional[DataType]:
+    """The arguments' common type (typing_rules.common_type: COALESCE(DECIMAL(10, 2), INT) is
+    DECIMAL(12, 2) on PyFlink 1.20.5); arguments that do not mix are refused in Flink's
+    words (COALESCE(STRING, INT))."""
     types = [t for _, t in args if t is not None]
-    return types[0].nullable() if types else None
+    result = common_type(types)
+    if types and result is None:
+        raise _invalid_call(name, args)
+    return result.nullable() if result is not None else None
+
+
+def _invalid_call(name: str, args) -> SqlValidationError:
+    from pyflink_on_spark.table.sql.flink_types import flink_type_string
+    return SqlValidationError('Invalid function call:\n%s(%s)' % (name, ', '.join(
+        'NULL' if t is None else flink_type_string(t.nullable()) for _, t in args)))
 
 
 def _mod(name: str, args: List[Arg]) -> Result:
+    # Java's remainder (sign of the dividend) in both engines; typed as % (arithmetic.py)
+    from pyflink_on_spark.table.sql.arithmetic import mod_function
     _arity(name, args, 2, 2)
-    (a, ta), (b, tb) = args
-    # Java's remainder (sign of the dividend) in both engines; Flink types MOD by its divisor
-    return exp.Mod(this=exp.Paren(this=a), expression=exp.Paren(this=b)), tb
+    return mod_function(*args)
 
 
 def _floor_ceil(spark_name: str):
@@ -100,7 +112,15 @@ def _floor_ceil(spark_name: str):
 
 def _round(name: str, args: List[Arg]) -> Result:
     _arity(name, args, 1, 2)
-    return call('ROUND', *[a for a, _ in args]), args[0][1]
+    e, dt = call('ROUND', *[a for a, _ in args]), args[0][1]
+    if isinstance(dt, DecimalType):
+        # Flink's LogicalTypeMerging.findRoundDecimalType (PyFlink 1.20.5: ROUND of a
+        # DECIMAL(10, 2) to 1 digit is DECIMAL(10, 1), of a DECIMAL(21, 13) to 2 DECIMAL(11, 2))
+        digits = int(args[1][0].name) if len(args) > 1 and isinstance(
+            args[1][0], exp.Literal) else 0
+        dt = round_decimal(dt, digits)
+        return cast(e, spark_type_string(dt)), dt
+    return e, dt
 
 
 def _timestamp_pattern(args: List[Arg], index: int, default: str) -> exp.Expression:
@@ -191,7 +211,13 @@ def _coalesce(name: str, args: List[Arg]) -> Result:
     result = _common(args)
     if result is not None and any(t is not None and not t._nullable for _, t in args):
         result = result.not_null()
-    return call('coalesce', *[a for a, _ in args]), result
+    e = call('coalesce', *[a for a, _ in args])
+    # Spark's common type of a DECIMAL and a BIGINT differs from Flink's (arithmetic.py)
+    return _decimal_cast(e, result), result
+
+
+def _decimal_cast(e: exp.Expression, dt: Optional[DataType]) -> exp.Expression:
+    return cast(e, spark_type_string(dt)) if isinstance(dt, DecimalType) else e
 
 
 def _hour(name: str, args: List[Arg]) -> Result:
@@ -208,8 +234,9 @@ def _greatest_least(spark_name: str):
             raise SqlValidationError('The function %s takes at least 2 arguments, found %d'
                                      % (name, len(args)))
         any_null = exp.or_(*[exp.Is(this=a.copy(), expression=exp.Null()) for a, _ in args])
-        return exp.If(this=any_null, true=exp.Null(),
-                      false=call(spark_name, *[a for a, _ in args])), _common(args)
+        result = _common(args, name)
+        return _decimal_cast(exp.If(this=any_null, true=exp.Null(),
+                                    false=call(spark_name, *[a for a, _ in args])), result), result
     return handler
 
 

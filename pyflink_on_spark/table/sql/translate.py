@@ -27,9 +27,10 @@ from pyflink_on_spark.table.sql.tokens import tokenize
 from pyflink_on_spark.table.sql.udf_calls import (
     LATERAL_TABLE, FunctionSignature, find_function, function_call, lateral_view,
     mark_lateral_tables, table_call)
+from pyflink_on_spark.table.sql.arithmetic import OPERATORS, arithmetic, negation
 from pyflink_on_spark.table.sql.typing_rules import (
-    boolean_of, is_integral, is_numeric, is_string, is_timestamp, literal_number_type,
-    numeric_result)
+    ILLEGAL_NULL, boolean_of, cannot_apply, common_type, is_integral, is_numeric, is_string,
+    is_timestamp, literal_number_type)
 from pyflink_on_spark.table.sql.windows import (
     WindowTvf, extract_window_tvfs, interval_millis, spark_duration)
 from pyflink_on_spark.table.types import (
@@ -229,6 +230,9 @@ class _Translator:
             else ['EXPR$%d' % i for i in range(len(rows[0].expressions))]
         scope = _Scope([])
         types = [self.expr(e, scope)[1] for e in rows[0].expressions]
+        for e, dt in zip(rows[0].expressions, types):
+            if dt is None:
+                _untyped(e)
         for row in rows[1:]:
             for e in row.expressions:
                 self.expr(e, scope)
@@ -366,6 +370,8 @@ class _Translator:
             if alias is None:
                 alias = (inner.name if isinstance(inner, exp.Column)
                          and isinstance(translated, exp.Column) else 'EXPR$%d' % i)
+            if dt is None:      # no column may leave untyped (connector_tables.flink_column)
+                _untyped(inner)
             out.append((alias, dt))
             scope.aliases[alias] = dt
             projections.append(exp.alias_(translated, _ident(alias), copy=False))
@@ -545,31 +551,15 @@ class _Translator:
         if isinstance(e, exp.Exists):
             self.query(e.this, scope)
             return e, DataTypes.BOOLEAN()
-        if isinstance(e, exp.Div):
-            return self.divide(e, scope)
-        if isinstance(e, (exp.Add, exp.Sub, exp.Mul)):
-            left, lt = self.expr(e.this, scope, aggregate_ok)
-            right, rt = self.expr(e.expression, scope, aggregate_ok)
-            e.set('this', left)
-            e.set('expression', right)
-            if is_timestamp(lt):
-                return e, lt
-            return e, numeric_result(lt, rt)
-        if isinstance(e, exp.Mod):
-            left, lt = self.expr(e.this, scope, aggregate_ok)
-            right, rt = self.expr(e.expression, scope, aggregate_ok)
-            e.set('this', left)
-            e.set('expression', right)
-            # the divisor's type, NULL when either is (PyFlink 1.20.5: INT % 2 is INT)
-            return e, rt.nullable() if rt is not None and lt is not None and lt._nullable \
-                else rt
+        if type(e) in OPERATORS:      # + - * / %: Flink's types (arithmetic.py)
+            left = self.expr(e.this, scope, aggregate_ok)
+            right = self.expr(e.expression, scope, aggregate_ok)
+            return arithmetic(OPERATORS[type(e)], left, right, e)
         if isinstance(e, exp.DPipe):
             left, lt = self.expr(e.this, scope, aggregate_ok)
             right, rt = self.expr(e.expression, scope, aggregate_ok)
             if lt is not None and not is_string(lt) or rt is not None and not is_string(rt):
-                raise SqlValidationError("Cannot apply '||' to arguments of type %s || %s"
-                                         % (flink_type_string(lt) if lt else '?',
-                                            flink_type_string(rt) if rt else '?'))
+                raise cannot_apply('||', lt or rt, rt or lt)
             return exp.DPipe(this=left, expression=right), DataTypes.STRING()
         if isinstance(e, exp.Substring):
             return self.substring(e, scope, aggregate_ok)
@@ -595,7 +585,8 @@ class _Translator:
             then, tt = self.expr(e.args['true'], scope, aggregate_ok)
             other, ot = (self.expr(e.args['false'], scope, aggregate_ok)
                          if e.args.get('false') is not None else (None, None))
-            return exp.If(this=cond, true=then, false=other), _result_type([tt, ot])
+            return _as_decimal(exp.If(this=cond, true=then, false=other),
+                               _result_type([tt, ot]))
         if isinstance(e, _PASS_THROUGH):
             types = []
             for key, value in list(e.args.items()):
@@ -626,7 +617,9 @@ class _Translator:
             return DataTypes.BOOLEAN(False)
         if isinstance(e, exp.Is):
             return DataTypes.BOOLEAN(False)
-        if isinstance(e, (exp.Paren, exp.Neg)):
+        if isinstance(e, exp.Neg):
+            return negation(e.this, types[0] if types else None)
+        if isinstance(e, exp.Paren):
             return types[0] if types else None
         if isinstance(e, exp.Boolean):
             return DataTypes.BOOLEAN(False)
@@ -645,8 +638,8 @@ class _Translator:
             default, dt = self.expr(e.args['default'], scope, aggregate_ok)
             e.set('default', default)
             results.append(dt)
-            return e, _branches_type(results)
-        return e, _result_type(results)
+            return _as_decimal(e, _branches_type(results))
+        return _as_decimal(e, _result_type(results))
 
     def column(self, e: exp.Column, scope: _Scope):
         name = e.name
@@ -685,25 +678,6 @@ class _Translator:
                           exp.Literal.string(' '))
         return casted, target
 
-    def divide(self, e: exp.Div, scope: _Scope):
-        left, lt = self.expr(e.this, scope, True)
-        right, rt = self.expr(e.expression, scope, True)
-        if is_integral(lt) and is_integral(rt):
-            # Flink divides integers as Java does (truncating); Spark's '/' is a DOUBLE
-            result = numeric_result(lt, rt)
-            div = exp.IntDiv(this=exp.Paren(this=left), expression=exp.Paren(this=right))
-            return cast(div, spark_type_string(result)), result
-        if lt is None or rt is None or not (is_numeric(lt) and is_numeric(rt)):
-            raise UnsupportedSqlError('Division of %s by %s is not supported by '
-                                      'pyflink_on_spark' % (e.this.sql(), e.expression.sql()))
-        if isinstance(lt, DecimalType) or isinstance(rt, DecimalType):
-            if not (isinstance(lt, (DoubleType, FloatType)) or isinstance(rt, (DoubleType,
-                                                                                FloatType))):
-                raise UnsupportedSqlError('DECIMAL division (%s) is not supported by '
-                                          'pyflink_on_spark: its result scale differs between '
-                                          'Flink and Spark' % e.sql())
-        return exp.Div(this=left, expression=right), numeric_result(lt, rt)
-
     def substring(self, e: exp.Substring, scope: _Scope, aggregate_ok: bool):
         s, _ = self.expr(e.this, scope, aggregate_ok)
         start, _ = self.expr(e.args['start'], scope, aggregate_ok)
@@ -732,6 +706,8 @@ class _Translator:
         if name in ('TIMESTAMPDIFF', 'TIMESTAMPADD'):
             return self.timestamp_arithmetic(name, e, scope, aggregate_ok)
         args = [self.expr(a, scope, aggregate_ok) for a in e.expressions]
+        if name not in _NULL_ARGUMENTS and any(isinstance(a, exp.Null) for a in e.expressions):
+            raise SqlValidationError(ILLEGAL_NULL)     # PyFlink 1.20.5: UPPER(NULL), ABS(NULL)
         return translate_function(name, args)
 
     def timestamp_arithmetic(self, name: str, e: exp.Anonymous, scope: _Scope,
@@ -829,20 +805,41 @@ def _branches_type(types: List[Optional[DataType]]) -> Optional[DataType]:
 
 
 def _result_type(types: List[Optional[DataType]]) -> Optional[DataType]:
+    """The nullable common type of CASE branches / IF results (typing_rules.common_type: an
+    untyped NULL branch takes the others' type); types that do not mix are refused as
+    PyFlink 1.20.5 refuses them (CASE of a STRING and an INT, of a DATE and a TIMESTAMP)."""
     known = [t for t in types if t is not None]
     if not known:
         return None
-    if all(is_string(t) for t in known):
-        return DataTypes.STRING()
-    numeric = [t for t in known if is_numeric(t)]
-    if len(numeric) == len(known):
-        result = numeric[0]
-        for t in numeric[1:]:
-            result = numeric_result(result, t)
-            if result is None:      # DECIMAL mixes: Flink's precision is not derived here
-                return None
-        return result.nullable()
-    return known[0].nullable()
+    result = common_type(known)
+    if result is None:
+        raise SqlValidationError('Illegal mixing of types in CASE or COALESCE statement')
+    return result.nullable()
+
+
+# functions that take an untyped NULL argument (Calcite infers its type from the others:
+# COALESCE(NULL, 1) is INT NOT NULL on PyFlink 1.20.5)
+_NULL_ARGUMENTS = ('COALESCE', 'IFNULL', 'NULLIF', 'IF')
+
+
+def _as_decimal(e: exp.Expression, dt: Optional[DataType]):
+    """A CASE / IF of DECIMAL type cast to it: Spark's common type of a DECIMAL and a BIGINT
+    takes the BIGINT as DECIMAL(20, 0), Flink as DECIMAL(19, 0)."""
+    if isinstance(dt, DecimalType):
+        return cast(e, spark_type_string(dt)), dt
+    return e, dt
+
+
+def _untyped(e: exp.Expression) -> None:
+    """Refuses an expression whose Flink type is not derived here (a result column must
+    have one), naming it."""
+    inner = e
+    while isinstance(inner, exp.Paren):
+        inner = inner.this
+    if isinstance(inner, exp.Null):
+        raise SqlValidationError(ILLEGAL_NULL)      # PyFlink 1.20.5: SELECT NULL FROM t
+    raise UnsupportedSqlError('The type of the expression %s is not derived by '
+                              'pyflink_on_spark (docs/table_sql.md)' % e.sql()[:100])
 
 
 def _window_name(e: exp.Anonymous) -> str:
