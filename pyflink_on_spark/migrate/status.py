@@ -128,8 +128,6 @@ _NOT_YET = "not-supported-yet-clear-notimplementederror-naming-the-api"
 
 # name -> (section anchor in docs/compatibility.md, the bold title of the entry there)
 DIFFERENCES: Dict[str, Tuple[str, str]] = {
-    # connector tables run for bounded datagen only (docs/table.md)
-    "pyflink.table.TableDescriptor": (_NOT_YET, "Table API: tables of unbounded sources."),
     _DS + "state.StateTtlConfig": (_DIFFERS, "TTL"),
     _DS + "state.StateDescriptor.enable_time_to_live": (_DIFFERS, "TTL"),
     _DS + "state.StateTtlConfig.StateVisibility.ReturnExpiredIfNotCleanedUp":
