@@ -17,6 +17,9 @@ RUNNING_CONNECTORS = ("datagen", "filesystem", "print", "blackhole")
 def flink_column(name: str, type_text: str) -> TableColumn:
     """A column of Flink's type text ('INT NOT NULL', 'TIMESTAMP_LTZ(3) *ROWTIME*': a
     rowtime attribute)."""
+    if not isinstance(type_text, str):      # the translator types every column it returns
+        raise NotImplementedError("the type of the column %r is not derived by "
+                                  "pyflink_on_spark (docs/table_sql.md)" % name)
     rowtime = type_text.endswith(" *ROWTIME*")
     if rowtime:
         type_text = type_text[:-len(" *ROWTIME*")]

@@ -38,6 +38,17 @@ def _is_null(node: exp.Expression) -> bool:
     return isinstance(node, exp.Null)
 
 
+def _is_interval(node: exp.Expression) -> bool:
+    """An interval literal, or arithmetic of intervals (INTERVAL '1' SECOND * n)."""
+    while isinstance(node, (exp.Paren, exp.Neg)):
+        node = node.this
+    if isinstance(node, exp.Interval):
+        return True
+    if isinstance(node, (exp.Add, exp.Sub, exp.Mul, exp.Div)):
+        return _is_interval(node.this) or _is_interval(node.expression)
+    return False
+
+
 def _is_datetime(dt: Optional[DataType]) -> bool:
     return is_timestamp(dt) or isinstance(dt, DateType)
 
@@ -48,11 +59,17 @@ def arithmetic(op: str, left: Typed, right: Typed, source: exp.Expression) -> Ty
     (a, ta), (b, tb) = left, right
     if _is_null(source.this) or _is_null(source.expression):
         raise SqlValidationError(ILLEGAL_NULL)
-    # datetime +/- an interval keeps the datetime's type (an interval has no type here)
-    if op in ('+', '-') and _is_datetime(ta) and isinstance(source.expression, exp.Interval):
+    # datetime +/- an interval keeps the datetime's type; an interval times a number is an
+    # interval (intervals have no type here: only a datetime may take them in)
+    left_interval, right_interval = _is_interval(source.this), _is_interval(source.expression)
+    if op in ('+', '-') and _is_datetime(ta) and right_interval:
         return _node(op, a, b), ta
-    if op == '+' and _is_datetime(tb) and isinstance(source.this, exp.Interval):
+    if op == '+' and _is_datetime(tb) and left_interval:
         return _node(op, a, b), tb
+    if (left_interval and (right_interval and op in ('+', '-') or
+                           op in ('*', '/') and is_numeric(tb)) or
+            right_interval and op == '*' and is_numeric(ta)):
+        return _node(op, a, b), None
     if ta is None or tb is None:
         raise UnsupportedSqlError('The type of %s is not derived by pyflink_on_spark (an '
                                   'operand of %s has no type here)' % (source.sql()[:80], op))

@@ -165,3 +165,13 @@ def test_no_result_column_leaves_untyped():
     # a scalar subquery of two columns has no type: refused naming it, not a None type
     with pytest.raises(UnsupportedSqlError, match=r'SELECT .*i.* FROM t\) is not derived'):
         type_of('(SELECT i, b FROM t)')
+
+
+def test_datetime_and_interval_arithmetic_keeps_the_datetime_type():
+    # an interval has no type of its own here: it may only meet a datetime
+    assert [c[1] for c in translate_query(
+        "SELECT ts + b * INTERVAL '1' SECOND, ts - INTERVAL '1' SECOND, dt + INTERVAL '1' DAY, "
+        "INTERVAL '2' SECOND + ts, ts + (INTERVAL '1' SECOND * 2) FROM t", TABLES).columns] == [
+        'TIMESTAMP(3)', 'TIMESTAMP(3)', 'DATE', 'TIMESTAMP(3)', 'TIMESTAMP(3)']
+    with pytest.raises(UnsupportedSqlError, match='is not derived'):
+        type_of("i * INTERVAL '1' SECOND")
