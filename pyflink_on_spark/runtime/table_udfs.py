@@ -127,6 +127,26 @@ class ScalarRunner(_Runner):
             raise self.failure(e) from None
 
 
+class PandasScalarRunner(ScalarRunner):
+    """A pandas scalar function (udf(func_type='pandas')): called once per batch with its
+    arguments as pandas Series, giving a Series (or list) of the batch's results."""
+
+    def call_series(self, series: Sequence[Any], rows: int) -> List[Any]:
+        try:
+            result = self.function.eval(*series)
+            values = result.tolist() if hasattr(result, "tolist") else list(result)
+            if len(values) != rows:
+                raise ValueError("the pandas function %s gave %d results for %d rows"
+                                 % (self.name, len(values), rows))
+            return [None if _is_missing(v) else self.convert(v) for v in values]
+        except Exception as e:
+            raise self.failure(e) from None
+
+
+def _is_missing(value) -> bool:
+    return value is None or (isinstance(value, float) and value != value)
+
+
 class TableRunner(_Runner):
     """A table function: each input row's rows (what eval yields or returns), each as a tuple
     of the declared columns."""
@@ -178,5 +198,15 @@ class AggregateRunner(_Runner):
             for args in zip(*columns):
                 f.accumulate(accumulator, *args)
             return self.convert(f.get_value(accumulator))
+        except Exception as e:
+            raise self.failure(e) from None
+
+    def aggregate_series(self, series: Sequence[Any]) -> Any:
+        """A pandas aggregate function (udaf(func_type='pandas')): the group's columns as
+        pandas Series -> its value."""
+        try:
+            value = self.function.eval(*series)
+            value = value.item() if hasattr(value, "item") else value
+            return None if _is_missing(value) else self.convert(value)
         except Exception as e:
             raise self.failure(e) from None

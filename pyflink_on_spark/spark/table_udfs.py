@@ -82,13 +82,19 @@ def _arguments(batch) -> Tuple[list, int]:
 
 
 def _scalar_function(spec: UserFunctionSpec, result: pa.DataType, worker):
+    pandas = spec.func_type == "pandas"
+
     def run(batches: Iterator) -> Iterator[pa.Array]:
-        from pyflink_on_spark.runtime.table_udfs import ScalarRunner
-        runner = ScalarRunner(_user_function(spec, worker), spec.name, spec.result_types[0],
-                              spec.job_parameters)
+        from pyflink_on_spark.runtime.table_udfs import PandasScalarRunner, ScalarRunner
+        runner = (PandasScalarRunner if pandas else ScalarRunner)(
+            _user_function(spec, worker), spec.name, spec.result_types[0], spec.job_parameters)
         for batch in batches:
-            columns, rows = _arguments(batch)
-            yield pa.array(runner.call(columns, rows), type=result)
+            if pandas:
+                arrays = (batch,) if isinstance(batch, pa.Array) else tuple(batch)
+                values = runner.call_series([a.to_pandas() for a in arrays], len(arrays[0]))
+            else:
+                values = runner.call(*_arguments(batch))
+            yield pa.array(values, type=result)
         runner.close()
     return run
 
@@ -110,12 +116,16 @@ def _table_function(spec: UserFunctionSpec, result: pa.DataType, worker):
 
 def _aggregate_function(spec: UserFunctionSpec, result: pa.DataType, worker):
     opened = []     # the runner of this task (a grouped aggregate has no end-of-task hook)
+    pandas = spec.func_type == "pandas"
 
     def run(*arrays):
         from pyflink_on_spark.runtime.table_udfs import AggregateRunner
         if not opened:
             opened.append(AggregateRunner(_user_function(spec, worker), spec.name,
                                           spec.result_types[0], spec.job_parameters))
-        value = opened[0].aggregate([a.to_pylist() for a in arrays])
+        if pandas:
+            value = opened[0].aggregate_series([a.to_pandas() for a in arrays])
+        else:
+            value = opened[0].aggregate([a.to_pylist() for a in arrays])
         return pa.scalar(value, type=result)
     return run

@@ -17,7 +17,7 @@ class UserFunctionSpec:
     callable wrapped), cloudpickled on the driver; `result_types`: Flink SQL type strings
     without nullability (one, or a table function's columns); `job_parameters`: what
     FunctionContext.get_job_parameter reads; `deterministic`: else Spark must not re-run or
-    reorder it."""
+    reorder it; `func_type` udf's ('general': row by row, 'pandas': batch by batch)."""
     spark_name: str
     name: str
     kind: str
@@ -25,4 +25,6 @@ class UserFunctionSpec:
     result_types: Tuple[str, ...]
     job_parameters: Tuple[Tuple[str, str], ...] = ()
     deterministic: bool = True
+    # 'pandas': the function takes each batch's columns as pandas Series, gives a Series
+    func_type: str = "general"
     input_types: Optional[Tuple[str, ...]] = None

@@ -214,6 +214,13 @@ class TableEnvironment(object):
         table = Table(description, self, columns)
         if translated.failure is not None and self._is_streaming():
             table._failure = translated.failure
+        if not self._is_streaming() and any(f.kind == "aggregate" and f.func_type == "general"
+                                            for f in udfs):
+            # seen on PyFlink 1.20.5: sql_query accepts it, running it fails ("Cannot
+            # generate a valid execution plan for the given query: <plan> non-Pandas
+            # UDAFs are not supported in batch mode currently.")
+            table._failure = ("org.apache.flink.table.api.TableException: non-Pandas UDAFs "
+                              "are not supported in batch mode currently.")
         return table
 
     def execute_sql(self, stmt: str):

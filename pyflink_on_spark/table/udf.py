@@ -258,6 +258,8 @@ class UserDefinedAggregateFunctionWrapper(UserDefinedFunctionWrapper):
         self._is_table_aggregate = is_table_aggregate
 
     def delegate(self):
+        if self._func_type == 'pandas' and not isinstance(self._func, UserDefinedFunction):
+            return DelegatingScalarFunction(self._func)     # series of a group -> a value
         return self._func
 
     def result_types(self) -> List:

@@ -85,3 +85,21 @@ def test_an_aggregate_function_folds_a_groups_rows():
             return acc[0]
     runner = AggregateRunner(Total(), "total", "BIGINT")
     assert runner.aggregate([[1, None, 5]]) == 6 and runner.aggregate([[]]) == 0
+
+
+def test_a_pandas_function_takes_a_batchs_series():
+    import pandas as pd
+    from pyflink_on_spark.runtime.table_udfs import PandasScalarRunner
+    runner = PandasScalarRunner(DelegatingScalarFunction(lambda a, b: a + b), "add", "DOUBLE")
+    assert runner.call_series([pd.Series([1.0, None, 3.0]), pd.Series([1, 2, 3])], 3) == \
+        [2.0, None, 6.0]
+    short = PandasScalarRunner(DelegatingScalarFunction(lambda a: a[:1]), "cut", "BIGINT")
+    with pytest.raises(UserFunctionError, match="gave 1 results for 2 rows"):
+        short.call_series([pd.Series([1, 2])], 2)
+
+
+def test_a_pandas_aggregate_function_takes_a_groups_series():
+    import pandas as pd
+    runner = AggregateRunner(DelegatingScalarFunction(lambda s: s.mean()), "mean", "DOUBLE")
+    assert runner.aggregate_series([pd.Series([1.0, None, 5.0])]) == 3.0
+    assert runner.aggregate_series([pd.Series([], dtype=float)]) is None

@@ -18,8 +18,11 @@ def test_scalar_and_table_functions_run_in_a_query(spark):
         for w in (s or "").split():
             yield w, len(w)
     t_env.create_temporary_function("words", words)
+    t_env.create_temporary_function("plus", udf(lambda x: x + 0.5, result_type=DataTypes.DOUBLE(),
+                                                func_type="pandas"))
     rows = [tuple(r) for r in t_env.sql_query(
-        "SELECT a, half(a) AS h, w, n FROM t LEFT JOIN LATERAL TABLE(words(s)) AS T(w, n) "
-        "ON TRUE WHERE half(a) IS NULL OR half(a) < 1").execute().collect()]
+        "SELECT a, half(a) AS h, plus(a) AS p, w, n FROM t LEFT JOIN LATERAL TABLE(words(s)) "
+        "AS T(w, n) ON TRUE WHERE half(a) IS NULL OR half(a) < 1").execute().collect()]
     # 1 / 2 = 0.5 truncated to the BIGINT 0, as PyFlink's coder does
-    assert sorted(rows, key=repr) == [(1, 0, "a", 1), (1, 0, "bb", 2), (None, None, "c", 1)]
+    assert sorted(rows, key=repr) == [(1, 0, 1.5, "a", 1), (1, 0, 1.5, "bb", 2),
+                                      (None, None, None, "c", 1)]

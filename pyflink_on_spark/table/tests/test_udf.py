@@ -98,3 +98,29 @@ def test_pyflink_table_udf_imports_through_the_alias():
     module = importlib.import_module("pyflink.table.udf")
     assert module.udf is udf
     assert importlib.import_module("pyflink.table").TableFunction.__name__ == "TableFunction"
+
+
+def test_a_general_aggregate_function_fails_in_batch_mode_when_run_as_on_pyflink():
+    from pyflink_on_spark.table.udf import AggregateFunction
+    from pyflink_on_spark.util.exceptions import TableException
+
+    class Total(AggregateFunction):
+        def create_accumulator(self):
+            return [0]
+
+        def accumulate(self, acc, x):
+            acc[0] += x
+
+        def get_value(self, acc):
+            return acc[0]
+    t_env, t = _env_and_table()
+    total = udaf(Total(), result_type=DataTypes.BIGINT(), accumulator_type=DataTypes.ARRAY(
+        DataTypes.BIGINT()))
+    grouped = t.group_by(col("s")).select(col("s"), total(col("a")))
+    assert [c.sql_type for c in grouped._resolved_columns()] == ["STRING", "BIGINT"]
+    with pytest.raises(TableException, match="non-Pandas UDAFs are not supported in batch "
+                                             "mode currently."):
+        grouped.execute()
+    mean = udaf(lambda s: s.mean(), result_type=DataTypes.DOUBLE(), func_type="pandas")
+    (spec,) = t.group_by(col("s")).select(mean(col("a")))._description.functions
+    assert (spec.kind, spec.func_type) == ("aggregate", "pandas")
