@@ -174,15 +174,19 @@ def _add_sink(t_env, insert: StreamInsert) -> None:
 
 
 def _cast_to(t_env, table, columns):
-    """The table's columns cast to the target's, by position (as the Spark insert's are)."""
-    names = [c.name for c in table._resolved_columns()]
-    if [(c.name, c.sql_type) for c in table._resolved_columns()] == \
-            [(c.name, c.sql_type) for c in columns]:
+    """The table's columns cast to the target's, by position (as the Spark insert's are):
+    renamed to the target's names first (a positional rename in Spark: a query's own names,
+    VALUES' EXPR$0..., need not be the Spark frame's)."""
+    current = table._resolved_columns()
+    if [(c.name, c.sql_type) for c in current] == [(c.name, c.sql_type) for c in columns]:
         return table
-    items = ", ".join("CAST(`%s` AS %s) AS `%s`" % (name.replace("`", "``"), c.sql_type,
+    renamed = table.alias(*[c.name for c in columns])
+    if [c.sql_type for c in current] == [c.sql_type for c in columns]:
+        return renamed
+    items = ", ".join("CAST(`%s` AS %s) AS `%s`" % (c.name.replace("`", "``"), c.sql_type,
                                                     c.name.replace("`", "``"))
-                      for name, c in zip(names, columns))
-    return t_env._translated("SELECT %s FROM `%s`" % (items, table._name), (table,))
+                      for c in columns)
+    return t_env._translated("SELECT %s FROM `%s`" % (items, renamed._name), (renamed,))
 
 
 class _PrintLine:
