@@ -152,22 +152,26 @@ class TableRunner(_Runner):
     of the declared columns."""
 
     def __init__(self, function, name: str, result_types: Sequence[str],
-                 job_parameters=()) -> None:
+                 job_parameters=(), row_fields: Optional[Sequence[str]] = None) -> None:
         super().__init__(function, name, job_parameters)
         self.converts = [result_converter(t) for t in result_types]
+        self.row_fields = None if row_fields is None else list(row_fields)
 
     def call(self, columns: Sequence[List[Any]], rows: Optional[int] = None
              ) -> List[List[tuple]]:
         out = []
         try:
             for args in (zip(*columns) if columns else [()] * (rows or 0)):
+                if self.row_fields is not None:       # Table.flat_map: the row as one Row
+                    args = (_row(args, self.row_fields),)
                 out.append([self._row(r) for r in _rows_of(self.function.eval(*args))])
         except Exception as e:
             raise self.failure(e) from None
         return out
 
     def _row(self, value) -> tuple:
-        if len(self.converts) == 1 and not isinstance(value, (tuple, list)):
+        from pyflink_on_spark.common.types import Row
+        if len(self.converts) == 1 and not isinstance(value, (tuple, list, Row)):
             value = (value,)
         values = tuple(value)
         if len(values) != len(self.converts):
@@ -175,6 +179,13 @@ class TableRunner(_Runner):
                              "result types: %r" % (self.name, len(values), len(self.converts),
                                                    value))
         return tuple(c(v) for c, v in zip(self.converts, values))
+
+
+def _row(values, fields):
+    from pyflink_on_spark.common.types import Row
+    row = Row(*values)
+    row.set_field_names(fields)
+    return row
 
 
 def _rows_of(result) -> Iterable:

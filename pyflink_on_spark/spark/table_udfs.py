@@ -105,7 +105,7 @@ def _table_function(spec: UserFunctionSpec, result: pa.DataType, worker):
     def run(batches: Iterator) -> Iterator[pa.Array]:
         from pyflink_on_spark.runtime.table_udfs import TableRunner
         runner = TableRunner(_user_function(spec, worker), spec.name, spec.result_types,
-                             spec.job_parameters)
+                             spec.job_parameters, spec.row_fields)
         for batch in batches:
             columns, rows = _arguments(batch)
             yield pa.array([[dict(zip(names, r)) for r in rows_of]

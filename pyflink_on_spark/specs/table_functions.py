@@ -27,4 +27,6 @@ class UserFunctionSpec:
     deterministic: bool = True
     # 'pandas': the function takes each batch's columns as pandas Series, gives a Series
     func_type: str = "general"
+    # Table.flat_map: the arguments are one Row of these fields (None: as they are)
+    row_fields: Optional[Tuple[str, ...]] = None
     input_types: Optional[Tuple[str, ...]] = None

@@ -94,7 +94,8 @@ def _spec(name: str, wrapper: UserDefinedFunctionWrapper,
         wrapper.spark_name(), wrapper._name if name.startswith("pyflink_udf_") else name,
         wrapper.kind, cloudpickle.dumps(wrapper.delegate()),
         tuple(_type_text(t) for t in wrapper.result_types()),
-        tuple(sorted(parameters.items())), wrapper._deterministic, wrapper._func_type)
+        tuple(sorted(parameters.items())), wrapper._deterministic, wrapper._func_type,
+        wrapper.row_fields())
 
 
 def job_parameters(table_config, env) -> Dict[str, str]:

@@ -307,7 +307,20 @@ class Table(object):
     window = _unsupported("window")
     over_window = _unsupported("over_window")
     map = _unsupported("map")
-    flat_map = _unsupported("flat_map")
+
+    def flat_map(self, func) -> 'Table':
+        """The rows a table function (pyflink.table.udf.udtf) gives for each row, taken as
+        one Row; the function's columns only (f0, f1... unless aliased)."""
+        from pyflink_on_spark.table.expressions import col
+        if getattr(func, "kind", None) != "table":
+            raise NotImplementedError("Table.flat_map of %r: pyflink_on_spark takes a table "
+                                      "function (udtf) here" % (func,))
+        names = self._names()
+        call = func.takes_rows_of(names)(*[col(n) for n in names])
+        outputs = call.udtf_aliases or tuple("f%d" % i for i in range(len(func.result_types())))
+        return self._query("SELECT %s FROM %s, LATERAL TABLE(%s) AS lateral_table(%s)" % (
+            ", ".join("lateral_table.%s" % queries.q(n) for n in outputs),
+            queries.q(self._name), call.sql, ", ".join(queries.q(n) for n in outputs)))
     aggregate = _unsupported("aggregate")
     flat_aggregate = _unsupported("flat_aggregate")
 

@@ -167,6 +167,8 @@ class UserDefinedFunctionWrapper(object):
         self._func_type = func_type
         self._alias_names: tuple = ()
         self._spark_name: Optional[str] = None
+        # Table.flat_map: the function takes each row as one Row of these fields
+        self._row_fields: Optional[tuple] = None
 
     def spark_name(self) -> str:
         """The name this function has in Spark SQL (unique to this wrapper)."""
@@ -187,6 +189,16 @@ class UserDefinedFunctionWrapper(object):
         if self.kind == 'table':        # join_lateral reads its columns' names
             call.udtf_aliases = self._alias_names
         return call
+
+    def row_fields(self) -> Optional[tuple]:
+        """The fields of the Row the function takes (Table.flat_map), else None."""
+        return self._row_fields
+
+    def takes_rows_of(self, fields) -> 'UserDefinedFunctionWrapper':
+        """The function takes each row of a table of these columns as one Row (PyFlink's
+        _set_takes_row_as_input, Table.flat_map)."""
+        self._row_fields = tuple(fields)
+        return self
 
     def alias(self, *alias_names: str) -> 'UserDefinedFunctionWrapper':
         self._alias_names = tuple(alias_names)

@@ -103,3 +103,13 @@ def test_a_pandas_aggregate_function_takes_a_groups_series():
     runner = AggregateRunner(DelegatingScalarFunction(lambda s: s.mean()), "mean", "DOUBLE")
     assert runner.aggregate_series([pd.Series([1.0, None, 5.0])]) == 3.0
     assert runner.aggregate_series([pd.Series([], dtype=float)]) is None
+
+
+def test_a_flat_map_function_takes_each_row_as_one_row_and_may_yield_rows():
+    from pyflink_on_spark.common.types import Row
+
+    def split(line):
+        for s in line.text.split():
+            yield Row(s)
+    runner = TableRunner(DelegationTableFunction(split), "split", ["STRING"], (), ["id", "text"])
+    assert runner.call([[1, 2], ["a b", "c"]]) == [[("a",), ("b",)], [("c",)]]

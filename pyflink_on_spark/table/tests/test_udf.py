@@ -124,3 +124,15 @@ def test_a_general_aggregate_function_fails_in_batch_mode_when_run_as_on_pyflink
     mean = udaf(lambda s: s.mean(), result_type=DataTypes.DOUBLE(), func_type="pandas")
     (spec,) = t.group_by(col("s")).select(mean(col("a")))._description.functions
     assert (spec.kind, spec.func_type) == ("aggregate", "pandas")
+
+
+def test_flat_map_takes_each_row_as_a_row_and_keeps_the_functions_columns():
+    t_env, t = _env_and_table()
+    words = udtf(lambda row: [(row.s, row.a)], result_types=[DataTypes.STRING(),
+                                                             DataTypes.INT()])
+    mapped = t.flat_map(words)
+    assert [(c.name, c.sql_type) for c in mapped._resolved_columns()] == [
+        ("f0", "STRING"), ("f1", "INT")]
+    (spec,) = mapped._description.functions
+    assert spec.row_fields == ("a", "s")
+    assert [c.name for c in mapped.alias("w", "n")._resolved_columns()] == ["w", "n"]
