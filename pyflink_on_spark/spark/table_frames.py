@@ -232,13 +232,24 @@ def _record_decoder(schema: pa.Schema, atomic: bool, timestamp_column=None):
                         columns[i].append(record[i])
             if not columns[0]:
                 continue
-            arrays = [pa.array(c, type=f.type) for c, f in zip(columns, schema)]
+            arrays = [pa.array(_arrow_values(c, f.type), type=f.type)
+                      for c, f in zip(columns, schema)]
             if timestamp_column is not None:     # epoch ms -> the column's microseconds
                 arrays.insert(timestamp_column, pa.array(
                     [t * 1000 for t in stamps], pa.int64()).cast(
                         schema.field(timestamp_column).type))
             yield pa.RecordBatch.from_arrays(arrays, schema=schema)
     return decode
+
+
+def _arrow_values(values: list, arrow: pa.DataType) -> list:
+    """A TIMESTAMP_LTZ column's Instants (an INSTANT field of the stream) as microseconds
+    since the epoch, Spark's precision (nanoseconds past the microsecond are dropped)."""
+    if not (pa.types.is_timestamp(arrow) and arrow.tz is not None):
+        return values
+    from pyflink_on_spark.common.time import Instant
+    return [v.seconds * 1_000_000 + v.nanos // 1000 if isinstance(v, Instant) else v
+            for v in values]
 
 
 def _generated_frame(description: GeneratedTable, session):

@@ -19,6 +19,12 @@ _BASIC = (
     (Types.LONG(), "BIGINT", True),
     (Types.FLOAT(), "FLOAT", True),
     (Types.DOUBLE(), "DOUBLE", True),
+    # objects in Java, so nullable wherever they are (seen: a tuple's Instant field)
+    (Types.INSTANT(), "TIMESTAMP_LTZ(9)", False),
+    (Types.SQL_TIMESTAMP(), "TIMESTAMP(9)", False),
+    (Types.SQL_DATE(), "DATE", False),
+    (Types.BIG_DEC(), "DECIMAL(38, 18)", False),
+    (Types.PRIMITIVE_ARRAY(Types.BYTE()), "BYTES", False),
 )
 
 
@@ -32,15 +38,17 @@ def _basic(type_info) -> Optional[Tuple[str, bool]]:
 def _unsupported_type(type_info) -> NotImplementedError:
     return NotImplementedError(
         "from_data_stream: a column of type %s is not supported by pyflink_on_spark's Table "
-        "API (supported: STRING, BOOLEAN, BYTE, SHORT, INT, LONG, FLOAT, DOUBLE fields of a "
-        "tuple or Row, or such a value alone; docs/table.md)" % (type_info,))
+        "API (supported: STRING, BOOLEAN, BYTE, SHORT, INT, LONG, FLOAT, DOUBLE, INSTANT, "
+        "SQL_TIMESTAMP, SQL_DATE, BIG_DEC, PRIMITIVE_ARRAY(BYTE) fields of a tuple or Row, or "
+        "such a value alone; docs/table.md)" % (type_info,))
 
 
 def stream_columns(type_info) -> Tuple[Tuple[TableColumn, ...], str]:
     """(columns, record shape) of a stream of `type_info`. Seen on PyFlink 1.20.5: a tuple's
     fields are f0, f1...; a Row's keep its names; a value alone is f0; fields of Java
     primitive types (INT, BIGINT, DOUBLE, BOOLEAN, FLOAT...) are NOT NULL in a tuple or
-    alone, nullable in a Row."""
+    alone, nullable in a Row; INSTANT is TIMESTAMP_LTZ(9), SQL_TIMESTAMP TIMESTAMP(9), BIG_DEC
+    DECIMAL(38, 18), a byte array BYTES."""
     if type_info is None:
         raise NotImplementedError(
             "from_data_stream of a stream without type information (PyFlink makes it one "

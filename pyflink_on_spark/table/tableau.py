@@ -49,7 +49,8 @@ def value_text(value, sql_type: str) -> str:
         precision = re.search(r"\((\d)\)$", sql_type)
         digits = int(precision.group(1)) if precision else 6
         text = value.strftime("%Y-%m-%d %H:%M:%S")
-        return text + ("." + ("%06d" % value.microsecond)[:digits] if digits else "")
+        # Spark keeps microseconds: digits past them (TIMESTAMP(9)) are zeros
+        return text + ("." + ("%06d000" % value.microsecond)[:digits] if digits else "")
     if isinstance(value, datetime.date):
         return value.isoformat()
     if isinstance(value, (bytes, bytearray)):

@@ -33,3 +33,11 @@ def test_bytes_print_as_hex_literals():
     columns = (TableColumn("b", "BYTES"),)
     assert tableau(columns, [((bytearray(b"ab"),), 0)], streaming=False)[3] == \
         "|                        x'6162' |"
+
+
+def test_nanosecond_timestamps_print_nine_digits():
+    import datetime
+    columns = (TableColumn("t", "TIMESTAMP_LTZ(9)"),)
+    line = tableau(columns, [((datetime.datetime(1970, 1, 1, 0, 0, 1, 500000),), 0)],
+                   streaming=False)[3]
+    assert line == "| 1970-01-01 00:00:01.500000000 |"
