@@ -62,3 +62,21 @@ class _Executor:
     def execute_async(self, sinks, settings):
         self.jobs.append((sinks, settings))
         return None
+
+
+def test_an_insert_into_a_kafka_table_of_a_table_environment_is_a_kafka_sink_job(monkeypatch):
+    from pyflink_on_spark.specs.sinks import KafkaSinkSpec
+    from pyflink_on_spark.table import EnvironmentSettings, TableEnvironment
+    t_env = TableEnvironment.create(EnvironmentSettings.in_streaming_mode())
+    t_env.execute_sql("CREATE TABLE src (id INT, name STRING) WITH ('connector' = 'datagen', "
+                      "'number-of-rows' = '3')")
+    t_env.execute_sql("CREATE TABLE k (id BIGINT, name STRING) WITH ('connector' = 'kafka', "
+                      "'topic' = 't', 'properties.bootstrap.servers' = 'h:9092', "
+                      "'format' = 'json')")
+    jobs = []
+    monkeypatch.setattr(type(t_env), "_executor", staticmethod(lambda: _Executor(jobs)))
+    t_env.execute_sql("INSERT INTO k SELECT id, name FROM src")
+    (sinks, _settings), = jobs
+    spec = sinks[0].spec
+    assert isinstance(spec, KafkaSinkSpec) and spec.topic == "t"
+    assert spec.value_serializer(Row(1, None)) == b'{"id":1,"name":null}'
