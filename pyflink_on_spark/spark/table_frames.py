@@ -114,6 +114,9 @@ def table_frame(description, session, streams=None):
 def _query_frame(description: QueryTable, session, streams=None):
     from pyflink_on_spark.spark.table_changelog import KIND, SEQ, changelog_frame, is_changelog
     changelog = is_changelog(description)
+    if changelog and description.keyed_changelog is not None:
+        # the keyed aggregate at the job's parallelism, as to_changelog_stream runs it
+        return table_frame(description.keyed_changelog, session, streams)
     _register_functions(description, session)
     # only the views the query reads: another view of the environment may be a table of an
     # unbounded stream (a kafka table an INSERT writes), which has no bounded frame
@@ -202,6 +205,9 @@ def _stream_frame(description: StreamTable, session):
 def records_frame(payloads, description: StreamTable):
     """A frame of the stream's record chunks (one `payload` column: the collect sink's rows)
     as the table's typed columns, decoded in the tasks."""
+    if description.changelog:      # Rows with their RowKinds: a KIND column too
+        from pyflink_on_spark.spark.table_changelog import changelog_records_frame
+        return changelog_records_frame(payloads, description.columns)
     return payloads.mapInArrow(
         _record_decoder(arrow_schema(description.columns),
                         description.record_shape == RECORD_ATOMIC,

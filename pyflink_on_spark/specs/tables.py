@@ -3,7 +3,7 @@ SQL, spark/table_frames.py). A table is a frozen description of its inputs and i
 computes nothing until a result is asked for (execute(), to_pandas(), a job reading it)."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Optional, Tuple
 
 
@@ -55,6 +55,8 @@ class StreamTable:
     record_shape: str = RECORD_FIELDS
     # the column holding each record's timestamp (a `rowtime` metadata column), else None
     timestamp_column: Optional[int] = None
+    # records are Rows with their RowKinds (a changelog: the frame's last column is KIND)
+    changelog: bool = False
 
 
 @dataclass(frozen=True)
@@ -80,6 +82,11 @@ class QueryTable:
     streaming: bool = False
     flink_query: Optional[str] = None
     functions: Tuple[Any, ...] = ()
+    # a grouping query's changelog as the keyed aggregate computes it at the job's
+    # parallelism (a StreamTable with changelog=True: table/table_environment.py
+    # _group_changelog), the rows of execute(), to_pandas() and INSERT; None: computed by
+    # spark/table_changelog.py in one task
+    keyed_changelog: Any = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)

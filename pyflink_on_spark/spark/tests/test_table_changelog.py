@@ -58,3 +58,23 @@ def test_a_changelog_materializes_in_the_order_of_last_change():
     pdf = materialized(changes, (TableColumn("k", "STRING"), TableColumn("s", "INT")))
     assert pdf.to_dict("list") == {"k": ["b", "a"], "s": [1, 5]}
     assert str(pdf.dtypes["s"]) == "int32"
+
+
+def test_keyed_changelog_records_decode_to_columns_and_kinds():
+    # the keyed aggregate's Rows (their RowKinds) as the table's columns and KIND
+    from pyflink_on_spark.common.types import Row, RowKind
+    from pyflink_on_spark.runtime.boundary import dumps_records
+    from pyflink_on_spark.spark.table_changelog import KIND, _changelog_decoder
+    rows = []
+    for values, kind in ((("a", 1), RowKind.INSERT), (("a", 1), RowKind.UPDATE_BEFORE),
+                         (("a", 3), RowKind.UPDATE_AFTER)):
+        row = Row(*values)
+        row.set_row_kind(kind)
+        rows.append(row)
+    schema = pa.schema([pa.field("k", pa.string()), pa.field("n", pa.int64())])
+    chunks = pa.RecordBatch.from_arrays([pa.array([dumps_records((rows, None))], pa.binary())],
+                                        names=["payload"])
+    out, = list(_changelog_decoder(schema)(iter([chunks])))
+    assert out.schema.names == ["k", "n", KIND]
+    assert out.to_pylist() == [{"k": "a", "n": 1, KIND: 0}, {"k": "a", "n": 1, KIND: 1},
+                               {"k": "a", "n": 3, KIND: 2}]

@@ -94,6 +94,7 @@ def test_unsupported_methods_and_names_raise_naming_them():
 
 def test_grouping_queries_in_streaming_mode_update_and_feed_changelogs_only():
     env = StreamExecutionEnvironment.get_execution_environment()
+    env.set_parallelism(1)
     ds = env.from_collection([(1, "x")], type_info=Types.TUPLE([Types.INT(), Types.STRING()]))
     streaming = StreamTableEnvironment.create(env)
     streaming.create_temporary_view("v", ds)
@@ -102,6 +103,15 @@ def test_grouping_queries_in_streaming_mode_update_and_feed_changelogs_only():
     with pytest.raises(NotImplementedError, match="to_changelog_stream"):
         streaming.to_data_stream(grouped)
     assert streaming.to_changelog_stream(grouped) is not None       # built, not run
+    # execute() / to_pandas() / INSERT read the keyed aggregate's changelog (its job's graph
+    # built with the query, not run); an expression over an aggregate takes the one-task path
+    assert grouped._description.keyed_changelog is None     # parallelism 1: one task
+    env.set_parallelism(2)
+    grouped = streaming.sql_query("SELECT f1, SUM(f0) AS s FROM v GROUP BY f1")
+    keyed = grouped._description.keyed_changelog
+    assert keyed.changelog and [c.name for c in keyed.columns] == ["f1", "s"]
+    assert streaming.sql_query("SELECT f1, SUM(f0) + 1 AS s FROM v GROUP BY f1")._description \
+        .keyed_changelog is None
     batch = StreamTableEnvironment.create(env, EnvironmentSettings.in_batch_mode())
     batch.create_temporary_view("v", ds)
     assert not batch.sql_query("SELECT f1, SUM(f0) AS s FROM v GROUP BY f1")._updates()
