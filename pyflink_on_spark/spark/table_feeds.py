@@ -8,6 +8,8 @@ they see. Anything else over an unbounded table raises NotImplementedError namin
 the job starts."""
 from __future__ import annotations
 
+import re
+
 from dataclasses import replace
 from typing import Callable, Dict, Iterator, List, Tuple
 
@@ -96,8 +98,16 @@ def _leaves(description) -> Iterator:
 
 
 def read_inputs(description: QueryTable) -> Tuple[Tuple[str, object], ...]:
-    """The inputs a query reads (a query is handed every view of its environment)."""
-    names = _table_names(description.query)
+    """The inputs a query reads (a query is handed every view of its environment); all of
+    them when the query's tables cannot be told (sqlglot cannot parse it)."""
+    from sqlglot.errors import ParseError
+    try:
+        # sqlglot reads `GROUP BY window(...)` (a group window) as a WINDOW clause; only
+        # the table names matter here
+        names = _table_names(re.sub(r"\bwindow\s*\(", "window_(", description.query,
+                                    flags=re.IGNORECASE))
+    except ParseError:
+        return tuple(description.inputs)
     return tuple((name, view) for name, view in description.inputs if name in names)
 
 
