@@ -1,6 +1,7 @@
 """The driver's JVM as the shim starts it (spark/gateway.py): a quiet run's stderr holds only
 what the job prints; the JVM's boot warning is the one line left out of what it writes, even
 split across reads; a signal to the driver's process group does not reach the JVM."""
+import concurrent.futures
 import os
 import signal
 import subprocess
@@ -76,13 +77,16 @@ def _cli(args, cwd, **kwargs):
 def test_a_quiet_run_prints_only_what_the_job_prints_and_verbose_shows_spark(tmp_path):
     script = tmp_path / "job.py"
     script.write_text(JOB)
+    # both runs at once (each its own driver and JVM): a driver mostly waits for its JVM
     quiet = _cli(["run", str(script)], str(tmp_path))
-    out, err = quiet.communicate(timeout=600)
-    assert quiet.returncode == 0, err
-    assert out == "10\n20\n30\n"
-    assert err == ""
     verbose = _cli(["run", "--verbose", str(script)], str(tmp_path))
-    out, err = verbose.communicate(timeout=600)
+    with concurrent.futures.ThreadPoolExecutor(1) as beside:
+        verbose_output = beside.submit(verbose.communicate, timeout=600)
+        out, err = quiet.communicate(timeout=600)
+        assert quiet.returncode == 0, err
+        assert out == "10\n20\n30\n"
+        assert err == ""
+        out, err = verbose_output.result()
     assert verbose.returncode == 0, err
     assert out == "10\n20\n30\n"
     assert INCUBATOR_WARNING.decode().strip() in err   # what the quiet run leaves out
