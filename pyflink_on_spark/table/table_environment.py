@@ -223,6 +223,11 @@ class TableEnvironment(object):
                               "are not supported in batch mode currently.")
         return table
 
+    def _with_keyed_changelog(self, table: Table) -> Table:
+        """The table as it is: a TableEnvironment has no DataStream job to compute a keyed
+        changelog in (StreamTableEnvironment's does)."""
+        return table
+
     def execute_sql(self, stmt: str):
         """SELECT queries, CREATE TABLE of the connectors that run (datagen), CREATE VIEW,
         DROP TABLE / VIEW (table/sql parse_statement: what it does not parse raises
