@@ -89,6 +89,8 @@ class Expression(object):
     # a table function's call (pyflink.table.udf.udtf): the names its alias gives the
     # function's columns (join_lateral), () without one; None for any other expression
     udtf_aliases: Optional[Tuple[str, ...]] = None
+    # an interval literal's SQL (lit(5).seconds), for group windows; None for others
+    interval_sql: Optional[str] = None
 
     def __init__(self, sql: str, name: Optional[str] = None, refs: Tuple[str, ...] = (),
                  aggregates: Optional[Tuple[str, ...]] = (),
@@ -339,6 +341,54 @@ class Expression(object):
     def desc(self) -> 'Expression':
         return Expression(self.sql, refs=self.refs, aggregates=self.aggregates,
                           ordering="DESC", reads=self.reads)
+
+    # -- intervals and group window properties (Table.window, table/window.py) ------------
+
+    def _interval(self, unit: str, milliseconds: bool = False) -> 'Expression':
+        """lit(5).seconds: INTERVAL '5' SECOND (a literal count only)."""
+        try:
+            count = int(self.sql)
+        except ValueError:
+            raise NotImplementedError(
+                "%s.%s: pyflink_on_spark takes intervals of an integer literal (lit(5).seconds)"
+                % (self.sql, unit.lower())) from None
+        text = ("%d.%03d" % divmod(count, 1000)) if milliseconds else str(count)
+        interval = Expression("INTERVAL '%s' %s" % (text, unit))
+        interval.interval_sql = interval.sql
+        return interval
+
+    @property
+    def millis(self) -> 'Expression': return self._interval("SECOND", milliseconds=True)
+    milli = millis
+    @property
+    def seconds(self) -> 'Expression': return self._interval("SECOND")
+    second = seconds
+    @property
+    def minutes(self) -> 'Expression': return self._interval("MINUTE")
+    minute = minutes
+    @property
+    def hours(self) -> 'Expression': return self._interval("HOUR")
+    hour = hours
+    @property
+    def days(self) -> 'Expression': return self._interval("DAY")
+    day = days
+
+    def _window_property(self, kind: str) -> 'Expression':
+        """col('w').start of a group window aliased 'w': a marker the window's select
+        replaces by TUMBLE_START(...) (table/window_tables.py)."""
+        if not self.is_column:
+            raise NotImplementedError("%s.%s: a group window property is read from the "
+                                      "window's alias (col('w').%s)" % (self.sql, kind, kind))
+        return Expression("WINDOW_PROPERTY_%s(%s)" % (kind.upper(), self.sql), aggregates=())
+
+    @property
+    def start(self) -> 'Expression': return self._window_property("start")
+    @property
+    def end(self) -> 'Expression': return self._window_property("end")
+    @property
+    def rowtime(self) -> 'Expression': return self._window_property("rowtime")
+    @property
+    def proctime(self) -> 'Expression': return self._window_property("proctime")
 
     def __getattr__(self, name: str):
         if name.startswith("_"):

@@ -304,7 +304,12 @@ class Table(object):
                                       "not supported by pyflink_on_spark yet")
         return self._query("SELECT * FROM %s LEFT JOIN LATERAL TABLE(%s)%s ON TRUE"
                            % (queries.q(self._name), call.sql, alias))
-    window = _unsupported("window")
+    def window(self, window):
+        """A group window (pyflink.table.window Tumble / Slide / Session): run as Flink
+        SQL's group window query (table/window_tables.py)."""
+        from pyflink_on_spark.table.window_tables import GroupWindowedTable
+        return GroupWindowedTable(self, window)
+
     over_window = _unsupported("over_window")
     map = _unsupported("map")
 

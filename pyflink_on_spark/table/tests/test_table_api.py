@@ -80,15 +80,18 @@ def test_unsupported_methods_and_names_raise_naming_them():
         t_env.create_java_temporary_function("f", "com.example.F")
     with pytest.raises(NotImplementedError, match="'jdbc' connector"):
         t_env.execute_sql("CREATE TABLE t (a INT) WITH ('connector' = 'jdbc')")
-    with pytest.raises(NotImplementedError, match="kafka table of format 'csv'"):
+    with pytest.raises(NotImplementedError, match="kafka table of format 'avro'"):
         t_env.execute_sql("CREATE TABLE t (a INT) WITH ('connector' = 'kafka', "
-                          "'format' = 'csv')")
+                          "'format' = 'avro', 'topic' = 'x', "
+                          "'properties.bootstrap.servers' = 'localhost:1')")
     with pytest.raises(ValueError, match="kafka table needs its value format"):
         t_env.execute_sql("CREATE TABLE t (a INT) WITH ('connector' = 'kafka')")
     with pytest.raises(ImportError, match="ListView"):
         from pyflink_on_spark.table import ListView  # noqa: F401,F811
     table = t_env.from_data_stream(env.from_collection([1], type_info=Types.INT()))
-    with pytest.raises(NotImplementedError, match="Table.window"):
+    with pytest.raises(NotImplementedError, match="Table.over_window"):
+        table.over_window(None)
+    with pytest.raises(TypeError, match="group window"):
         table.window(None)
 
 
