@@ -41,6 +41,10 @@ def expression_of(value: Any) -> 'Expression':
     return value if isinstance(value, Expression) else Expression(literal_sql(value))
 
 
+# the Table API's `+` of two expressions (Flink's `plus`), as the SQL translator reads it
+TABLE_PLUS = "__TABLE_PLUS"
+
+
 def combined(sql: str, *parts: 'Expression') -> 'Expression':
     """A new expression over `parts`: the columns and aggregate calls they read are its."""
     refs: Tuple[str, ...] = ()
@@ -131,10 +135,14 @@ class Expression(object):
     def _postfix(self, text: str) -> 'Expression':
         return combined("(%s %s)" % (self.sql, text), self)
 
-    # PyFlink's + with a string concatenates (seen: col('s') + 'x' is 'applex', NULL for NULL)
+    # PyFlink's + with a string concatenates (seen: col('s') + 'x' is 'applex', NULL for NULL);
+    # of two expressions it is Flink's `plus`, typed when the query is translated (a string
+    # on the left concatenates: table/sql/functions.py TABLE_PLUS)
     def __add__(self, other):
         if isinstance(other, str):
             return _function("CONCAT")(self, other)
+        if isinstance(other, Expression):
+            return _function(TABLE_PLUS)(self, other)
         return self._binary("+", other)
 
     def __radd__(self, other):

@@ -40,3 +40,15 @@ try:
 except Exception as e:
     print("refused:", "Cannot apply '+' to arguments of type '<VARCHAR(2147483647)> + "
           "<VARCHAR(2147483647)>'" in str(e))
+
+# the Table API's + of two expressions is Flink's plus: a string on the left concatenates
+from pyflink.table.expressions import col
+table = t_env.from_path("t").select(col("s") + col("s"), col("s") + col("i"), col("i") + col("b"))
+table.print_schema()
+with table.execute().collect() as results:
+    for row in results:
+        print(row)
+try:
+    t_env.from_path("t").select(col("i") + col("s"))
+except Exception as e:
+    print("refused:", "Invalid function call:\nplus(INT, STRING)" in str(e))

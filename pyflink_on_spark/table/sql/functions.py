@@ -273,6 +273,25 @@ def _sign(name: str, args: List[Arg]) -> Result:
     return (cast(e, spark_type_string(ta)) if ta is not None else e), ta
 
 
+def _table_plus(name: str, args: List[Arg]) -> Result:
+    """The Table API's `+` of two expressions (table/expression.py): seen on PyFlink 1.20.5,
+    a string on the left concatenates the right as a string (col('s') + col('i') is 'ab7',
+    col('s1') + col('s2') 'abcd'), numbers add as SQL's +, other operands fail with
+    `Invalid function call:\nplus(INT, STRING)`."""
+    from pyflink_on_spark.table.sql.arithmetic import arithmetic
+    from pyflink_on_spark.table.sql.flink_types import flink_type_string
+    _arity(name, args, 2, 2)
+    (a, ta), (b, tb) = args
+    if is_string(ta):
+        return call('concat', a, _as_string(b, tb)), DataTypes.STRING()
+    try:
+        return arithmetic('+', (a, ta), (b, tb), exp.Add(this=a, expression=b))
+    except SqlValidationError:
+        raise SqlValidationError('Invalid function call:\nplus(%s, %s)' % tuple(
+            'NULL' if t is None else flink_type_string(t.nullable()) for t in (ta, tb))) \
+            from None
+
+
 _FUNCTIONS: Dict[str, Callable[[str, List[Arg]], Result]] = {
     'CHAR_LENGTH': _same('char_length', _int, 1, 1),
     'CHARACTER_LENGTH': _same('char_length', _int, 1, 1),
@@ -328,6 +347,7 @@ _FUNCTIONS: Dict[str, Callable[[str, List[Arg]], Result]] = {
     'TO_TIMESTAMP_LTZ': _to_timestamp_ltz,
     'FROM_UNIXTIME': _from_unixtime,
     'UNIX_TIMESTAMP': _unix_timestamp,
+    '__TABLE_PLUS': _table_plus,
 }
 
 def niladic(name: str) -> Optional[Result]:

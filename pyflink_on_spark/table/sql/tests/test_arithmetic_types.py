@@ -175,3 +175,26 @@ def test_datetime_and_interval_arithmetic_keeps_the_datetime_type():
         'TIMESTAMP(3)', 'TIMESTAMP(3)', 'DATE', 'TIMESTAMP(3)', 'TIMESTAMP(3)']
     with pytest.raises(UnsupportedSqlError, match='is not derived'):
         type_of("i * INTERVAL '1' SECOND")
+
+
+@pytest.mark.parametrize('expression, flink_type, spark', [
+    # the Table API's + of two expressions (table/expression.py): Flink's `plus`, seen on
+    # PyFlink 1.20.5: a string on the left concatenates ('ab7'), numbers add
+    ('__TABLE_PLUS(s1, s2)', 'STRING', 'CONCAT(`s1`, `s2`)'),
+    ('__TABLE_PLUS(s1, i)', 'STRING', 'CONCAT(`s1`, CAST(`i` AS STRING))'),
+    ('__TABLE_PLUS(i, b)', 'BIGINT', '`i` + `b`'),
+])
+def test_table_api_plus(expression, flink_type, spark):
+    translated = translate_query('SELECT %s FROM t' % expression, TABLES)
+    assert translated.columns[0][1] == flink_type
+    assert translated.sql == 'SELECT %s AS `EXPR$0` FROM t' % spark
+
+
+@pytest.mark.parametrize('expression, message', [
+    ('__TABLE_PLUS(i, s1)', 'Invalid function call:\nplus(INT, STRING)'),
+    ('__TABLE_PLUS(d1, s1)', 'Invalid function call:\nplus(DECIMAL(10, 2), STRING)'),
+])
+def test_table_api_plus_refused_in_flinks_words(expression, message):
+    with pytest.raises(SqlValidationError) as info:
+        type_of(expression)
+    assert str(info.value) == message
