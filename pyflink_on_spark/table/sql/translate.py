@@ -229,13 +229,15 @@ class _Translator:
         names = [c.name for c in node.args['alias'].columns] if node.args.get('alias') \
             else ['EXPR$%d' % i for i in range(len(rows[0].expressions))]
         scope = _Scope([])
-        types = [self.expr(e, scope)[1] for e in rows[0].expressions]
-        for e, dt in zip(rows[0].expressions, types):
-            if dt is None:
-                _untyped(e)
-        for row in rows[1:]:
-            for e in row.expressions:
-                self.expr(e, scope)
+        row_types = [[self.expr(e, scope)[1] for e in row.expressions] for row in rows]
+        types = row_types[0]
+        for i, dt in enumerate(types):
+            if dt is None:      # a NULL in the first row: the column's type from another row
+                dt = next((r[i] for r in row_types[1:] if i < len(r) and r[i] is not None),
+                          None)
+                if dt is None:
+                    _untyped(rows[0].expressions[i])
+                types[i] = dt.nullable()
         return list(zip(names, types))
 
     def source(self, node: exp.Expression, outer: Optional[_Scope]) -> _Source:

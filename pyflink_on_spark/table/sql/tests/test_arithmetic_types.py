@@ -198,3 +198,10 @@ def test_table_api_plus_refused_in_flinks_words(expression, message):
     with pytest.raises(SqlValidationError) as info:
         type_of(expression)
     assert str(info.value) == message
+
+
+def test_values_with_a_null_in_the_first_row_take_the_column_type_of_another_row():
+    assert translate_query('SELECT * FROM (VALUES (1, NULL), (2, 3)) AS v(a, b)',
+                           {}).columns == (('a', 'INT NOT NULL'), ('b', 'INT'))
+    with pytest.raises(SqlValidationError):      # no row types it: no untyped column
+        translate_query('SELECT * FROM (VALUES (1, NULL), (2, NULL)) AS v(a, b)', {})
