@@ -22,6 +22,9 @@ class TableColumn:
     rowtime: bool = False
     watermark: Optional[str] = None
     metadata: Optional[str] = None
+    # False when print_schema does not show the watermark (seen on PyFlink 1.20.5: a
+    # from_data_stream table whose Schema projects the stream's fields)
+    watermark_shown: bool = True
 
     def text(self) -> str:
         """Flink's `name` TYPE [NOT NULL] [*ROWTIME*] [METADATA ...] [AS expression]

@@ -3,6 +3,7 @@
 here was seen on PyFlink 1.20.5 (docs/table.md)."""
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import List, Optional, Sequence, Tuple
 
 from pyflink_on_spark.common.typeinfo import RowTypeInfo, TupleTypeInfo, Types
@@ -140,7 +141,10 @@ def renamed(columns: Sequence[TableColumn], names: Sequence[str]) -> Tuple[Table
         raise ValueError(
             "Aliasing more fields than we actually have: %d names for %d columns"
             % (len(names), len(columns)))
-    return tuple(TableColumn(n, c.sql_type, c.nullable) for n, c in zip(names, columns))
+    # seen on PyFlink 1.20.5: a renamed rowtime column stays one (*ROWTIME*); expressions and
+    # the watermark are no longer printed
+    return tuple(replace(c, name=n, expression=None, metadata=None, watermark_shown=False)
+                 for n, c in zip(names, columns))
 
 
 def schema_text(columns: Sequence[TableColumn]) -> str:
@@ -148,7 +152,7 @@ def schema_text(columns: Sequence[TableColumn]) -> str:
     WATERMARK FOR `ts`: TIMESTAMP_LTZ(3) AS <its expression as written>)."""
     lines = [c.text() for c in columns] + [
         "WATERMARK FOR `%s`: %s AS %s" % (c.name, c.sql_type, c.watermark)
-        for c in columns if c.watermark is not None]
+        for c in columns if c.watermark is not None and c.watermark_shown]
     return "(\n" + ",\n".join("  " + line for line in lines) + "\n)"
 
 

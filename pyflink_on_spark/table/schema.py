@@ -154,7 +154,7 @@ class TableSchema(object):
                 " AS " + resolved_expression(c.expression, names) if c.expression else ""))
         lines.extend(" |-- WATERMARK FOR %s: %s AS %s" % (
             c.name, c.sql_type, resolved_expression(c.watermark, names))
-            for c in self._columns if c.watermark is not None)
+            for c in self._columns if c.watermark is not None and c.watermark_shown)
         return "root\n" + "".join(line + "\n" for line in lines)
 
     def __repr__(self) -> str:

@@ -43,16 +43,26 @@ class StreamSchema(object):
 
     def __init__(self, stream_columns: Tuple[TableColumn, ...],
                  timestamp_column: Optional[int], computed: Tuple[Tuple[str, str], ...],
-                 watermark: Optional[Tuple[str, str]]) -> None:
+                 watermark: Optional[Tuple[str, str]],
+                 projection: Optional[Tuple[str, ...]] = None) -> None:
         self.stream_columns = stream_columns
         self.timestamp_column = timestamp_column
         self.computed = computed
         self.watermark = watermark
+        # the table's column names in declaration order when they are a projection of the
+        # stream's table (declared physical columns other than all its fields, in order,
+        # first), else None
+        self.projection = projection
 
     def query(self, stream_name: str) -> str:
-        """Flink SQL of the table over the stream's table (computed columns)."""
-        items = ["`%s`" % c.name for c in self.stream_columns] + [
-            "%s AS `%s`" % (expression, name) for name, expression in self.computed]
+        """Flink SQL of the table over the stream's table (computed columns, a projection)."""
+        expressions = dict(self.computed)
+        if self.projection is not None:
+            items = ["%s AS `%s`" % (expressions[n], n) if n in expressions else "`%s`" % n
+                     for n in self.projection]
+        else:
+            items = ["`%s`" % c.name for c in self.stream_columns] + [
+                "%s AS `%s`" % (expression, name) for name, expression in self.computed]
         return "SELECT %s FROM `%s`" % (", ".join(items), stream_name)
 
     def finish(self, columns: Sequence[TableColumn]) -> Tuple[TableColumn, ...]:
@@ -61,7 +71,7 @@ class StreamSchema(object):
         expressions = dict(self.computed)
         done = []
         for column in columns:
-            if column.name in expressions:
+            if column.name in expressions and self.projection is None:
                 column = replace(column, expression=expressions[column.name])
             if self.watermark is not None and column.name == self.watermark[0]:
                 if not _TIME_FIELD.fullmatch(column.sql_type):
@@ -71,7 +81,8 @@ class StreamSchema(object):
                         "precision 'p' is from 0 to 3, but the time field type is %s"
                         % column.type_text())
                 _check_watermark_expression(column.name, self.watermark[1])
-                column = replace(column, rowtime=True, watermark=self.watermark[1])
+                column = replace(column, rowtime=True, watermark=self.watermark[1],
+                                 watermark_shown=self.projection is None)
             done.append(column)
         return tuple(done)
 
@@ -102,12 +113,15 @@ def stream_schema(derived: Sequence[TableColumn], atomic: bool, schema) -> Strea
                 "given type information for schema declaration. Make sure that the type "
                 "information is not a generic raw type. Currently available fields are: [%s]"
                 % (column.name, ", ".join(names)))
-    if physical and (atomic or [c.name for c in physical] != names):
-        raise NotImplementedError(
-            "from_data_stream with a Schema of the physical columns %s for a stream of the "
-            "fields %s: pyflink_on_spark takes a Schema that declares each field of a tuple "
-            "or Row stream in order, or none" % ([c.name for c in physical], names))
-    columns = list(physical or derived)
+    # seen on PyFlink 1.20.5: declared physical columns may be some of the stream's fields,
+    # in any order, with computed ones between them; the table's columns are then the
+    # declared ones in declaration order (a projection of the stream's table, printed
+    # without expressions)
+    kinds = [kind for kind, _, _ in declarations]
+    first_other = next((i for i, k in enumerate(kinds) if k != "physical"), len(kinds))
+    projected = bool(physical) and ([c.name for c in physical] != names
+                                    or "physical" in kinds[first_other:])
+    columns = list(derived if projected else (physical or derived))
     timestamp_column = None
     computed: List[Tuple[str, str]] = []
     for kind, name, detail in declarations:
@@ -137,7 +151,9 @@ def stream_schema(derived: Sequence[TableColumn], atomic: bool, schema) -> Strea
         elif kind == "computed":
             computed.append((name, detail))
     watermark = _watermark(schema, [c.name for c in columns] + [n for n, _ in computed])
-    return StreamSchema(tuple(columns), timestamp_column, tuple(computed), watermark)
+    projection = tuple(name for _, name, _ in declarations) if projected else None
+    return StreamSchema(tuple(columns), timestamp_column, tuple(computed), watermark,
+                        projection)
 
 
 def _watermark(schema, names: List[str]) -> Optional[Tuple[str, str]]:

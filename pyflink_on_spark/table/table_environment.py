@@ -402,7 +402,7 @@ class StreamTableEnvironment(TableEnvironment):
                                   schema.timestamp_column if schema is not None else None)
         if schema is None:
             return Table(description, self, columns)
-        if not schema.computed:
+        if not schema.computed and schema.projection is None:
             columns = schema.finish(columns)
             return Table(description, self, columns)
         stream = Table(description, self, columns)
