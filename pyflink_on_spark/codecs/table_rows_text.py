@@ -22,7 +22,8 @@ def check_types(types: Sequence[str], connector: str) -> None:
     for sql_type in types:
         if not (sql_type in _INTEGERS or sql_type in ("BOOLEAN", "FLOAT", "DOUBLE", "DATE")
                 or sql_type.startswith(("DECIMAL(", "TIMESTAMP(")) or sql_type == "STRING"
-                or sql_type.startswith(_TEXT[1:])):
+                or sql_type.startswith(_TEXT[1:])
+                or (connector == "print" and sql_type.startswith("TIMESTAMP_LTZ("))):
             raise NotImplementedError("a column of type %s in a %s table is not supported by "
                                       "pyflink_on_spark yet" % (sql_type, connector))
 
@@ -65,6 +66,19 @@ def _local_date_time(value: datetime.datetime) -> str:
     return text
 
 
+def _instant(value: datetime.datetime) -> str:
+    """Java's Instant.toString (a TIMESTAMP_LTZ in a print line, seen on PyFlink 1.20.5:
+    1970-01-01T00:00:05Z): UTC, seconds always, the fraction in 3 or 6 digits when not
+    zero, then Z."""
+    if value.tzinfo is not None:
+        value = value.astimezone(datetime.timezone.utc).replace(tzinfo=None)
+    text = value.strftime("%Y-%m-%dT%H:%M:%S")
+    if value.microsecond:
+        text += (".%03d" % (value.microsecond // 1000) if value.microsecond % 1000 == 0
+                 else ".%06d" % value.microsecond)
+    return text + "Z"
+
+
 def _sql_timestamp(value: datetime.datetime) -> str:
     """Flink's SQL timestamp text (csv and json): seconds always, the fraction without
     trailing zeros."""
@@ -103,7 +117,8 @@ def _plain(value: Decimal) -> str:
 def print_line(values: Sequence, types: Sequence[str], kind: int = 0) -> str:
     """The print connector's line of a row: `+I[1, a, null]`."""
     return "%s[%s]" % (_KINDS[kind], ", ".join(
-        "null" if v is None else _value(v, t, _local_date_time, str)
+        "null" if v is None else _instant(v) if t.startswith("TIMESTAMP_LTZ(")
+        else _value(v, t, _local_date_time, str)
         for v, t in zip(values, types)))
 
 

@@ -3,8 +3,10 @@ PyFlink 1.20.5 (print connector lines, filesystem csv / json files)."""
 import datetime
 from decimal import Decimal
 
-from pyflink_on_spark.codecs.table_rows_text import (csv_line, java_double, json_line,
-                                                      print_line)
+import pytest
+
+from pyflink_on_spark.codecs.table_rows_text import (check_types, csv_line, java_double,
+                                                      json_line, print_line)
 
 TYPES = ["INT", "BOOLEAN", "FLOAT", "DOUBLE", "DECIMAL(10, 2)", "DATE", "TIMESTAMP(3)",
          "STRING", "STRING"]
@@ -56,3 +58,17 @@ def test_csv_with_a_semicolon_quotes_digits_of_text_but_not_numbers():
     types = ["BIGINT", "STRING", "DOUBLE", "TIMESTAMP(3)", "STRING"]
     assert csv_line((1, "10", 0.25, datetime.datetime(2024, 1, 2, 3, 4, 6, 120000), None),
                     types, {"sep": ";"}) == '1;"10";0.25;"2024-01-02 03:04:06.12";'
+
+
+def test_a_print_line_writes_timestamp_ltz_as_javas_instant():
+    import datetime
+    utc = datetime.timezone.utc
+    types = ["TIMESTAMP_LTZ(3)"] * 3
+    values = [datetime.datetime(1970, 1, 1, 0, 0, 5, tzinfo=utc),
+              datetime.datetime(2024, 1, 2, 3, 4, 5, 120000, tzinfo=utc),
+              datetime.datetime(2024, 1, 2, 3, 4, 5, 123456)]
+    assert print_line(values, types) == \
+        "+I[1970-01-01T00:00:05Z, 2024-01-02T03:04:05.120Z, 2024-01-02T03:04:05.123456Z]"
+    check_types(types, "print")
+    with pytest.raises(NotImplementedError, match="TIMESTAMP_LTZ"):
+        check_types(types, "filesystem")

@@ -663,7 +663,10 @@ class _Translator:
 
     def cast(self, e: exp.Expression, scope: _Scope):
         inner, _ = self.expr(e.this, scope, True)
-        type_text = e.args['to'].sql(dialect=_FlinkDialect).replace('TEXT', 'STRING')
+        # sqlglot writes TIMESTAMP_LTZ(p) and TIMESTAMP(p) WITH LOCAL TIME ZONE as
+        # TIMESTAMPLTZ(p)
+        type_text = e.args['to'].sql(dialect=_FlinkDialect).replace('TEXT', 'STRING') \
+            .replace('TIMESTAMPLTZ', 'TIMESTAMP_LTZ')
         target = parse_type(type_text)
         spark = spark_type_string(target)
         if isinstance(e, exp.TryCast):

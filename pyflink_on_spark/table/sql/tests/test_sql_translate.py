@@ -277,3 +277,11 @@ def test_a_table_name_spark_would_not_read_bare_is_quoted_and_a_plain_one_is_not
         == "SELECT `f0` AS `f0` FROM `UnnamedTable$0`"
     assert to_spark_sql("SELECT f0 FROM v", {"v": [("f0", "INT")]}) == \
         "SELECT `f0` AS `f0` FROM v"
+
+
+def test_a_cast_to_timestamp_ltz_is_typed_as_flink_types_it():
+    # sqlglot writes the type back as TIMESTAMPLTZ(p); the cast failed with "The Flink SQL
+    # type TIMESTAMPLTZ is not supported"
+    assert columns("SELECT CAST(ts AS TIMESTAMP_LTZ(6)) AS a, "
+                   "CAST(ts AS TIMESTAMP(3) WITH LOCAL TIME ZONE) AS b FROM t") == (
+        ('a', 'TIMESTAMP_LTZ(6)'), ('b', 'TIMESTAMP_LTZ(3)'))
