@@ -134,21 +134,12 @@ def test_an_unbounded_job_through_connect_recovers_after_kill_9_mid_batch(served
     from pyflink_on_spark.spark.streaming.tests import test_streaming_recovery as recovery
     monkeypatch.setenv("SPARK_REMOTE", served.url)
     monkeypatch.setenv(connect_server.STATE_ENV, served.env[connect_server.STATE_ENV])
-    # the bounded run over the same files goes on beside the streaming runs (the client
-    # mostly waits, for the server and for files)
-    bounded_dir = os.path.join(str(tmp_path), "bounded")
-    bounded_in = os.path.join(bounded_dir, "in")
-    os.makedirs(bounded_in)
-    for f in range(recovery.N_FILES):
-        recovery._add_file(bounded_in, f)
-    proc = recovery._start(bounded_dir, bounded_in, os.path.join(bounded_dir, "out"),
-                           os.path.join(bounded_dir, "ckpt"), mode="bounded")
-    try:
-        plain_out, _ = recovery._run_stream(tmp_path, "killed", kills=[(2, "mid_batch")])
-    except BaseException:
-        proc.kill()
-        raise
+    plain_out, in_dir = recovery._run_stream(tmp_path, "killed", kills=[(2, "mid_batch")])
     streamed = recovery._per_key(recovery._parts(plain_out))
+    bounded_dir = os.path.join(str(tmp_path), "bounded")
+    os.makedirs(bounded_dir)
+    proc = recovery._start(bounded_dir, in_dir, os.path.join(bounded_dir, "out"),
+                           os.path.join(bounded_dir, "ckpt"), mode="bounded")
     assert proc.wait(timeout=recovery.START_TIMEOUT) == 0
     bounded = recovery._per_key(recovery._parts(os.path.join(bounded_dir, "out")))
     sums = {k: v for k, v in streamed.items() if k[0] == "sum"}
