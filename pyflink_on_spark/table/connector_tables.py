@@ -55,7 +55,7 @@ def connector_table(create_table, t_env):
             % (connector, ", ".join(RUNNING_CONNECTORS)))
     validate_datagen(create_table)
     physical = tuple(flink_column(c.name, c.data_type) for c in create_table.physical_columns)
-    parallelism = scan_parallelism(create_table) or t_env._env.get_parallelism()
+    parallelism = scan_parallelism(create_table) or t_env._parallelism()
     rows = functools.partial(datagen_rows, create_table)
     if _is_bounded(create_table):
         table = Table(GeneratedTable(rows, max(parallelism, 1), physical, True), t_env,

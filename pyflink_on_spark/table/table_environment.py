@@ -86,6 +86,13 @@ class TableEnvironment(object):
     def _is_streaming(self) -> bool:
         return streaming_of(self._settings, self._env)
 
+    def _parallelism(self) -> int:
+        """The parallelism of the table program's operators: the table config's
+        parallelism.default when set (PyFlink's word_count example sets it to 1: its print
+        lines have no subtask prefix, seen on PyFlink 1.20.5), else the environment's."""
+        configured = self._config.get("parallelism.default", None)
+        return int(configured) if configured is not None else self._env.get_parallelism()
+
     # -- tables ---------------------------------------------------------------------------------
 
     def from_pandas(self, pdf, schema=None, splits_num: int = 1) -> Table:
@@ -531,7 +538,7 @@ class StreamTableEnvironment(TableEnvironment):
         parallelism 1 the one-task changelog (spark/table_changelog.py) gives the same rows
         in the same order, faster (measured: docs/table.md)."""
         description = table._description
-        if not (description.streaming and self._env.get_parallelism() > 1 and
+        if not (description.streaming and self._parallelism() > 1 and
                 table._updates() and self._keyed_changelog_fits(table)):
             return table
         from dataclasses import replace

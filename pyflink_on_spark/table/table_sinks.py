@@ -65,8 +65,8 @@ def table_insert(t_env, path: str, table, overwrite: bool = False):
                 "INSERT INTO kafka table %r of a table whose rows update (a grouping query in "
                 "STREAMING mode): the %s format takes insert-only rows (docs/table.md)"
                 % (path, target.fmt))
-        return StreamInsert(table, target, max(t_env._env.get_parallelism(), 1))
-    parallelism = max(target.parallelism or t_env._env.get_parallelism(), 1)
+        return StreamInsert(table, target, max(t_env._parallelism(), 1))
+    parallelism = max(target.parallelism or t_env._parallelism(), 1)
     if target.connector in ("print", "blackhole") and \
             t_env._executor().table_reads_unbounded(table._description):
         return StreamInsert(table, target, parallelism)
