@@ -450,8 +450,9 @@ class StreamTableEnvironment(TableEnvironment):
         other table."""
         from pyflink_on_spark.common.typeinfo import ExternalTypeInfo, Types
         from pyflink_on_spark.table.sql import UnsupportedSqlError
+        from pyflink_on_spark.table.sql.grouping import AGGREGATE
         from pyflink_on_spark.table.sql.window_grouping import (
-            AGGREGATE, is_window_query, split_window_grouping)
+            is_window_query, split_window_grouping)
         from pyflink_on_spark.table import window_aggregates as windows
         description = table._description
         query = getattr(description, "flink_query", None)

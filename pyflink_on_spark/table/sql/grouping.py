@@ -9,7 +9,7 @@ SELECT DISTINCT; anything else raises UnsupportedSqlError naming it."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Tuple
+from typing import Callable, List, Tuple
 
 from pyflink_on_spark.table.sql.errors import UnsupportedSqlError
 from pyflink_on_spark.table.sql.functions import AGGREGATES
@@ -64,19 +64,7 @@ def split_grouping(query: str) -> Grouping:
         if name not in AGGREGATES:
             raise _refused("the select item %s (only group keys and single aggregate calls "
                            "are kept per group here)" % text)
-        arguments = item.expressions
-        if len(arguments) == 1 and isinstance(arguments[0], exp.Distinct):
-            raise _refused("a DISTINCT aggregate (%s)" % text)
-        if any(a.find(exp.Anonymous) is not None and a.find(exp.Anonymous).name.upper()
-               in AGGREGATES for a in arguments):
-            raise _refused("a nested aggregate (%s)" % text)
-        if name == "COUNT" and len(arguments) == 1 and isinstance(arguments[0], exp.Star):
-            shaped.append((AGGREGATE, (name, None)))
-            continue
-        if len(arguments) != 1:
-            raise _refused("the aggregate call %s" % text)
-        shaped.append((AGGREGATE, (name, len(args))))
-        args.append(render(arguments[0]))
+        shaped.append(aggregate_item(item, name, text, args, render, _refused))
     columns = ["%s AS `__k%d`" % (k, i) for i, k in enumerate(key_text)] + \
         ["%s AS `__a%d`" % (a, i) for i, a in enumerate(args)]
     if not columns:
@@ -85,6 +73,27 @@ def split_grouping(query: str) -> Grouping:
     per_row = "SELECT %s FROM %s%s" % (", ".join(columns), render(source.this),
                                        " WHERE %s" % render(where.this) if where else "")
     return Grouping(per_row, len(keys), tuple(shaped))
+
+
+def aggregate_item(item, name: str, text: str, args: List[str], render: Callable,
+                   refused: Callable[[str], UnsupportedSqlError]) -> Tuple[str, object]:
+    """A select item that calls the aggregate `name` (its SQL `text`): (AGGREGATE, (name,
+    index of its argument in `args`, where it is appended, or None for COUNT(*))); a
+    DISTINCT, nested or many-argument call raises `refused(what)`. Grouping queries and
+    window aggregates (window_grouping.py) keep the same aggregate calls."""
+    from sqlglot import exp
+    arguments = item.expressions
+    if len(arguments) == 1 and isinstance(arguments[0], exp.Distinct):
+        raise refused("a DISTINCT aggregate (%s)" % text)
+    if any(a.find(exp.Anonymous) is not None and a.find(exp.Anonymous).name.upper()
+           in AGGREGATES for a in arguments):
+        raise refused("a nested aggregate (%s)" % text)
+    if name == "COUNT" and len(arguments) == 1 and isinstance(arguments[0], exp.Star):
+        return AGGREGATE, (name, None)
+    if len(arguments) != 1:
+        raise refused("the aggregate call %s" % text)
+    args.append(render(arguments[0]))
+    return AGGREGATE, (name, len(args) - 1)
 
 
 def _refused(what: str) -> UnsupportedSqlError:

@@ -19,10 +19,9 @@ from typing import Optional, Tuple
 
 from pyflink_on_spark.table.sql.errors import UnsupportedSqlError
 from pyflink_on_spark.table.sql.functions import AGGREGATES
+from pyflink_on_spark.table.sql.grouping import KEY, aggregate_item
 from pyflink_on_spark.table.sql.windows import extract_window_tvfs, interval_millis
 
-KEY = "key"
-AGGREGATE = "aggregate"
 WINDOW = "window"            # what: START, END, TIME (window_time, *_ROWTIME)
 
 _TVF_BOUNDS = {"window_start": "START", "window_end": "END", "window_time": "TIME"}
@@ -142,19 +141,7 @@ def split_window_grouping(query: str) -> WindowGrouping:
         if name not in AGGREGATES:
             raise _refused("the select item %s (only group keys, the window's bounds and "
                            "single aggregate calls are kept per window here)" % text)
-        arguments = item.expressions
-        if len(arguments) == 1 and isinstance(arguments[0], exp.Distinct):
-            raise _refused("a DISTINCT aggregate (%s)" % text)
-        if any(a.find(exp.Anonymous) is not None and _call_name(a.find(exp.Anonymous))
-               in AGGREGATES for a in arguments):
-            raise _refused("a nested aggregate (%s)" % text)
-        if name == "COUNT" and len(arguments) == 1 and isinstance(arguments[0], exp.Star):
-            shaped.append((AGGREGATE, (name, None)))
-            continue
-        if len(arguments) != 1:
-            raise _refused("the aggregate call %s" % text)
-        shaped.append((AGGREGATE, (name, len(args))))
-        args.append(render(arguments[0]))
+        shaped.append(aggregate_item(item, name, text, args, render, _refused))
     columns = ["`%s` AS `__t`" % time_column] + \
         ["%s AS `__k%d`" % (k, i) for i, k in enumerate(key_text)] + \
         ["%s AS `__a%d`" % (a, i) for i, a in enumerate(args)]
