@@ -8,7 +8,12 @@ integer operand otherwise (BIGINT as DECIMAL(20, 0), an integer literal with the
 digits), which changes a quotient's scale: integer operands are cast to the DECIMAL Flink
 computes them in (INT DECIMAL(10, 0)). A DECIMAL sum, difference or product beyond 38
 digits is NULL on PyFlink (DECIMAL(20, 0) * DECIMAL(20, 0) of 99999999999999999999):
-Spark's try_add / try_subtract / try_multiply give NULL there too."""
+Spark's try_add / try_subtract / try_multiply give NULL there too.
+
+Integers: Flink computes TINYINT / SMALLINT / INT / BIGINT arithmetic as Java does, wrapping
+past the type's range (INT * 1000000000 of 7 is -1589934592 on PyFlink 1.20.5); Spark's ANSI
+arithmetic fails the job there. The value is computed where it cannot overflow (BIGINT for the
+narrower types, DECIMAL(19, 0) operands for BIGINT) and wrapped into the result type."""
 from typing import Optional, Tuple
 
 from sqlglot import exp
@@ -18,12 +23,18 @@ from pyflink_on_spark.table.sql.flink_types import spark_type_string
 from pyflink_on_spark.table.sql.typing_rules import (
     ILLEGAL_NULL, arithmetic_type, as_decimal, calcite_type_name, is_integral, is_numeric,
     is_timestamp)
-from pyflink_on_spark.table.types import DataType, DateType, DecimalType
+from pyflink_on_spark.table.types import (
+    BigIntType, DataType, DataTypes, DateType, DecimalType, DoubleType, FloatType, IntType,
+    SmallIntType, TinyIntType)
 
-__all__ = ['arithmetic', 'negation', 'mod_function', 'OPERATORS']
+__all__ = ['arithmetic', 'negation', 'negated', 'mod_function', 'wrapped', 'integer_cast',
+           'OPERATORS']
 
 OPERATORS = {exp.Add: '+', exp.Sub: '-', exp.Mul: '*', exp.Div: '/', exp.Mod: '%'}
 _TRY = {'+': 'try_add', '-': 'try_subtract', '*': 'try_multiply'}
+INTEGER_BITS = {TinyIntType: 8, SmallIntType: 16, IntType: 32, BigIntType: 64}
+# an integer operand widened so that + - * of two cannot overflow (|x| < 2^63 * 2^63 < 10^38)
+_WIDE_BIGINT = DataTypes.DECIMAL(19, 0)
 
 Typed = Tuple[exp.Expression, Optional[DataType]]
 
@@ -84,13 +95,45 @@ def arithmetic(op: str, left: Typed, right: Typed, source: exp.Expression) -> Ty
             e = _node(op, exp.Paren(this=a), exp.Paren(this=b))
         return _cast(e, result), result
     if is_integral(result) and op == '/':
-        # Flink divides integers as Java does (truncating); Spark's '/' is a DOUBLE
+        # Flink divides integers as Java does (truncating); Spark's '/' is a DOUBLE. Spark's
+        # div is a BIGINT: MIN_VALUE / -1 of an INT wraps back to MIN_VALUE, as in Java
         div = exp.IntDiv(this=exp.Paren(this=a), expression=exp.Paren(this=b))
-        return _cast(div, result), result
+        return (_cast(div, result) if isinstance(result, BigIntType) or _not_minus_one(
+            source.expression) else wrapped(div, result)), result
     if is_integral(result) and op == '%' and type(result) is not type(ta):
         # Flink types it by the divisor (BIGINT % INT is INT), Spark by the wider operand
         return _cast(_node(op, a, b), result), result
+    if is_integral(result) and op in ('+', '-', '*'):
+        return wrapped(_node(op, _widened(a, result), _widened(b, result)), result), result
     return _node(op, a, b), result
+
+
+def _not_minus_one(node: exp.Expression) -> bool:
+    """A number literal divisor (never negative: -1 is a negation): the quotient cannot
+    overflow, only MIN_VALUE / -1 does."""
+    while isinstance(node, exp.Paren):
+        node = node.this
+    return isinstance(node, exp.Literal) and not node.is_string
+
+
+def _widened(e: exp.Expression, result: DataType) -> exp.Expression:
+    """An integer operand as the type its operation cannot overflow in (module doc)."""
+    if isinstance(result, BigIntType):
+        return _cast(e, _WIDE_BIGINT)
+    return _cast(e, DataTypes.BIGINT())
+
+
+def wrapped(e: exp.Expression, result: DataType) -> exp.Expression:
+    """`e` (an exact value: a BIGINT for a narrower result, a DECIMAL for a BIGINT one)
+    wrapped into the integer type `result` as Java's two's complement arithmetic wraps
+    it: ((e mod 2^n + 2^(n-1)) mod 2^n) - 2^(n-1), cast to the type (in its range: no ANSI
+    error; e mod 2^n first, as e may be any BIGINT)."""
+    half = 2 ** (INTEGER_BITS[type(result)] - 1)
+    low = exp.Anonymous(this='pmod', expressions=[e, exp.Literal.number(2 * half)])
+    value = exp.Sub(this=exp.Anonymous(this='pmod', expressions=[
+        exp.Add(this=low, expression=exp.Literal.number(half)),
+        exp.Literal.number(2 * half)]), expression=exp.Literal.number(half))
+    return _cast(value, result)
 
 
 def _node(op: str, a: exp.Expression, b: exp.Expression) -> exp.Expression:
@@ -110,6 +153,47 @@ def negation(operand: exp.Expression, dt: Optional[DataType]) -> Optional[DataTy
     return dt
 
 
+def negated(source: exp.Expression, operand: exp.Expression, dt: Optional[DataType]) -> Typed:
+    """-x (`source` the Flink operand, `operand` its translation): typed by negation; an
+    integer's wraps as Java's does (-(-2147483648) is -2147483648), where Spark's ANSI
+    negation fails. A literal's is left as it is (it cannot overflow)."""
+    dt = negation(source, dt)
+    neg = exp.Neg(this=operand)
+    if not is_integral(dt) or _is_literal(source):
+        return neg, dt
+    return wrapped(exp.Neg(this=exp.Paren(this=_widened(operand, dt))), dt), dt
+
+
+def integer_cast(e: exp.Expression, source: Optional[DataType], target: DataType
+                 ) -> Optional[exp.Expression]:
+    """CAST of an exact number to a narrower integer type, as Flink casts it (seen on
+    PyFlink 1.20.5): the low bits kept, as Java's (int) of a long and BigDecimal.intValue()
+    (truncated first) give them (CAST(3000000000 AS INT) is -1294967296, CAST(9999999999.5
+    AS INT) 1410065407), where Spark's ANSI cast fails. None when Spark's cast is Flink's."""
+    if not is_integral(target):
+        return None
+    if isinstance(source, (FloatType, DoubleType)):
+        # Java's (int) / (long) of a double: saturated at the type's bounds (CAST(2.9e10 AS
+        # INT) is 2147483647)
+        bits = INTEGER_BITS[type(target)]
+        return _cast(exp.Greatest(this=exp.Least(this=e, expressions=[
+            exp.Literal.number(2 ** (bits - 1) - 1)]), expressions=[
+                exp.Literal.number(-2 ** (bits - 1))]), target)
+    if isinstance(target, BigIntType):
+        return None
+    if isinstance(source, DecimalType):
+        return wrapped(_cast(e, DataTypes.BIGINT()), target)
+    if is_integral(source) and INTEGER_BITS[type(source)] > INTEGER_BITS[type(target)]:
+        return wrapped(_cast(e, DataTypes.BIGINT()), target)
+    return None
+
+
+def _is_literal(node: exp.Expression) -> bool:
+    while isinstance(node, exp.Paren):
+        node = node.this
+    return isinstance(node, exp.Literal)
+
+
 def mod_function(left: Typed, right: Typed) -> Typed:
     """MOD(a, b): typed as a % b (PyFlink 1.20.5: MOD(INT, DECIMAL(10, 2)) is
     DECIMAL(10, 2)), Calcite's MOD error for other operands."""
@@ -124,4 +208,5 @@ def mod_function(left: Typed, right: Typed) -> Typed:
             "Cannot apply 'MOD' to arguments of type 'MOD(<%s>, <%s>)'. Supported form(s): "
             "'MOD(<EXACT_NUMERIC>, <EXACT_NUMERIC>)'"
             % (calcite_type_name(ta), calcite_type_name(tb))) from None
+
 

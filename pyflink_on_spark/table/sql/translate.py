@@ -589,6 +589,9 @@ class _Translator:
                          if e.args.get('false') is not None else (None, None))
             return _as_decimal(exp.If(this=cond, true=then, false=other),
                                _result_type([tt, ot]))
+        if isinstance(e, exp.Neg):        # an integer's wraps (arithmetic.negated)
+            from pyflink_on_spark.table.sql.arithmetic import negated
+            return negated(e.this, *self.expr(e.this, scope, aggregate_ok))
         if isinstance(e, _PASS_THROUGH):
             types = []
             for key, value in list(e.args.items()):
@@ -662,7 +665,7 @@ class _Translator:
         return _quoted_column(e), dt
 
     def cast(self, e: exp.Expression, scope: _Scope):
-        inner, _ = self.expr(e.this, scope, True)
+        inner, source = self.expr(e.this, scope, True)
         # sqlglot writes TIMESTAMP_LTZ(p) and TIMESTAMP(p) WITH LOCAL TIME ZONE as
         # TIMESTAMPLTZ(p)
         type_text = e.args['to'].sql(dialect=_FlinkDialect).replace('TEXT', 'STRING') \
@@ -673,7 +676,8 @@ class _Translator:
             # TRY_CAST: NULL where the value does not convert, in both engines
             casted = try_cast_text(inner, spark)
         else:
-            casted = cast(inner, spark)
+            from pyflink_on_spark.table.sql.arithmetic import integer_cast
+            casted = integer_cast(inner, source, target) or cast(inner, spark)
         # Flink (1.15+) trims a cast to VARCHAR(n) to n characters and pads CHAR(n)
         if isinstance(target, VarCharType) and target.length < 0x7fffffff:
             casted = call('substring', casted, exp.Literal.number(1),
@@ -771,6 +775,13 @@ class _Translator:
             wrapped = exp.Sub(this=call('pmod', exp.Add(this=total, expression=lit(half)),
                                         lit(2 * half)), expression=lit(half))
             return cast(wrapped, spark_type_string(dt)), dt.nullable()
+        if is_integral(dt):
+            # a BIGINT wraps too (Java's long sum): the exact DECIMAL(38, 0) sum, wrapped
+            from pyflink_on_spark.table.sql.arithmetic import wrapped as wrapped_into
+            total = call('SUM', cast(inner, 'DECIMAL(38,0)') if not isinstance(
+                inner, exp.Distinct) else exp.Distinct(
+                    expressions=[cast(inner.expressions[0], 'DECIMAL(38,0)')]))
+            return wrapped_into(total, dt), dt.nullable()
         if is_integral(dt) or isinstance(dt, (FloatType, DoubleType)):
             return cast(call('SUM', inner), spark_type_string(dt)), dt.nullable()
         result = DataTypes.DECIMAL(38, dt.scale)
@@ -782,6 +793,9 @@ class _Translator:
             # Flink: the sum (BIGINT) divided by the count, truncated, in the argument's type
             total = call('SUM', exp.Distinct(expressions=[cast(arg, 'BIGINT')])
                          if distinct else cast(arg, 'BIGINT'))
+            if _NARROW_INT_BITS.get(type(dt)) is None:
+                # a BIGINT's sum wraps (seen: AVG of 2^63 - 1 and 10 is -4611686018427387899)
+                total, _ = _Translator._sum(inner, dt)
             count = exp.Count(this=exp.Distinct(expressions=[arg]) if distinct else arg)
             div = exp.IntDiv(this=total, expression=call('NULLIF', count,
                                                          exp.Literal.number(0)))

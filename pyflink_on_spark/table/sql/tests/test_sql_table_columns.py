@@ -15,8 +15,13 @@ def test_physical_schema_and_computed_columns():
     assert physical_schema_ddl(SRC) == '`id` INT, `name` STRING'
     query = table_query(SRC, 'src_physical')
     assert query.sql == (
-        'SELECT `id` AS `id`, `name` AS `name`, TIMESTAMP_MILLIS(`id` * 1000 + 500) AS `ts`, '
-        'CAST((`id`) DIV (2) AS INT) AS `half` FROM `src_physical`')
+        'SELECT `id` AS `id`, `name` AS `name`, TIMESTAMP_MILLIS(%s) AS `ts`, '
+        'CAST((`id`) DIV (2) AS INT) AS `half` FROM `src_physical`' % (
+            # INT arithmetic wraps as Java's (arithmetic.py): the BIGINT value wrapped
+            'CAST(PMOD(PMOD(CAST(%s AS BIGINT) + CAST(500 AS BIGINT), 4294967296) + '
+            '2147483648, 4294967296) - 2147483648 AS INT)' % (
+                'CAST(PMOD(PMOD(CAST(`id` AS BIGINT) * CAST(1000 AS BIGINT), 4294967296) + '
+                '2147483648, 4294967296) - 2147483648 AS INT)')))
     assert query.columns == (('id', 'INT'), ('name', 'STRING'), ('ts', 'TIMESTAMP_LTZ(3)'),
                              ('half', 'INT'))
 

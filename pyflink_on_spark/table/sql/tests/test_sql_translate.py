@@ -48,10 +48,12 @@ def test_avg_and_sum_of_integers_keep_flinks_integer_type():
         'SELECT CAST(SUM(CAST(`i` AS BIGINT)) DIV NULLIF(COUNT(`i`), 0) AS INT) AS `EXPR$0`, '
         'COUNT(*) AS `EXPR$1`, COUNT(DISTINCT `s`) AS `EXPR$2`, MIN(`s`) AS `EXPR$3`, '
         'MAX(`d`) AS `EXPR$4` FROM t')
-    # SUM(INT) wraps in INT on PyFlink: 2147483647 + 1 is -2147483648
+    # SUM(INT) wraps in INT on PyFlink: 2147483647 + 1 is -2147483648; SUM(BIGINT) in BIGINT
     assert sql('SELECT SUM(i), SUM(b) FROM t') == (
         'SELECT CAST(PMOD(SUM(CAST(`i` AS BIGINT)) + 2147483648, 4294967296) - 2147483648 AS '
-        'INT) AS `EXPR$0`, CAST(SUM(`b`) AS BIGINT) AS `EXPR$1` FROM t')
+        'INT) AS `EXPR$0`, CAST(PMOD(PMOD(SUM(CAST(`b` AS DECIMAL(38, 0))), '
+        '18446744073709551616) + 9223372036854775808, 18446744073709551616) - '
+        '9223372036854775808 AS BIGINT) AS `EXPR$1` FROM t')
     assert columns('SELECT AVG(i), SUM(b), AVG(d), COUNT(*) FROM t') == (
         ('EXPR$0', 'INT'), ('EXPR$1', 'BIGINT'), ('EXPR$2', 'DOUBLE'),
         ('EXPR$3', 'BIGINT NOT NULL'))
