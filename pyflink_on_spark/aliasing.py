@@ -28,7 +28,7 @@ _SUPPORTED_PARTS = ("pyflink.table", "pyflink.table.types", "pyflink.table.expre
                     "pyflink.table.environment_settings", "pyflink.table.schema",
                     "pyflink.table.table", "pyflink.table.table_result",
                     "pyflink.table.table_schema", "pyflink.table.table_descriptor",
-                    "pyflink.table.window",
+                    "pyflink.table.window", "pyflink.table.explain_detail",
                     "pyflink.table.udf")
 
 

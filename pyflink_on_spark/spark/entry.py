@@ -409,6 +409,12 @@ def table_rows(description) -> Iterator[tuple]:
         raise _table_error(e) from None
 
 
+def table_plan(description, mode: str) -> str:
+    """Spark's plan of a table's query, as text (table/explain.py; no job runs)."""
+    from pyflink_on_spark.spark.table_explain import spark_plan
+    return spark_plan(description, _table_session(), mode)
+
+
 def table_updates(description) -> bool:
     """Whether a table's rows are a changelog of updates (a grouping query in STREAMING
     mode, spark/table_changelog.py); no Spark needed to tell."""

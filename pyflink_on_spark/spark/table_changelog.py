@@ -58,10 +58,13 @@ def is_updating(sql: str) -> bool:
     from sqlglot import exp
     if _WINDOW_CALL.search(sql):
         return False    # a window aggregate (TUMBLE / HOP / SESSION, table/sql/windows.py)
-    nodes = list(_parse(sql).walk())
+    # an OVER window's aggregates are insert-only: one final row per input row (Flink's
+    # over aggregate, ordered by a time attribute: table/sql/over_windows.py)
+    nodes = [n for n in _parse(sql).walk() if n.find_ancestor(exp.Window) is None
+             and not isinstance(n, exp.Window)]
     # an inner / cross join of insert-only inputs is insert-only (PyFlink 1.20.5: +I rows);
     # an outer join retracts its NULL-padded rows when a match arrives
-    return any(isinstance(node, (exp.Group, exp.AggFunc, exp.Distinct, exp.Window)) or
+    return any(isinstance(node, (exp.Group, exp.AggFunc, exp.Distinct)) or
                isinstance(node, exp.Join) and node.side for node in nodes)
 
 

@@ -12,7 +12,7 @@ __all__ = ['TableEnvironment', 'StreamTableEnvironment', 'Table', 'EnvironmentSe
            'RowKind', 'ResultKind', 'DataTypes', 'Expression', 'TableDescriptor',
            'FormatDescriptor',
            'ScalarFunction', 'TableFunction', 'AggregateFunction', 'TableAggregateFunction',
-           'FunctionContext']
+           'FunctionContext', 'ExplainDetail']
 
 # name -> the module that defines it
 _HOMES = {
@@ -29,6 +29,7 @@ _HOMES = {
     'ScalarFunction': 'table.udf', 'TableFunction': 'table.udf',
     'AggregateFunction': 'table.udf', 'TableAggregateFunction': 'table.udf',
     'FunctionContext': 'table.udf',
+    'ExplainDetail': 'table.explain_detail',
 }
 
 

@@ -8,9 +8,60 @@ from __future__ import annotations
 
 import datetime
 import decimal
+from enum import Enum
 from typing import Any, Optional, Tuple
 
-__all__ = ['Expression']
+__all__ = ['Expression', 'JsonType', 'JsonExistsOnError', 'JsonValueOnEmptyOrError',
+           'JsonQueryWrapper', 'JsonQueryOnEmptyOrError', 'JsonOnNull']
+
+
+class JsonType(Enum):
+    """Types of JSON values for is_json() (PyFlink's members)."""
+    VALUE = 0,
+    SCALAR = 1,
+    ARRAY = 2,
+    OBJECT = 3
+
+
+class JsonExistsOnError(Enum):
+    """json_exists()'s behaviour on an error."""
+    TRUE = 0,
+    FALSE = 1,
+    UNKNOWN = 2,
+    ERROR = 3
+
+
+class JsonValueOnEmptyOrError(Enum):
+    """json_value()'s behaviour on an empty result or an error."""
+    NULL = 0,
+    ERROR = 1,
+    DEFAULT = 2
+
+
+class JsonQueryWrapper(Enum):
+    """Whether json_query() wraps its result into an array."""
+    WITHOUT_ARRAY = 0,
+    CONDITIONAL_ARRAY = 1,
+    UNCONDITIONAL_ARRAY = 2
+
+
+class JsonQueryOnEmptyOrError(Enum):
+    """json_query()'s behaviour on an empty result or an error."""
+    NULL = 0,
+    EMPTY_ARRAY = 1,
+    EMPTY_OBJECT = 2,
+    ERROR = 3
+
+
+class JsonOnNull(Enum):
+    """json_object() / json_array()'s treatment of NULL values."""
+    NULL = 0,
+    ABSENT = 1
+
+# the SQL words of json_query's wrappers and behaviours
+_QUERY_WRAPPER_SQL = {"WITHOUT_ARRAY": "WITHOUT ARRAY WRAPPER",
+                      "CONDITIONAL_ARRAY": "WITH CONDITIONAL ARRAY WRAPPER",
+                      "UNCONDITIONAL_ARRAY": "WITH UNCONDITIONAL ARRAY WRAPPER"}
 
 
 def literal_sql(value: Any) -> str:
@@ -50,12 +101,16 @@ def combined(sql: str, *parts: 'Expression') -> 'Expression':
     refs: Tuple[str, ...] = ()
     reads: Tuple[str, ...] = ()
     aggregates: Tuple[str, ...] = ()
+    over_aliases: Tuple[str, ...] = ()
     for p in parts:
         _refuse_ordering(p)
         refs += p.refs
         reads += p.reads
         aggregates += p.aggregates
-    return Expression(sql, refs=refs, aggregates=aggregates, reads=reads)
+        over_aliases += p.over_aliases
+    result = Expression(sql, refs=refs, aggregates=aggregates, reads=reads)
+    result.over_aliases = over_aliases
+    return result
 
 
 def _refuse_ordering(e: 'Expression') -> None:
@@ -95,6 +150,10 @@ class Expression(object):
     udtf_aliases: Optional[Tuple[str, ...]] = None
     # an interval literal's SQL (lit(5).seconds), for group windows; None for others
     interval_sql: Optional[str] = None
+    # an over window's frame bound (row_interval(2), CURRENT_ROW...): (ROWS / RANGE, its SQL)
+    over_bound: Optional[Tuple[str, str]] = None
+    # the over windows it calls aggregates over (`.over(col('w'))`), by alias
+    over_aliases: Tuple[str, ...] = ()
 
     def __init__(self, sql: str, name: Optional[str] = None, refs: Tuple[str, ...] = (),
                  aggregates: Optional[Tuple[str, ...]] = (),
@@ -185,8 +244,10 @@ class Expression(object):
                                       "by pyflink_on_spark yet (except for a table "
                                       "function's call in join_lateral)")
         _refuse_ordering(self)
-        return Expression(self.sql, name, self.refs, self.aggregates, self.aggregate_call,
-                          reads=self.reads)
+        named = Expression(self.sql, name, self.refs, self.aggregates, self.aggregate_call,
+                           reads=self.reads)
+        named.over_aliases = self.over_aliases
+        return named
 
     @property
     def named_sql(self) -> str:
@@ -397,6 +458,60 @@ class Expression(object):
     def rowtime(self) -> 'Expression': return self._window_property("rowtime")
     @property
     def proctime(self) -> 'Expression': return self._window_property("proctime")
+
+    # -- JSON functions (as Flink SQL's: table/sql/json_syntax.py) ---------------------
+
+    def is_json(self, json_type: Optional[JsonType] = None) -> 'Expression':
+        kind = (json_type or JsonType.VALUE).name
+        return combined("(%s IS JSON %s)" % (self.sql, kind), self)
+
+    def json_exists(self, path: str, on_error: Optional[JsonExistsOnError] = None) \
+            -> 'Expression':
+        clause = "" if on_error is None else " %s ON ERROR" % on_error.name
+        return combined("JSON_EXISTS(%s, %s%s)" % (self.sql, literal_sql(path), clause), self)
+
+    def json_value(self, path: str, returning_type=None,
+                   on_empty: JsonValueOnEmptyOrError = JsonValueOnEmptyOrError.NULL,
+                   default_on_empty: Any = None,
+                   on_error: JsonValueOnEmptyOrError = JsonValueOnEmptyOrError.NULL,
+                   default_on_error: Any = None) -> 'Expression':
+        parts = [self]
+
+        def behaviour(kind: JsonValueOnEmptyOrError, default: Any, what: str) -> str:
+            if kind is JsonValueOnEmptyOrError.DEFAULT:
+                value = expression_of(default)
+                parts.append(value)
+                return "DEFAULT %s ON %s" % (value.sql, what)
+            return "%s ON %s" % (kind.name, what)
+        type_sql = "STRING" if returning_type is None else _nullable_type(
+            _type_sql(returning_type))
+        sql = "JSON_VALUE(%s, %s RETURNING %s %s %s)" % (
+            self.sql, literal_sql(path), type_sql,
+            behaviour(on_empty, default_on_empty, "EMPTY"),
+            behaviour(on_error, default_on_error, "ERROR"))
+        return combined(sql, *parts)
+
+    def json_query(self, path: str, wrapping_behavior=None, on_empty=None, on_error=None) \
+            -> 'Expression':
+        wrapper = _QUERY_WRAPPER_SQL[(wrapping_behavior or JsonQueryWrapper.WITHOUT_ARRAY).name]
+        empty = (on_empty or JsonQueryOnEmptyOrError.NULL).name.replace("_", " ")
+        error = (on_error or JsonQueryOnEmptyOrError.NULL).name.replace("_", " ")
+        return combined("JSON_QUERY(%s, %s %s %s ON EMPTY %s ON ERROR)" % (
+            self.sql, literal_sql(path), wrapper, empty, error), self)
+
+    def over(self, alias) -> 'Expression':
+        """`col('x').sum.over(col('w'))`: the aggregate over the over window aliased w
+        (Table.over_window)."""
+        if self.aggregate_call is None or self.name is not None:
+            raise NotImplementedError("%s.over(...): pyflink_on_spark calls an aggregate "
+                                      "(col('x').sum) over an over window" % self.sql)
+        if not getattr(alias, "is_column", False):
+            raise TypeError("Expression.over takes the over window's alias (col('w')), got "
+                            "%r" % (alias,))
+        over = Expression("%s OVER %s" % (self.sql, alias.sql), refs=self.reads,
+                          reads=self.reads)
+        over.over_aliases = (alias.name,)
+        return over
 
     def __getattr__(self, name: str):
         if name.startswith("_"):

@@ -9,7 +9,9 @@ from pyflink_on_spark.table.expression import (
     Expression, combined, expression_of, literal_sql)
 
 __all__ = ['col', 'lit', 'and_', 'or_', 'not_', 'if_then_else', 'coalesce', 'concat',
-           'concat_ws', 'call', 'call_sql', 'negative']
+           'concat_ws', 'call', 'call_sql', 'negative', 'row_interval', 'UNBOUNDED_ROW',
+           'UNBOUNDED_RANGE', 'CURRENT_ROW', 'CURRENT_RANGE', 'json_string', 'json_object',
+           'json_array', 'null_of']
 
 # built-in aggregate functions by the name call() takes (Flink's names)
 _AGGREGATES = ("SUM", "COUNT", "AVG", "MIN", "MAX")
@@ -98,3 +100,58 @@ def __getattr__(name):
     raise NotImplementedError(
         "pyflink.table.expressions.%s is not supported by pyflink_on_spark yet (%s and "
         "Expression's operators run; docs/table.md)" % (name, ", ".join(__all__)))
+
+
+def _over_bound(name: str, kind: str, sql: str) -> Expression:
+    bound = Expression(name)
+    bound.over_bound = (kind, sql)
+    return bound
+
+
+# over window bounds (pyflink.table.window.Over ... .preceding / .following)
+UNBOUNDED_ROW = _over_bound("UNBOUNDED_ROW", "ROWS", "UNBOUNDED PRECEDING")
+UNBOUNDED_RANGE = _over_bound("UNBOUNDED_RANGE", "RANGE", "UNBOUNDED PRECEDING")
+CURRENT_ROW = _over_bound("CURRENT_ROW", "ROWS", "CURRENT ROW")
+CURRENT_RANGE = _over_bound("CURRENT_RANGE", "RANGE", "CURRENT ROW")
+
+
+def row_interval(rows: int) -> Expression:
+    """An over window's row count bound: `preceding(row_interval(2))`."""
+    if not isinstance(rows, int) or isinstance(rows, bool) or rows < 0:
+        raise TypeError("row_interval takes a row count (an int >= 0), got %r" % (rows,))
+    return _over_bound("row_interval(%d)" % rows, "ROWS", "%d PRECEDING" % rows)
+
+
+# -- JSON construction (Flink SQL's JSON_STRING / JSON_OBJECT / JSON_ARRAY) ------------------
+
+def json_string(value) -> Expression:
+    """The value as JSON text: JSON_STRING(value)."""
+    return _call("JSON_STRING", (value,))
+
+
+def json_object(on_null=None, *args) -> Expression:
+    """JSON_OBJECT(KEY k VALUE v, ... NULL ON NULL | ABSENT ON NULL): `args` alternate keys and
+    values."""
+    from pyflink_on_spark.table.expression import JsonOnNull
+    if len(args) % 2:
+        raise ValueError("json_object takes keys and values in pairs")
+    parts = [expression_of(a) for a in args]
+    entries = ["KEY %s VALUE %s" % (parts[i].sql, parts[i + 1].sql)
+               for i in range(0, len(parts), 2)]
+    clause = "%s ON NULL" % (on_null or JsonOnNull.NULL).name
+    return combined("JSON_OBJECT(%s)" % ", ".join(entries + [clause]), *parts)
+
+
+def json_array(on_null=None, *args) -> Expression:
+    """JSON_ARRAY(v, ... NULL ON NULL | ABSENT ON NULL)."""
+    from pyflink_on_spark.table.expression import JsonOnNull
+    parts = [expression_of(a) for a in args]
+    clause = "%s ON NULL" % (on_null or JsonOnNull.ABSENT).name
+    items = ", ".join(p.sql for p in parts)
+    return combined("JSON_ARRAY(%s)" % ((items + " " if items else "") + clause), *parts)
+
+
+def null_of(data_type) -> Expression:
+    """A NULL of the type: CAST(NULL AS type)."""
+    from pyflink_on_spark.table.expression import _nullable_type, _type_sql
+    return Expression("CAST(NULL AS %s)" % _nullable_type(_type_sql(data_type)))

@@ -310,7 +310,11 @@ class Table(object):
         from pyflink_on_spark.table.window_tables import GroupWindowedTable
         return GroupWindowedTable(self, window)
 
-    over_window = _unsupported("over_window")
+    def over_window(self, *over_windows):
+        """Over windows (pyflink.table.window Over ... .alias('w')) for a select of aggregates
+        `.over(col('w'))`: run as Flink SQL's OVER windows (table/over_window_tables.py)."""
+        from pyflink_on_spark.table.over_window_tables import OverWindowedTable
+        return OverWindowedTable(self, over_windows)
     map = _unsupported("map")
 
     def flat_map(self, func) -> 'Table':
@@ -338,7 +342,11 @@ class Table(object):
         return run_inserts(self._t_env, [table_insert(self._t_env, table_path_or_descriptor,
                                                       self, overwrite)])
 
-    explain = _unsupported("explain")
+    def explain(self, *extra_details) -> str:
+        """The shim's plan of this table as text (table/explain.py): the Flink SQL, the
+        Spark SQL and Spark's plan; Flink's own plans are not reproduced."""
+        from pyflink_on_spark.table.explain import explain_tables
+        return explain_tables(self._t_env, [("", self._description)], extra_details)
 
 
 _SET_METHODS = {"UNION": "union", "UNION ALL": "union_all", "EXCEPT": "minus",

@@ -205,6 +205,12 @@ class TableEnvironment(object):
                     + (" *ROWTIME*" if c.rowtime else ""))
                    for c in table._resolved_columns()] for name, table in named},
             functions.signatures())
+        if translated.over_window and any(self._executor().table_reads_unbounded(
+                table._description) for _, table in named):
+            raise NotImplementedError(
+                "an OVER window over a table of an unbounded stream is not supported by "
+                "pyflink_on_spark yet: it runs OVER windows of bounded tables (Spark SQL "
+                "window functions); docs/table.md")
         from pyflink_on_spark.table.function_registry import job_parameters
         udfs = functions.specs(translated.sql, job_parameters(self._config, self._env))
         if udfs and self._is_streaming() and any(f.kind == "aggregate" for f in udfs):
@@ -340,7 +346,27 @@ class TableEnvironment(object):
     list_databases = _unsupported("list_databases")
     list_functions = _unsupported("list_functions")
     drop_temporary_table = _unsupported("drop_temporary_table")
-    explain_sql = _unsupported("explain_sql")
+
+    def explain_sql(self, stmt: str, *extra_details) -> str:
+        """The shim's plan of a query or INSERT statement as text (table/explain.py)."""
+        from pyflink_on_spark.table import sql
+        from pyflink_on_spark.table.explain import explain_tables
+        statement = sql.parse_statement(stmt)
+        if isinstance(statement, sql.Query):
+            return explain_tables(self, [("", self.sql_query(statement.sql)._description)],
+                                  extra_details)
+        if isinstance(statement, sql.Insert):
+            return explain_tables(self, [("INSERT INTO %s" % statement.target,
+                                          self.sql_query(statement.query)._description)],
+                                  extra_details)
+        if isinstance(statement, sql.CreateTable):
+            from pyflink_on_spark.util.exceptions import TableException
+            # seen on PyFlink 1.20.5
+            raise TableException("org.apache.flink.table.api.TableException: Unsupported "
+                                 "operation: org.apache.flink.table.operations.ddl."
+                                 "CreateTableOperation")
+        raise NotImplementedError("explain_sql of %r: pyflink_on_spark explains queries and "
+                                  "INSERT statements" % (stmt.strip().split("\n")[0][:60],))
 
     def create_statement_set(self):
         from pyflink_on_spark.table.table_sinks import StatementSet

@@ -238,5 +238,10 @@ class StatementSet(object):
         inserts, self._inserts = self._inserts, []
         return run_inserts(self._t_env, inserts)
 
-    def explain(self, *extra_details):
-        raise NotImplementedError("StatementSet.explain is not supported by pyflink_on_spark")
+    def explain(self, *extra_details) -> str:
+        """The shim's plan of the inserts added so far (table/explain.py)."""
+        from pyflink_on_spark.table.explain import explain_tables
+        return explain_tables(self._t_env, [
+            ("INSERT INTO %s" % i.target.name,
+             i.source if isinstance(i, TableInsert) else i.table._description)
+            for i in self._inserts], extra_details)

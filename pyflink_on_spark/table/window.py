@@ -1,10 +1,11 @@
 """pyflink.table.window: group windows of the Table API (Tumble, Slide, Session), declared in
 Python and run as Flink SQL's group windows (GROUP BY TUMBLE(ts, size), HOP, SESSION) by the
-translator (table/window_tables.py builds the query). Over windows are refused by name."""
+translator (table/window_tables.py builds the query); over windows (Over) as Flink SQL's
+OVER windows (WINDOW w AS (PARTITION BY ... ORDER BY ... ROWS | RANGE BETWEEN ...),
+table/over_window_tables.py)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional
 
 __all__ = ['GroupWindow', 'Tumble', 'Session', 'Slide', 'Over', 'OverWindow']
 
@@ -121,17 +122,123 @@ class Session(object):
 
 
 class OverWindow(object):
-    """Over windows are not run by pyflink_on_spark: building one raises."""
+    """An over window (Over.partition_by(...).order_by(...).preceding(...).alias('w')): the
+    Flink SQL window specification it stands for, named by its alias; an aggregate calls
+    over it with `.over(col('w'))` (Table.over_window, table/over_window_tables.py)."""
+
+    def __init__(self, alias: str, partition_by: tuple, order_by: str, preceding,
+                 following, order_column=None) -> None:
+        self.alias = alias
+        self.order_column = order_column    # the column it is ordered by (None: an expression)
+        self.partition_by = partition_by
+        self.order_by = order_by
+        self.preceding = preceding
+        self.following = following
+
+    def spec_sql(self) -> str:
+        """PARTITION BY ... ORDER BY ... ROWS | RANGE BETWEEN ... AND ...: the frame of
+        PyFlink's defaults (an unbounded RANGE without preceding; following CURRENT_ROW for
+        a row count, CURRENT_RANGE for an interval)."""
+        kind, start = _bound(self.preceding, "preceding")
+        if self.following is None:
+            end_kind, end = kind, "CURRENT ROW"
+        else:
+            end_kind, end = _bound(self.following, "following")
+            if end != "CURRENT ROW":
+                end = end.replace("PRECEDING", "FOLLOWING")
+        if end_kind != kind and end != "CURRENT ROW":
+            raise NotImplementedError(
+                "an over window whose preceding (%s) and following (%s) are of different "
+                "kinds (rows / range) is not supported by pyflink_on_spark" % (kind, end_kind))
+        parts = []
+        if self.partition_by:
+            parts.append("PARTITION BY %s" % ", ".join(self.partition_by))
+        parts.append("ORDER BY %s" % self.order_by)
+        parts.append("%s BETWEEN %s AND %s" % (kind, start, end))
+        return " ".join(parts)
+
+
+def _bound(expression, what: str):
+    """(ROWS / RANGE, the frame bound's SQL) of row_interval(n), an interval literal,
+    UNBOUNDED_ROW / UNBOUNDED_RANGE, CURRENT_ROW / CURRENT_RANGE."""
+    if expression is None:
+        return "RANGE", "UNBOUNDED PRECEDING"
+    marker = getattr(expression, "over_bound", None)
+    if marker is not None:
+        return marker
+    interval = getattr(expression, "interval_sql", None)
+    if interval is not None:
+        return "RANGE", "%s PRECEDING" % interval
+    raise NotImplementedError(
+        "Over ... .%s takes row_interval(n), an interval (lit(1).seconds), UNBOUNDED_ROW, "
+        "UNBOUNDED_RANGE, CURRENT_ROW or CURRENT_RANGE on pyflink_on_spark; got %r"
+        % (what, expression))
+
+
+def _order_field(expression) -> str:
+    if getattr(expression, "ordering", None) == "DESC":
+        return "%s DESC" % expression.sql
+    sql = getattr(expression, "sql", None)
+    if sql is None:
+        raise TypeError("Over.order_by takes an expression (col('ts')), got %r" % (expression,))
+    return sql
+
+
+class OverWindowPartitionedOrderedPreceding(object):
+    def __init__(self, partition_by: tuple, order_by, preceding, following=None) -> None:
+        self._partition_by, self._order_by = partition_by, order_by
+        self._preceding, self._following = preceding, following
+
+    def following(self, following) -> 'OverWindowPartitionedOrderedPreceding':
+        return OverWindowPartitionedOrderedPreceding(self._partition_by, self._order_by,
+                                                     self._preceding, following)
+
+    def alias(self, alias: str) -> OverWindow:
+        return OverWindow(alias, self._partition_by, _order_field(self._order_by),
+                          self._preceding, self._following, _order_column(self._order_by))
+
+
+class OverWindowPartitionedOrdered(object):
+    def __init__(self, partition_by: tuple, order_by) -> None:
+        self._partition_by, self._order_by = partition_by, order_by
+        _order_field(order_by)
+
+    def preceding(self, preceding) -> OverWindowPartitionedOrderedPreceding:
+        return OverWindowPartitionedOrderedPreceding(self._partition_by, self._order_by,
+                                                     preceding)
+
+    def alias(self, alias: str) -> OverWindow:
+        return OverWindow(alias, self._partition_by, _order_field(self._order_by), None, None,
+                          _order_column(self._order_by))
+
+
+def _order_column(expression):
+    return expression.name if getattr(expression, "is_column", False) else None
+
+
+class OverWindowPartitioned(object):
+    def __init__(self, partition_by: tuple) -> None:
+        self._partition_by = partition_by
+
+    def order_by(self, order_by) -> OverWindowPartitionedOrdered:
+        return OverWindowPartitionedOrdered(self._partition_by, order_by)
 
 
 class Over(object):
-    """Over.partition_by(...).order_by(...)...: not supported (OVER aggregates are not run)."""
+    """Over.partition_by(col('k')).order_by(col('ts')).preceding(row_interval(2))
+    [.following(CURRENT_ROW)].alias('w'), or Over.order_by(...)...: an over window for
+    Table.over_window."""
 
     @classmethod
-    def order_by(cls, order_by) -> Optional[OverWindow]:
-        raise NotImplementedError("pyflink.table.window.Over (over windows) is not supported "
-                                  "by pyflink_on_spark yet (docs/table.md)")
+    def order_by(cls, order_by) -> OverWindowPartitionedOrdered:
+        return OverWindowPartitionedOrdered((), order_by)
 
     @classmethod
-    def partition_by(cls, *partition_by) -> Optional[OverWindow]:
-        return cls.order_by(None)
+    def partition_by(cls, *partition_by) -> OverWindowPartitioned:
+        fields = []
+        for p in partition_by:
+            sql = getattr(p, "sql", None)
+            if sql is None:
+                raise TypeError("Over.partition_by takes expressions (col('k')), got %r" % (p,))
+            fields.append(sql)
+        return OverWindowPartitioned(tuple(fields))

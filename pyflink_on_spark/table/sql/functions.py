@@ -6,6 +6,7 @@ from sqlglot import exp
 
 from pyflink_on_spark.table.sql.errors import SqlValidationError, UnsupportedSqlError
 from pyflink_on_spark.table.sql.flink_types import spark_type_string
+from pyflink_on_spark.table.sql.json_functions import JSON_FUNCTIONS
 from pyflink_on_spark.table.sql.typing_rules import (
     common_type, is_integral, is_string, round_decimal)
 from pyflink_on_spark.table.types import (
@@ -349,6 +350,9 @@ _FUNCTIONS: Dict[str, Callable[[str, List[Arg]], Result]] = {
     'UNIX_TIMESTAMP': _unix_timestamp,
     '__TABLE_PLUS': _table_plus,
 }
+# JSON_VALUE, JSON_QUERY, JSON_EXISTS, IS JSON, JSON_STRING, JSON_OBJECT, JSON_ARRAY as
+# json_syntax.py rewrites them
+_FUNCTIONS.update(JSON_FUNCTIONS)
 
 def niladic(name: str) -> Optional[Result]:
     upper = name.upper()

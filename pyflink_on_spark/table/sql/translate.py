@@ -22,6 +22,8 @@ from pyflink_on_spark.table.sql.flink_types import (
     as_rowtime, flink_type_string, is_rowtime, parse_column_type, parse_type, spark_type_string)
 from pyflink_on_spark.table.sql.functions import (
     AGGREGATES, call, cast, is_builtin, lit, niladic, translate_function, try_cast_text)
+from pyflink_on_spark.table.sql import over_windows
+from pyflink_on_spark.table.sql.json_syntax import rewrite_json_syntax
 from pyflink_on_spark.table.sql.statements import Column as DdlColumn
 from pyflink_on_spark.table.sql.tokens import tokenize
 from pyflink_on_spark.table.sql.udf_calls import (
@@ -67,6 +69,8 @@ class SparkQuery:
     # what a STREAMING query fails with when it runs (not when it is made), in Flink's words
     # with its exception class: a window over a column that is no time attribute
     failure: Optional[str] = None
+    # whether it computes OVER windows (over_windows.py: bounded inputs only)
+    over_window: bool = False
 
 
 # Node types that mean the same in both engines once their children are translated
@@ -134,6 +138,7 @@ class _Translator:
         self.functions = functions or {}             # user-defined functions (udf_calls.py)
         self.var_types: Dict[int, DataType] = {}     # types of pre-translated Spark text
         self.failure: Optional[str] = None           # SparkQuery.failure
+        self.over_keys: List[str] = []               # the OVER windows (over_windows.py)
         self.tables = {name: _column_specs(cols) for name, cols in tables.items()}
         self.windows = windows
         self.ctes: Dict[str, List[Tuple[str, DataType]]] = {}
@@ -297,6 +302,7 @@ class _Translator:
         return _Source(qualifier, columns)
 
     def select(self, node: exp.Select, outer: Optional[_Scope]) -> List[Tuple[str, DataType]]:
+        over_windows.inline_named_windows(node)
         with_ = node.args.get('with_') or node.args.get('with')
         if with_ is not None:
             if with_.args.get('recursive'):
@@ -532,8 +538,7 @@ class _Translator:
         if isinstance(e, exp.Var):
             return e, self.var_types.get(id(e))
         if isinstance(e, exp.Window):
-            raise UnsupportedSqlError('OVER windows (aggregate OVER (...)) are not supported by '
-                                      'pyflink_on_spark')
+            return self.over(e, scope)
         if isinstance(e, exp.Column):
             return self.column(e, scope)
         if isinstance(e, exp.Literal):
@@ -719,6 +724,27 @@ class _Translator:
             raise SqlValidationError(ILLEGAL_NULL)     # PyFlink 1.20.5: UPPER(NULL), ABS(NULL)
         return translate_function(name, args)
 
+    def over(self, e: exp.Window, scope: _Scope):
+        """An aggregate OVER a window (over_windows.py)."""
+        call = e.this
+        name = 'COUNT' if isinstance(call, exp.Count) else (
+            call.name.upper() if isinstance(call, exp.Anonymous) else type(call).__name__.upper())
+        if name not in AGGREGATES:
+            over_windows.refuse_function(name)
+        if isinstance(call, exp.Count):
+            call = exp.Anonymous(this='COUNT', expressions=[call.this])
+        if any(isinstance(a, exp.Distinct) for a in call.expressions):
+            raise UnsupportedSqlError('%s(DISTINCT ...) OVER (...) is not supported by '
+                                      'pyflink_on_spark' % name)
+        window, failure = over_windows.over_window(e, lambda x: self.expr(x, scope))
+        self.over_keys.append(window.key)
+        if failure is None and len(set(self.over_keys)) > 1:
+            failure = over_windows.DIFFERENT_WINDOWS
+        if failure is not None and self.failure is None:
+            self.failure = failure
+        translated, dt = self.aggregate(name, call, scope)
+        return over_windows.over_aggregate(translated, window), dt
+
     def timestamp_arithmetic(self, name: str, e: exp.Anonymous, scope: _Scope,
                              aggregate_ok: bool):
         """TIMESTAMPDIFF(unit, a, b) (an INT in Flink, a BIGINT in Spark) and
@@ -838,7 +864,8 @@ def _result_type(types: List[Optional[DataType]]) -> Optional[DataType]:
 
 # functions that take an untyped NULL argument (Calcite infers its type from the others:
 # COALESCE(NULL, 1) is INT NOT NULL on PyFlink 1.20.5)
-_NULL_ARGUMENTS = ('COALESCE', 'IFNULL', 'NULLIF', 'IF')
+_NULL_ARGUMENTS = ('COALESCE', 'IFNULL', 'NULLIF', 'IF', '__JSON_OBJECT', '__JSON_ARRAY',
+                   'JSON_STRING')
 
 
 def _as_decimal(e: exp.Expression, dt: Optional[DataType]):
@@ -893,10 +920,6 @@ def _refuse_words(sql: str) -> None:
         if upper == 'FOR' and i + 1 < len(toks) and toks[i + 1].is_word('SYSTEM_TIME'):
             raise UnsupportedSqlError('Temporal joins (FOR SYSTEM_TIME AS OF) are not '
                                       'supported by pyflink_on_spark')
-        if upper == 'OVER' and i + 1 < len(toks) and (toks[i + 1].text == '('
-                                                     or toks[i + 1].kind == 'word'):
-            raise UnsupportedSqlError('OVER windows (aggregate OVER (...)) are not supported '
-                                      'by pyflink_on_spark')
 
 
 def _rename_session_calls(sql: str) -> str:
@@ -916,7 +939,7 @@ def translate_query(query: str, tables: Mapping[str, Columns],
     """The query as Spark SQL and its result columns (name, Flink type string).
     `functions`: the user-defined functions it may call, by lowercase name (udf_calls.py)."""
     _refuse_words(query)
-    rewritten, windows = extract_window_tvfs(mark_lateral_tables(query))
+    rewritten, windows = extract_window_tvfs(mark_lateral_tables(rewrite_json_syntax(query)))
     rewritten = _rename_session_calls(rewritten)
     try:
         tree = sqlglot.parse_one(rewritten, read=_FlinkDialect)
@@ -933,7 +956,8 @@ def translate_query(query: str, tables: Mapping[str, Columns],
     for placeholder, tvf in windows.items():
         sql = sql.replace(placeholder, translator.window_table_sql(tvf))
     return SparkQuery(sql, tuple((n, flink_type_string(t) if t is not None else None)
-                                 for n, t in columns), translator.failure)
+                                 for n, t in columns), translator.failure,
+                      bool(translator.over_keys))
 
 
 def _calcite_type(time_type: DataType) -> str:

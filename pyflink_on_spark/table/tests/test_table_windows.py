@@ -28,9 +28,28 @@ def test_intervals_need_integer_literals_and_windows_a_time_column():
         Tumble.over(lit(5).seconds).on(lit(1))
 
 
-def test_window_properties_are_read_from_the_alias_and_over_windows_are_refused():
+def test_window_properties_are_read_from_the_alias():
     assert col("w").start.sql == "WINDOW_PROPERTY_START(`w`)"
     with pytest.raises(NotImplementedError, match="window's alias"):
         (col("w") + 1).end
-    with pytest.raises(NotImplementedError, match="over windows"):
-        Over.partition_by(col("k"))
+
+
+def test_over_windows_are_flink_sql_window_specifications():
+    from pyflink_on_spark.table.expressions import (
+        CURRENT_RANGE, CURRENT_ROW, UNBOUNDED_ROW, row_interval)
+    w = Over.partition_by(col("k")).order_by(col("ts")).preceding(row_interval(2)) \
+        .following(CURRENT_ROW).alias("w")
+    assert w.alias == "w"
+    assert w.spec_sql() == "PARTITION BY `k` ORDER BY `ts` ROWS BETWEEN 2 PRECEDING AND " \
+        "CURRENT ROW"
+    # PyFlink's defaults: an unbounded range without preceding, following the current row
+    assert Over.order_by(col("ts")).alias("w").spec_sql() == \
+        "ORDER BY `ts` RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW"
+    assert Over.partition_by(col("a"), col("b")).order_by(col("ts")) \
+        .preceding(lit(1).seconds).following(CURRENT_RANGE).alias("w").spec_sql() == \
+        "PARTITION BY `a`, `b` ORDER BY `ts` RANGE BETWEEN INTERVAL '1' SECOND PRECEDING " \
+        "AND CURRENT ROW"
+    assert "ROWS BETWEEN UNBOUNDED PRECEDING" in \
+        Over.order_by(col("ts")).preceding(UNBOUNDED_ROW).alias("w").spec_sql()
+    with pytest.raises(NotImplementedError, match="row_interval"):
+        Over.order_by(col("ts")).preceding(lit(2)).alias("w").spec_sql()
