@@ -145,17 +145,47 @@ def _jayway(path: str) -> str:
                          for step in re.findall(r"\.[^.\[]+|\[[^\]]*\]", spath[1:]))
 
 
+def _java_class(d: _Doc) -> str:
+    """The Java class of the value Flink's JSON reader (Jackson) gives a scalar: Integer for
+    an integer within int's range, Long beyond, Double for a number with a fraction or an
+    exponent, Boolean, String."""
+    return ("(CASE WHEN %s LIKE 'DECIMAL%%' OR %s IN ('DOUBLE', 'FLOAT') THEN "
+            "'java.lang.Double' WHEN %s = 'BIGINT' THEN CASE WHEN variant_get(%s, '$', "
+            "'bigint') BETWEEN -2147483648 AND 2147483647 THEN 'java.lang.Integer' ELSE "
+            "'java.lang.Long' END WHEN %s = 'BOOLEAN' THEN 'java.lang.Boolean' ELSE "
+            "'java.lang.String' END)" % (d.schema, d.schema, d.schema, d.item, d.schema))
+
+
+# RETURNING types that run on PyFlink 1.20.5 (seen): the value's Java class must be the
+# type's (an INT of 12345678901, a Long, fails the job with Java's ClassCastException)
+_RETURNING = {'INT': ('java.lang.Integer', 'int', DataTypes.INT()),
+              'INTEGER': ('java.lang.Integer', 'int', DataTypes.INT()),
+              'DOUBLE': ('java.lang.Double', 'double', DataTypes.DOUBLE()),
+              'BOOLEAN': ('java.lang.Boolean', 'boolean', DataTypes.BOOLEAN())}
+
+
 def _value_as(d: _Doc, returning: str) -> Tuple[str, DataType]:
-    """A scalar item as JSON_VALUE's RETURNING type: its text as Java prints the value
-    Flink's JSON reader gives it (a number with a fraction or exponent is a double: 1.50 is
-    '1.5', 1e2 '100.0')."""
+    """A scalar item as JSON_VALUE's RETURNING type: STRING is its text as Java prints the
+    value Flink's JSON reader gives it (a number with a fraction or exponent is a double:
+    1.50 is '1.5', 1e2 '100.0'); INT / DOUBLE / BOOLEAN the value of that class, another
+    class failing the job as PyFlink's does (ClassCastException's text)."""
     upper = ' '.join(returning.upper().split())
     if upper in ('STRING', 'VARCHAR(2147483647)'):
         as_double = "CAST(variant_get(%s, '$', 'double') AS STRING)" % d.item
         return ("CASE WHEN %s LIKE 'DECIMAL%%' THEN %s ELSE variant_get(%s, '$', 'string') "
                 "END" % (d.schema, as_double, d.item)), DataTypes.STRING()
-    raise UnsupportedSqlError('JSON_VALUE ... RETURNING %s is not supported by '
-                              'pyflink_on_spark (RETURNING STRING is)' % returning)
+    if upper in _RETURNING:
+        java, spark, flink_type = _RETURNING[upper]
+        cls = _java_class(d)
+        error = ("raise_error(concat('java.lang.ClassCastException: class ', %s, ' cannot be "
+                 "cast to class %s (', %s, ' and %s are in module java.base of loader "
+                 "\\'bootstrap\\')'))" % (cls, java, cls, java))
+        return ("CASE WHEN %s = '%s' THEN variant_get(%s, '$', '%s') ELSE %s END"
+                % (cls, java, d.item, spark, error)), flink_type
+    raise UnsupportedSqlError(
+        "JSON_VALUE ... RETURNING %s is not supported by pyflink_on_spark: PyFlink 1.20.5 "
+        "fails such a query when it runs (Unsupported type '%s' for RETURNING in "
+        "JSON_VALUE().); STRING, INT, DOUBLE and BOOLEAN run" % (returning, returning))
 
 
 def _json_exists(name: str, args: List[Arg]) -> Result:

@@ -65,3 +65,27 @@ def test_json_functions_of_the_table_api_write_flinks_sql():
     assert col('d').json_query('$.o', JsonQueryWrapper.CONDITIONAL_ARRAY).sql == \
         "JSON_QUERY(`d`, '$.o' WITH CONDITIONAL ARRAY WRAPPER NULL ON EMPTY NULL ON ERROR)"
     assert col('d').is_json(JsonType.OBJECT).sql == "(`d` IS JSON OBJECT)"
+
+
+def test_json_value_returning_types_seen_running_on_pyflink():
+    r = translate_query("SELECT JSON_VALUE(doc, '$.a' RETURNING INT DEFAULT 7 ON EMPTY) AS v "
+                        "FROM t", TABLES)
+    assert r.columns == (('v', 'INT'),)
+    # a value of another Java class fails the job with Java's ClassCastException text
+    assert "variant_get(variant_get(try_parse_json(`doc`), '$.a'), '$', 'int')" in r.sql
+    assert "cannot be cast to class java.lang.Integer" in r.sql
+    for returning in ('BIGINT', 'DECIMAL(10, 2)', 'SMALLINT', 'FLOAT'):
+        with pytest.raises(UnsupportedSqlError, match="Unsupported type '%s' for RETURNING"
+                           % returning.replace('(', r'\(').replace(')', r'\)')):
+            translate_query("SELECT JSON_VALUE(doc, '$.a' RETURNING %s) FROM t" % returning,
+                            TABLES)
+
+
+def test_json_object_keys_are_sorted_and_the_last_of_a_repeated_key_wins():
+    r = translate_query("SELECT JSON_OBJECT('k' VALUE id, 'd' VALUE doc, 'k' VALUE 2) FROM t",
+                        TABLES)
+    assert r.sql == ("SELECT to_json(named_struct('d', CAST(`doc` AS VARIANT), 'k', CAST(2 AS "
+                     "VARIANT)), map('ignoreNullFields', 'false')) AS `EXPR$0` FROM t")
+    assert r.columns == (('EXPR$0', 'STRING NOT NULL'),)
+    with pytest.raises(UnsupportedSqlError, match='JSON_OBJECT of a DATE'):
+        translate_query("SELECT JSON_OBJECT('d' VALUE DATE '2024-01-02') FROM t", TABLES)
