@@ -221,7 +221,10 @@ class TableEnvironment(object):
         from pyflink_on_spark.table.connector_tables import flink_column
         columns = tuple(flink_column(name, type_text) for name, type_text in
                         translated.columns)
-        description = QueryTable(translated.sql, tuple(
+        # STREAMING OVER windows: rows in the order Flink emits them (by time)
+        sql = (translated.emit_ordered_sql or translated.sql) if self._is_streaming() \
+            else translated.sql
+        description = QueryTable(sql, tuple(
             (name, table._description) for name, table in named), columns,
             self._is_streaming(), flink_query=query, functions=udfs)
         table = self._with_keyed_changelog(Table(description, self, columns))

@@ -82,6 +82,8 @@ class OverWindow(object):
     def __init__(self, partition: List[exp.Expression], order: Optional[exp.Order],
                  spec: Optional[exp.WindowSpec], key: str) -> None:
         self.partition, self.order, self.spec, self.key = partition, order, spec, key
+        # the time attribute it is ordered by (ascending), Flink's STREAMING shape
+        self.time_order: Optional[exp.Expression] = None
 
     def over(self, call: exp.Expression) -> exp.Window:
         return exp.Window(this=call, partition_by=[p.copy() for p in self.partition] or None,
@@ -126,7 +128,25 @@ def over_window(window: exp.Window, translate: Translate) -> Tuple[OverWindow, O
     key = '%s|%s|%s' % ([p.sql() for p in partition],
                         order.sql() if order is not None else '',
                         spec.sql() if spec is not None else '')
-    return OverWindow(partition, order, spec, key), failure
+    window = OverWindow(partition, order, spec, key)
+    if failure is None and order is not None:
+        window.time_order = order.expressions[0].this
+    return window, failure
+
+
+def emit_ordered(tree: exp.Expression, windows: List[OverWindow]) -> Optional[str]:
+    """The query as Spark SQL with its rows in the order Flink's STREAMING over aggregate
+    emits them: by the windows' time attribute (each row when the watermark passes its
+    time; seen on PyFlink 1.20.5, rows of a bounded input sorted by time across keys), or
+    None when the query has an order of its own or is not one select over such windows."""
+    orders = {w.time_order.sql() for w in windows if w.time_order is not None}
+    if not isinstance(tree, exp.Select) or len(orders) != 1 or any(
+            w.time_order is None for w in windows) or tree.args.get('order') is not None \
+            or tree.args.get('limit') is not None:
+        return None
+    ordered = tree.copy()
+    ordered.set('order', exp.Order(expressions=[exp.Ordered(this=windows[0].time_order.copy())]))
+    return ordered.sql(dialect='spark')
 
 
 def _frame_failure(spec: exp.WindowSpec) -> Optional[str]:

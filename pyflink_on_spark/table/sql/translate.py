@@ -71,6 +71,9 @@ class SparkQuery:
     failure: Optional[str] = None
     # whether it computes OVER windows (over_windows.py: bounded inputs only)
     over_window: bool = False
+    # the query with its rows in the order Flink's STREAMING OVER windows emit them (None: no
+    # such order; over_windows.emit_ordered)
+    emit_ordered_sql: Optional[str] = None
 
 
 # Node types that mean the same in both engines once their children are translated
@@ -139,6 +142,7 @@ class _Translator:
         self.var_types: Dict[int, DataType] = {}     # types of pre-translated Spark text
         self.failure: Optional[str] = None           # SparkQuery.failure
         self.over_keys: List[str] = []               # the OVER windows (over_windows.py)
+        self.over_windows: List[over_windows.OverWindow] = []
         self.tables = {name: _column_specs(cols) for name, cols in tables.items()}
         self.windows = windows
         self.ctes: Dict[str, List[Tuple[str, DataType]]] = {}
@@ -738,6 +742,7 @@ class _Translator:
                                       'pyflink_on_spark' % name)
         window, failure = over_windows.over_window(e, lambda x: self.expr(x, scope))
         self.over_keys.append(window.key)
+        self.over_windows.append(window)
         if failure is None and len(set(self.over_keys)) > 1:
             failure = over_windows.DIFFERENT_WINDOWS
         if failure is not None and self.failure is None:
@@ -955,9 +960,11 @@ def translate_query(query: str, tables: Mapping[str, Columns],
     sql = tree.sql(dialect='spark')
     for placeholder, tvf in windows.items():
         sql = sql.replace(placeholder, translator.window_table_sql(tvf))
+    ordered = over_windows.emit_ordered(tree, translator.over_windows) \
+        if translator.over_windows and not windows else None
     return SparkQuery(sql, tuple((n, flink_type_string(t) if t is not None else None)
                                  for n, t in columns), translator.failure,
-                      bool(translator.over_keys))
+                      bool(translator.over_keys), ordered)
 
 
 def _calcite_type(time_type: DataType) -> str:

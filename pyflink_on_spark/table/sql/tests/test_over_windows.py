@@ -92,3 +92,13 @@ def test_a_query_with_over_windows_is_insert_only():
     r = translate('SELECT name, COUNT(*) OVER (PARTITION BY name ORDER BY ts) FROM t')
     assert not is_updating(r.sql)
     assert is_updating(translate('SELECT name, COUNT(*) FROM t GROUP BY name').sql)
+
+
+def test_streaming_rows_come_in_the_time_order_flink_emits_them():
+    r = translate('SELECT name, MAX(price) OVER w AS m FROM t WINDOW w AS (PARTITION BY name '
+                  'ORDER BY ts ROWS BETWEEN 2 PRECEDING AND CURRENT ROW)')
+    assert r.emit_ordered_sql == r.sql + ' ORDER BY `ts` NULLS LAST'
+    # not for windows Flink refuses, nor for a query with an order of its own
+    assert translate('SELECT SUM(price) OVER (ORDER BY millis) FROM t').emit_ordered_sql is None
+    assert translate('SELECT SUM(price) OVER (ORDER BY ts) AS s FROM t ORDER BY s') \
+        .emit_ordered_sql is None
