@@ -232,8 +232,12 @@ class TimestampsAndWatermarksOperator(Operator):
     def output_idle(self, now: int, last_input_time) -> bool:
         """Idle while the generator has seen no record (a source subtask that has read
         nothing yet, e.g. fewer files than subtasks), or once a with_idleness timeout passed
-        since the subtask's last input."""
+        since the subtask's last input. A strategy with `idle_before_events` False (a table's
+        watermarks: table/window_aggregates.py) holds the watermark back until then, as
+        Flink's does."""
         timeout = getattr(self.strategy, "_idle_timeout_ms", None)
         timed_out = timeout is not None and timeout >= 0 and last_input_time is not None \
             and now - last_input_time >= timeout
-        return not self._generator.has_seen_events() or timed_out
+        unseen = not self._generator.has_seen_events() and \
+            getattr(self.strategy, "idle_before_events", True)
+        return unseen or timed_out

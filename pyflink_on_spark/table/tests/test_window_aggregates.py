@@ -145,3 +145,22 @@ def test_rows_without_a_rowtime_column_lose_their_timestamps_not_the_watermarks(
     h.element("a", 4999).watermark(4999).element("b", 9999).watermark(9999)
     assert h.out == [("a", None), ("b", None)]
     assert h.watermarks == [4999, 9999]
+
+
+def test_a_table_source_subtask_without_rows_holds_the_watermark_back():
+    """Seen on PyFlink 1.20.5 at parallelism 2: a table watermark subtask that has had no row
+    holds the window operator's watermark back (no window fires until every subtask had
+    rows), for a SQL watermark and SOURCE_WATERMARK(); the shim's DataStream rule (an empty
+    subtask is idle) stays for other watermark strategies."""
+    from pyflink_on_spark.common.watermark_strategy import _StrategySpec
+    from pyflink_on_spark.table.window_aggregates import TableWatermarks
+    spec = _StrategySpec("bounded_out_of_orderness", 999)
+    for strategy in (sql_watermarks(1000), TableWatermarks(spec)):
+        h = OperatorHarness(TimestampsAndWatermarksOperator(strategy))
+        assert not h.operator.output_idle(5000, None)
+        h.element("a", 1000)
+        assert not h.operator.output_idle(5000, 0)
+    from pyflink_on_spark.common import Duration, WatermarkStrategy
+    stream = OperatorHarness(TimestampsAndWatermarksOperator(
+        WatermarkStrategy.for_bounded_out_of_orderness(Duration.of_seconds(1))))
+    assert stream.operator.output_idle(5000, None)
