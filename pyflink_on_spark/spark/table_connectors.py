@@ -21,15 +21,14 @@ def connector_frame(description: ConnectorTable, session):
     """The DataFrame of a connector table read as a source."""
     from pyflink_on_spark.spark.table_frames import spark_schema
     if description.connector != "filesystem" or description.refusal is not None:
-        # fails when a query reads it (not when its view is registered), in Flink's words
-        # (seen on PyFlink 1.20.5, reading a print table)
+        # fails when a query reads it, in Flink's words (seen on PyFlink 1.20.5, reading a
+        # print table): here, on the driver before any Spark job starts (a query's frame
+        # is built from the views it reads only: spark/table_feeds.py read_inputs), so the
+        # message is not behind Spark's task-failure log and JVM stack
         refused = description if description.refusal is not None else replace(
             description, refusal="the %s connector is a sink only" % description.connector,
             refused_by_flink=True)
-
-        def refuse(batches):
-            raise refusal_error(refused, sink=False)
-        return session.range(0, 1, 1, 1).mapInArrow(refuse, spark_schema(description.columns))
+        raise refusal_error(refused, sink=False)
     if not os.path.exists(description.path):
         # fails when a query reads it: every view is registered for a query over some
         # (an INSERT INTO this table registers it before its files exist)

@@ -75,3 +75,13 @@ def test_a_table_flink_rejects_is_created_and_fails_when_written():
     with pytest.raises(ValueError, match="Unable to create a sink for writing table "
                                          "'default_catalog.default_database.bad'"):
         table_insert(t_env, "bad", t_env.from_path("bad"))
+
+
+def test_reading_a_sink_only_table_fails_on_the_driver_before_any_spark_job():
+    """connector_frame refuses it without touching the session (no Spark task fails with
+    Spark's `Aborting task` log and JVM stack first), in Flink's words."""
+    from pyflink_on_spark.spark.table_connectors import connector_frame
+    table = connector_description("p", {"connector": "print"}, COLUMNS)
+    with pytest.raises(ValueError, match="^Unable to create a source for reading table "
+                                         "'default_catalog.default_database.p'"):
+        connector_frame(table, session=None)
