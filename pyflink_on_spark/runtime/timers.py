@@ -12,6 +12,7 @@ serialized key instead; not modelled.)
 from __future__ import annotations
 
 import pickle
+from heapq import heapreplace
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from pyflink_on_spark.runtime.watermarks import MIN_WATERMARK
@@ -29,16 +30,21 @@ class TimerQueue:
     """One time domain's timers: Flink's HeapPriorityQueueSet (timestamp order, set
     semantics on (timestamp, key, namespace))."""
 
-    __slots__ = ("_heap", "_index")
+    __slots__ = ("_heap", "_index", "_stamps")
 
     def __init__(self) -> None:
-        # _heap[1..n]: [timestamp, ident, key, namespace, position] (_heap[0] is unused:
-        # Flink's heap starts at index 1). An element keeps its own position, as Flink's
-        # heap elements keep their internal index: a move stores an int into the element
-        # instead of hashing its ident into _index again (a pop moves ~log2(n) elements).
-        # _index: ident -> element.
-        self._heap: List[Any] = [None]
+        # _heap[0..n-1]: [timestamp, ident, key, namespace, position]: Flink's 1-based heap
+        # shifted by one (element i's children at 2i+1 and 2i+2: the same tree, so the same
+        # moves), 0-based as heapq's C functions take it (move). An element keeps its own
+        # position, as Flink's heap elements keep their internal index: a move stores an int
+        # into the element instead of hashing its ident into _index again (a pop moves
+        # ~log2(n) elements). _index: ident -> element. _stamps: timestamp -> how many timers
+        # have it, kept from a queue's first move() on (None before: other queues do not pay
+        # for it): when there are as many timestamps as timers, no two are equal, and
+        # heapq's sift (which breaks ties its own way) moves exactly the elements Flink's does.
+        self._heap: List[Any] = []
         self._index: Dict[Tuple[int, Any, Any], list] = {}
+        self._stamps: Optional[Dict[Any, int]] = None
 
     @property
     def registered_timers(self) -> Dict[Tuple[int, Any, Any], list]:
@@ -59,7 +65,10 @@ class TimerQueue:
         heap = self._heap
         element = [timestamp, ident, key, namespace, 0]
         self._index[ident] = element
-        heap.append(None)
+        stamps = self._stamps
+        if stamps is not None:
+            stamps[timestamp] = stamps.get(timestamp, 0) + 1
+        heap.append(element)
         self._sift_up(element, len(heap) - 1)
 
     def delete(self, key: Any, namespace: Any, timestamp: int) -> None:
@@ -74,10 +83,15 @@ class TimerQueue:
         clear). The usual move costs one sift instead of two: when the new element stays
         where the register appends it (it is not earlier than its parent there), the delete
         takes exactly it as the last element into the old one's place, so it goes there
-        directly (no append, no pop) and sifts from there as the delete's filler would."""
+        directly (no append, no pop) and sifts from there as the delete's filler would.
+        When that place is the root and no two timers (the new one included) share a
+        timestamp, the sift is heapq.heapreplace's, in C: without equal timestamps its
+        bottom-up sift puts every element where Flink's top-down one does (the elements
+        compare by their timestamps alone then); the positions of the elements it moved up
+        (the path from the root to the new element) are written after it."""
         heap = self._heap
         last = len(heap)   # where register would append the new element
-        if last > 1 and timestamp >= heap[last >> 1][0]:   # and where it would stay
+        if last and timestamp >= heap[(last - 1) >> 1][0]:   # and where it would stay
             index = self._index
             ident = (timestamp, key, namespace)
             element = [timestamp, ident, key, namespace, last]
@@ -87,11 +101,34 @@ class TimerQueue:
                 held = None
             if held is element:
                 old = index.pop((old_timestamp, key, old_namespace), None)
+                stamps = self._stamps
+                if stamps is None:   # the queue's first move: count them from now on
+                    stamps = self._count_stamps()
                 if old is None:   # nothing to delete: the register's append alone
+                    stamps[timestamp] = stamps.get(timestamp, 0) + 1
                     heap.append(element)
                     return
                 if old is element:   # the same timer, new: registered and deleted again
                     return
+                count = stamps[old_timestamp]
+                if count == 1:
+                    del stamps[old_timestamp]
+                    if old[4] == 0 and len(stamps) == last - 1 and timestamp not in stamps:
+                        # the root's sift in C, no equal timestamps (see above)
+                        stamps[timestamp] = 1
+                        heapreplace(heap, element)
+                        position = 0
+                        moved = heap[0]
+                        while moved is not element:   # each moved up from its old place
+                            below = moved[4]
+                            moved[4] = position
+                            position = below
+                            moved = heap[position]
+                        element[4] = position
+                        return
+                else:
+                    stamps[old_timestamp] = count - 1
+                stamps[timestamp] = stamps.get(timestamp, 0) + 1
             elif held is not None:   # registered already: the register does nothing
                 self.delete(key, old_namespace, old_timestamp)
                 return
@@ -104,9 +141,9 @@ class TimerQueue:
         # the heap keeps its length: the new element fills the old one's place and sifts
         # down as _sift_down moves it (each child read once a level: the hot loop)
         position = start = old[4]
-        size = last - 1
-        child = position << 1
-        while child < size:
+        size = last - 1   # the last index
+        child = position + position + 1
+        while child < size:   # both children there
             moved = heap[child]
             right = heap[child + 1]
             if right[0] < moved[0]:
@@ -117,7 +154,7 @@ class TimerQueue:
             heap[position] = moved
             moved[4] = position
             position = child
-            child += child
+            child += child + 1
         else:
             if child == size:   # a left child without a right one
                 moved = heap[child]
@@ -133,14 +170,14 @@ class TimerQueue:
 
     def peek_timestamp(self):
         heap = self._heap
-        return heap[1][0] if len(heap) > 1 else None
+        return heap[0][0] if heap else None
 
     def pop_due(self, up_to: int):
         """Remove and return the next timer with timestamp <= up_to, or None."""
         heap = self._heap
-        if len(heap) < 2 or heap[1][0] > up_to:
+        if not heap or heap[0][0] > up_to:
             return None
-        removed = self._remove_at(1)
+        removed = self._remove_at(0)
         return removed[0], removed[2], removed[3]
 
     def pop_all_due(self, up_to: int) -> List[Tuple[int, Any, Any]]:
@@ -149,25 +186,33 @@ class TimerQueue:
         due = []
         heap = self._heap
         index = self._index
-        # _remove_at(1) inline: the last element takes the root's place and sifts down
+        stamps = self._stamps
+        # _remove_at(0) inline: the last element takes the root's place and sifts down
         # (from the root it cannot go up), as _sift_down moves it
-        while len(heap) > 1 and heap[1][0] <= up_to:
-            removed = heap[1]
+        while heap and heap[0][0] <= up_to:
+            removed = heap[0]
             del index[removed[1]]
+            if stamps is not None:
+                timestamp = removed[0]
+                count = stamps[timestamp]
+                if count == 1:
+                    del stamps[timestamp]
+                else:
+                    stamps[timestamp] = count - 1
             last = heap.pop()
-            size = len(heap) - 1
+            size = len(heap)
             if size:
                 timestamp = last[0]
-                position, child = 1, 2
-                if child < size and heap[3][0] < heap[2][0]:
-                    child = 3
-                while child <= size and heap[child][0] < timestamp:
+                position, child = 0, 1
+                if size > 2 and heap[2][0] < heap[1][0]:
+                    child = 2
+                while child < size and heap[child][0] < timestamp:
                     moved = heap[child]
                     heap[position] = moved
                     moved[4] = position
                     position = child
-                    child = position << 1
-                    if child < size and heap[child + 1][0] < heap[child][0]:
+                    child += child + 1
+                    if child + 1 < size and heap[child + 1][0] < heap[child][0]:
                         child += 1
                 heap[position] = last
                 last[4] = position
@@ -175,7 +220,7 @@ class TimerQueue:
         return due
 
     def __len__(self) -> int:
-        return len(self._heap) - 1
+        return len(self._heap)
 
     def keys_with_timers(self):
         return [ident[1] for ident in self._index]
@@ -183,23 +228,43 @@ class TimerQueue:
     def export(self) -> List[Tuple[int, Any, Any]]:
         """The timers as (timestamp, key, namespace) in heap-array order: registering them
         again in this order rebuilds the same heap (so the same firing order)."""
-        return [(element[0], element[2], element[3]) for element in self._heap[1:]]
+        return [(element[0], element[2], element[3]) for element in self._heap]
 
     def restore(self, timers, keep: Optional[Callable[[Any], bool]] = None) -> None:
         """Replaces the timers with ``timers`` (as export gives them) whose key ``keep``
         accepts (None: all)."""
-        self._heap = [None]
+        self._heap = []
         self._index = {}
+        self._stamps = None
         for timestamp, key, namespace in timers:
             if keep is None or keep(key):
                 self.register(key, namespace, timestamp)
 
-    # -- Flink's HeapPriorityQueue ------------------------------------------------------------
+    def _count_stamps(self) -> Dict[Any, int]:
+        """_stamps counted in the heap (a queue's first move; the element it deletes is
+        still there, the one it adds not yet)."""
+        stamps: Dict[Any, int] = {}
+        get = stamps.get
+        for element in self._heap:
+            timestamp = element[0]
+            stamps[timestamp] = get(timestamp, 0) + 1
+        self._stamps = stamps
+        return stamps
+
+    # -- Flink's HeapPriorityQueue (0-based here: see __init__) ---------------------------------
 
     def _remove_at(self, position: int) -> list:
         heap = self._heap
         removed = heap[position]
         del self._index[removed[1]]
+        stamps = self._stamps
+        if stamps is not None:
+            timestamp = removed[0]
+            count = stamps[timestamp]
+            if count == 1:
+                del stamps[timestamp]
+            else:
+                stamps[timestamp] = count - 1
         last = heap.pop()
         if position < len(heap):
             # the last element takes the hole: down if later than a child, else up
@@ -210,32 +275,33 @@ class TimerQueue:
     def _sift_up(self, element: list, position: int) -> None:
         heap = self._heap
         timestamp = element[0]
-        parent = position >> 1
-        while parent > 0 and timestamp < heap[parent][0]:
+        while position:
+            parent = (position - 1) >> 1
             moved = heap[parent]
+            if not timestamp < moved[0]:
+                break
             heap[position] = moved
             moved[4] = position
             position = parent
-            parent >>= 1
         heap[position] = element
         element[4] = position
 
     def _sift_down(self, element: list, position: int) -> bool:
         """Place ``element`` at ``position`` or below; True if it moved down."""
         heap = self._heap
-        size = len(heap) - 1
+        size = len(heap)
         timestamp = element[0]
         start = position
-        child = position << 1
-        if child + 1 <= size and heap[child + 1][0] < heap[child][0]:
+        child = position + position + 1
+        if child + 1 < size and heap[child + 1][0] < heap[child][0]:
             child += 1
-        while child <= size and heap[child][0] < timestamp:
+        while child < size and heap[child][0] < timestamp:
             moved = heap[child]
             heap[position] = moved
             moved[4] = position
             position = child
-            child = position << 1
-            if child + 1 <= size and heap[child + 1][0] < heap[child][0]:
+            child += child + 1
+            if child + 1 < size and heap[child + 1][0] < heap[child][0]:
                 child += 1
         heap[position] = element
         element[4] = position

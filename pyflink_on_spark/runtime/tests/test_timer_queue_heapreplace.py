@@ -1,0 +1,163 @@
+"""TimerQueue.move's root sift in C (heapq.heapreplace, taken when no two timers share a
+timestamp) against an independent port of Flink's HeapPriorityQueue: the same heap array
+after every step, with and without equal timestamps, so the firing order stays Flink's."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from pyflink_on_spark.runtime.timers import TimerQueue
+
+
+class FlinkHeap:
+    """Flink's HeapPriorityQueueSet as its Java reads: a 1-based array, an element moves
+    only when strictly earlier; set semantics on (timestamp, key, namespace)."""
+
+    def __init__(self) -> None:
+        self.heap = [None]
+        self.ids = set()
+
+    def register(self, key, namespace, timestamp) -> None:
+        ident = (timestamp, key, namespace)
+        if ident in self.ids:
+            return
+        self.ids.add(ident)
+        self.heap.append(ident)
+        self._up(len(self.heap) - 1)
+
+    def delete(self, key, namespace, timestamp) -> None:
+        ident = (timestamp, key, namespace)
+        if ident not in self.ids:
+            return
+        self.ids.remove(ident)
+        heap = self.heap
+        position = heap.index(ident)
+        last = heap.pop()
+        if position < len(heap):
+            heap[position] = last
+            if not self._down(position):
+                self._up(position)
+
+    def pop_all_due(self, up_to):
+        due = []
+        while len(self.heap) > 1 and self.heap[1][0] <= up_to:
+            first = self.heap[1]
+            self.delete(first[1], first[2], first[0])
+            due.append(first)
+        return due
+
+    def export(self):
+        return self.heap[1:]
+
+    def _up(self, position) -> None:
+        heap = self.heap
+        element = heap[position]
+        while position > 1 and element[0] < heap[position >> 1][0]:
+            heap[position] = heap[position >> 1]
+            position >>= 1
+        heap[position] = element
+
+    def _down(self, position) -> bool:
+        heap, size, start = self.heap, len(self.heap) - 1, position
+        element = heap[position]
+        while True:
+            child = position * 2
+            if child + 1 <= size and heap[child + 1][0] < heap[child][0]:
+                child += 1
+            if child > size or not heap[child][0] < element[0]:
+                break
+            heap[position] = heap[child]
+            position = child
+        heap[position] = element
+        return position != start
+
+
+def _check(queue: TimerQueue, reference: FlinkHeap) -> None:
+    assert queue.export() == reference.export()
+    assert [element[4] for element in queue._heap] == list(range(len(queue)))
+    stamps = queue._stamps
+    if stamps is not None:   # kept from the first move on: exactly the heap's timestamps
+        counted = {}
+        for timestamp, _, _ in reference.export():
+            counted[timestamp] = counted.get(timestamp, 0) + 1
+        assert stamps == counted
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("spread", [10, 10_000])
+def test_moves_leave_flinks_heap_with_and_without_equal_timestamps(seed, spread):
+    """Sessions growing in turn (each move takes the root's timer to a later time: the C
+    sift's case when timestamps are distinct), moves from inside the heap, registers that
+    make equal timestamps (spread 10: often; 10,000: rarely), deletes and rounds."""
+    rng = random.Random(seed)
+    queue, reference = TimerQueue(), FlinkHeap()
+    ends = {}
+    clock = 0
+    for step in range(600):
+        action = rng.random()
+        key = rng.randrange(40)
+        if action < 0.55 and ends:
+            # the key whose timer is earliest (the root), or any key
+            if rng.random() < 0.7:
+                key = min(ends, key=lambda k: (ends[k], k))
+            else:
+                key = rng.choice(sorted(ends))
+            old = ends[key]
+            clock += rng.randint(0, 3)
+            new = old + rng.randint(0, spread) if rng.random() < 0.9 else clock
+            queue.move(key, "w%d" % new, new, "w%d" % old, old)
+            reference.register(key, "w%d" % new, new)
+            reference.delete(key, "w%d" % old, old)
+            ends[key] = new
+        elif action < 0.75:
+            timestamp = clock + rng.randint(0, spread)
+            if key not in ends:
+                ends[key] = timestamp
+                queue.register(key, "w%d" % timestamp, timestamp)
+                reference.register(key, "w%d" % timestamp, timestamp)
+            else:   # another timer of the key (not tracked as its session's)
+                queue.register(key, None, timestamp)
+                reference.register(key, None, timestamp)
+        elif action < 0.85:
+            timestamp = rng.choice([t for t, _, _ in reference.export()] or [0])
+            queue.delete(key, None, timestamp)
+            reference.delete(key, None, timestamp)
+        else:
+            up_to = clock + rng.randint(0, spread // 2)
+            due = queue.pop_all_due(up_to)
+            assert due == reference.pop_all_due(up_to)
+            for timestamp, fired, namespace in due:
+                if ends.get(fired) == timestamp and namespace == "w%d" % timestamp:
+                    del ends[fired]
+        _check(queue, reference)
+    assert queue.pop_all_due(10 ** 9) == reference.pop_all_due(10 ** 9)
+
+
+def test_a_move_from_the_root_with_distinct_timestamps_takes_heapreplace(monkeypatch):
+    """The C sift is taken (the case the test above compares) and leaves Flink's heap."""
+    from pyflink_on_spark.runtime import timers
+    calls = []
+    monkeypatch.setattr(timers, "heapreplace",
+                        lambda heap, element: calls.append(1) or
+                        __import__("heapq").heapreplace(heap, element))
+    queue, reference = TimerQueue(), FlinkHeap()
+    for key in range(100):
+        queue.register(key, "w", 1000 + key * 7)
+        reference.register(key, "w", 1000 + key * 7)
+    for step in range(300):
+        key = step % 100
+        old, new = 1000 + key * 7 + 700 * (step // 100), 1000 + key * 7 + 700 * (step // 100 + 1)
+        queue.move(key, "w", new, "w", old)
+        reference.register(key, "w", new)
+        reference.delete(key, "w", old)
+        _check(queue, reference)
+    assert len(calls) == 300
+    # key 1's timestamp twice in the heap: the Python sift, the same heap
+    queue.register("x", "w", 1007 + 2100)
+    reference.register("x", "w", 1007 + 2100)
+    queue.move(0, "w", 5000, "w", 1000 + 2100)
+    reference.register(0, "w", 5000)
+    reference.delete(0, "w", 1000 + 2100)
+    _check(queue, reference)
+    assert len(calls) == 300
