@@ -161,6 +161,7 @@ def start_broker(libs: Optional[str] = None) -> KafkaBroker:
     return broker
 
 
+@installed_once("spark kafka package")
 def install_spark_kafka_package() -> str:
     """Makes Spark's Kafka connector resolvable offline (in ~/.m2) and returns its
     coordinates: the installed pyspark's version, else the newest earlier minor release of

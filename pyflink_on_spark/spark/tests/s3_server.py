@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Dict, List, Tuple
 
 from pyflink_on_spark.spark.tests.kafka_broker import _wait_for_port, stop_server
+from pyflink_on_spark.tests.server_installs import installed_once
 from pyflink_on_spark.tests.server_tools import free_port, jdk_tool
 
 S3PROXY = ("org.gaul", "s3proxy", "2.6.0", "jar-with-dependencies")
@@ -62,6 +63,15 @@ def maven_jar(group: str, artifact: str, version: str, classifier=None) -> str:
     return path
 
 
+@installed_once("s3 jars")
+def install_s3_jars() -> Dict[str, str]:
+    """S3Proxy's jar and the s3a connector's (S3A_JARS) in the local Maven repository,
+    fetched when missing, once per test process (server_installs.py starts it early):
+    "s3proxy" -> its path, "s3a" -> the connector's jars as a class path."""
+    return {"s3proxy": maven_jar(*S3PROXY),
+            "s3a": ":".join(maven_jar(*coordinates) for coordinates in S3A_JARS)}
+
+
 @dataclass
 class S3Server:
     """A running S3Proxy: its endpoint, credentials, and how a job reaches it."""
@@ -88,7 +98,7 @@ class S3Server:
         class path (a cluster's nodes have them installed; `--packages
         org.apache.hadoop:hadoop-aws:<Hadoop version>` ships them instead), and the
         executors' checksum setting."""
-        jars = ":".join(maven_jar(*coordinates) for coordinates in S3A_JARS)
+        jars = install_s3_jars()["s3a"]
         conf = [("spark.driver.extraClassPath", jars),
                 ("spark.executor.extraClassPath", jars),
                 ("spark.hadoop.fs.s3a.endpoint", "http://" + self.endpoint),
@@ -106,7 +116,7 @@ class S3Server:
 def start_s3_server() -> S3Server:
     """S3Proxy on a free loopback port with fresh credentials. The checksum setting goes into
     this process's environment too (for its own pyarrow clients, and inherited by drivers)."""
-    jar = maven_jar(*S3PROXY)
+    jar = install_s3_jars()["s3proxy"]
     os.environ.update(CHECKSUM_ENV)
     work_dir = tempfile.mkdtemp(prefix="pyflink-on-spark-s3-")
     port = free_port()
