@@ -28,7 +28,7 @@ from pyflink_on_spark.table.types import (
     SmallIntType, TinyIntType)
 
 __all__ = ['arithmetic', 'negation', 'negated', 'mod_function', 'wrapped', 'integer_cast',
-           'OPERATORS']
+           'float_sum', 'OPERATORS']
 
 OPERATORS = {exp.Add: '+', exp.Sub: '-', exp.Mul: '*', exp.Div: '/', exp.Mod: '%'}
 _TRY = {'+': 'try_add', '-': 'try_subtract', '*': 'try_multiply'}
@@ -210,3 +210,21 @@ def mod_function(left: Typed, right: Typed) -> Typed:
             % (calcite_type_name(ta), calcite_type_name(tb))) from None
 
 
+
+
+def float_sum(inner: exp.Expression) -> exp.Expression:
+    """SUM of a FLOAT as Flink computes it: single-precision additions, one value after the
+    other (PyFlink 1.20.5's sliding_window example prints 86.399994 where the float of a
+    double sum is 86.4). Spark has no single-precision sum: Spark's FLOAT additions over the
+    group's values in their order (collect_list; collect_set for DISTINCT), NULLs skipped,
+    NULL when there is none."""
+    distinct = isinstance(inner, exp.Distinct)
+    # the values as FLOATs (Spark may type a FLOAT expression wider: FLOAT * INT)
+    values = exp.Anonymous(this='collect_set' if distinct else 'collect_list', expressions=[
+        _cast(inner.expressions[0] if distinct else inner, DataTypes.FLOAT())])
+    total = exp.Lambda(
+        this=exp.Add(this=exp.Coalesce(this=exp.column('__acc'), expressions=[
+            _cast(exp.Literal.number(0), DataTypes.FLOAT())]), expression=exp.column('__v')),
+        expressions=[exp.to_identifier('__acc'), exp.to_identifier('__v')])
+    return exp.Anonymous(this='aggregate', expressions=[
+        values, _cast(exp.Null(), DataTypes.FLOAT()), total])

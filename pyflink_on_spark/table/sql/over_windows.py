@@ -180,8 +180,9 @@ def over_aggregate(call: exp.Expression, window: OverWindow) -> exp.Expression:
     """A translated aggregate expression (CAST(SUM(x) AS INT), the BIGINT sum wrapped to INT,
     AVG as SUM DIV COUNT...) with every aggregate call in it taken over the window."""
     def wrap(node: exp.Expression) -> exp.Expression:
-        if isinstance(node, exp.Count) or (isinstance(node, exp.Anonymous)
-                                           and node.name.upper() in AGGREGATE_NAMES):
+        # (COLLECT_LIST: the values of a FLOAT's SUM, added in single precision after it)
+        if isinstance(node, exp.Count) or (isinstance(node, exp.Anonymous) and node.name.upper()
+                                           in AGGREGATE_NAMES + ('COLLECT_LIST', 'COLLECT_SET')):
             return window.over(node.copy())
         return node
     if isinstance(call, exp.Count) or (isinstance(call, exp.Anonymous)

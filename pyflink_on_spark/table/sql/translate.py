@@ -813,6 +813,9 @@ class _Translator:
                 inner, exp.Distinct) else exp.Distinct(
                     expressions=[cast(inner.expressions[0], 'DECIMAL(38,0)')]))
             return wrapped_into(total, dt), dt.nullable()
+        if isinstance(dt, FloatType):      # in single precision (arithmetic.float_sum)
+            from pyflink_on_spark.table.sql.arithmetic import float_sum
+            return float_sum(inner), dt.nullable()
         if is_integral(dt) or isinstance(dt, (FloatType, DoubleType)):
             return cast(call('SUM', inner), spark_type_string(dt)), dt.nullable()
         result = DataTypes.DECIMAL(38, dt.scale)
