@@ -124,7 +124,10 @@ class Table(object):
         return Table(RenamedTable(self._description, columns), self._t_env, columns)
 
     def distinct(self) -> 'Table':
-        return self._query("SELECT DISTINCT * FROM `%s`" % self._name)
+        # the columns named: a STREAMING changelog's rewrite (spark/table_changelog.py) keys
+        # its groups by the select's items, which a star is not (Spark refused the star)
+        return self._query("SELECT DISTINCT %s FROM %s" % (
+            ", ".join(queries.q(n) for n in self._names()), queries.q(self._name)))
 
     def _set_operation(self, right: 'Table', operation: str) -> 'Table':
         left_names, right_names = self._names(), right._names()
@@ -286,6 +289,14 @@ class Table(object):
     def _lateral(self, call, predicate, method: str) -> 'Table':
         from pyflink_on_spark.table.expression import Expression
         aliases = call.udtf_aliases if isinstance(call, Expression) else None
+        if aliases is None and getattr(call, "kind", None) == "table" and \
+                hasattr(call, "takes_rows_of"):
+            # a table function not called (join_lateral(split.alias('a')), PyFlink's
+            # basic_operations example): each row goes to it as one Row, as in flat_map
+            from pyflink_on_spark.table.expressions import col
+            names = self._names()
+            call = call.takes_rows_of(names)(*[col(n) for n in names])
+            aliases = call.udtf_aliases
         if aliases is None:
             raise TypeError("Table.%s takes a table function's call (a udtf called on "
                             "expressions), got %r" % (method, call))
