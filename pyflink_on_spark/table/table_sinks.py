@@ -66,11 +66,68 @@ def table_insert(t_env, path: str, table, overwrite: bool = False):
                 "STREAMING mode): the %s format takes insert-only rows (docs/table.md)"
                 % (path, target.fmt))
         return StreamInsert(table, target, max(t_env._parallelism(), 1))
-    parallelism = max(target.parallelism or t_env._parallelism(), 1)
+    parallelism = max(target.parallelism or input_parallelism(
+        table._description, t_env._parallelism(), t_env._env.get_parallelism()), 1)
     if target.connector in ("print", "blackhole") and \
             t_env._executor().table_reads_unbounded(table._description):
         return StreamInsert(table, target, parallelism)
     return TableInsert(table._description, target, parallelism)
+
+
+def input_parallelism(description, default: int, stream_default: int) -> int:
+    """The parallelism of the last operator of a table's plan on Flink, which a sink without
+    `sink.parallelism` takes. Seen on PyFlink 1.20.5 (inserts into a print table at an
+    environment parallelism of 2, its subtask prefixes): VALUES runs at 1 (no prefix), and
+    so does a projection or filter of it and a global ORDER BY / LIMIT; a row-by-row query
+    takes its input's parallelism, UNION ALL its first input's (VALUES first: 1, a datagen
+    table first: 2); a table of a stream that of the stream's last operator (from_collection:
+    1, a map after it: 2); GROUP BY, DISTINCT, joins and windows (an exchange), connector
+    tables (datagen, also with another scan.parallelism: Flink rebalances to the default)
+    and from_elements run at `default` (the table program's parallelism)."""
+    from pyflink_on_spark.specs.tables import QueryTable, RenamedTable, RowtimeTable, StreamTable
+    if isinstance(description, (RenamedTable, RowtimeTable)):
+        return input_parallelism(description.input, default, stream_default)
+    if isinstance(description, StreamTable):
+        sink = next((n for n in description.sinks if n.id == description.collect_sink_id),
+                    None)
+        last = sink.inputs[0] if sink is not None and sink.inputs else None
+        return getattr(last, "parallelism", None) or stream_default
+    if isinstance(description, QueryTable) and description.flink_query:
+        import sqlglot
+        from pyflink_on_spark.table.sql.translate import FLINK_DIALECT
+        try:
+            tree = sqlglot.parse_one(description.flink_query, read=FLINK_DIALECT)
+        except sqlglot.errors.ParseError:
+            return default
+        views = dict(description.inputs)
+        return _query_parallelism(tree, views, default, stream_default)
+    return default
+
+
+def _query_parallelism(tree, views, default: int, stream_default: int) -> int:
+    from sqlglot import exp
+    if isinstance(tree, exp.Subquery):
+        return _query_parallelism(tree.this, views, default, stream_default)
+    if isinstance(tree, exp.Values):
+        return 1
+    if isinstance(tree, exp.Union) and not tree.args.get("distinct"):
+        return _query_parallelism(tree.this, views, default, stream_default)
+    if not isinstance(tree, exp.Select):
+        return default          # UNION, INTERSECT, EXCEPT: an aggregation
+    if tree.args.get("order") is not None or tree.args.get("limit") is not None:
+        return 1                # a global sort / limit
+    if any(tree.args.get(k) is not None for k in ("group", "distinct", "joins")) or any(
+            isinstance(n, (exp.AggFunc, exp.Window)) for n in tree.find_all(
+                exp.AggFunc, exp.Window)) or "TABLE(" in tree.sql().upper():
+        return default          # an exchange (aggregate, join, window)
+    source = tree.args.get("from_") or tree.args.get("from")
+    if source is None:
+        return 1                # SELECT 1: a VALUES
+    inner = source.this
+    if isinstance(inner, exp.Table):
+        view = views.get(inner.name)
+        return default if view is None else input_parallelism(view, default, stream_default)
+    return _query_parallelism(inner, views, default, stream_default)
 
 
 class _InsertCounts(object):

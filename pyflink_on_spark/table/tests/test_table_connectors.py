@@ -85,3 +85,36 @@ def test_reading_a_sink_only_table_fails_on_the_driver_before_any_spark_job():
     with pytest.raises(ValueError, match="^Unable to create a source for reading table "
                                          "'default_catalog.default_database.p'"):
         connector_frame(table, session=None)
+
+
+@pytest.mark.parametrize("query, parallelism", [
+    # seen on PyFlink 1.20.5: INSERT INTO a print table at an environment parallelism of 2
+    ("VALUES (1), (2), (3)", 1),
+    ("SELECT x * 2 FROM (VALUES (1), (2), (3)) AS v(x) WHERE x > 1", 1),
+    ("SELECT x FROM e", 2), ("SELECT x FROM g", 2),
+    ("SELECT x % 2, COUNT(*) FROM (VALUES (1), (2), (3)) AS v(x) GROUP BY x % 2", 2),
+    ("SELECT x FROM (VALUES (CAST(10 AS BIGINT))) AS v(x) UNION ALL SELECT x FROM g", 1),
+    ("SELECT x FROM g UNION ALL SELECT x FROM (VALUES (CAST(10 AS BIGINT))) AS v(x)", 2),
+    ("SELECT x FROM (VALUES (CAST(10 AS BIGINT))) AS v(x) UNION ALL SELECT x FROM e", 1),
+    ("SELECT x FROM e ORDER BY x LIMIT 2", 1), ("SELECT DISTINCT x FROM e", 2),
+    ("SELECT e.x FROM e JOIN g ON e.x = g.x", 2), ("SELECT x FROM s", 1),
+    ("SELECT x FROM s2", 2),
+])
+def test_a_sink_takes_the_parallelism_of_its_input(query, parallelism):
+    from pyflink_on_spark.common import Types
+    from pyflink_on_spark.datastream import StreamExecutionEnvironment
+    from pyflink_on_spark.table import StreamTableEnvironment
+    from pyflink_on_spark.table.table_sinks import input_parallelism
+    env = StreamExecutionEnvironment.get_execution_environment()
+    env.set_parallelism(2)
+    t_env = StreamTableEnvironment.create(env)
+    t_env.execute_sql("CREATE TABLE g (x BIGINT) WITH ('connector' = 'datagen', "
+                      "'fields.x.kind' = 'sequence', 'fields.x.start' = '1', "
+                      "'fields.x.end' = '6', 'scan.parallelism' = '1')")
+    t_env.create_temporary_view("e", t_env.from_elements([(1,), (2,), (3,)], ["x"]))
+    t_env.create_temporary_view("s", t_env.from_data_stream(
+        env.from_collection([1, 2, 3], Types.LONG())).alias("x"))
+    t_env.create_temporary_view("s2", t_env.from_data_stream(env.from_collection(
+        [1, 2, 3], Types.LONG()).map(lambda v: v, Types.LONG())).alias("x"))
+    table = t_env.sql_query(query)
+    assert input_parallelism(table._description, 2, 2) == parallelism
