@@ -17,6 +17,7 @@ from pyflink_on_spark.runtime.batch_order import batch_key_order
 from pyflink_on_spark.runtime.operators.base import Operator
 from pyflink_on_spark.runtime.operators.broadcast import (
     BroadcastProcessOperator, KeyedBroadcastProcessOperator)
+from pyflink_on_spark.runtime.operators.bundled_aggregate import BundleOperator
 from pyflink_on_spark.runtime.operators.cassandra_sink import CassandraSinkOperator
 from pyflink_on_spark.runtime.operators.co_process import (
     CoProcessOperator, KeyedCoProcessOperator)
@@ -55,6 +56,14 @@ def _keyed(function, spec, config: JobConfig) -> KeyedProcessOperator:
     return KeyedProcessOperator(function, spec.key_selector, _order(spec, config))
 
 
+def _keyed_process(spec, config: JobConfig) -> Operator:
+    """A keyed process function's operator; the Table API's Python group aggregate ends
+    PyFlink's bundles (table/group_aggregates.py BundledGroupAggregate)."""
+    if getattr(spec.function, "runs_in_bundles", False):
+        return BundleOperator(spec.function, spec.key_selector)
+    return _keyed(spec.function, spec, config)
+
+
 def _keyed_co(function, spec, config: JobConfig) -> KeyedCoProcessOperator:
     return KeyedCoProcessOperator(function, spec.key_selector1, spec.key_selector2,
                                   _order(spec, config))
@@ -87,7 +96,7 @@ BUILDERS: Dict[type, Builder] = {
     op.FilterSpec: lambda s, c: FilterOperator(s.function),
     op.ProcessSpec: lambda s, c: ProcessOperator(s.function),
     op.TimestampsSpec: lambda s, c: TimestampsAndWatermarksOperator(s.watermark_strategy),
-    op.KeyedProcessSpec: lambda s, c: _keyed(s.function, s, c),
+    op.KeyedProcessSpec: _keyed_process,
     op.KeyedMapSpec: lambda s, c: _keyed(adapters.KeyedMapAdapter(s.function), s, c),
     op.KeyedFlatMapSpec: lambda s, c: _keyed(adapters.KeyedFlatMapAdapter(s.function), s, c),
     op.KeyedFilterSpec: lambda s, c: _keyed(adapters.KeyedFilterAdapter(s.function), s, c),

@@ -176,8 +176,9 @@ def _changes(width: int, keys: int):
 
 
 def changelog_records_frame(payloads, columns):
-    """The collect sink's record chunks of a changelog stream (Rows with their RowKinds, the
-    keyed aggregate's output) as the table's columns and KIND, decoded in the tasks."""
+    """The collect sink's record chunks of a changelog stream (the keyed aggregate's output:
+    tuples of the values with the RowKind's value last, or Rows with their RowKinds) as the
+    table's columns and KIND, decoded in the tasks."""
     from pyspark.sql.types import IntegerType, StructField, StructType
     from pyflink_on_spark.spark.table_frames import arrow_schema, spark_schema
     out = StructType(list(spark_schema(columns).fields) +
@@ -195,7 +196,12 @@ def _changelog_decoder(schema):
         for batch in batches:
             columns: List[list] = [[] for _ in range(width + 1)]
             for payload in batch.column(0).to_pylist():
-                for row in loads_records(payload)[0]:
+                records = loads_records(payload)[0]
+                if records and type(records[0]) is tuple:   # values..., kind (plain)
+                    for column, values in zip(columns, zip(*records)):
+                        column.extend(values)
+                    continue
+                for row in records:
                     for i in range(width):
                         columns[i].append(row[i])
                     columns[width].append(row.get_row_kind().value)

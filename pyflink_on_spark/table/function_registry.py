@@ -68,6 +68,15 @@ class FunctionRegistry(object):
             out[name] = _signature(name, wrapper, True)
         return out
 
+    def aggregate_functions(self, is_builtin) -> Dict[str, UserDefinedFunctionWrapper]:
+        """The Python aggregate functions a call resolves to, by lowercase call name (a
+        temporary catalog function named like a built-in is the built-in's name there)."""
+        out = {name: w for name, w in inline_functions().items() if w.kind == 'aggregate'}
+        out.update((name, w) for name, w in self._catalog.items()
+                   if w.kind == 'aggregate' and not is_builtin(name))
+        out.update((name, w) for name, w in self._system.items() if w.kind == 'aggregate')
+        return out
+
     def specs(self, spark_sql: str, parameters: Mapping[str, str]
               ) -> Tuple[UserFunctionSpec, ...]:
         """The functions the translated query calls, ready for the Spark layer."""

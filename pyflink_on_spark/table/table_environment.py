@@ -213,11 +213,12 @@ class TableEnvironment(object):
                 "window functions); docs/table.md")
         from pyflink_on_spark.table.function_registry import job_parameters
         udfs = functions.specs(translated.sql, job_parameters(self._config, self._env))
+        python_failure = None
         if udfs and self._is_streaming() and any(f.kind == "aggregate" for f in udfs):
-            raise NotImplementedError(
-                "a Python aggregate function (udaf) in STREAMING mode is not supported by "
-                "pyflink_on_spark yet: its updating result is not built; use BATCH mode "
-                "(EnvironmentSettings.in_batch_mode())")
+            from pyflink_on_spark.table.group_aggregates import check_python_aggregate
+            python_failure = check_python_aggregate(
+                query, udfs, self._user_aggregates(),
+                keyed=isinstance(self, StreamTableEnvironment))
         from pyflink_on_spark.table.connector_tables import flink_column
         columns = tuple(flink_column(name, type_text) for name, type_text in
                         translated.columns)
@@ -230,6 +231,8 @@ class TableEnvironment(object):
         table = self._with_keyed_changelog(Table(description, self, columns))
         if translated.failure is not None and self._is_streaming():
             table._failure = translated.failure
+        if python_failure is not None:
+            table._failure = python_failure
         if not self._is_streaming() and any(f.kind == "aggregate" and f.func_type == "general"
                                             for f in udfs):
             # seen on PyFlink 1.20.5: sql_query accepts it, running it fails ("Cannot
@@ -243,6 +246,13 @@ class TableEnvironment(object):
         """The table as it is: a TableEnvironment has no DataStream job to compute a keyed
         changelog in (StreamTableEnvironment's does)."""
         return table
+
+    def _user_aggregates(self):
+        """The general Python aggregate functions (udaf) by lowercase call name (a pandas
+        udaf does not run in the keyed aggregate)."""
+        from pyflink_on_spark.table.sql.functions import is_builtin
+        return {name: w for name, w in self._functions().aggregate_functions(
+            is_builtin).items() if w._func_type != "pandas"}
 
     def execute_sql(self, stmt: str):
         """SELECT queries, CREATE TABLE of the connectors that run (datagen), CREATE VIEW,
@@ -568,13 +578,14 @@ class StreamTableEnvironment(TableEnvironment):
         parallelism 1 the one-task changelog (spark/table_changelog.py) gives the same rows
         in the same order, faster (measured: docs/table.md)."""
         description = table._description
-        if not (description.streaming and self._parallelism() > 1 and
+        python = any(f.kind == "aggregate" for f in getattr(description, "functions", ()))
+        if not (description.streaming and (self._parallelism() > 1 or python) and
                 table._updates() and self._keyed_changelog_fits(table)):
             return table
         from dataclasses import replace
         from pyflink_on_spark.graph.transformations import SinkTransformation
         from pyflink_on_spark.specs.sinks import CollectSinkSpec
-        node = self._group_changelog(table)._transformation
+        node = self._group_changelog(table, plain=True)._transformation
         sink = SinkTransformation(name="Collect Sink", input=node, spec=CollectSinkSpec(),
                                   input_type=node.output_type)
         sink.parallelism = 1
@@ -592,35 +603,41 @@ class StreamTableEnvironment(TableEnvironment):
         if query is None or self._env._job_settings().config.runtime_mode == "BATCH":
             return False
         try:
-            split_grouping(query)
+            split_grouping(query, self._user_aggregates())
         except UnsupportedSqlError:
             return False
         return True
 
-    def _group_changelog(self, table: Table):
+
+    def _group_changelog(self, table: Table, plain: bool = False):
         """The changelog of a grouping query over an unbounded table: its per-row query (a
         stateless query of the table's inputs), keyed by the group keys, into the aggregate
-        that keeps each group's accumulators in keyed state (table/group_aggregates.py)."""
+        that keeps each group's accumulators in keyed state (table/group_aggregates.py).
+        `plain`: its changes as tuples with their kind (the keyed changelog's records)."""
         from pyflink_on_spark.common.typeinfo import ExternalTypeInfo, Types
-        from pyflink_on_spark.table.group_aggregates import Aggregate, GroupAggregate
-        from pyflink_on_spark.table.sql.grouping import AGGREGATE, split_grouping
+        from pyflink_on_spark.table.function_registry import job_parameters
+        from pyflink_on_spark.table.group_aggregates import (BUNDLE_SIZE, group_aggregate,
+                                                             key_selector)
+        from pyflink_on_spark.table.sql.grouping import split_grouping
         description = table._description
-        grouping = split_grouping(description.flink_query)
+        user = self._user_aggregates()
+        grouping = split_grouping(description.flink_query, user)
         per_row = self._translated(grouping.per_row, [
             (name, Table(view, self, getattr(view, "columns", None)))
             for name, view in description.inputs])
         types = [c.sql_type for c in per_row._resolved_columns()]
         keys = grouping.keys
-        items = [(kind, Aggregate(what[0], None if what[1] is None else keys + what[1],
-                                  "BIGINT" if what[1] is None else types[keys + what[1]]))
-                 if kind == AGGREGATE else (kind, what) for kind, what in grouping.items]
         columns = table._resolved_columns()
         names = column_names(columns)
-        out_type = ExternalTypeInfo(Types.ROW_NAMED(
+        function = group_aggregate(
+            names, grouping, types, [c.sql_type for c in columns], user,
+            job_parameters(self._config, self._env),
+            int(self._config.get("python.fn-execution.bundle.size", None) or BUNDLE_SIZE),
+            plain)
+        out_type = Types.PICKLED_BYTE_ARRAY() if plain else ExternalTypeInfo(Types.ROW_NAMED(
             list(names), [_type_info(c.sql_type) for c in columns]))
         return self._stream_of(per_row, as_tuples=False) \
-            .key_by(lambda row: tuple(row[i] for i in range(keys))) \
-            .process(GroupAggregate(names, items), output_type=out_type)
+            .key_by(key_selector(keys)).process(function, output_type=out_type)
 
     def to_retract_stream(self, table: Table, type_info):
         """(True, row) for each +I / +U change, (False, row) for each -U / -D (seen on PyFlink

@@ -70,17 +70,20 @@ class ImperativeAggregateFunction(UserDefinedFunction, Generic[T, ACC]):
     def accumulate(self, accumulator: ACC, *args):
         pass
 
+    # PyFlink 1.20.5's texts (its udf.py): a query that needs a method the function lacks
+    # fails with them (seen: a udaf without retract over an updating input, "RuntimeError:
+    # Method retract is not implemented")
     def retract(self, accumulator: ACC, *args):
-        pass
+        raise RuntimeError("Method retract is not implemented")
 
     def merge(self, accumulator: ACC, accumulators):
-        pass
+        raise RuntimeError("Method merge is not implemented")
 
     def get_result_type(self) -> Union[DataType, str]:
-        pass
+        raise RuntimeError("Method get_result_type is not implemented")
 
     def get_accumulator_type(self) -> Union[DataType, str]:
-        pass
+        raise RuntimeError("Method get_accumulator_type is not implemented")
 
 
 class AggregateFunction(ImperativeAggregateFunction):
@@ -265,6 +268,21 @@ class UserDefinedAggregateFunctionWrapper(UserDefinedFunctionWrapper):
             raise TypeError(
                 "Invalid returnType: returnType should be DataType or str but is {}"
                 .format(result_type))
+        from pyflink_on_spark.table.types import MapType
+        if func_type == 'pandas' and isinstance(result_type, MapType):
+            raise TypeError(
+                "Invalid returnType: Pandas UDAF doesn't support DataType type {} currently"
+                .format(result_type))
+        if accumulator_type is not None and not isinstance(accumulator_type, (DataType, str)):
+            raise TypeError(
+                "Invalid accumulator_type: accumulator_type should be DataType or str but is {}"
+                .format(accumulator_type))
+        # PyFlink's check as it is: a DataType result needs a DataType accumulator type (a
+        # str result passes whatever the accumulator type)
+        if func_type == "general" and isinstance(result_type, DataType) and \
+                not isinstance(accumulator_type, DataType):
+            raise TypeError("result_type and accumulator_type should be DataType or str "
+                            "at the same time.")
         self._result_type = result_type
         self._accumulator_type = accumulator_type
         self._is_table_aggregate = is_table_aggregate

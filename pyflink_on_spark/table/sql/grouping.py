@@ -9,26 +9,29 @@ SELECT DISTINCT; anything else raises UnsupportedSqlError naming it."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, List, Tuple
+from typing import Callable, Collection, List, Tuple
 
 from pyflink_on_spark.table.sql.errors import UnsupportedSqlError
 from pyflink_on_spark.table.sql.functions import AGGREGATES
 
 KEY = "key"
 AGGREGATE = "aggregate"
+USER_AGGREGATE = "user aggregate"   # a Python aggregate function's call (udaf)
 
 
 @dataclass(frozen=True)
 class Grouping:
     """`per_row`: Flink SQL of the row-by-row query: the group keys `__k0`.., then the
     aggregates' arguments `__a0`..; `items`: per result column, (KEY, key index) or
-    (AGGREGATE, (function name, argument index or None for COUNT(*)))."""
+    (AGGREGATE, (function name, argument index or None for COUNT(*))) or
+    (USER_AGGREGATE, (its lowercase name, the indices of its arguments))."""
     per_row: str
     keys: int
     items: Tuple[Tuple[str, object], ...]
 
 
-def split_grouping(query: str) -> Grouping:
+def split_grouping(query: str, user_aggregates: Collection[str] = ()) -> Grouping:
+    """`user_aggregates`: the lowercase names that call Python aggregate functions here."""
     import sqlglot
     from sqlglot import exp
     from pyflink_on_spark.table.sql.translate import FLINK_DIALECT
@@ -61,6 +64,9 @@ def split_grouping(query: str) -> Grouping:
             shaped.append((KEY, key_text.index(text)))
             continue
         name = item.name.upper() if isinstance(item, exp.Anonymous) else None
+        if name is not None and name.lower() in user_aggregates:
+            shaped.append(_user_aggregate_item(item, text, args, render))
+            continue
         if name not in AGGREGATES:
             raise _refused("the select item %s (only group keys and single aggregate calls "
                            "are kept per group here)" % text)
@@ -94,6 +100,17 @@ def aggregate_item(item, name: str, text: str, args: List[str], render: Callable
         raise refused("the aggregate call %s" % text)
     args.append(render(arguments[0]))
     return AGGREGATE, (name, len(args) - 1)
+
+
+def _user_aggregate_item(item, text: str, args: List[str], render: Callable
+                         ) -> Tuple[str, object]:
+    """(USER_AGGREGATE, (name, indices of its arguments, appended to `args`))."""
+    from sqlglot import exp
+    if any(isinstance(a, exp.Distinct) for a in item.expressions):
+        raise _refused("a DISTINCT aggregate (%s)" % text)
+    start = len(args)
+    args.extend(render(a) for a in item.expressions)
+    return USER_AGGREGATE, (item.name.lower(), tuple(range(start, len(args))))
 
 
 def _refused(what: str) -> UnsupportedSqlError:
