@@ -4,11 +4,8 @@ reaching the executors through spark.jars.packages), a keyed reduce, and writing
 KafkaSink AT_LEAST_ONCE and EXACTLY_ONCE (confluent-kafka in the sink's tasks, shipped as an
 archive: spark/package_shipping.py). Both topics get every key's running sums exactly once.
 (The same job on local[2] is tested by test_kafka_exactly_once.py and the kafka compat cases.)"""
-import sys
-
 from pyflink_on_spark.spark.tests.test_kafka_broker_bounded import (consume_all, new_topics,
                                                                    produce)
-from pyflink_on_spark.spark.tests.test_runs_on_any_spark import CHECKOUT
 
 KAFKA_JOB = '''
 import sys
@@ -57,24 +54,25 @@ env.execute("kafka on a cluster")
 RECORDS = [("k%d" % (i % 4), i) for i in range(40)]
 
 
-def _run_job(cluster, tmp_path, servers, topics):
-    """Runs KAFKA_JOB in a client process on the cluster; its exit code and stderr."""
+def prepare_kafka_job(servers: str, tmp_path):
+    """The Kafka job's topics (its input produced) and its script; (script, its arguments,
+    topics). Run in one client application with the JDBC cluster test's job
+    (connector_jobs_on_the_cluster in conftest.py: each application costs its executors')."""
+    source, plain, exact = new_topics(servers, "cluster-in", "cluster-plain", "cluster-exact")
+    produce(servers, source, ["%s,%d" % r for r in RECORDS],
+            keys=[k.encode() for k, _ in RECORDS])
     script = tmp_path / "kafka_job.py"
     script.write_text(KAFKA_JOB)
-    args = [sys.executable, "-m", "pyflink_on_spark.cli.main", "run", str(script), servers,
-            *topics, "cluster-job-%s" % topics[1]]
-    code, out, err = cluster.run_client(args, str(tmp_path), cwd=CHECKOUT)
-    return code, err
+    args = [servers, source, plain, exact, "cluster-job-%s" % plain]
+    return str(script), args, (source, plain, exact)
 
 
 def test_a_kafka_job_on_a_cluster_without_confluent_kafka_writes_what_it_writes_locally(
-        standalone_cluster, kafka_broker, tmp_path):
-    source, plain, exact = new_topics(kafka_broker, "cluster-in", "cluster-plain",
-                                      "cluster-exact")
-    produce(kafka_broker, source, ["%s,%d" % r for r in RECORDS],
-            keys=[k.encode() for k, _ in RECORDS])
-    code, err = _run_job(standalone_cluster, tmp_path, kafka_broker, [source, plain, exact])
-    assert code == 0, err[-5000:] + standalone_cluster.executor_log_tails()
+        connector_jobs_on_the_cluster, standalone_cluster, kafka_broker):
+    run = connector_jobs_on_the_cluster
+    assert run.code == 0, run.err[-5000:] + standalone_cluster.executor_log_tails()
+    assert run.finished("kafka"), run.out[-3000:] + run.err[-5000:]
+    _, plain, exact = run.kafka_topics
     # every key's running sums (a key's records are read in the order they were produced)
     totals, expected = {}, []
     for key, value in RECORDS:
