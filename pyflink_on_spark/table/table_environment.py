@@ -7,8 +7,8 @@ from __future__ import annotations
 import itertools
 from typing import Dict, List
 
-from pyflink_on_spark.specs.tables import (RECORD_ATOMIC, QueryTable, RowsTable, RowtimeTable,
-                                           StreamTable, TableColumn)
+from pyflink_on_spark.specs.tables import (RECORD_ATOMIC, QueryTable, RenamedTable, RowsTable,
+                                           RowtimeTable, StreamTable, TableColumn)
 from pyflink_on_spark.table.columns import column_names, renamed, stream_columns
 from pyflink_on_spark.table.environment_settings import EnvironmentSettings, streaming_of
 from pyflink_on_spark.table.table import Table
@@ -562,6 +562,10 @@ class StreamTableEnvironment(TableEnvironment):
         if target_schema is not None or changelog_mode is not None:
             raise NotImplementedError("to_changelog_stream with a target schema or changelog "
                                       "mode is not supported by pyflink_on_spark yet")
+        if isinstance(table._description, RenamedTable) and \
+                self._executor().table_reads_unbounded(table._description) and \
+                self._executor().table_updates(table._description.input):
+            return self._renamed_changelog(table)
         if table._updates():
             if self._executor().table_reads_unbounded(table._description):
                 return self._group_changelog(table)
@@ -570,6 +574,19 @@ class StreamTableEnvironment(TableEnvironment):
                 # Spark changelog of table_changelog.py is computed in one task)
                 return self._group_changelog(table)
         return self._stream_of(table, as_tuples=False, changelog=True)
+
+    def _renamed_changelog(self, table: Table):
+        """The changelog of an alias of an updating query over an unbounded table (an
+        INSERT's columns renamed to the sink's: PyFlink's streaming_word_count example): its
+        input's changelog, each Row under the new names with its kind."""
+        from pyflink_on_spark.common.typeinfo import ExternalTypeInfo, Types
+        description = table._description
+        inner = Table(description.input, self, getattr(description.input, "columns", None))
+        columns = table._resolved_columns()
+        names = list(column_names(columns))
+        return self.to_changelog_stream(inner).map(
+            lambda row: _retraction(row, names)[1], output_type=ExternalTypeInfo(
+                Types.ROW_NAMED(names, [_type_info(c.sql_type) for c in columns])))
 
     def _with_keyed_changelog(self, table: Table) -> Table:
         """A grouping query whose changelog the keyed aggregate computes (_group_changelog, at
