@@ -836,6 +836,16 @@ class _Translator:
             return cast(div, spark_type_string(dt)), dt.nullable()
         if isinstance(dt, (FloatType, DoubleType)):
             return cast(call('AVG', inner), spark_type_string(dt)), dt.nullable()
+        if isinstance(dt, DecimalType):
+            # Flink: the DECIMAL(38, s) sum over the count, a DECIMAL(38, max(6, s)) rounded
+            # half up (seen on PyFlink 1.20.5: AVG of 1, 1, 0 is 0.666667, of -1, -1, 0
+            # -0.666667); Spark's division of a DECIMAL(38, s) by a BIGINT is that type
+            result = DataTypes.DECIMAL(38, max(6, dt.scale))
+            total = cast(call('SUM', inner), 'DECIMAL(38,%d)' % dt.scale)
+            count = exp.Count(this=exp.Distinct(expressions=[arg]) if distinct else arg)
+            quotient = exp.Div(this=total, expression=call('NULLIF', count,
+                                                           exp.Literal.number(0)))
+            return cast(quotient, spark_type_string(result)), result
         raise UnsupportedSqlError('AVG of %s is not supported by pyflink_on_spark: its '
                                   'result scale differs between Flink and Spark'
                                   % flink_type_string(dt))
