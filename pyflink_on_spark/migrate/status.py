@@ -128,8 +128,8 @@ _NOT_YET = "not-supported-yet-clear-notimplementederror-naming-the-api"
 
 # name -> (section anchor in docs/compatibility.md, the bold title of the entry there)
 DIFFERENCES: Dict[str, Tuple[str, str]] = {
-    # Python aggregate functions: pandas ones run, general ones neither in BATCH (as on
-    # PyFlink) nor in STREAMING mode (not built)
+    # Python aggregate functions: pandas ones run; general ones in a STREAMING GROUP BY, not
+    # in BATCH (as on PyFlink) nor in windows (not built)
     "pyflink.table.udf.udaf": (_NOT_YET, "Table API: general aggregate functions (udaf)."),
     _DS + "state.StateTtlConfig": (_DIFFERS, "TTL"),
     _DS + "state.StateDescriptor.enable_time_to_live": (_DIFFERS, "TTL"),
