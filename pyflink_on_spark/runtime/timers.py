@@ -193,12 +193,7 @@ class TimerQueue:
             removed = heap[0]
             del index[removed[1]]
             if stamps is not None:
-                timestamp = removed[0]
-                count = stamps[timestamp]
-                if count == 1:
-                    del stamps[timestamp]
-                else:
-                    stamps[timestamp] = count - 1
+                _uncount(stamps, removed[0])
             last = heap.pop()
             size = len(heap)
             if size:
@@ -259,12 +254,7 @@ class TimerQueue:
         del self._index[removed[1]]
         stamps = self._stamps
         if stamps is not None:
-            timestamp = removed[0]
-            count = stamps[timestamp]
-            if count == 1:
-                del stamps[timestamp]
-            else:
-                stamps[timestamp] = count - 1
+            _uncount(stamps, removed[0])
         last = heap.pop()
         if position < len(heap):
             # the last element takes the hole: down if later than a child, else up
@@ -341,3 +331,12 @@ class InternalTimerService:
                 merged.sort(key=lambda t: t[0])
             queue.restore(merged, keep)
         self.current_watermark = min(part.get("watermark", MIN_WATERMARK) for part in parts)
+
+
+def _uncount(stamps: Dict[int, int], timestamp: int) -> None:
+    """One timer fewer at `timestamp` in a queue's count of timers per timestamp."""
+    count = stamps[timestamp]
+    if count == 1:
+        del stamps[timestamp]
+    else:
+        stamps[timestamp] = count - 1
