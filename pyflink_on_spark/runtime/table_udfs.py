@@ -62,11 +62,13 @@ def result_converter(sql_type: str) -> Callable[[Any], Any]:
     return lambda value: value      # other types: Arrow converts (and refuses) them
 
 
-# the shim's frames between the task and the user's function: this module and the delegating
-# wrappers of plain callables
+# the shim's frames between the task and the user's function: this module, the delegating
+# wrappers of plain callables and Table.map's one-row table function
 _CALLERS = (os.path.abspath(__file__).rsplit(".", 1)[0],
             os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
-                         "table", "udf"))
+                         "table", "udf"),
+            os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                         "table", "map_tables"))
 
 
 def _from_user_frames(error: BaseException) -> BaseException:

@@ -148,6 +148,9 @@ class Expression(object):
     # a table function's call (pyflink.table.udf.udtf): the names its alias gives the
     # function's columns (join_lateral), () without one; None for any other expression
     udtf_aliases: Optional[Tuple[str, ...]] = None
+    # a Python function's call: (its wrapper, its argument expressions), for Table.map and
+    # Table.flat_map, which run the function themselves
+    udf_call: Optional[tuple] = None
     # an interval literal's SQL (lit(5).seconds), for group windows; None for others
     interval_sql: Optional[str] = None
     # an over window's frame bound (row_interval(2), CURRENT_ROW...): (ROWS / RANGE, its SQL)

@@ -326,21 +326,51 @@ class Table(object):
         `.over(col('w'))`: run as Flink SQL's OVER windows (table/over_window_tables.py)."""
         from pyflink_on_spark.table.over_window_tables import OverWindowedTable
         return OverWindowedTable(self, over_windows)
-    map = _unsupported("map")
+
+    def map(self, func) -> 'Table':
+        """Each row to one row by a scalar function (pyflink.table.udf.udf), called on
+        expressions or taking each row as one Row: a ROW result's fields are the columns,
+        another result the column f0 (table/map_tables.py)."""
+        from pyflink_on_spark.table.map_tables import is_builtin, map_call
+        if is_builtin(func):
+            queries.check_reads(func, self._names())
+            # (the shim's tables have no ROW columns, whose fields PyFlink would give)
+            return self._query("SELECT %s AS f0 FROM %s" % (func.sql, queries.q(self._name)))
+        return self._lateral_columns(*map_call(func, self._names()))
 
     def flat_map(self, func) -> 'Table':
-        """The rows a table function (pyflink.table.udf.udtf) gives for each row, taken as
-        one Row; the function's columns only (f0, f1... unless aliased)."""
+        """The rows a table function (pyflink.table.udf.udtf) gives for each row, called on
+        expressions or taking each row as one Row; the function's columns only (f0, f1...
+        unless aliased)."""
+        from pyflink_on_spark.table.expression import Expression
         from pyflink_on_spark.table.expressions import col
-        if getattr(func, "kind", None) != "table":
+        if isinstance(func, Expression):
+            if func.udf_call is None or func.udf_call[0].kind != "table":
+                # seen on PyFlink 1.20.5, for a table function's call renamed by alias too
+                from pyflink_on_spark.table.sql.errors import SqlValidationError
+                raise SqlValidationError(
+                    "org.apache.flink.table.api.ValidationException: Only a table function "
+                    "can be used in the flatMap operator.")
+            call = func
+            outputs = call.udtf_aliases or tuple(
+                "f%d" % i for i in range(len(call.udf_call[0].result_types())))
+        elif getattr(func, "kind", None) == "table":
+            names = self._names()
+            call = func.takes_rows_of(names)(*[col(n) for n in names])
+            outputs = call.udtf_aliases or tuple(
+                "f%d" % i for i in range(len(func.result_types())))
+        else:
             raise NotImplementedError("Table.flat_map of %r: pyflink_on_spark takes a table "
                                       "function (udtf) here" % (func,))
-        names = self._names()
-        call = func.takes_rows_of(names)(*[col(n) for n in names])
-        outputs = call.udtf_aliases or tuple("f%d" % i for i in range(len(func.result_types())))
+        return self._lateral_columns(call, outputs)
+
+    def _lateral_columns(self, call, outputs) -> 'Table':
+        """The columns `outputs` of a table function's call on each row, only."""
+        queries.check_reads(call, self._names())
         return self._query("SELECT %s FROM %s, LATERAL TABLE(%s) AS lateral_table(%s)" % (
             ", ".join("lateral_table.%s" % queries.q(n) for n in outputs),
             queries.q(self._name), call.sql, ", ".join(queries.q(n) for n in outputs)))
+
     aggregate = _unsupported("aggregate")
     flat_aggregate = _unsupported("flat_aggregate")
 

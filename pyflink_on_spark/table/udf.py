@@ -191,6 +191,7 @@ class UserDefinedFunctionWrapper(object):
             return Expression(call.sql, aggregates=None, reads=call.reads)
         if self.kind == 'table':        # join_lateral reads its columns' names
             call.udtf_aliases = self._alias_names
+        call.udf_call = (self, tuple(parts))
         return call
 
     def row_fields(self) -> Optional[tuple]:
