@@ -93,6 +93,20 @@ class ClassCache:
         except OSError:
             return ""   # only a cache: an unwritable home runs without it
 
+    def mapping_options(self) -> str:
+        """Options for a JVM that may use the archive but must not write one ("" when there
+        is none yet): a long-running server (`serve`), which is stopped by a signal and
+        killed when slow to stop, so an archive it wrote at exit could be cut short."""
+        try:
+            private_dir(self.directory, "the class cache directory")
+            self._promote_finished()
+            if os.path.exists(self.archive):
+                self._mark_used()
+                return "-XX:SharedArchiveFile=%s %s" % (self.archive, _QUIET)
+        except OSError:
+            pass
+        return ""
+
     def started(self, jvm_pid: int) -> None:
         """The JVM writing self.writing runs as `jvm_pid`: its archive is complete once that
         process has ended."""

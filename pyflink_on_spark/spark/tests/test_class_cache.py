@@ -165,3 +165,28 @@ def test_a_cache_directory_another_user_owns_or_a_symlink_is_not_used(tmp_path, 
     monkeypatch.setattr(os, "getuid", lambda: other)
     assert ClassCache("k", str(tmp_path / "theirs")).java_options() == ""
     assert os.listdir(tmp_path / "target") == [] and os.listdir(tmp_path / "theirs") == []
+
+
+def test_a_server_maps_the_archive_but_never_writes_one(tmp_path):
+    cache = ClassCache("k", str(tmp_path))
+    assert cache.mapping_options() == ""            # none yet: none written either
+    assert os.listdir(tmp_path) == []
+    _archive_file(tmp_path / "k.jsa")
+    assert cache.mapping_options().startswith("-XX:SharedArchiveFile=%s " % (tmp_path / "k.jsa"))
+
+
+def test_the_in_process_connect_server_and_serve_get_the_sessions_archive(tmp_path, monkeypatch):
+    from pyflink_on_spark.spark import connect_server, session
+    monkeypatch.setattr(session, "_class_cache", lambda conf: ClassCache("k", str(tmp_path)))
+    _archive_file(tmp_path / "k.jsa")
+    settings = {"spark.driver.extraJavaOptions": "-Dx=1"}
+    assert session._in_process_server_jvm(settings, "local") is not None
+    options = settings["spark.driver.extraJavaOptions"]
+    assert options.startswith("-Dx=1 -XX:SharedArchiveFile=%s " % (tmp_path / "k.jsa"))
+    assert "TieredStopAtLevel=1" in options or os.environ.get("PYFLINK_ON_SPARK_JIT") == "full"
+    monkeypatch.delenv("SPARK_CONF_DIR", raising=False)
+    options = connect_server._server_java({"spark.driver.extraJavaOptions": "-Dx=1"}, "/c")
+    assert options.startswith("-Dx=1 -Dlog4j2.configurationFile=/c/log4j2.properties ")
+    assert "-XX:SharedArchiveFile=%s " % (tmp_path / "k.jsa") in options
+    assert "SPARK_CONF_DIR" not in connect_server._server_env("/c")
+
