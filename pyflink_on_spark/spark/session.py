@@ -323,6 +323,7 @@ def get_session():
             _forget_conf_dir(conf_dir)
         if cache is not None and not is_connect(session):
             cache.started(session.sparkContext._jvm.java.lang.ProcessHandle.current().pid())
+            _note_archive_writer(cache)
         if not is_connect(session):
             session.sparkContext.setLogLevel("WARN" if verbose else "ERROR")
             if options.ui and session.sparkContext.uiWebUrl:
@@ -553,6 +554,7 @@ def _connect(url: str):
         proc = getattr(SparkContext._gateway, "proc", None)
         if proc is not None:
             cache.started(proc.pid)
+            _note_archive_writer(cache)
     return session
 
 
@@ -659,14 +661,35 @@ def end_owned_session(timeout_s: float = 30.0) -> None:
         _lock.release()
 
 
+# How long the end of a session waits for a JVM that writes the class-data-sharing archive
+# as it exits (class_cache.py). The dump takes a while (~150 MB; on the 2-core machine at
+# load 14, 30 s of CPU and 105 s wall after the job): killed after the usual 30 s, the
+# archive was lost and counted as a failure, and after three of those an install never gets
+# one (this machine's main virtualenv had four): every later run then started without it.
+ARCHIVE_DUMP_TIMEOUT_S = 600.0
+_archive_writer_pid: Optional[int] = None   # the JVM of this process writing the archive
+
+
+def _note_archive_writer(cache) -> None:
+    global _archive_writer_pid
+    if cache.writing is None:
+        return
+    from pyspark import SparkContext
+    proc = getattr(SparkContext._gateway, "proc", None)
+    _archive_writer_pid = proc.pid if proc is not None else None
+
+
 def _end_gateway_jvm(timeout_s: float = 30.0) -> None:
     """Ends the JVM pyspark launched (it exits when its stdin closes: pyspark's gateway
-    server reads it for that) and forgets it, so pyspark launches another."""
+    server reads it for that) and forgets it, so pyspark launches another. A JVM writing
+    the class archive at its exit gets ARCHIVE_DUMP_TIMEOUT_S for that."""
     from pyspark import SparkContext
     gateway = SparkContext._gateway
     if gateway is None:
         return
     proc = getattr(gateway, "proc", None)
+    if proc is not None and proc.pid == _archive_writer_pid:
+        timeout_s = max(timeout_s, ARCHIVE_DUMP_TIMEOUT_S)
     try:
         gateway.shutdown()
     except Exception:   # noqa: BLE001 - the JVM may be gone already

@@ -190,3 +190,28 @@ def test_the_in_process_connect_server_and_serve_get_the_sessions_archive(tmp_pa
     assert "-XX:SharedArchiveFile=%s " % (tmp_path / "k.jsa") in options
     assert "SPARK_CONF_DIR" not in connect_server._server_env("/c")
 
+
+class _Proc:
+    def __init__(self, pid):
+        self.pid, self.stdin, self.waited = pid, None, None
+
+    def wait(self, timeout):
+        self.waited = timeout
+        return 0
+
+
+def test_a_jvm_writing_the_archive_at_exit_is_given_time_to_finish(monkeypatch):
+    from types import SimpleNamespace
+
+    from pyspark import SparkContext
+
+    from pyflink_on_spark.spark import session
+    for pid, expected in ((4242, session.ARCHIVE_DUMP_TIMEOUT_S), (4343, 30.0)):
+        proc = _Proc(pid)
+        monkeypatch.setattr(SparkContext, "_gateway", SimpleNamespace(proc=proc,
+                                                                      shutdown=lambda: None))
+        monkeypatch.setattr(SparkContext, "_jvm", None)
+        monkeypatch.setattr(session, "_archive_writer_pid", 4242)
+        session._end_gateway_jvm(30.0)
+        assert proc.waited == expected
+        assert SparkContext._gateway is None
