@@ -8,9 +8,12 @@ import pytest
 
 # Runs job scripts one after another in one process, each as `python script args` would (as
 # its own __main__, its arguments in sys.argv), and says which finished. The first is a Kafka
-# job: its session starts with Spark's Kafka connector, and `run` starts no session early
-# for a script that names Kafka, as this one does.
+# job: its session starts with Spark's Kafka connector. `run` starts the session early, while
+# a script loads, unless the script names Kafka (spark/prestart.py), so the runner does: a
+# session started without the connector is stopped and started again in a new JVM, which on
+# the cluster was a second application (the client's driver, its executors and their Python).
 _RUNNER = '''
+# runs a Kafka job first
 import json
 import runpy
 import sys
