@@ -27,7 +27,7 @@ env.execute("jdbc on a cluster")
 
 def prepare_jdbc_job(mariadb: str, postgres: str, tmp_path):
     """The JDBC job's tables (empty) and its script; (script, its arguments). Run in one
-    client application with the Kafka cluster test's job (connector_jobs_on_the_cluster in
+    client application with the Kafka cluster test's job (client_jobs_on_the_cluster in
     conftest.py: each application costs its executors' start)."""
     _sql(mariadb, "DROP TABLE IF EXISTS on_cluster",
          "CREATE TABLE on_cluster (id int PRIMARY KEY, name varchar(20))")
@@ -43,12 +43,12 @@ def prepare_jdbc_job(mariadb: str, postgres: str, tmp_path):
 
 
 def test_mariadb_and_postgresql_jdbc_sinks_run_on_a_cluster_without_pymysql_or_psycopg(
-        connector_jobs_on_the_cluster, standalone_cluster, bare_python, mariadb, postgres):
-    # one application for both drivers (and for the Kafka cluster test's job): each
-    # cluster application costs its executors' start
+        client_jobs_on_the_cluster, standalone_cluster, bare_python, mariadb, postgres):
+    # one application for both drivers (and for the Kafka cluster test's job and the compat
+    # cases of test_runs_on_any_spark.py): each cluster application costs its executors' start
     imports = probe_python(bare_python, ("pymysql", "psycopg"))["imports"]
     assert imports["pymysql"] is not None and imports["psycopg"] is not None
-    run = connector_jobs_on_the_cluster
+    run = client_jobs_on_the_cluster
     assert run.code == 0, run.err[-5000:] + standalone_cluster.executor_log_tails()
     assert run.finished("jdbc"), run.out[-3000:] + run.err[-5000:]
     expected = [(i, "v%d" % i) for i in range(1, 21)]

@@ -56,8 +56,9 @@ RECORDS = [("k%d" % (i % 4), i) for i in range(40)]
 
 def prepare_kafka_job(servers: str, tmp_path):
     """The Kafka job's topics (its input produced) and its script; (script, its arguments,
-    topics). Run in one client application with the JDBC cluster test's job
-    (connector_jobs_on_the_cluster in conftest.py: each application costs its executors')."""
+    topics). Run in one client application with the JDBC cluster test's job and the compat
+    cases on the cluster (client_jobs_on_the_cluster in conftest.py: each application costs
+    its executors')."""
     source, plain, exact = new_topics(servers, "cluster-in", "cluster-plain", "cluster-exact")
     produce(servers, source, ["%s,%d" % r for r in RECORDS],
             keys=[k.encode() for k, _ in RECORDS])
@@ -68,8 +69,8 @@ def prepare_kafka_job(servers: str, tmp_path):
 
 
 def test_a_kafka_job_on_a_cluster_without_confluent_kafka_writes_what_it_writes_locally(
-        connector_jobs_on_the_cluster, standalone_cluster, kafka_broker):
-    run = connector_jobs_on_the_cluster
+        client_jobs_on_the_cluster, standalone_cluster, kafka_broker):
+    run = client_jobs_on_the_cluster
     assert run.code == 0, run.err[-5000:] + standalone_cluster.executor_log_tails()
     assert run.finished("kafka"), run.out[-3000:] + run.err[-5000:]
     _, plain, exact = run.kafka_topics

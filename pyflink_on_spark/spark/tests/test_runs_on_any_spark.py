@@ -53,12 +53,20 @@ def _cli(args):
     return [sys.executable, "-m", "pyflink_on_spark.cli.main"] + args
 
 
+def compat_arguments():
+    """The `pyflink-on-spark compat` command's arguments: CLUSTER_SAMPLE's cases."""
+    return ["compat", CASES] + [arg for name in CLUSTER_SAMPLE for arg in ("-k", name)]
+
+
 def test_compat_cases_on_a_cluster_without_the_shim_print_what_pyflink_printed(
-        standalone_cluster, tmp_path):
-    keywords = [arg for name in CLUSTER_SAMPLE for arg in ("-k", name)]
-    code, out, err = standalone_cluster.run_client(_cli(["compat", CASES] + keywords),
-                                                   str(tmp_path), cwd=CHECKOUT)
-    assert code == 0, out[-4000:] + err[-3000:] + standalone_cluster.executor_log_tails()
+        client_jobs_on_the_cluster, standalone_cluster):
+    # `pyflink-on-spark compat` runs in the client application of the Kafka and JDBC cluster
+    # tests' jobs (client_jobs_on_the_cluster in conftest.py): each cluster application costs
+    # its driver's and executors' start
+    run = client_jobs_on_the_cluster
+    out = run.output_of("compat")
+    diagnosis = out[-4000:] + run.err[-3000:] + standalone_cluster.executor_log_tails()
+    assert run.exit_code("compat") == 0 and run.code == 0, diagnosis
     assert out.splitlines()[-1] == "%d passed, 0 failed" % len(CLUSTER_SAMPLE), out
 
 
