@@ -44,7 +44,7 @@ def bare_connect_server(bare_python, tmp_path_factory):
         [os.path.join(spark_home(), "bin", "spark-submit"), "--class", SERVER_CLASS,
          "--master", "local[2]", "--conf", "spark.connect.grpc.binding.address=127.0.0.1",
          "--conf", "spark.connect.grpc.binding.port=%d" % port,
-         "--conf", "spark.ui.enabled=false"],
+         "--conf", "spark.ui.enabled=false"] + _class_sharing(),
         env=env, cwd=str(work), stdout=log, stderr=subprocess.STDOUT,
         stdin=subprocess.DEVNULL, start_new_session=True)
     import socket
@@ -67,6 +67,17 @@ def bare_connect_server(bare_python, tmp_path_factory):
             os.killpg(server.pid, 9)
             server.wait()
         log.close()
+
+
+def _class_sharing():
+    """The server's JVM maps the class-data-sharing archive the shim's local sessions wrote
+    for these jars (spark/class_cache.py), when there is one: JVM options only, which make
+    its start quicker (CI time) and tell it nothing of the shim."""
+    from pyflink_on_spark.spark.class_cache import class_cache_for
+    from pyflink_on_spark.spark.session import java_binary
+    cache = class_cache_for(java_binary(), spark_home())
+    options = cache.mapping_options() if cache is not None else ""
+    return ["--driver-java-options", options] if options else []
 
 
 def _client(args, url, cwd, ship=True):
