@@ -17,6 +17,7 @@ from sqlglot import exp, parser, tokens
 from sqlglot.dialects.dialect import Dialect
 from sqlglot.errors import ParseError
 
+from pyflink_on_spark.table.sql.reserved_words import refuse_reserved_identifiers
 from pyflink_on_spark.table.sql.errors import SqlValidationError, UnsupportedSqlError
 from pyflink_on_spark.table.sql.flink_types import (
     as_rowtime, flink_type_string, is_rowtime, parse_column_type, parse_type, spark_type_string)
@@ -964,6 +965,7 @@ def translate_query(query: str, tables: Mapping[str, Columns],
     except ParseError as e:
         raise UnsupportedSqlError('SQL parse error (pyflink_on_spark reads Flink SQL with '
                                   'sqlglot): %s' % str(e).split('\n')[0])
+    refuse_reserved_identifiers(query, rewritten, tree)
     translator = _Translator(tables, windows, functions)
     columns = translator.query(tree, None)
     for table in tree.find_all(exp.Table):
