@@ -41,6 +41,7 @@ from pyflink_on_spark.spark.stage_frames import stage_frames
 from pyflink_on_spark.runtime.sink_delivery import DriverSinks
 from pyflink_on_spark.spark.object_storage import object_storage_of
 from pyflink_on_spark.spark.streaming.faults import driver_fault_point as _fault_point
+from pyflink_on_spark.spark.streaming.faults import standby_gate
 from pyflink_on_spark.spark.streaming.job_control import new_entry, start_control
 from pyflink_on_spark.spark.streaming.metrics_reporting import (MetricsBoard, PrometheusEndpoint,
                                                                 described_batch,
@@ -385,6 +386,7 @@ def execute_streaming(job: CompiledJob, job_name: str, options, settings: Stream
     _check_supported(job)
     start = time.time()
     session = job_session(job, unbounded=True)
+    standby_gate()   # crash tests only: a restart started ahead waits here (faults.py)
     parallelism = max(stage.spec.parallelism for stage in job.stages)
     session.conf.set("spark.sql.shuffle.partitions", str(parallelism))
     runner = MicroBatchRunner(job, settings, session,

@@ -10,15 +10,24 @@ trigger file exists: the worker that removes the file dies (Spark then retries t
 ``"executor:<trigger file>"`` kills the worker's executor JVM instead (its nearest ancestor
 process that is a JVM): on a cluster the executor is lost, and Spark starts another and runs
 the lost tasks again.
+
+``PYFLINK_ON_SPARK_STANDBY="<gate file>"`` makes a driver a standby, for the tests that
+restart a killed or stopped driver: it starts as any driver does (the job script compiled,
+its Spark session and JVM up), then waits until the gate file exists before it touches its
+checkpoint directory, sources or sinks. A test starts it while the driver it replaces still
+runs and opens the gate once that one is gone, so the restart does not wait for a cold
+JVM; what the restarted driver reads and writes is as it would be from a cold start.
 """
 from __future__ import annotations
 
 import os
 import signal
 import sys
+import time
 
 FAULT_ENV = "PYFLINK_ON_SPARK_FAULT"
 WORKER_FAULT_ENV = "PYFLINK_ON_SPARK_WORKER_FAULT"
+STANDBY_ENV = "PYFLINK_ON_SPARK_STANDBY"
 
 
 def driver_fault_point(point: str, has_input: bool) -> None:
@@ -29,6 +38,15 @@ def driver_fault_point(point: str, has_input: bool) -> None:
     if wanted == point and os.path.exists(trigger):
         sys.stdout.flush()
         os.kill(os.getpid(), signal.SIGKILL)
+
+
+def standby_gate() -> None:
+    """A standby driver (STANDBY_ENV) waits here, its session up, until its gate opens."""
+    gate = os.environ.get(STANDBY_ENV)
+    if not gate:
+        return
+    while not os.path.exists(gate):
+        time.sleep(0.02)
 
 
 def worker_fault_point() -> None:

@@ -3,7 +3,12 @@ event-time timers, broadcast state, session windows, a FileSink), fed by files t
 over time, its driver killed with SIGKILL at every stage of a micro-batch and restarted from
 the same checkpoint directory, and a Python worker killed mid-batch: its FileSink output on
 the RocksDB backend equals an uninterrupted run's on the HashMap backend, byte for byte, and
-its per-key results equal the bounded run over the same files."""
+its per-key results equal the bounded run over the same files.
+
+Each restart is a driver started ahead as a standby (spark/streaming/faults.py): its JVM and
+Spark session start while the driver it replaces still runs, and it touches the checkpoint
+directory only once that driver and every process it started are gone."""
+import concurrent.futures
 import glob
 import json
 import os
@@ -11,10 +16,11 @@ import signal
 import subprocess
 import sys
 import time
+import uuid
 
 import pytest
 
-from pyflink_on_spark.spark.streaming.faults import FAULT_ENV, WORKER_FAULT_ENV
+from pyflink_on_spark.spark.streaming.faults import FAULT_ENV, STANDBY_ENV, WORKER_FAULT_ENV
 
 JOB = os.path.join(os.path.dirname(__file__), "jobs", "keyed_timers_job.py")
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
@@ -36,22 +42,71 @@ def _file_lines(f: int):
             for i in range(11)]
 
 
-def start_driver(tmp, job: str, args, fault=None, worker_fault=None):
+MARK_ENV = "PYFLINK_ON_SPARK_TEST_DRIVER"   # inherited by the driver's JVM and workers
+
+
+def start_driver(tmp, job: str, args, fault=None, worker_fault=None, standby=False):
     """`pyflink-on-spark run job args` in its own process (its log in tmp), armed with the
     driver kill point `fault` and the worker kill trigger `worker_fault`
-    (spark/streaming/faults.py) if given."""
+    (spark/streaming/faults.py) if given. `standby`: it waits, its session up, until
+    release() lets it run the job."""
     env = dict(os.environ)
     env["PYTHONPATH"] = REPO + os.pathsep + env.get("PYTHONPATH", "")
     env.pop(FAULT_ENV, None)
     env.pop(WORKER_FAULT_ENV, None)
+    env.pop(STANDBY_ENV, None)
     if fault is not None:
         env[FAULT_ENV] = fault
     if worker_fault is not None:
         env[WORKER_FAULT_ENV] = worker_fault
+    env[MARK_ENV] = mark = uuid.uuid4().hex
+    gate = os.path.join(tmp, "go-%s" % mark)
+    if standby:
+        env[STANDBY_ENV] = gate
     log = open(os.path.join(tmp, "driver-%d.log" % time.monotonic_ns()), "w")
-    return subprocess.Popen([sys.executable, "-m", "pyflink_on_spark.cli.main", "run", job]
+    proc = subprocess.Popen([sys.executable, "-m", "pyflink_on_spark.cli.main", "run", job]
                             + list(args), env=env, stdout=log, stderr=subprocess.STDOUT,
                             cwd=tmp)
+    proc.mark, proc.gate = mark, gate
+    return proc
+
+
+def _marked(mark: str) -> bool:
+    """Whether a process of the driver marked `mark` (itself, its JVM, its workers) lives."""
+    needle = ("%s=%s" % (MARK_ENV, mark)).encode()
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            with open("/proc/%s/environ" % pid, "rb") as f:
+                if needle in f.read().split(b"\0"):
+                    with open("/proc/%s/stat" % pid) as stat:
+                        if stat.read().rsplit(")", 1)[1].split()[0] != "Z":
+                            return True
+        except OSError:
+            continue
+    return False
+
+
+def release(standby, gone=None, timeout: float = 120) -> None:
+    """Lets a standby driver run its job, once the driver `gone` (killed or stopped) and
+    every process it started (its JVM, its Python workers) have ended: the restart then
+    finds what a restart after a whole crash finds."""
+    if gone is not None:
+        assert gone.poll() is not None
+        deadline = time.time() + timeout
+        while _marked(gone.mark):
+            assert time.time() < deadline, "the ended driver's processes still run"
+            time.sleep(0.05)
+    open(standby.gate, "w").close()
+
+
+def end_all(*procs) -> None:
+    """Kills what a failed test left running (a standby never released, a driver)."""
+    for proc in procs:
+        if proc is not None and proc.poll() is None:
+            proc.kill()
+            proc.wait()
 
 
 def _start(tmp, in_dir, out_dir, ckpt, mode="stream", fault=None, backend="hashmap",
@@ -109,8 +164,9 @@ def _parts(out_dir):
 
 def _run_stream(tmp, name, kills=(), backend="hashmap", worker_kill=None, n_files=N_FILES):
     """Feeds n_files one per batch; kills = [(file number, kill point)]: the driver is
-    killed with SIGKILL at that point of the batch reading that file, then restarted;
-    worker_kill: the file whose batch loses a Python worker (Spark retries its task)."""
+    killed with SIGKILL at that point of the batch reading that file, then restarted (a
+    standby started ahead, released once the killed driver is gone); worker_kill: the file
+    whose batch loses a Python worker (Spark retries its task)."""
     base = os.path.join(str(tmp), name)
     in_dir, out_dir, ckpt = (os.path.join(base, d) for d in ("in", "out", "ckpt"))
     os.makedirs(in_dir)
@@ -118,36 +174,46 @@ def _run_stream(tmp, name, kills=(), backend="hashmap", worker_kill=None, n_file
     trigger = os.path.join(base, "kill-now")
     worker_trigger = os.path.join(base, "kill-a-worker-now")
 
-    def start(after: int):
+    def start(after: int, standby: bool = False):
         """A driver armed with the next kill point (if any) after file `after`."""
         following = [f for f in sorted(kills) if f > after]
         fault = "%s:%s" % (kills[following[0]], trigger) if following else None
-        return _start(base, in_dir, out_dir, ckpt, fault=fault, backend=backend,
-                      worker_fault=worker_trigger if worker_kill is not None else None)
+        return start_driver(base, JOB, [in_dir, out_dir, ckpt, "stream", backend, "2"],
+                            fault, worker_trigger if worker_kill is not None else None,
+                            standby=standby)
 
     proc = start(-1)
-    restarts = 0
-    timeout = START_TIMEOUT
-    for f in range(n_files):
-        point = kills.get(f)
-        if point is not None:
-            open(trigger, "w").close()
-        if f == worker_kill:
-            open(worker_trigger, "w").close()
-        _add_file(in_dir, f)
-        done = _wait_read_and_completed(proc, ckpt, "f%02d.txt" % f, timeout)
-        timeout = BATCH_TIMEOUT
-        if point is not None:
-            # after_complete kills after the state version completed (before Spark's commit)
-            assert not done or point == "after_complete", "%s: batch completed" % point
-            assert proc.wait(timeout=BATCH_TIMEOUT) == -signal.SIGKILL, point
-            os.remove(trigger)
-            restarts += 1
-            proc = start(f)
-            assert _wait_read_and_completed(proc, ckpt, "f%02d.txt" % f, START_TIMEOUT)
-        if f == worker_kill:   # a worker took the trigger and died; the batch completed
-            assert not os.path.exists(worker_trigger)
-    _stop(proc)
+    # the restart after each kill, started ahead
+    standby = start(min(kills), standby=True) if kills else None
+    try:
+        restarts = 0
+        timeout = START_TIMEOUT
+        for f in range(n_files):
+            point = kills.get(f)
+            if point is not None:
+                open(trigger, "w").close()
+            if f == worker_kill:
+                open(worker_trigger, "w").close()
+            _add_file(in_dir, f)
+            done = _wait_read_and_completed(proc, ckpt, "f%02d.txt" % f, timeout)
+            timeout = BATCH_TIMEOUT
+            if point is not None:
+                # after_complete kills after the state version completed (before Spark's
+                # commit)
+                assert not done or point == "after_complete", "%s: batch completed" % point
+                assert proc.wait(timeout=BATCH_TIMEOUT) == -signal.SIGKILL, point
+                os.remove(trigger)
+                restarts += 1
+                release(standby, gone=proc)
+                proc, standby = standby, None
+                if any(k > f for k in kills):
+                    standby = start(min(k for k in kills if k > f), standby=True)
+                assert _wait_read_and_completed(proc, ckpt, "f%02d.txt" % f, START_TIMEOUT)
+            if f == worker_kill:   # a worker took the trigger and died; the batch completed
+                assert not os.path.exists(worker_trigger)
+        _stop(proc)
+    finally:
+        end_all(proc, standby)
     assert restarts == len(kills)
     return out_dir, in_dir
 
@@ -192,10 +258,15 @@ def bounded(tmp_path_factory):
 
 def test_kill_9_at_every_batch_stage_then_restart_loses_and_duplicates_nothing(tmp_path,
                                                                                bounded):
-    plain_out, _ = _run_stream(tmp_path, "plain")
-    # RocksDB here, HashMap in the plain run: both backends give the same bytes
-    killed_out, _ = _run_stream(tmp_path, "killed", backend="rocksdb", worker_kill=N_FILES - 1,
-                                kills=[(1 + i, p) for i, p in enumerate(KILL_POINTS)])
+    # the uninterrupted run beside the killed one (their directories are apart; a driver
+    # mostly waits, for its JVM and for files)
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        plain_run = pool.submit(_run_stream, tmp_path, "plain")
+        # RocksDB here, HashMap in the plain run: both backends give the same bytes
+        killed_out, _ = _run_stream(tmp_path, "killed", backend="rocksdb",
+                                    worker_kill=N_FILES - 1,
+                                    kills=[(1 + i, p) for i, p in enumerate(KILL_POINTS)])
+        plain_out, _ = plain_run.result()
     plain, killed = _parts(plain_out), _parts(killed_out)
     lines = [line for p in plain for line in p.decode().splitlines()]
     assert len(lines) > N_FILES * 11   # sums, timers and sessions
@@ -221,15 +292,22 @@ def test_a_restart_with_another_parallelism_redistributes_the_keyed_state(tmp_pa
     base = os.path.join(str(tmp_path), "rescaled")
     in_dir, out_dir, ckpt = (os.path.join(base, d) for d in ("in", "out", "ckpt"))
     os.makedirs(in_dir)
-    timeout = START_TIMEOUT
-    for parallelism, files in ((2, range(0, 3)), (3, range(3, 5))):
-        proc = _start(base, in_dir, out_dir, ckpt, parallelism=parallelism)
-        for f in files:
-            _add_file(in_dir, f)
-            assert _wait_read_and_completed(proc, ckpt, "f%02d.txt" % f, timeout)
-            timeout = BATCH_TIMEOUT
-        _stop(proc)
-        timeout = START_TIMEOUT
+    first = _start(base, in_dir, out_dir, ckpt, parallelism=2)
+    # the p=3 driver starts ahead, a standby, and runs once the p=2 one is gone
+    rescaled = start_driver(base, JOB, [in_dir, out_dir, ckpt, "stream", "hashmap", "3"],
+                            standby=True)
+    try:
+        for proc, files in ((first, range(0, 3)), (rescaled, range(3, 5))):
+            if proc is rescaled:
+                release(rescaled, gone=first)
+            timeout = START_TIMEOUT
+            for f in files:
+                _add_file(in_dir, f)
+                assert _wait_read_and_completed(proc, ckpt, "f%02d.txt" % f, timeout)
+                timeout = BATCH_TIMEOUT
+            _stop(proc)
+    finally:
+        end_all(first, rescaled)
     sums = {k: v for k, v in _per_key(_parts(out_dir)).items() if k[0] == "sum"}
     bounded = bounded()
     # the bounded run read all N_FILES files: its sums up to file 4's timestamps (< 500)
