@@ -451,6 +451,17 @@ class Cluster:
     work_dirs: List[str]          # one per worker: its executors run in there
     _daemons: List[_Daemon] = field(default_factory=list, repr=False)
     _stopped: bool = field(default=False, repr=False)
+    _workers_deadline: Tuple[int, float] = field(default=(0, 0.0), repr=False)
+
+    def wait_for_workers(self) -> None:
+        """Returns once the master lists all workers alive; raises with the daemons' logs if
+        one exits or START_TIMEOUT_S (from the cluster's start) passes first."""
+        try:
+            workers, deadline = self._workers_deadline
+            _wait_for(self, "%d workers alive" % workers, _workers_alive(workers), deadline)
+        except BaseException:
+            self.stop()
+            raise
 
     def env(self, base_env: Optional[Mapping[str, str]] = None) -> Dict[str, str]:
         """An environment for a client process (base_env: os.environ by default) whose
@@ -611,11 +622,12 @@ def _workers_alive(workers: int):
     return ready
 
 
-def start_cluster(workers: int = 2) -> Cluster:
+def start_cluster(workers: int = 2, wait_for_workers: bool = True) -> Cluster:
     """A Spark standalone master and `workers` workers (1 core, 2 GB each) on the loopback,
     started from the installed pyspark's bin/spark-class; returns once the master lists all
-    workers alive. Their logs, configuration and work directories are in a temporary
-    directory, removed by stop().
+    workers alive (with wait_for_workers=False, once the master is up and the workers are
+    starting: a client can start its driver meanwhile, then call wait_for_workers()). Their
+    logs, configuration and work directories are in a temporary directory, removed by stop().
 
     On Linux the daemons get SIGTERM when the thread that called this ends (so that a
     killed test run leaves none behind): call it from a thread that outlives the cluster,
@@ -658,7 +670,9 @@ def start_cluster(workers: int = 2) -> Cluster:
                 ["org.apache.spark.deploy.worker.Worker", cluster.master_url,
                  "--host", LOOPBACK, "--cores", "1", "--memory", "2g",
                  "--webui-port", "0", "--work-dir", work_dir], env, root))
-        _wait_for(cluster, "%d workers alive" % workers, _workers_alive(workers), deadline)
+        cluster._workers_deadline = (workers, deadline)
+        if wait_for_workers:
+            cluster.wait_for_workers()
     except BaseException:
         cluster.stop()
         raise

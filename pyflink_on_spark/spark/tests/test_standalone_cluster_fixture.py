@@ -123,7 +123,9 @@ def _cmdline(pid: int) -> str:
 
 @pytest.mark.skipif(not os.path.isdir("/proc"), reason="finds processes through /proc")
 def test_stop_leaves_no_process_of_the_cluster_behind_while_a_job_holds_executors(tmp_path):
-    cluster = start_cluster(workers=1)
+    # the client's driver starts while the worker does (once the master is up, so that the
+    # driver registers at once): its JVM start hides the worker's
+    cluster = start_cluster(workers=1, wait_for_workers=False)
     client = None
     err_path = tmp_path / "client.err"
     try:
@@ -131,6 +133,7 @@ def test_stop_leaves_no_process_of_the_cluster_behind_while_a_job_holds_executor
             client = subprocess.Popen(
                 [sys.executable, "-c", HOLDING_JOB, cluster.master_url], env=cluster.env(),
                 stdout=subprocess.PIPE, stderr=err, stdin=subprocess.DEVNULL, text=True)
+        cluster.wait_for_workers()
         ready, _, _ = select.select([client.stdout], [], [], sc_module.CLIENT_TIMEOUT_S)
         assert ready and client.stdout.readline().strip() == "ready", (
             err_path.read_text()[-3000:], cluster.executor_log_tails())
