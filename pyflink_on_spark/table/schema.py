@@ -2,7 +2,7 @@
 TableSchema (what Table.get_schema() returns)."""
 from __future__ import annotations
 
-from typing import List, Optional, Sequence, Tuple
+from typing import List, Optional, Sequence, Tuple, Union
 
 from pyflink_on_spark.specs.tables import TableColumn
 
@@ -132,6 +132,48 @@ class TableSchema(object):
                                                               data_types or ())]
         self._columns = tuple(columns)
 
+    def copy(self) -> 'TableSchema':
+        return TableSchema(columns=self._columns)
+
+    def get_field_data_types(self) -> List:
+        return [_data_type(c) for c in self._columns]
+
+    def get_field_data_type(self, field: Union[int, str]):
+        """The field's DataType by index or name; None when there is no such field."""
+        if not isinstance(field, (int, str)):
+            raise TypeError("Expected field index or field name, got %s" % type(field))
+        if isinstance(field, int):
+            found = self._columns[field] if 0 <= field < len(self._columns) else None
+        else:
+            found = next((c for c in self._columns if c.name == field), None)
+        return None if found is None else _data_type(found)
+
+    def to_row_data_type(self):
+        from pyflink_on_spark.table.types import DataTypes
+        return DataTypes.ROW([DataTypes.FIELD(c.name, _data_type(c)) for c in self._columns],
+                             False)
+
+    @classmethod
+    def builder(cls) -> 'TableSchema.Builder':
+        return TableSchema.Builder()
+
+    class Builder(object):
+        """Fields in the order they are added (PyFlink's TableSchema.Builder)."""
+
+        def __init__(self) -> None:
+            self._field_names: List[str] = []
+            self._field_data_types: List = []
+
+        def field(self, name: str, data_type) -> 'TableSchema.Builder':
+            assert name is not None
+            assert data_type is not None
+            self._field_names.append(name)
+            self._field_data_types.append(data_type)
+            return self
+
+        def build(self) -> 'TableSchema':
+            return TableSchema(self._field_names, self._field_data_types)
+
     def get_field_names(self) -> List[str]:
         return [c.name for c in self._columns]
 
@@ -165,3 +207,9 @@ class TableSchema(object):
 
     def __hash__(self) -> int:
         return hash(self._columns)
+
+
+def _data_type(column: TableColumn):
+    """A column's DataType, nullability included (what PyFlink converts Flink's to)."""
+    from pyflink_on_spark.table.sql.flink_types import parse_type
+    return parse_type(column.sql_type + ("" if column.nullable else " NOT NULL"))
