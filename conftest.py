@@ -111,9 +111,11 @@ def standalone_cluster(bare_python):
 @pytest.fixture(scope="session")
 def s3_server():
     """An S3-API object store (S3Proxy, in memory) on loopback, started once per test session
-    (its jar fetched with Maven when missing): pyflink_on_spark/spark/tests/s3_server.py."""
+    (its jar fetched with Maven when missing): pyflink_on_spark/spark/tests/s3_server.py. It
+    is ready at its first use: a test that asks for it before standalone_cluster has both
+    JVMs start together."""
     from pyflink_on_spark.spark.tests.s3_server import start_s3_server
-    server = start_s3_server()
+    server = start_s3_server(wait=False)
     try:
         yield server
     finally:

@@ -80,8 +80,26 @@ class S3Server:
     secret_key: str
     process: subprocess.Popen
     work_dir: str
+    port: int
+    log_path: str
+    ready: bool = False
+
+    def wait_ready(self) -> "S3Server":
+        """Returns once the server answers (at once after the first time); raises with its
+        log if it exits or does not listen in time. Every method that reaches it calls this
+        first: start_s3_server(wait=False) lets the caller start other servers meanwhile."""
+        if not self.ready:
+            try:
+                _wait_for_port(self.port, self.process, self.log_path)
+            except BaseException:
+                self.stop()
+                raise
+            time.sleep(0.2)   # jetty accepts before the handlers are in place
+            self.ready = True
+        return self
 
     def pyarrow_options(self) -> Dict[str, object]:
+        self.wait_ready()
         return {"endpoint_override": self.endpoint, "scheme": "http", "region": REGION,
                 "access_key": self.access_key, "secret_key": self.secret_key}
 
@@ -98,6 +116,7 @@ class S3Server:
         class path (a cluster's nodes have them installed; `--packages
         org.apache.hadoop:hadoop-aws:<Hadoop version>` ships them instead), and the
         executors' checksum setting."""
+        self.wait_ready()
         jars = install_s3_jars()["s3a"]
         conf = [("spark.driver.extraClassPath", jars),
                 ("spark.executor.extraClassPath", jars),
@@ -113,9 +132,10 @@ class S3Server:
         stop_server(self.process, self.work_dir)
 
 
-def start_s3_server() -> S3Server:
-    """S3Proxy on a free loopback port with fresh credentials. The checksum setting goes into
-    this process's environment too (for its own pyarrow clients, and inherited by drivers)."""
+def start_s3_server(wait: bool = True) -> S3Server:
+    """S3Proxy on a free loopback port with fresh credentials, once it answers (wait=False:
+    at once, while its JVM starts; S3Server.wait_ready). The checksum setting goes into this
+    process's environment too (for its own pyarrow clients, and inherited by drivers)."""
     jar = install_s3_jars()["s3proxy"]
     os.environ.update(CHECKSUM_ENV)
     work_dir = tempfile.mkdtemp(prefix="pyflink-on-spark-s3-")
@@ -135,11 +155,6 @@ def start_s3_server() -> S3Server:
             [jdk_tool(), "-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-jar", jar,
              "--properties", properties], stdout=log, stderr=subprocess.STDOUT,
             stdin=subprocess.DEVNULL, cwd=work_dir)
-    server = S3Server("127.0.0.1:%d" % port, identity, credential, process, work_dir)
-    try:
-        _wait_for_port(port, process, log_path)
-    except BaseException:
-        server.stop()
-        raise
-    time.sleep(0.2)   # jetty accepts before the handlers are in place
-    return server
+    server = S3Server("127.0.0.1:%d" % port, identity, credential, process, work_dir, port,
+                      log_path)
+    return server.wait_ready() if wait else server

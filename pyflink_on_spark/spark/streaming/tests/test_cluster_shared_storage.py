@@ -36,6 +36,7 @@ class Run:
         self.uri = {d: "s3a://%s/%s" % (name, d) for d in ("in", "out", "ckpt")}
         self.driver_trigger = os.path.join(self.local, "kill-the-driver-now")
         self.executor_trigger = os.path.join(self.local, "kill-an-executor-now")
+        self.drivers = []
 
     def start(self, driver_fault=None, executor_fault=False) -> subprocess.Popen:
         env = self.cluster.env()
@@ -50,11 +51,18 @@ class Run:
         if driver_fault is not None:
             env[FAULT_ENV] = "%s:%s" % (driver_fault, self.driver_trigger)
         log = open(os.path.join(self.local, "driver-%d.log" % time.monotonic_ns()), "w")
-        return subprocess.Popen(
+        self.drivers.append(subprocess.Popen(
             [sys.executable, "-m", "pyflink_on_spark.cli.main", "run", JOB,
              self.uri["in"], self.uri["out"], self.uri["ckpt"], "stream", "hashmap", "2"],
             env=env, stdout=log, stderr=subprocess.STDOUT, cwd=self.local,
-            stdin=subprocess.DEVNULL)
+            stdin=subprocess.DEVNULL))
+        return self.drivers[-1]
+
+    def kill_drivers(self) -> None:
+        for proc in self.drivers:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
 
     def key(self, uri: str) -> str:
         return uri[len("s3a://"):]
@@ -123,7 +131,8 @@ def _executors_started(cluster) -> int:
 
 
 def test_a_driver_and_an_executor_killed_mid_batch_on_a_cluster_lose_and_duplicate_nothing(
-        standalone_cluster, s3_server, tmp_path):
+        s3_server, standalone_cluster, tmp_path):
+    # s3_server first: its JVM starts while the cluster's do (it is ready at its first use)
     # the uninterrupted run on a local Spark over local files, one file per batch as below:
     # the same job gives the same bytes anywhere (and a third cluster driver would cost ~40 s).
     # It runs beside the cluster's: both drivers mostly wait (for JVMs, executors, files).
@@ -131,28 +140,31 @@ def test_a_driver_and_an_executor_killed_mid_batch_on_a_cluster_lose_and_duplica
     plain = local.submit(_run_stream, tmp_path, "plain", n_files=N_FILES)
 
     killed = Run(standalone_cluster, s3_server, tmp_path, "killed")
-    kill_file, kill_point = DRIVER_KILL
-    proc = killed.start(driver_fault=kill_point, executor_fault=True)
-    for f in range(N_FILES):
-        if f == kill_file:
-            open(killed.driver_trigger, "w").close()
-        if f == EXECUTOR_KILL:
-            executors_before = _executors_started(standalone_cluster)
-            open(killed.executor_trigger, "w").close()
-        killed.add_file(f)
-        done = killed.wait_processed(proc, f, START_TIMEOUT if f == 0 else BATCH_TIMEOUT)
-        if f == kill_file:
-            assert not done, "the batch completed although its driver was to die"
-            assert proc.wait(timeout=BATCH_TIMEOUT) == -signal.SIGKILL, killed.driver_logs()
-            os.remove(killed.driver_trigger)
-            proc = killed.start(executor_fault=True)   # the same checkpoint directory
-            assert killed.wait_processed(proc, f, START_TIMEOUT), killed.driver_logs()
-        if f == EXECUTOR_KILL:
-            assert done, killed.driver_logs()
-            # an executor took the trigger and died; the master started a new one
-            assert not os.path.exists(killed.executor_trigger)
-            assert _executors_started(standalone_cluster) > executors_before
-    killed.stop(proc)
+    try:
+        kill_file, kill_point = DRIVER_KILL
+        proc = killed.start(driver_fault=kill_point, executor_fault=True)
+        for f in range(N_FILES):
+            if f == kill_file:
+                open(killed.driver_trigger, "w").close()
+            if f == EXECUTOR_KILL:
+                executors_before = _executors_started(standalone_cluster)
+                open(killed.executor_trigger, "w").close()
+            killed.add_file(f)
+            done = killed.wait_processed(proc, f, START_TIMEOUT if f == 0 else BATCH_TIMEOUT)
+            if f == kill_file:
+                assert not done, "the batch completed although its driver was to die"
+                assert proc.wait(timeout=BATCH_TIMEOUT) == -signal.SIGKILL, killed.driver_logs()
+                os.remove(killed.driver_trigger)
+                proc = killed.start(executor_fault=True)   # the same checkpoint directory
+                assert killed.wait_processed(proc, f, START_TIMEOUT), killed.driver_logs()
+            if f == EXECUTOR_KILL:
+                assert done, killed.driver_logs()
+                # an executor took the trigger and died; the master started a new one
+                assert not os.path.exists(killed.executor_trigger)
+                assert _executors_started(standalone_cluster) > executors_before
+        killed.stop(proc)
+    finally:
+        killed.kill_drivers()   # a failed run leaves no driver (and its JVM) behind
 
     plain_out, _ = plain.result(timeout=START_TIMEOUT)
     local.shutdown()
