@@ -4,6 +4,8 @@ that switches to Kafka, after its tasks committed their Kafka transactions and b
 batch completed; then restarted from the same checkpoint directory. The output holds every
 file record, then every topic record, each exactly once: the files are not read again after
 the restart, and the Kafka records of the switch batch are neither skipped nor written twice.
+The restarted driver is started ahead as a standby (faults.py) and runs once the killed one
+is gone.
 """
 import glob
 import json
@@ -11,14 +13,12 @@ import os
 import signal
 import threading
 import time
-import uuid
 from collections import Counter
 
-from confluent_kafka import Consumer
-
-from pyflink_on_spark.spark.streaming.tests.test_streaming_recovery import start_driver
-from pyflink_on_spark.spark.tests.test_kafka_broker_bounded import (consume_all, new_topics,
-                                                                    produce)
+from pyflink_on_spark.spark.streaming.tests.test_kafka_exactly_once_recovery import read_topic
+from pyflink_on_spark.spark.streaming.tests.test_streaming_recovery import (end_all, release,
+                                                                            start_driver)
+from pyflink_on_spark.spark.tests.test_kafka_broker_bounded import new_topics, produce
 
 JOB = os.path.join(os.path.dirname(__file__), "jobs", "hybrid_exactly_once_job.py")
 
@@ -30,28 +30,6 @@ def _expected(inputs):
         seen[value[0]] += 1
         out.append("%s:%d" % (value, seen[value[0]]))
     return sorted(out)
-
-
-def _committed_values(servers: str, topic: str, expected: int, timeout: float = 600):
-    """The topic's committed values once `expected` of them are there (then two quiet
-    polls, so that a duplicate would show), or what is there after `timeout` seconds."""
-    consumer = Consumer({"bootstrap.servers": servers, "group.id": uuid.uuid4().hex,
-                         "auto.offset.reset": "earliest", "enable.auto.commit": False,
-                         "isolation.level": "read_committed"})
-    consumer.subscribe([topic])
-    values, quiet, deadline = [], 0, time.time() + timeout
-    try:
-        while quiet < 2 and time.time() < deadline:
-            message = consumer.poll(1.0)
-            if message is None:
-                quiet += len(values) >= expected
-                continue
-            quiet = 0
-            assert message.error() is None, message.error()
-            values.append(message.value().decode())
-    finally:
-        consumer.close()
-    return values
 
 
 def _arm_at_switch(ckpt: str, trigger: str, stop: threading.Event) -> threading.Thread:
@@ -89,32 +67,36 @@ def test_kill_9_at_the_switch_to_kafka_and_restart_writes_each_record_once(kafka
     stop = threading.Event()
     _arm_at_switch(ckpt, trigger, stop)
     crashed = start_driver(str(tmp_path), JOB, args, "before_commit:%s" % trigger)
+    restarted = start_driver(str(tmp_path), JOB, args, standby=True)
     try:
-        assert crashed.wait(timeout=600) == -signal.SIGKILL
-    finally:
-        stop.set()
-    inputs = backlog[0] + backlog[1] + live
-    written = [v.decode() for _, v in consume_all(kafka_broker, out_topic, len(inputs))]
-    # the file batch completed; the switch batch's tasks committed, then the driver died
-    assert sorted(written) == _expected(inputs)
-    records = {int(os.path.basename(p)): json.loads(open(p).read()) for p in
-               glob.glob(os.path.join(ckpt, "state", "sources", "*", "[0-9]*"))}
-    assert sorted(records) == [0, 1] and records[1] == {"source": 1}
-    assert sorted(os.path.basename(f) for f, _ in records[0]["files"]) == \
-        ["part-0.txt", "part-1.txt"]
+        try:
+            assert crashed.wait(timeout=600) == -signal.SIGKILL
+        finally:
+            stop.set()
+        inputs = backlog[0] + backlog[1] + live
+        written = read_topic(kafka_broker, out_topic)
+        # the file batch completed; the switch batch's tasks committed, then the driver died
+        assert sorted(written) == _expected(inputs)
+        records = {int(os.path.basename(p)): json.loads(open(p).read()) for p in
+                   glob.glob(os.path.join(ckpt, "state", "sources", "*", "[0-9]*"))}
+        assert sorted(records) == [0, 1] and records[1] == {"source": 1}
+        assert sorted(os.path.basename(f) for f, _ in records[0]["files"]) == \
+            ["part-0.txt", "part-1.txt"]
 
-    restarted = start_driver(str(tmp_path), JOB, args)
-    more = ["%s%02d" % ("abcd"[i % 4], 40 + i) for i in range(4)]
-    try:
+        release(restarted, gone=crashed)
+        more = ["%s%02d" % ("abcd"[i % 4], 40 + i) for i in range(4)]
         produce(kafka_broker, in_topic, [v.encode() for v in more],
                 partitions=[0 if v[0] in "ac" else 1 for v in more])
-        produced = _committed_values(kafka_broker, out_topic, len(inputs) + len(more))
-    finally:
+        read_topic(kafka_broker, out_topic,
+                   until=lambda values: len(values) >= len(inputs) + len(more))
         restarted.send_signal(signal.SIGTERM)
         assert restarted.wait(timeout=300) == 128 + signal.SIGTERM
-    # the re-run switch batch wrote nothing again, the files were not read again, the new
+    finally:
+        end_all(crashed, restarted)
+    # read once the job stopped: every record it ever committed, and nothing can follow.
+    # The re-run switch batch wrote nothing again, the files were not read again, the new
     # records continue the restored counts
+    produced = read_topic(kafka_broker, out_topic)
     assert sorted(produced) == _expected(inputs + more)
-    uncommitted = [v.decode() for _, v in consume_all(kafka_broker, out_topic, len(produced),
-                                                      committed_only=False)]
+    uncommitted = read_topic(kafka_broker, out_topic, committed_only=False)
     assert sorted(uncommitted) == sorted(produced)   # no aborted duplicate either
