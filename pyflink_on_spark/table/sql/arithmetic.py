@@ -98,14 +98,28 @@ def arithmetic(op: str, left: Typed, right: Typed, source: exp.Expression) -> Ty
         # Flink divides integers as Java does (truncating); Spark's '/' is a DOUBLE. Spark's
         # div is a BIGINT: MIN_VALUE / -1 of an INT wraps back to MIN_VALUE, as in Java
         div = exp.IntDiv(this=exp.Paren(this=a), expression=exp.Paren(this=b))
-        return (_cast(div, result) if isinstance(result, BigIntType) or _not_minus_one(
-            source.expression) else wrapped(div, result)), result
+        if _not_minus_one(source.expression):
+            return _cast(div, result), result
+        if isinstance(result, BigIntType):
+            # a BIGINT quotient past the range (MIN_VALUE / -1) fails Spark's div: Java's is
+            # MIN_VALUE again (seen on PyFlink 1.20.5), the wrapped negation
+            minus_one = exp.EQ(this=exp.Paren(this=b), expression=exp.Literal.number(-1))
+            negated_a = wrapped(exp.Sub(this=exp.Literal.number(0),
+                                        expression=_widened(a, result)), result)
+            return exp.If(this=minus_one, true=negated_a, false=_cast(div, result)), result
+        return wrapped(div, result), result
     if is_integral(result) and op == '%' and type(result) is not type(ta):
         # Flink types it by the divisor (BIGINT % INT is INT), Spark by the wider operand
         return _cast(_node(op, a, b), result), result
     if is_integral(result) and op in ('+', '-', '*'):
         return wrapped(_node(op, _widened(a, result), _widened(b, result)), result), result
     return _node(op, a, b), result
+
+
+def wrapping_abs(e: exp.Expression, dt: DataType) -> exp.Expression:
+    """ABS of an integer type as Java's Math.abs: MIN_VALUE stays MIN_VALUE (seen on PyFlink
+    1.20.5 for TINYINT to BIGINT), where Spark's abs fails."""
+    return wrapped(exp.Anonymous(this='abs', expressions=[_widened(e, dt)]), dt)
 
 
 def _not_minus_one(node: exp.Expression) -> bool:
@@ -161,7 +175,11 @@ def negated(source: exp.Expression, operand: exp.Expression, dt: Optional[DataTy
     neg = exp.Neg(this=operand)
     if not is_integral(dt) or _is_literal(source):
         return neg, dt
-    return wrapped(exp.Neg(this=exp.Paren(this=_widened(operand, dt))), dt), dt
+    # 0 - x, not -x: Spark types a DECIMAL(19, 0)'s negation DECIMAL(19, 0) and the pmod of
+    # wrapped() then too, which cannot hold 2^64 - 10 (-(10) of a BIGINT failed the job);
+    # a subtraction is DECIMAL(20, 0)
+    return wrapped(exp.Sub(this=exp.Literal.number(0),
+                           expression=_widened(operand, dt)), dt), dt
 
 
 def integer_cast(e: exp.Expression, source: Optional[DataType], target: DataType
@@ -179,6 +197,15 @@ def integer_cast(e: exp.Expression, source: Optional[DataType], target: DataType
         return _cast(exp.Greatest(this=exp.Least(this=e, expressions=[
             exp.Literal.number(2 ** (bits - 1) - 1)]), expressions=[
                 exp.Literal.number(-2 ** (bits - 1))]), target)
+    if isinstance(source, DecimalType) and source.precision - source.scale > 18:
+        # past BIGINT's range Spark's cast fails; Java's longValue() keeps the low 64 bits of
+        # the truncated value (CAST(99999999999999999999 AS BIGINT) is 7766279631452241919)
+        truncated = exp.If(this=exp.LT(this=e, expression=exp.Literal.number(0)),
+                           true=exp.Anonymous(this='ceil', expressions=[e]),
+                           false=exp.Anonymous(this='floor', expressions=[e]))
+        # as DECIMAL(38, 0): wrapped()'s pmod is typed by its narrower operand, and must
+        # hold values up to 2^64 (a negative one's remainder)
+        return wrapped(_cast(truncated, DataTypes.DECIMAL(38, 0)), target)
     if isinstance(target, BigIntType):
         return None
     if isinstance(source, DecimalType):

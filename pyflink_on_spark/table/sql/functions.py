@@ -4,6 +4,7 @@ from typing import Callable, Dict, List, Optional, Tuple
 
 from sqlglot import exp
 
+from pyflink_on_spark.table.sql.arithmetic import wrapping_abs
 from pyflink_on_spark.table.sql.errors import SqlValidationError, UnsupportedSqlError
 from pyflink_on_spark.table.sql.flink_types import spark_type_string
 from pyflink_on_spark.table.sql.json_functions import JSON_FUNCTIONS
@@ -47,6 +48,14 @@ def _same(spark_name: str, result: Callable[[List[Arg]], Optional[DataType]], lo
         _arity(name, args, low, high)
         return call(spark_name, *[a for a, _ in args]), result(args)
     return handler
+
+
+def _abs(name: str, args: List[Arg]) -> Result:
+    _arity(name, args, 1, 1)
+    (a, dt), = args
+    if dt is not None and is_integral(dt):
+        return wrapping_abs(a, dt), dt
+    return call('abs', a), dt
 
 
 def _string(_args) -> DataType:
@@ -337,7 +346,7 @@ _FUNCTIONS: Dict[str, Callable[[str, List[Arg]], Result]] = {
     'LEAST': _greatest_least('least'),
     'MOD': _mod,
     'POWER': _same('power', _double, 2, 2),
-    'ABS': _same('abs', _first, 1, 1),
+    'ABS': _abs,
     'ROUND': _round,
     'FLOOR': _floor_ceil('floor'),
     'CEIL': _floor_ceil('ceil'),

@@ -1,7 +1,9 @@
 """Integer arithmetic wraps as Java's does (arithmetic.py): the Spark expressions the
 translator writes, evaluated here by a small evaluator of the node kinds they use with Spark's
 ANSI rules (a cast to an integer type out of its range, and BIGINT arithmetic past 64 bits,
-fail), give Java's wrapped values. The values were seen on PyFlink 1.20.5 (docs/table.md)."""
+fail), give Java's wrapped values. The values were seen on PyFlink 1.20.5 (docs/table.md;
+ABS, BIGINT division and DECIMAL casts to BIGINT by the same probe over these columns, except
+CAST(dz AS INT), which follows from the rule)."""
 from decimal import Decimal, localcontext
 
 import pytest
@@ -11,9 +13,14 @@ from sqlglot import exp
 from pyflink_on_spark.table.sql import translate_query
 
 TABLES = {'t': [('a', 'INT'), ('b', 'INT'), ('big', 'BIGINT'), ('t', 'TINYINT'),
-                ('s', 'SMALLINT'), ('m', 'INT'), ('l', 'BIGINT'), ('dd', 'DECIMAL(11, 1)')]}
+                ('s', 'SMALLINT'), ('m', 'INT'), ('l', 'BIGINT'), ('dd', 'DECIMAL(11, 1)'),
+                ('bm', 'BIGINT'), ('n', 'INT'), ('tm', 'TINYINT'), ('sm', 'SMALLINT'),
+                ('dz', 'DECIMAL(20, 0)'), ('dp', 'DECIMAL(21, 1)'), ('dn', 'DECIMAL(21, 1)')]}
 ROWS = [{'a': 2147483647, 'b': 1, 'big': 9223372036854775807, 't': 127, 's': 32767,
-         'm': -2147483648, 'l': 3000000000, 'dd': Decimal('9999999999.5')},
+         'm': -2147483648, 'l': 3000000000, 'dd': Decimal('9999999999.5'),
+         'bm': -2 ** 63, 'n': -1, 'tm': -128, 'sm': -32768,
+         'dz': Decimal('99999999999999999999'), 'dp': Decimal('12345678901234567890.7'),
+         'dn': Decimal('-12345678901234567890.7')},
         {'a': 2147483000, 'b': 1000, 'big': 10, 't': 1, 's': 2, 'm': 5, 'l': -3000000000,
          'dd': Decimal('-1.5')}]
 ROW = ROWS[0]
@@ -73,7 +80,20 @@ def evaluate(node: exp.Expression, row: dict):
         return total if isinstance(total, Decimal) else _checked(total)
     if isinstance(node, exp.Anonymous) and node.name.lower() == 'pmod':
         x, y = (evaluate(a, row) for a in node.expressions)
-        return x % y
+        remainder = x % y       # a Decimal's has the dividend's sign; Spark's pmod is >= 0
+        return remainder + y if remainder < 0 else remainder
+    if isinstance(node, exp.Abs):
+        x = evaluate(node.this, row)
+        return abs(x) if isinstance(x, Decimal) else _checked(abs(x))
+    if isinstance(node, (exp.Ceil, exp.Floor)):
+        return evaluate(node.this, row).to_integral_value(
+            rounding='ROUND_CEILING' if isinstance(node, exp.Ceil) else 'ROUND_FLOOR')
+    if isinstance(node, exp.If):      # only the branch taken is evaluated, as in Spark
+        return evaluate(node.args['true'] if evaluate(node.this, row)
+                        else node.args['false'], row)
+    if isinstance(node, (exp.EQ, exp.LT)):
+        x, y = evaluate(node.this, row), evaluate(node.expression, row)
+        return x == y if isinstance(node, exp.EQ) else x < y
     raise AssertionError('not evaluated here: %r' % node)
 
 
@@ -116,6 +136,18 @@ def java(value: int, bits: int) -> int:
     # a double's saturates, as Java's (int) / (long) of a double
     ('CAST(2.9e10 AS INT)', 2147483647, 'INT'),
     ('CAST(-1e20 AS BIGINT)', -9223372036854775808, 'BIGINT'),
+    # ABS as Java's Math.abs: MIN_VALUE stays MIN_VALUE in each integer type
+    ('ABS(m)', -2147483648, 'INT'), ('ABS(bm)', -9223372036854775808, 'BIGINT'),
+    ('ABS(tm)', -128, 'TINYINT'), ('ABS(sm)', -32768, 'SMALLINT'), ('ABS(n)', 1, 'INT'),
+    ('ABS(m) + 1', -2147483647, 'INT'),
+    # a BIGINT quotient past the range: MIN_VALUE / -1 is MIN_VALUE
+    ('bm / n', -9223372036854775808, 'BIGINT'), ('bm / -1', -9223372036854775808, 'BIGINT'),
+    ('big / n', -9223372036854775807, 'BIGINT'), ('m / n', -2147483648, 'INT'),
+    # a DECIMAL past BIGINT's range: the low 64 bits of the truncated value
+    ('CAST(dz AS BIGINT)', 7766279631452241919, 'BIGINT'),
+    ('CAST(dp AS BIGINT)', -6101065172474983726, 'BIGINT'),
+    ('CAST(dn AS BIGINT)', 6101065172474983726, 'BIGINT'),
+    ('CAST(dz AS INT)', java(99999999999999999999, 32), 'INT'),
 ])
 def test_integer_arithmetic_wraps_as_java_does(expression, value, flink_type):
     got, typed = spark_value(expression)
