@@ -217,12 +217,12 @@ def _server_java(settings: Dict[str, str], conf_dir: str) -> str:
     (spark/class_cache.py), mapped when there is one (never written here: the server is
     stopped by a signal, and killed when slow to stop). Measured on the 2-core machine: a
     session's start and first job took 21 s of JVM CPU without the archive, 10 s with it."""
-    from pyflink_on_spark.spark.session import _class_cache, _log_config_option
+    from pyflink_on_spark.spark.session import driver_class_cache, log_config_option
     java_options = settings.get("spark.driver.extraJavaOptions", "")
     if os.environ.get("SPARK_CONF_DIR"):
         return java_options
-    java_options = _log_config_option(java_options, conf_dir)
-    cache = _class_cache(settings)
+    java_options = log_config_option(java_options, conf_dir)
+    cache = driver_class_cache(settings)
     if cache is None or any(flag in java_options for flag in _CDS_FLAGS):
         return java_options
     return ("%s %s" % (java_options, cache.mapping_options())).strip()

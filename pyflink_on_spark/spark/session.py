@@ -154,7 +154,7 @@ _CONF_PREFIX = "pyflink-on-spark-conf-"
 def _quiet_logging(verbose: bool) -> Optional[str]:
     """A log4j2 configuration directory for the JVM about to start (None: the user's own
     SPARK_CONF_DIR). The JVM reads it once at start-up: remove it then (_forget_conf_dir).
-    It is named by a system property (_log_config_option), not made SPARK_CONF_DIR: Spark
+    It is named by a system property (log_config_option), not made SPARK_CONF_DIR: Spark
     puts SPARK_CONF_DIR on the JVM's class path, and a class path that differs per run
     makes the class-data-sharing archive (class_cache.py) unusable."""
     if os.environ.get("SPARK_CONF_DIR"):
@@ -165,7 +165,7 @@ def _quiet_logging(verbose: bool) -> Optional[str]:
     return conf_dir
 
 
-def _log_config_option(java_options: str, conf_dir: Optional[str]) -> str:
+def log_config_option(java_options: str, conf_dir: Optional[str]) -> str:
     if conf_dir is None or "log4j2.configurationFile" in java_options:
         return java_options
     return ("%s -Dlog4j2.configurationFile=%s" % (
@@ -300,8 +300,8 @@ def get_session():
         _merge_list(defaults, "spark.jars.excludes", _excludes)
         if options.ui:
             defaults["spark.ui.enabled"] = "true"   # off by default: faster start
-        cache = _class_cache(defaults)
-        java_options = _log_config_option(defaults.get("spark.driver.extraJavaOptions", ""),
+        cache = driver_class_cache(defaults)
+        java_options = log_config_option(defaults.get("spark.driver.extraJavaOptions", ""),
                                           conf_dir)
         java_options = with_class_cache(java_options, cache)
         java_options = with_jit_mode(java_options, master or conf.get("spark.master"),
@@ -362,7 +362,7 @@ def _cancel_on_ctrl_c(session) -> None:
     signal.signal(signal.SIGINT, cancel_and_interrupt)
 
 
-def _class_cache(conf: Dict[str, str]):
+def driver_class_cache(conf: Dict[str, str]):
     """The class-data-sharing archive for the driver JVM about to start here (None: a JVM
     this process does not start, e.g. one already running under spark-submit)."""
     if os.environ.get("SPARK_HOME_SUBMIT") or conf.get("spark.api.mode", "").lower() == "connect":
@@ -565,7 +565,7 @@ def _in_process_server_jvm(settings: Dict[str, str], master: str):
     JIT (jit.py) through `settings` (its spark.driver.extraJavaOptions). It started without
     them: 21 s of JVM CPU for its start and a first job, against 10 s with the archive (the
     2-core machine). Returns the class cache (None: none used)."""
-    cache = _class_cache(settings)
+    cache = driver_class_cache(settings)
     java_options = with_class_cache(settings.get("spark.driver.extraJavaOptions", ""), cache)
     java_options = with_jit_mode(java_options, master, long_running=_unbounded_job)
     if java_options:
