@@ -79,13 +79,9 @@ class ClassCache:
     def java_options(self) -> str:
         """Options for the driver JVM about to start ("" when no archive can be used)."""
         try:
-            # the driver JVM maps the archive in: only this user may put one here (another
-            # user's directory, or a symlink, is refused: OSError, and no archive is used)
-            private_dir(self.directory, "the class cache directory")
-            self._promote_finished()
-            if os.path.exists(self.archive):
-                self._mark_used()
-                return "-XX:SharedArchiveFile=%s %s" % (self.archive, _QUIET)
+            mapped = self._mapped()
+            if mapped:
+                return mapped
             if self._failure_count() >= _MAX_FAILURES or self._someone_writing():
                 return ""
             self.writing = "%s%d.jsa.tmp" % (self._prefix, os.getpid())
@@ -98,13 +94,20 @@ class ClassCache:
         is none yet): a long-running server (`serve`), which is stopped by a signal and
         killed when slow to stop, so an archive it wrote at exit could be cut short."""
         try:
-            private_dir(self.directory, "the class cache directory")
-            self._promote_finished()
-            if os.path.exists(self.archive):
-                self._mark_used()
-                return "-XX:SharedArchiveFile=%s %s" % (self.archive, _QUIET)
+            return self._mapped()
         except OSError:
-            pass
+            return ""
+
+    def _mapped(self) -> str:
+        """The options mapping the finished archive ("" when there is none); OSError when
+        the directory is not this user's own."""
+        # the driver JVM maps the archive in: only this user may put one here (another
+        # user's directory, or a symlink, is refused: OSError, and no archive is used)
+        private_dir(self.directory, "the class cache directory")
+        self._promote_finished()
+        if os.path.exists(self.archive):
+            self._mark_used()
+            return "-XX:SharedArchiveFile=%s %s" % (self.archive, _QUIET)
         return ""
 
     def started(self, jvm_pid: int) -> None:
