@@ -178,6 +178,8 @@ def test_a_server_maps_the_archive_but_never_writes_one(tmp_path):
 def test_the_in_process_connect_server_and_serve_get_the_sessions_archive(tmp_path, monkeypatch):
     from pyflink_on_spark.spark import connect_server, session
     monkeypatch.setattr(session, "driver_class_cache", lambda conf: ClassCache("k", str(tmp_path)))
+    # a bounded job's session (an unbounded job run earlier in this process keeps the full JIT)
+    monkeypatch.setattr(session, "_unbounded_job", False)
     _archive_file(tmp_path / "k.jsa")
     settings = {"spark.driver.extraJavaOptions": "-Dx=1"}
     assert session._in_process_server_jvm(settings, "local") is not None
