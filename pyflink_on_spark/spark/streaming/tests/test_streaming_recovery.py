@@ -230,30 +230,21 @@ def _per_key(parts):
 
 
 @pytest.fixture(scope="module")
-def bounded(tmp_path_factory):
+def bounded(spark, tmp_path_factory):
     """The bounded run over all N_FILES files, per key (_per_key): what both tests below
-    compare their streamed running sums with (one driver start for the two). It runs while
-    the first test's streaming runs go on (a driver mostly waits: for its JVM, for files);
-    calling the fixture's value waits for it."""
+    compare their streamed running sums with. The same job script, run in this process on
+    its shared Spark session (the `spark` fixture; script_runner runs it as `run` and
+    `compat` do) rather than by a driver process of its own: it is the reference, and the
+    driver's process, its kills, restarts and checkpoints are what the streaming runs test
+    (a driver process costs a JVM and a Spark start, ~26 CPU-s)."""
+    from pyflink_on_spark.cli.script_runner import run_script
     base = str(tmp_path_factory.mktemp("bounded"))
-    in_dir = os.path.join(base, "in")
+    in_dir, out_dir = os.path.join(base, "in"), os.path.join(base, "out")
     os.makedirs(in_dir)
     for f in range(N_FILES):
         _add_file(in_dir, f)
-    proc = _start(base, in_dir, os.path.join(base, "out"), os.path.join(base, "ckpt"),
-                  mode="bounded")
-    done = {}
-
-    def per_key():
-        if not done:
-            assert proc.wait(timeout=START_TIMEOUT) == 0
-            done["per_key"] = _per_key(_parts(os.path.join(base, "out")))
-        return done["per_key"]
-
-    yield per_key
-    if proc.poll() is None:
-        proc.kill()
-        proc.wait()
+    run_script(JOB, [in_dir, out_dir, os.path.join(base, "ckpt"), "bounded"])
+    return _per_key(_parts(out_dir))
 
 
 def test_kill_9_at_every_batch_stage_then_restart_loses_and_duplicates_nothing(tmp_path,
@@ -277,7 +268,6 @@ def test_kill_9_at_every_batch_stage_then_restart_loses_and_duplicates_nothing(t
     assert killed == plain
     # the bounded run over the same files: per key, the same running sums in the same order
     # (timers differ by design: the bounded run fires them at the end of input)
-    bounded = bounded()
     streamed = _per_key(plain)
     assert {k: v for k, v in streamed.items() if k[0] == "sum"} == \
         {k: v for k, v in bounded.items() if k[0] == "sum"}
@@ -309,7 +299,6 @@ def test_a_restart_with_another_parallelism_redistributes_the_keyed_state(tmp_pa
     finally:
         end_all(first, rescaled)
     sums = {k: v for k, v in _per_key(_parts(out_dir)).items() if k[0] == "sum"}
-    bounded = bounded()
     # the bounded run read all N_FILES files: its sums up to file 4's timestamps (< 500)
     first_five = {k: [(ts, total) for ts, total in v if ts < 500]
                   for k, v in bounded.items() if k[0] == "sum"}
