@@ -3,7 +3,8 @@ event-time timers, broadcast state, session windows, a FileSink), fed by files t
 over time, its driver killed with SIGKILL at every stage of a micro-batch and restarted from
 the same checkpoint directory, and a Python worker killed mid-batch: its FileSink output on
 the RocksDB backend equals an uninterrupted run's on the HashMap backend, byte for byte, and
-its per-key results equal the bounded run over the same files.
+its per-key results equal the bounded run over the same files. That uninterrupted run,
+stopped, is then restarted with another parallelism on its checkpoint directory (rescale).
 
 Each restart is a driver started ahead as a standby (spark/streaming/faults.py): its JVM and
 Spark session start while the driver it replaces still runs, and it touches the checkpoint
@@ -26,6 +27,7 @@ JOB = os.path.join(os.path.dirname(__file__), "jobs", "keyed_timers_job.py")
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__)))))
 N_FILES = 7
+RESCALED_FILES = 2   # read after the rescale (test_a_restart_with_another_parallelism...)
 KILL_POINTS = ["before_batch", "mid_batch", "before_commit", "mid_commit", "after_complete"]
 START_TIMEOUT = 240   # a cold Spark start on a loaded 2-core machine
 BATCH_TIMEOUT = 120
@@ -109,12 +111,6 @@ def end_all(*procs) -> None:
             proc.wait()
 
 
-def _start(tmp, in_dir, out_dir, ckpt, mode="stream", fault=None, backend="hashmap",
-           worker_fault=None, parallelism=2):
-    return start_driver(tmp, JOB, [in_dir, out_dir, ckpt, mode, backend, str(parallelism)],
-                        fault, worker_fault)
-
-
 def _records(ckpt):
     """file name -> batch id that read it (the job's source records in the checkpoint)."""
     read = {}
@@ -162,11 +158,13 @@ def _parts(out_dir):
     return sorted(open(p, "rb").read() for p in files)
 
 
-def _run_stream(tmp, name, kills=(), backend="hashmap", worker_kill=None, n_files=N_FILES):
+def _run_stream(tmp, name, kills=(), backend="hashmap", worker_kill=None, n_files=N_FILES,
+                stopped=None):
     """Feeds n_files one per batch; kills = [(file number, kill point)]: the driver is
     killed with SIGKILL at that point of the batch reading that file, then restarted (a
     standby started ahead, released once the killed driver is gone); worker_kill: the file
-    whose batch loses a Python worker (Spark retries its task)."""
+    whose batch loses a Python worker (Spark retries its task). `stopped`: a list the
+    stopped driver is appended to (for a release() after it)."""
     base = os.path.join(str(tmp), name)
     in_dir, out_dir, ckpt = (os.path.join(base, d) for d in ("in", "out", "ckpt"))
     os.makedirs(in_dir)
@@ -212,6 +210,8 @@ def _run_stream(tmp, name, kills=(), backend="hashmap", worker_kill=None, n_file
             if f == worker_kill:   # a worker took the trigger and died; the batch completed
                 assert not os.path.exists(worker_trigger)
         _stop(proc)
+        if stopped is not None:
+            stopped.append(proc)
     finally:
         end_all(proc, standby)
     assert restarts == len(kills)
@@ -230,77 +230,100 @@ def _per_key(parts):
 
 
 @pytest.fixture(scope="module")
+def plain(tmp_path_factory):
+    """The uninterrupted run (HashMap, p=2) over N_FILES files, one per batch, stopped:
+    started at once in a thread, beside what the test asking for it runs (a driver mostly
+    waits, for its JVM and for files). Its value, a future: (its parts, its directories
+    and its stopped driver, the p=3 driver started as a standby once it stopped). That
+    p=3 standby continues this run's checkpoint in the rescale test: the p=2 run it restarts
+    from is this one, so the module starts one driver less."""
+    base = str(tmp_path_factory.mktemp("plain"))
+    stopped, rescaled = [], []
+
+    def run():
+        out_dir, in_dir = _run_stream(base, "plain", stopped=stopped)
+        parts = _parts(out_dir)   # before the p=3 driver may write more
+        ckpt = os.path.join(os.path.dirname(out_dir), "ckpt")
+        rescaled.append(start_driver(os.path.dirname(out_dir), JOB,
+                                     [in_dir, out_dir, ckpt, "stream", "hashmap", "3"],
+                                     standby=True))
+        return parts, in_dir, out_dir, ckpt, stopped[0], rescaled[0]
+
+    pool = concurrent.futures.ThreadPoolExecutor(1)
+    try:
+        yield pool.submit(run)
+    finally:
+        pool.shutdown()
+        end_all(*rescaled)
+
+
+@pytest.fixture(scope="module")
 def bounded(spark, tmp_path_factory):
-    """The bounded run over all N_FILES files, per key (_per_key): what both tests below
-    compare their streamed running sums with. The same job script, run in this process on
-    its shared Spark session (the `spark` fixture; script_runner runs it as `run` and
-    `compat` do) rather than by a driver process of its own: it is the reference, and the
-    driver's process, its kills, restarts and checkpoints are what the streaming runs test
-    (a driver process costs a JVM and a Spark start, ~26 CPU-s)."""
+    """The bounded run over the N_FILES + RESCALED_FILES files, per key (_per_key): what
+    both tests below compare their streamed running sums with. The same job script, run in
+    this process on its shared Spark session (the `spark` fixture; script_runner runs it as
+    `run` and `compat` do) rather than by a driver process of its own: it is the reference,
+    and the driver's process, its kills, restarts and checkpoints are what the streaming
+    runs test (a driver process costs a JVM and a Spark start, ~26 CPU-s)."""
     from pyflink_on_spark.cli.script_runner import run_script
     base = str(tmp_path_factory.mktemp("bounded"))
     in_dir, out_dir = os.path.join(base, "in"), os.path.join(base, "out")
     os.makedirs(in_dir)
-    for f in range(N_FILES):
+    for f in range(N_FILES + RESCALED_FILES):
         _add_file(in_dir, f)
     run_script(JOB, [in_dir, out_dir, os.path.join(base, "ckpt"), "bounded"])
     return _per_key(_parts(out_dir))
 
 
-def test_kill_9_at_every_batch_stage_then_restart_loses_and_duplicates_nothing(tmp_path,
-                                                                               bounded):
-    # the uninterrupted run beside the killed one (their directories are apart; a driver
-    # mostly waits, for its JVM and for files)
-    with concurrent.futures.ThreadPoolExecutor(1) as pool:
-        plain_run = pool.submit(_run_stream, tmp_path, "plain")
-        # RocksDB here, HashMap in the plain run: both backends give the same bytes
-        killed_out, _ = _run_stream(tmp_path, "killed", backend="rocksdb",
-                                    worker_kill=N_FILES - 1,
-                                    kills=[(1 + i, p) for i, p in enumerate(KILL_POINTS)])
-        plain_out, _ = plain_run.result()
-    plain, killed = _parts(plain_out), _parts(killed_out)
-    lines = [line for p in plain for line in p.decode().splitlines()]
+def _before(per_key, n_files: int):
+    """per_key's entries of the first n_files files (timestamps below n_files * 100)."""
+    return {k: [(ts, total) for ts, total in v if ts < n_files * 100]
+            for k, v in per_key.items()}
+
+
+def test_kill_9_at_every_batch_stage_then_restart_loses_and_duplicates_nothing(plain,
+                                                                               bounded,
+                                                                               tmp_path):
+    # the uninterrupted run (the plain fixture) runs beside the killed one
+    # RocksDB here, HashMap in the plain run: both backends give the same bytes
+    killed_out, _ = _run_stream(tmp_path, "killed", backend="rocksdb",
+                                worker_kill=N_FILES - 1,
+                                kills=[(1 + i, p) for i, p in enumerate(KILL_POINTS)])
+    plain_parts = plain.result()[0]
+    killed = _parts(killed_out)
+    lines = [line for p in plain_parts for line in p.decode().splitlines()]
     assert len(lines) > N_FILES * 11   # sums, timers and sessions
     assert {line.split(",")[0] for line in lines} == {"sum", "timer", "session"}
     # the broadcast state grew batch by batch (every record's key is broadcast)
     assert {line.split(",")[4] for line in lines if line.startswith("sum,")} == \
         {"3", "5"}
-    assert killed == plain
+    assert killed == plain_parts
     # the bounded run over the same files: per key, the same running sums in the same order
     # (timers differ by design: the bounded run fires them at the end of input)
-    streamed = _per_key(plain)
+    streamed = _per_key(plain_parts)
+    reference = _before(bounded, N_FILES)
     assert {k: v for k, v in streamed.items() if k[0] == "sum"} == \
-        {k: v for k, v in bounded.items() if k[0] == "sum"}
+        {k: v for k, v in reference.items() if k[0] == "sum"}
     fired = {(k, ts) for (kind, k), v in streamed.items() if kind == "timer" for ts, _ in v}
-    assert fired and fired <= {(k, ts) for (kind, k), v in bounded.items() if kind == "timer"
-                               for ts, _ in v}
+    assert fired and fired <= {(k, ts) for (kind, k), v in reference.items()
+                               if kind == "timer" for ts, _ in v}
 
 
-def test_a_restart_with_another_parallelism_redistributes_the_keyed_state(tmp_path, bounded):
-    """p=2, stopped, then p=3 on the same checkpoint directory (Flink's rescale from a
-    checkpoint): per-key running sums continue where they were, as in the bounded run."""
-    base = os.path.join(str(tmp_path), "rescaled")
-    in_dir, out_dir, ckpt = (os.path.join(base, d) for d in ("in", "out", "ckpt"))
-    os.makedirs(in_dir)
-    first = _start(base, in_dir, out_dir, ckpt, parallelism=2)
-    # the p=3 driver starts ahead, a standby, and runs once the p=2 one is gone
-    rescaled = start_driver(base, JOB, [in_dir, out_dir, ckpt, "stream", "hashmap", "3"],
-                            standby=True)
+def test_a_restart_with_another_parallelism_redistributes_the_keyed_state(plain, bounded):
+    """p=2 (the plain run's N_FILES files), stopped, then p=3 on the same checkpoint
+    directory (Flink's rescale from a checkpoint) over RESCALED_FILES more: per-key running
+    sums continue where they were, as in the bounded run."""
+    _, in_dir, out_dir, ckpt, first, rescaled = plain.result()
     try:
-        for proc, files in ((first, range(0, 3)), (rescaled, range(3, 5))):
-            if proc is rescaled:
-                release(rescaled, gone=first)
-            timeout = START_TIMEOUT
-            for f in files:
-                _add_file(in_dir, f)
-                assert _wait_read_and_completed(proc, ckpt, "f%02d.txt" % f, timeout)
-                timeout = BATCH_TIMEOUT
-            _stop(proc)
+        release(rescaled, gone=first)
+        timeout = START_TIMEOUT
+        for f in range(N_FILES, N_FILES + RESCALED_FILES):
+            _add_file(in_dir, f)
+            assert _wait_read_and_completed(rescaled, ckpt, "f%02d.txt" % f, timeout)
+            timeout = BATCH_TIMEOUT
+        _stop(rescaled)
     finally:
-        end_all(first, rescaled)
+        end_all(rescaled)
     sums = {k: v for k, v in _per_key(_parts(out_dir)).items() if k[0] == "sum"}
-    # the bounded run read all N_FILES files: its sums up to file 4's timestamps (< 500)
-    first_five = {k: [(ts, total) for ts, total in v if ts < 500]
-                  for k, v in bounded.items() if k[0] == "sum"}
-    assert sum(len(v) for v in sums.values()) == 5 * 11
-    assert sums == first_five
+    assert sum(len(v) for v in sums.values()) == (N_FILES + RESCALED_FILES) * 11
+    assert sums == {k: v for k, v in bounded.items() if k[0] == "sum"}
