@@ -21,6 +21,7 @@ import uuid
 
 import pytest
 
+from pyflink_on_spark.spark.jit import QUICK_JIT_OPTION
 from pyflink_on_spark.spark.streaming.faults import FAULT_ENV, STANDBY_ENV, WORKER_FAULT_ENV
 
 JOB = os.path.join(os.path.dirname(__file__), "jobs", "keyed_timers_job.py")
@@ -29,6 +30,7 @@ REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
 N_FILES = 7
 RESCALED_FILES = 2   # read after the rescale (test_a_restart_with_another_parallelism...)
 KILL_POINTS = ["before_batch", "mid_batch", "before_commit", "mid_commit", "after_complete"]
+JIT_FLAGS = ("TieredStopAtLevel", "TieredCompilation", "CompilationMode", "-Xint", "-Xcomp")
 START_TIMEOUT = 240   # a cold Spark start on a loaded 2-core machine
 BATCH_TIMEOUT = 120
 
@@ -62,6 +64,14 @@ def start_driver(tmp, job: str, args, fault=None, worker_fault=None, standby=Fal
     if worker_fault is not None:
         env[WORKER_FAULT_ENV] = worker_fault
     env[MARK_ENV] = mark = uuid.uuid4().hex
+    # C1 only in the driver's JVMs, as jit.py gives a local session started ahead: a test
+    # driver lives a minute or two, which C2's compilations do not pay back (a Kafka job's
+    # session, not started ahead, and an unbounded job's keep the full JIT: their C1+C2
+    # compiler threads took 54 of the 138 JVM CPU-s of test_kafka_streaming_recovery.py).
+    # A JIT flag of the environment's own is left alone (jit.py reads it too)
+    tool_options = env.get("JAVA_TOOL_OPTIONS", "")
+    if not any(flag in tool_options for flag in JIT_FLAGS):
+        env["JAVA_TOOL_OPTIONS"] = (tool_options + " " + QUICK_JIT_OPTION).strip()
     gate = os.path.join(tmp, "go-%s" % mark)
     if standby:
         env[STANDBY_ENV] = gate
