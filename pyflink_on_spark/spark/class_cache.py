@@ -6,10 +6,20 @@ run loaded, 3.3-3.5 s and 1.4-1.5 s. Most of a cold start is the JVM loading and
 tens of thousands of Spark classes from ~250 jars; an archive maps them in pre-parsed.
 
 Java 17 has no self-maintaining archive (-XX:+AutoCreateSharedArchive is Java 19+), so:
-- the first run without an archive writes one at its JVM's exit (-XX:ArchiveClassesAtExit)
-  into a temporary file named after the run, and records its JVM's pid beside it;
-- a later run promotes a temporary archive whose JVM has ended (the dump is complete) to
-  the archive's name, and uses it (-XX:SharedArchiveFile);
+- the first run of a class-path key only records the key as seen (KEY.seen); the second
+  writes an archive at its JVM's exit (-XX:ArchiveClassesAtExit) into a temporary file
+  named after the run, and records its JVM's pid beside it; the ones after map it. Why not
+  the first: the dump is dear and pays only after several starts. Measured on the 2-core
+  machine (a session start, range(3).count() and the end of the session, CPU-s of the
+  whole process tree, 4 runs each at load 13-40): 21-25 without an archive, 61-68 writing
+  one (the dump ~43 CPU-s, and the exit waits for it: 88-190 s wall at that load), 12-13
+  mapping one. So an archive pays for its dump after ~4 starts that map it; a class path
+  used once (a one-off connector's jars) paid the dump and never mapped it. Now a key used
+  more than once pays one more start without the archive (~10 CPU-s, a quarter of a dump);
+- a run promotes a temporary archive whose JVM has ended (the dump is complete) to its
+  key's archive name, of any key in the directory, not only its own (a temporary of a key
+  never started again stayed forever: seven of ~190 MB on one machine), and uses its own
+  (-XX:SharedArchiveFile);
 - the archive's name hashes what the JVM checks it against (the java binary and Spark's
   jars), so a new Java or Spark writes a new one; a JVM that still finds it unusable runs
   without it (-Xshare:auto), its CDS log lines off: they would go to the job's stdout;
@@ -17,7 +27,7 @@ Java 17 has no self-maintaining archive (-XX:+AutoCreateSharedArchive is Java 19
   package) has an archive of its own, ~150 MB each: a run marks the archive it uses as
   used (its mtime), and archives beyond the _KEEP_ARCHIVES last used, or not used for
   _UNUSED_DAYS, are removed (a machine found with 48 of them, 7 GB, from CI's fresh
-  virtualenvs, before this).
+  virtualenvs, before this); so are the seen and failure records of keys unused as long.
 PYFLINK_ON_SPARK_CLASS_CACHE=0 turns all of this off.
 """
 from __future__ import annotations
@@ -73,6 +83,7 @@ class ClassCache:
         self.directory = directory or cache_dir()
         self.archive = os.path.join(self.directory, key + ".jsa")
         self._failures = os.path.join(self.directory, key + ".failures")
+        self._seen = os.path.join(self.directory, key + ".seen")
         self._prefix = os.path.join(self.directory, key + ".")
         self.writing: Optional[str] = None   # the temporary archive this run's JVM writes
 
@@ -84,6 +95,8 @@ class ClassCache:
                 return mapped
             if self._failure_count() >= _MAX_FAILURES or self._someone_writing():
                 return ""
+            if not self._seen_before():
+                return ""   # first sight: a key used once never pays the dump
             self.writing = "%s%d.jsa.tmp" % (self._prefix, os.getpid())
             return "-XX:ArchiveClassesAtExit=%s %s" % (self.writing, _QUIET)
         except OSError:
@@ -104,10 +117,11 @@ class ClassCache:
         # the driver JVM maps the archive in: only this user may put one here (another
         # user's directory, or a symlink, is refused: OSError, and no archive is used)
         private_dir(self.directory, "the class cache directory")
-        self._promote_finished()
+        promote_finished(self.directory)
         if os.path.exists(self.archive):
             self._mark_used()
             return "-XX:SharedArchiveFile=%s %s" % (self.archive, _QUIET)
+        evict_unused(self.directory)
         return ""
 
     def started(self, jvm_pid: int) -> None:
@@ -135,10 +149,6 @@ class ClassCache:
         except OSError:
             return 0
 
-    def _count_failure(self) -> None:
-        with open_private(self._failures, "a") as f:
-            f.write("x")
-
     def _someone_writing(self) -> bool:
         for marker in glob.glob(glob.escape(self._prefix) + "*.jsa.tmp.jvm"):
             pid = _read_pid(marker)
@@ -146,48 +156,80 @@ class ClassCache:
                 return True
         return False
 
-    def _promote_finished(self) -> None:
-        """Temporary archives whose JVM has ended: the first complete one becomes the
-        archive, the rest are removed. A JVM can end without writing one (killed, or a Java
-        without a base archive): after _MAX_FAILURES of those, stop asking."""
-        for marker in glob.glob(glob.escape(self._prefix) + "*.jsa.tmp.jvm"):
-            pid = _read_pid(marker)
-            if pid is not None and process_alive(pid):
-                continue
-            tmp = marker[:-len(".jvm")]
-            try:
-                size = os.path.getsize(tmp)
-            except OSError:
-                size = 0
-            if size >= _MIN_ARCHIVE_BYTES and not os.path.exists(self.archive):
-                os.replace(tmp, self.archive)
-            elif size < _MIN_ARCHIVE_BYTES and not os.path.exists(self.archive):
-                self._count_failure()
+    def _seen_before(self) -> bool:
+        """Whether a run saw this key before (its record is kept fresh); records it if not."""
+        if os.path.exists(self._seen):
+            os.utime(self._seen)
+            return True
+        with open_private(self._seen, "w"):
+            pass
+        return False
+
+
+def _count_failure(directory: str, key: str) -> None:
+    with open_private(os.path.join(directory, key + ".failures"), "a") as f:
+        f.write("x")
+
+
+def promote_finished(directory: str) -> None:
+    """Temporary archives, of every key, whose JVM has ended: the first complete one of a key
+    becomes its archive, the rest are removed. A JVM can end without writing one (killed, or
+    a Java without a base archive): that counts as a failure of its key, and after
+    _MAX_FAILURES of those, no more attempts."""
+    for name in os.listdir(directory):
+        if not name.endswith(".jsa.tmp.jvm"):
+            continue
+        marker = os.path.join(directory, name)
+        pid = _read_pid(marker)
+        if pid is not None and process_alive(pid):
+            continue                       # still running (or still dumping)
+        key = name.split(".")[0]
+        archive = os.path.join(directory, key + ".jsa")
+        tmp = marker[:-len(".jvm")]
+        try:
+            size = os.path.getsize(tmp)
+        except OSError:
+            size = 0
+        try:
+            if not os.path.exists(archive):
+                if size >= _MIN_ARCHIVE_BYTES:
+                    os.replace(tmp, archive)
+                else:
+                    _count_failure(directory, key)
             for path in (tmp, marker):
                 if os.path.exists(path):
                     os.remove(path)
-        # a temporary without a pid marker: its run died before its JVM was up
-        for tmp in glob.glob(glob.escape(self._prefix) + "*.jsa.tmp"):
-            if not os.path.exists(tmp + ".jvm"):
-                owner = _read_pid_from_name(tmp)
-                if owner is None or not process_alive(owner):
+        except OSError:
+            continue   # another run promoted or removed it at the same time
+    # a temporary without a pid marker: its run died before its JVM was up
+    for name in os.listdir(directory):
+        tmp = os.path.join(directory, name)
+        if name.endswith(".jsa.tmp") and not os.path.exists(tmp + ".jvm"):
+            owner = _read_pid_from_name(tmp)
+            if owner is None or not process_alive(owner):
+                try:
                     os.remove(tmp)
+                except OSError:
+                    pass
 
 
 def evict_unused(directory: str, keep: int = _KEEP_ARCHIVES,
                  unused_days: float = _UNUSED_DAYS) -> None:
     """Removes the archives (and their failure counts) beyond the `keep` last used, and
-    those not used for `unused_days`. A JVM that has one mapped keeps its mapping."""
+    those not used for `unused_days`, and the seen and failure records of keys not started
+    for `unused_days`. A JVM that has one mapped keeps its mapping."""
     archives = []
-    for name in os.listdir(directory):
-        if name.endswith(".jsa"):
-            path = os.path.join(directory, name)
-            try:
-                archives.append((os.path.getmtime(path), path))
-            except OSError:
-                continue
-    archives.sort(reverse=True)
     oldest_kept = time.time() - unused_days * 86400
+    for name in os.listdir(directory):
+        path = os.path.join(directory, name)
+        try:
+            if name.endswith(".jsa"):
+                archives.append((os.path.getmtime(path), path))
+            elif name.endswith((".seen", ".failures")) and os.path.getmtime(path) < oldest_kept:
+                os.remove(path)
+        except OSError:
+            continue
+    archives.sort(reverse=True)
     for rank, (used, path) in enumerate(archives):
         if rank >= keep or used < oldest_kept:
             for stale in (path, path[:-len(".jsa")] + ".failures"):

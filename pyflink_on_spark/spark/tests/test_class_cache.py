@@ -6,8 +6,9 @@ import sys
 import textwrap
 import time
 
-from pyflink_on_spark.spark.class_cache import (ClassCache, archive_key, class_cache_for,
-                                                evict_unused, with_class_cache)
+from pyflink_on_spark.spark.class_cache import (ClassCache, _count_failure, archive_key,
+                                                class_cache_for, evict_unused,
+                                                with_class_cache)
 
 DEAD_PID = 2 ** 22 + 12345   # above Linux's pid_max default: never a live process
 
@@ -17,7 +18,22 @@ def _archive_file(path, size=2 << 20):
         f.truncate(size)
 
 
-def test_first_run_writes_a_temporary_archive_and_names_its_jvm(tmp_path):
+def _seen(directory, key="k"):
+    """A run of `key` started before (its first sight writes no archive)."""
+    assert ClassCache(key, str(directory)).java_options() == ""
+
+
+def test_the_first_run_of_a_key_only_records_it_as_seen(tmp_path):
+    cache = ClassCache("k", str(tmp_path))
+    assert cache.java_options() == "" and cache.writing is None
+    cache.started(os.getpid())
+    assert os.listdir(tmp_path) == ["k.seen"]
+    _seen(tmp_path, "other")                     # another key: a first sight of its own
+    assert sorted(os.listdir(tmp_path)) == ["k.seen", "other.seen"]
+
+
+def test_the_second_run_writes_a_temporary_archive_and_names_its_jvm(tmp_path):
+    _seen(tmp_path)
     cache = ClassCache("k", str(tmp_path))
     options = cache.java_options()
     assert "-XX:ArchiveClassesAtExit=%s" % cache.writing in options
@@ -28,6 +44,7 @@ def test_first_run_writes_a_temporary_archive_and_names_its_jvm(tmp_path):
 
 
 def test_while_a_jvm_writes_the_archive_others_run_without_one(tmp_path):
+    _seen(tmp_path)
     writer = ClassCache("k", str(tmp_path))
     writer.java_options()
     writer.started(os.getpid())            # a live process: still writing
@@ -35,16 +52,58 @@ def test_while_a_jvm_writes_the_archive_others_run_without_one(tmp_path):
 
 
 def test_a_finished_archive_is_promoted_and_used(tmp_path):
+    _seen(tmp_path)
     writer = ClassCache("k", str(tmp_path))
     writer.java_options()
     writer.started(DEAD_PID)               # its JVM has ended: the dump is complete
     _archive_file(writer.writing)
     options = ClassCache("k", str(tmp_path)).java_options()
     assert options.startswith("-XX:SharedArchiveFile=%s " % (tmp_path / "k.jsa"))
-    assert sorted(os.listdir(tmp_path)) == ["k.jsa"]
+    assert sorted(os.listdir(tmp_path)) == ["k.jsa", "k.seen"]
+
+
+def test_a_finished_temporary_of_another_key_is_promoted_a_live_one_left_alone(tmp_path):
+    # a key never started again: its temporary was never promoted nor removed (a disk leak)
+    for key, pid in (("done", DEAD_PID), ("failed", DEAD_PID), ("running", os.getpid())):
+        tmp = tmp_path / ("%s.%d.jsa.tmp" % (key, pid))
+        _archive_file(tmp, 100 if key == "failed" else 2 << 20)
+        (tmp_path / ("%s.%d.jsa.tmp.jvm" % (key, pid))).write_text(str(pid))
+    _archive_file(tmp_path / ("orphan.%d.jsa.tmp" % DEAD_PID), 100)   # its run died early
+    _seen(tmp_path)
+    assert sorted(os.listdir(tmp_path)) == [
+        "done.jsa", "failed.failures", "k.seen",
+        "running.%d.jsa.tmp" % os.getpid(), "running.%d.jsa.tmp.jvm" % os.getpid()]
+    assert (tmp_path / "failed.failures").read_text() == "x"
+
+
+def test_promoted_temporaries_follow_the_archives_eviction_rule(tmp_path):
+    _archives_aged(str(tmp_path), {"a": 1, "b": 2, "c": 3, "d": 4})
+    tmp = tmp_path / ("new.%d.jsa.tmp" % DEAD_PID)
+    _archive_file(tmp)                    # dumped 40 days ago, never started again
+    os.utime(tmp, (time.time() - 40 * 86400,) * 2)
+    (tmp_path / ("new.%d.jsa.tmp.jvm" % DEAD_PID)).write_text(str(DEAD_PID))
+    _seen(tmp_path)
+    assert sorted(os.listdir(tmp_path)) == ["a.jsa", "b.jsa", "c.jsa", "d.jsa", "k.seen"]
+    tmp = tmp_path / ("recent.%d.jsa.tmp" % DEAD_PID)
+    _archive_file(tmp)                    # dumped now: promoted, and the least used goes
+    (tmp_path / ("recent.%d.jsa.tmp.jvm" % DEAD_PID)).write_text(str(DEAD_PID))
+    _seen(tmp_path, "k2")
+    assert sorted(os.listdir(tmp_path)) == ["a.jsa", "b.jsa", "c.jsa", "k.seen", "k2.seen",
+                                            "recent.jsa"]
+
+
+def test_records_of_keys_not_started_for_thirty_days_are_removed(tmp_path):
+    old = time.time() - 31 * 86400
+    for name in ("old.seen", "old.failures", "new.seen", "new.failures"):
+        (tmp_path / name).write_text("x")
+        if name.startswith("old"):
+            os.utime(tmp_path / name, (old, old))
+    evict_unused(str(tmp_path))
+    assert sorted(os.listdir(tmp_path)) == ["new.failures", "new.seen"]
 
 
 def test_jvms_that_end_without_an_archive_stop_the_attempts_after_three(tmp_path):
+    _seen(tmp_path)
     for attempt in range(3):
         cache = ClassCache("k", str(tmp_path))
         assert "ArchiveClassesAtExit" in cache.java_options(), attempt
@@ -55,11 +114,14 @@ def test_jvms_that_end_without_an_archive_stop_the_attempts_after_three(tmp_path
 
 def test_a_run_that_died_before_its_jvm_started_leaves_nothing_behind(tmp_path):
     _archive_file(tmp_path / ("k.%d.jsa.tmp" % DEAD_PID), 100)
+    _seen(tmp_path)
+    assert not (tmp_path / ("k.%d.jsa.tmp" % DEAD_PID)).exists()
     assert "ArchiveClassesAtExit" in ClassCache("k", str(tmp_path)).java_options()
     assert not (tmp_path / ("k.%d.jsa.tmp" % DEAD_PID)).exists()
 
 
 def test_the_users_own_cds_options_are_left_alone(tmp_path):
+    _seen(tmp_path)
     cache = ClassCache("k", str(tmp_path))
     assert with_class_cache("-Xshare:off", cache) == "-Xshare:off"
     assert with_class_cache("-XX:SharedArchiveFile=/x.jsa", cache) == "-XX:SharedArchiveFile=/x.jsa"
@@ -88,7 +150,8 @@ _SESSION = textwrap.dedent("""
     import sys
     from pyflink_on_spark.spark.session import get_session
     spark = get_session()
-    assert spark.range(3).count() == 3
+    if sys.argv[1] == "job":
+        assert spark.range(3).count() == 3
     pid = spark.sparkContext._jvm.java.lang.ProcessHandle.current().pid()
     with open("/proc/%d/maps" % pid) as f:
         mapped = f.read()
@@ -96,27 +159,33 @@ _SESSION = textwrap.dedent("""
 """)
 
 
-def _run_session(env):
-    out = subprocess.run([sys.executable, "-c", _SESSION], env=env, capture_output=True,
-                         text=True, timeout=300)
+def _run_session(env, job):
+    out = subprocess.run([sys.executable, "-c", _SESSION, "job" if job else "start"], env=env,
+                         capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr[-2000:]
     pid, mapped = out.stdout.split()
     return int(pid), mapped
 
 
-def test_the_next_jvm_maps_the_archive_the_previous_one_wrote(tmp_path):
+def test_the_next_jvm_maps_the_archive_the_previous_one_wrote(tmp_path, monkeypatch):
     env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path), PYTHONPATH=os.pathsep.join(sys.path))
     env.pop("PYFLINK_ON_SPARK_CLASS_CACHE", None)
-    pid, mapped = _run_session(env)
+    # the first sight of the key records it and writes nothing (a file-level rule, checked
+    # above): recorded here rather than by a third JVM
+    from pyspark.find_spark_home import _find_spark_home
+    from pyflink_on_spark.spark.session import java_binary
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    assert class_cache_for(java_binary(), _find_spark_home()).java_options() == ""
+    # the writer only starts its session: the fewer classes it loads, the shorter its dump
+    pid, mapped = _run_session(env, job=False)
     assert mapped == "no-archive"
     deadline = time.time() + 240       # the JVM writes the archive as it exits
     while os.path.exists("/proc/%d" % pid) and time.time() < deadline:
         time.sleep(0.5)
-    _, mapped = _run_session(env)
+    _, mapped = _run_session(env, job=True)
     assert mapped == "archive-mapped"
     assert [n for n in os.listdir(tmp_path / "pyflink-on-spark" / "class-cache")
             if n.endswith(".jsa")]
-
 
 
 def _archives_aged(directory, ages_in_days):
@@ -145,14 +214,15 @@ def test_the_cache_directory_and_its_markers_are_the_users_only(tmp_path):
     import stat
     previous = os.umask(0o022)
     try:
+        _seen(tmp_path / "class-cache")
         cache = ClassCache("k", str(tmp_path / "class-cache"))
         assert "-XX:ArchiveClassesAtExit" in cache.java_options()
         cache.started(os.getpid())
-        cache._count_failure()
+        _count_failure(cache.directory, "k")
     finally:
         os.umask(previous)
     assert stat.S_IMODE(os.stat(tmp_path / "class-cache").st_mode) == 0o700
-    for path in (cache.writing + ".jvm", cache._failures):
+    for path in (cache.writing + ".jvm", cache._failures, cache._seen):
         assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
 
 
