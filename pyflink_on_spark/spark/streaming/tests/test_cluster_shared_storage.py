@@ -12,6 +12,7 @@ import subprocess
 import sys
 import time
 
+from pyflink_on_spark.spark.class_cache import CLASS_CACHE_ENV, class_cache_for
 from pyflink_on_spark.spark.streaming.faults import FAULT_ENV, WORKER_FAULT_ENV
 from pyflink_on_spark.spark.streaming.tests.test_streaming_recovery import (
     JOB, _file_lines, _parts, _run_stream)
@@ -48,6 +49,8 @@ class Run:
             [env["PYFLINK_ON_SPARK_CONF"]] + ["%s=%s" % kv for kv in conf])
         env.update(CHECKSUM_ENV)
         env.pop(FAULT_ENV, None)
+        if not _archive_to_map(dict(conf)["spark.driver.extraClassPath"]):
+            env[CLASS_CACHE_ENV] = "0"
         if driver_fault is not None:
             env[FAULT_ENV] = "%s:%s" % (driver_fault, self.driver_trigger)
         log = open(os.path.join(self.local, "driver-%d.log" % time.monotonic_ns()), "w")
@@ -122,6 +125,20 @@ class Run:
     def stop(self, proc) -> None:
         proc.send_signal(signal.SIGTERM)
         assert proc.wait(timeout=120) == 128 + signal.SIGTERM, self.driver_logs()
+
+
+def _archive_to_map(driver_class_path: str) -> bool:
+    """Whether the drivers' class path has a finished class-data-sharing archive
+    (spark/class_cache.py) to map. The s3a jars make a class path of its own, so an archive
+    of its own: without this, the first of these drivers that exits normally (the restarted
+    one, at the stop) writes one at its exit (~190 MB, ~60 CPU-s on the 2-core machine,
+    which stop() waits for) that only a later run of this test on the same Spark install
+    could map, never a CI run (a fresh install each time). So they map one when there is
+    one, and write none."""
+    from pyspark.find_spark_home import _find_spark_home
+    from pyflink_on_spark.spark.session import java_binary
+    cache = class_cache_for(java_binary(), _find_spark_home(), driver_class_path)
+    return cache is not None and os.path.exists(cache.archive)
 
 
 def _executors_started(cluster) -> int:
