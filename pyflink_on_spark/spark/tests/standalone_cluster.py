@@ -24,6 +24,7 @@ import ctypes
 import hashlib
 import json
 import os
+import shlex
 import shutil
 import signal
 import socket
@@ -305,6 +306,29 @@ def spark_home() -> str:
         raise RuntimeError("%s has no bin/spark-class: the standalone cluster needs "
                            "pyspark installed from PyPI (with its jars)." % home)
     return home
+
+
+def class_sharing_options() -> str:
+    """JVM options that map the class-data-sharing archive the shim's local sessions wrote
+    for the installed pyspark's jars (spark/class_cache.py), "" when there is none (on CI,
+    the first driver of the suite writes it). For the tests' plain PySpark drivers (a
+    script's SparkSession, spark-submit, pyspark's own local Connect server): JVM options
+    only, which start them quicker (half the JVM's CPU) and tell them nothing of the shim;
+    they never write one."""
+    from pyflink_on_spark.spark.class_cache import class_cache_for
+    from pyflink_on_spark.spark.session import java_binary
+    cache = class_cache_for(java_binary(), spark_home())
+    return cache.mapping_options() if cache is not None else ""
+
+
+def with_class_sharing(env: Dict[str, str]) -> Dict[str, str]:
+    """`env` for a process whose pyspark launches a driver JVM of its own (pyspark reads
+    PYSPARK_SUBMIT_ARGS for that launch): its driver maps class_sharing_options()."""
+    options = class_sharing_options()
+    if options:
+        env["PYSPARK_SUBMIT_ARGS"] = "--driver-java-options %s pyspark-shell" % shlex.quote(
+            options)
+    return env
 
 
 def free_port() -> int:

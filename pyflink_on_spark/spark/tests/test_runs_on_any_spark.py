@@ -8,7 +8,8 @@ import sys
 
 import pyflink_on_spark
 from pyflink_on_spark.spark.tests.local_connect import one_local_connect_server
-from pyflink_on_spark.spark.tests.standalone_cluster import clean_python_environment
+from pyflink_on_spark.spark.tests.standalone_cluster import (clean_python_environment,
+                                                            with_class_sharing)
 
 CHECKOUT = os.path.dirname(os.path.dirname(os.path.abspath(pyflink_on_spark.__file__)))
 CASES = os.path.join(CHECKOUT, "compat_tests", "cases")
@@ -89,13 +90,17 @@ def test_a_user_error_on_the_cluster_shows_the_users_traceback_not_the_engines(
 
 def test_spark_submit_of_a_job_runs_on_the_cluster_without_py_files(standalone_cluster,
                                                                    tmp_path):
-    from pyflink_on_spark.spark.tests.standalone_cluster import spark_home
+    from pyflink_on_spark.spark.tests.standalone_cluster import (class_sharing_options,
+                                                                spark_home)
     script = tmp_path / "submitted_job.py"
     script.write_text(SUBMITTED_JOB)
     env = standalone_cluster.env()
+    # the driver maps the shim's class-data-sharing archive, if any: JVM options only
+    options = class_sharing_options()
     submit = [os.path.join(spark_home(), "bin", "spark-submit"), "--master",
               standalone_cluster.master_url, "--conf", "spark.driver.host=127.0.0.1",
-              "--conf", "spark.ui.enabled=false", str(script)]
+              "--conf", "spark.ui.enabled=false"] + (
+                  ["--driver-java-options", options] if options else []) + [str(script)]
     # spark-submit's driver is this interpreter (PYSPARK_DRIVER_PYTHON), where the shim is
     code, out, err = standalone_cluster.run_client(submit, str(tmp_path), cwd=CHECKOUT,
                                                    env=env)
@@ -109,7 +114,8 @@ def _connect_local_env(bare_python):
     env = clean_python_environment()
     env.update(SPARK_REMOTE="local", PYSPARK_PYTHON=bare_python,
                PYFLINK_ON_SPARK_SHIP="1")
-    return env
+    # the server's JVM maps the shim's class-data-sharing archive, if any: JVM options only
+    return with_class_sharing(env)
 
 
 # Shipped only: that without shipping such a server's workers cannot run the job is shown

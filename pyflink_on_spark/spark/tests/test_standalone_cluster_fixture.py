@@ -15,7 +15,8 @@ import pytest
 import pyflink_on_spark
 from pyflink_on_spark.spark.tests import standalone_cluster as sc_module
 from pyflink_on_spark.spark.tests.standalone_cluster import (
-    BARE_MUST_IMPORT, BARE_MUST_NOT_IMPORT, Cluster, probe_python, start_cluster)
+    BARE_MUST_IMPORT, BARE_MUST_NOT_IMPORT, Cluster, probe_python, start_cluster,
+    with_class_sharing)
 
 CHECKOUT = os.path.dirname(os.path.dirname(os.path.abspath(pyflink_on_spark.__file__)))
 
@@ -46,7 +47,8 @@ spark.stop()
 '''
 
 def _run_client(args, cluster: Cluster, tmp_path, cwd):
-    return cluster.run_client(args, str(tmp_path), cwd)
+    # the plain driver maps the shim's class-data-sharing archive: JVM options only
+    return cluster.run_client(args, str(tmp_path), cwd, env=with_class_sharing(cluster.env()))
 
 
 def test_the_bare_python_has_pyspark_and_nothing_of_ours(bare_python):
@@ -131,7 +133,8 @@ def test_stop_leaves_no_process_of_the_cluster_behind_while_a_job_holds_executor
     try:
         with open(err_path, "w") as err:
             client = subprocess.Popen(
-                [sys.executable, "-c", HOLDING_JOB, cluster.master_url], env=cluster.env(),
+                [sys.executable, "-c", HOLDING_JOB, cluster.master_url],
+                env=with_class_sharing(cluster.env()),
                 stdout=subprocess.PIPE, stderr=err, stdin=subprocess.DEVNULL, text=True)
         cluster.wait_for_workers()
         ready, _, _ = select.select([client.stdout], [], [], sc_module.CLIENT_TIMEOUT_S)
