@@ -138,8 +138,9 @@ def test_an_unbounded_job_through_connect_recovers_after_kill_9_mid_batch(served
     streamed = recovery._per_key(recovery._parts(plain_out))
     bounded_dir = os.path.join(str(tmp_path), "bounded")
     os.makedirs(bounded_dir)
-    proc = recovery._start(bounded_dir, in_dir, os.path.join(bounded_dir, "out"),
-                           os.path.join(bounded_dir, "ckpt"), mode="bounded")
+    proc = recovery.start_driver(bounded_dir, recovery.JOB,
+                                 [in_dir, os.path.join(bounded_dir, "out"),
+                                  os.path.join(bounded_dir, "ckpt"), "bounded", "hashmap", "2"])
     assert proc.wait(timeout=recovery.START_TIMEOUT) == 0
     bounded = recovery._per_key(recovery._parts(os.path.join(bounded_dir, "out")))
     sums = {k: v for k, v in streamed.items() if k[0] == "sum"}
