@@ -31,7 +31,7 @@ from typing import Optional
 JIT_ENV = "PYFLINK_ON_SPARK_JIT"          # "quick" (default for a local Spark) or "full"
 QUICK_JIT_OPTION = "-XX:TieredStopAtLevel=1"
 # the user's own Java options choose the JIT when they name any of these
-_JIT_FLAGS = ("TieredStopAtLevel", "TieredCompilation", "CompilationMode", "-Xint", "-Xcomp")
+JIT_FLAGS = ("TieredStopAtLevel", "TieredCompilation", "CompilationMode", "-Xint", "-Xcomp")
 
 
 def wants_quick_jit(master: Optional[str], long_running: bool) -> bool:
@@ -53,6 +53,6 @@ def with_jit_mode(java_options: str, master: Optional[str], long_running: bool) 
     """`java_options` plus the quick JIT's flag where it applies."""
     users = " ".join([java_options] + [os.environ.get(env, "") for env in _JVM_OPTION_ENVS])
     if not wants_quick_jit(master, long_running) or \
-            any(flag in users for flag in _JIT_FLAGS):
+            any(flag in users for flag in JIT_FLAGS):
         return java_options
     return ("%s %s" % (java_options, QUICK_JIT_OPTION)).strip()

@@ -21,7 +21,7 @@ import uuid
 
 import pytest
 
-from pyflink_on_spark.spark.jit import QUICK_JIT_OPTION
+from pyflink_on_spark.spark.jit import JIT_FLAGS, QUICK_JIT_OPTION
 from pyflink_on_spark.spark.streaming.faults import FAULT_ENV, STANDBY_ENV, WORKER_FAULT_ENV
 
 JOB = os.path.join(os.path.dirname(__file__), "jobs", "keyed_timers_job.py")
@@ -30,7 +30,6 @@ REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
 N_FILES = 7
 RESCALED_FILES = 2   # read after the rescale (test_a_restart_with_another_parallelism...)
 KILL_POINTS = ["before_batch", "mid_batch", "before_commit", "mid_commit", "after_complete"]
-JIT_FLAGS = ("TieredStopAtLevel", "TieredCompilation", "CompilationMode", "-Xint", "-Xcomp")
 START_TIMEOUT = 240   # a cold Spark start on a loaded 2-core machine
 BATCH_TIMEOUT = 120
 
