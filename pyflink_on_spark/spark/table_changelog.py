@@ -25,7 +25,7 @@ docs/table.md).
 from __future__ import annotations
 
 import re
-from typing import Iterator, List, Optional, Tuple
+from typing import Collection, Iterator, List, Optional, Tuple
 
 from pyflink_on_spark.specs.tables import QueryTable
 
@@ -48,13 +48,15 @@ def is_changelog(description) -> bool:
     """A query made in STREAMING mode whose result updates (a GROUP BY, an aggregate,
     DISTINCT; not a window aggregate, whose windows emit their final rows)."""
     return isinstance(description, QueryTable) and description.streaming and \
-        is_updating(description.query)
+        is_updating(description.query, {f.spark_name.lower() for f in description.functions
+                                        if f.kind == "aggregate"})
 
 
-def is_updating(sql: str) -> bool:
+def is_updating(sql: str, aggregate_functions: Collection[str] = ()) -> bool:
     """Whether a query's result over an append-only input is a changelog with updates (an
     aggregate, GROUP BY, DISTINCT, an outer join, an OVER window: Flink plans these as
-    updating)."""
+    updating). `aggregate_functions`: the lowercase names of the Python aggregate functions
+    it may call (a call of one aggregates, a GROUP BY or not: Table.aggregate's one group)."""
     from sqlglot import exp
     if _WINDOW_CALL.search(sql):
         return False    # a window aggregate (TUMBLE / HOP / SESSION, table/sql/windows.py)
@@ -65,6 +67,7 @@ def is_updating(sql: str) -> bool:
     # an inner / cross join of insert-only inputs is insert-only (PyFlink 1.20.5: +I rows);
     # an outer join retracts its NULL-padded rows when a match arrives
     return any(isinstance(node, (exp.Group, exp.AggFunc, exp.Distinct)) or
+               isinstance(node, exp.Anonymous) and node.name.lower() in aggregate_functions or
                isinstance(node, exp.Join) and node.side for node in nodes)
 
 

@@ -151,6 +151,9 @@ class Expression(object):
     # a Python function's call: (its wrapper, its argument expressions), for Table.map and
     # Table.flat_map, which run the function themselves
     udf_call: Optional[tuple] = None
+    # a Python aggregate function's call renamed by alias: all its names (Table.aggregate
+    # names a ROW result's columns so); None for any other expression
+    aggregate_aliases: Optional[Tuple[str, ...]] = None
     # an interval literal's SQL (lit(5).seconds), for group windows; None for others
     interval_sql: Optional[str] = None
     # an over window's frame bound (row_interval(2), CURRENT_ROW...): (ROWS / RANGE, its SQL)
@@ -242,6 +245,13 @@ class Expression(object):
             renamed = Expression(self.sql, None, self.refs, self.aggregates, reads=self.reads)
             renamed.udtf_aliases = (name,) + extra_names
             return renamed
+        if self.udf_call is not None and self.udf_call[0].kind == 'aggregate':
+            # a udaf's call: several names are its ROW's columns (Table.aggregate)
+            named = Expression(self.sql, None if extra_names else name, self.refs,
+                               self.aggregates, self.aggregate_call, reads=self.reads)
+            named.udf_call = self.udf_call
+            named.aggregate_aliases = (name,) + extra_names
+            return named
         if extra_names:
             raise NotImplementedError("Expression.alias with several names is not supported "
                                       "by pyflink_on_spark yet (except for a table "

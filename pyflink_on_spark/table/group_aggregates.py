@@ -252,9 +252,10 @@ class UserAggregate:
     """A Python aggregate function's call (pyflink.table.udf.udaf): its AggregateFunction
     (create_accumulator / accumulate / get_value, its accumulator changed in place as
     PyFlink's worker changes it), the indices of its arguments in the per-row query's rows,
-    the Flink type of its result."""
+    its declared result type (a DataType or a Flink type string; a ROW's fields may be
+    several columns, RowField)."""
 
-    def __init__(self, function, arguments: Sequence[int], result_type: str,
+    def __init__(self, function, arguments: Sequence[int], result_type,
                  name: str) -> None:
         self.function = function
         self.arguments = tuple(arguments)
@@ -270,6 +271,16 @@ class UserAggregate:
 
     def value(self, acc):
         return self.function.get_value(acc)
+
+
+class RowField:
+    """A result column that is one field of a ROW-typed Python aggregate's value (Table.
+    aggregate's columns): the aggregate runs once per group, each of its columns reading its
+    field (Flink's plan: the aggregate, then Calc(TMP_0.a AS m, TMP_0.b AS x))."""
+
+    def __init__(self, aggregate: UserAggregate, index: int) -> None:
+        self.aggregate = aggregate
+        self.index = index
 
 
 class PythonBuiltin(Aggregate):
@@ -315,7 +326,19 @@ class BundledGroupAggregate(GroupAggregate):
                  result_types: Sequence[str], bundle_size: int = BUNDLE_SIZE,
                  job_parameters=(), plain: bool = False) -> None:
         super().__init__(names, items, plain)
-        self.result_types = list(result_types)      # of the aggregates, in order
+        self.result_types = list(result_types)      # of the aggregate columns, in order
+        # the aggregates each run once (a ROW aggregate's fields are columns: RowField); a
+        # column is (its aggregate's index, its field's index or None)
+        self._columns: List[Tuple[int, Optional[int]]] = []
+        unique: list = []
+        for column in self.aggregates:
+            base, field = (column.aggregate, column.index) if isinstance(column, RowField) \
+                else (column, None)
+            if not any(base is u for u in unique):
+                unique.append(base)
+            self._columns.append(
+                (next(i for i, u in enumerate(unique) if u is base), field))
+        self.aggregates = unique
         self.converters: list = []      # the output coder's conversions (BundleOperator.open)
         self.bundle_size = bundle_size
         self.job_parameters = dict(job_parameters)
@@ -378,7 +401,11 @@ class BundledGroupAggregate(GroupAggregate):
         return None
 
     def _converted(self, values: list) -> tuple:
-        return tuple(convert(v) for convert, v in zip(self.converters, values))
+        """The aggregates' values -> the columns' (a ROW's field read from its value, None
+        from a NULL row), converted."""
+        return tuple(convert(values[i] if field is None else
+                             None if values[i] is None else values[i][field])
+                     for convert, (i, field) in zip(self.converters, self._columns))
 
 
 def group_aggregate(names: Sequence[str], grouping, types: Sequence[str],
@@ -394,6 +421,7 @@ def group_aggregate(names: Sequence[str], grouping, types: Sequence[str],
     builtin = PythonBuiltin if python else Aggregate
     items: List[Tuple[str, object]] = []
     aggregate_types = []
+    calls: dict = {}    # (name, arguments) -> its UserAggregate: f(x).a and f(x).b run once
     for (kind, what), result_type in zip(grouping.items, result_types):
         if kind == AGGREGATE:
             function, argument = what
@@ -401,11 +429,15 @@ def group_aggregate(names: Sequence[str], grouping, types: Sequence[str],
                 function, None if argument is None else keys + argument,
                 "BIGINT" if argument is None else types[keys + argument])))
         elif kind == USER_AGGREGATE:
-            name, arguments = what
+            name, arguments, field = what
             wrapper = user_functions[name]
-            items.append((AGGREGATE, UserAggregate(
-                wrapper.delegate(), [keys + i for i in arguments], result_type,
-                wrapper._name)))
+            call = calls.get((name, arguments))
+            if call is None:
+                call = calls[(name, arguments)] = UserAggregate(
+                    wrapper.delegate(), [keys + i for i in arguments],
+                    wrapper.result_types()[0], wrapper._name)
+            items.append((AGGREGATE, call if field is None else
+                          RowField(call, _field_index(wrapper, field))))
         else:
             items.append((kind, what))
             continue
@@ -414,6 +446,15 @@ def group_aggregate(names: Sequence[str], grouping, types: Sequence[str],
         return GroupAggregate(names, items, plain)
     return BundledGroupAggregate(names, items, aggregate_types, bundle_size, job_parameters,
                                  plain)
+
+
+def _field_index(wrapper, field: str) -> int:
+    """The position of `field` in the ROW a Python aggregate function's value is."""
+    from pyflink_on_spark.table.sql.flink_types import parse_type
+    result_type = wrapper.result_types()[0]
+    if isinstance(result_type, str):
+        result_type = parse_type(result_type)
+    return result_type.names.index(field)
 
 
 def key_selector(keys: int):

@@ -10,7 +10,7 @@ from pyflink_on_spark.specs.tables import RenamedTable, TableColumn
 from pyflink_on_spark.table.columns import column_names, renamed, schema_text
 from pyflink_on_spark.table import table_queries as queries
 
-__all__ = ['Table', 'GroupedTable']
+__all__ = ['Table', 'GroupedTable', 'AggregatedTable']
 
 _names = itertools.count(1)
 
@@ -371,7 +371,11 @@ class Table(object):
             ", ".join("lateral_table.%s" % queries.q(n) for n in outputs),
             queries.q(self._name), call.sql, ", ".join(queries.q(n) for n in outputs)))
 
-    aggregate = _unsupported("aggregate")
+    def aggregate(self, func) -> 'AggregatedTable':
+        """One group of all rows, aggregated by `func` (a udaf's call: its ROW result's
+        fields are the columns); close it with select() (table/aggregated_tables.py)."""
+        return AggregatedTable(self, [], func)
+
     flat_aggregate = _unsupported("flat_aggregate")
 
     def execute_insert(self, table_path_or_descriptor, overwrite: bool = False):
@@ -408,5 +412,24 @@ class GroupedTable(object):
         return self._table._query(queries.select_query(
             self._table._name, self._table._names(), fields, self._keys))
 
-    aggregate = _unsupported("aggregate")
+    def aggregate(self, func) -> 'AggregatedTable':
+        """Each group aggregated by `func` (a udaf's call: its ROW result's fields are the
+        columns, after the keys); close it with select() (table/aggregated_tables.py)."""
+        return AggregatedTable(self._table, self._keys, func)
+
     flat_aggregate = _unsupported("flat_aggregate")
+
+
+class AggregatedTable(object):
+    """Table.aggregate / GroupedTable.aggregate: a grouping query whose select() names its
+    columns (as PyFlink's, its checks run at select())."""
+
+    def __init__(self, table: Table, keys, func) -> None:
+        self._table = table
+        self._keys = keys
+        self._func = func
+
+    def select(self, *fields) -> Table:
+        from pyflink_on_spark.table.aggregated_tables import aggregate_query
+        return self._table._query(aggregate_query(
+            self._table._name, self._table._names(), self._keys, self._func, fields))

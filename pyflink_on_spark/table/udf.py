@@ -188,7 +188,9 @@ class UserDefinedFunctionWrapper(object):
         call = combined("%s(%s)" % (name, ", ".join(p.sql for p in parts)), *parts)
         if self.kind == 'aggregate':
             from pyflink_on_spark.table.expression import Expression
-            return Expression(call.sql, aggregates=None, reads=call.reads)
+            aggregate = Expression(call.sql, aggregates=None, reads=call.reads)
+            aggregate.udf_call = (self, tuple(parts))     # Table.aggregate reads its function
+            return aggregate
         if self.kind == 'table':        # join_lateral reads its columns' names
             call.udtf_aliases = self._alias_names
         call.udf_call = (self, tuple(parts))

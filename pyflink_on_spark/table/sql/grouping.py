@@ -9,7 +9,7 @@ SELECT DISTINCT; anything else raises UnsupportedSqlError naming it."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Collection, List, Tuple
+from typing import Callable, Collection, Dict, List, Optional, Tuple
 
 from pyflink_on_spark.table.sql.errors import UnsupportedSqlError
 from pyflink_on_spark.table.sql.functions import AGGREGATES
@@ -24,7 +24,10 @@ class Grouping:
     """`per_row`: Flink SQL of the row-by-row query: the group keys `__k0`.., then the
     aggregates' arguments `__a0`..; `items`: per result column, (KEY, key index) or
     (AGGREGATE, (function name, argument index or None for COUNT(*))) or
-    (USER_AGGREGATE, (its lowercase name, the indices of its arguments))."""
+    (USER_AGGREGATE, (its lowercase name, the indices of its arguments, the field of its
+    ROW result the column is or None)): `f(x).a` and `f(x).b` are one call of f, its
+    arguments taken once (Table.aggregate's columns, as Flink plans them: one aggregate
+    call, its ROW's fields read after it)."""
     per_row: str
     keys: int
     items: Tuple[Tuple[str, object], ...]
@@ -58,14 +61,20 @@ def split_grouping(query: str, user_aggregates: Collection[str] = ()) -> Groupin
         keys = list(group.expressions) if group is not None else []
     key_text = [render(k) for k in keys]
     args, shaped = [], []
+    calls: Dict[str, Tuple[int, ...]] = {}     # a user aggregate call's text -> its arguments
     for item in items:
         text = render(item)
         if text in key_text:
             shaped.append((KEY, key_text.index(text)))
             continue
+        field = None
+        if isinstance(item, exp.Dot) and isinstance(item.this, exp.Anonymous) and \
+                item.this.name.lower() in user_aggregates:
+            field, item = item.expression.name, item.this
+            text = render(item)
         name = item.name.upper() if isinstance(item, exp.Anonymous) else None
         if name is not None and name.lower() in user_aggregates:
-            shaped.append(_user_aggregate_item(item, text, args, render))
+            shaped.append(_user_aggregate_item(item, text, args, render, calls, field))
             continue
         if name not in AGGREGATES:
             raise _refused("the select item %s (only group keys and single aggregate calls "
@@ -102,15 +111,19 @@ def aggregate_item(item, name: str, text: str, args: List[str], render: Callable
     return AGGREGATE, (name, len(args) - 1)
 
 
-def _user_aggregate_item(item, text: str, args: List[str], render: Callable
+def _user_aggregate_item(item, text: str, args: List[str], render: Callable,
+                         calls: Dict[str, Tuple[int, ...]], field: Optional[str]
                          ) -> Tuple[str, object]:
-    """(USER_AGGREGATE, (name, indices of its arguments, appended to `args`))."""
+    """(USER_AGGREGATE, (name, indices of its arguments, appended to `args` unless the
+    same call came before (`calls`), the ROW field `field` or None))."""
     from sqlglot import exp
     if any(isinstance(a, exp.Distinct) for a in item.expressions):
         raise _refused("a DISTINCT aggregate (%s)" % text)
-    start = len(args)
-    args.extend(render(a) for a in item.expressions)
-    return USER_AGGREGATE, (item.name.lower(), tuple(range(start, len(args))))
+    if text not in calls:
+        start = len(args)
+        args.extend(render(a) for a in item.expressions)
+        calls[text] = tuple(range(start, len(args)))
+    return USER_AGGREGATE, (item.name.lower(), calls[text], field)
 
 
 def _refused(what: str) -> UnsupportedSqlError:

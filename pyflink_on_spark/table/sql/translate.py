@@ -38,7 +38,7 @@ from pyflink_on_spark.table.sql.windows import (
     WindowTvf, extract_window_tvfs, interval_millis, spark_duration)
 from pyflink_on_spark.table.types import (
     CharType, DataType, DataTypes, DecimalType, DoubleType, FloatType, IntType,
-    LocalZonedTimestampType, SmallIntType, TinyIntType, VarCharType)
+    LocalZonedTimestampType, RowType, SmallIntType, TinyIntType, VarCharType)
 
 __all__ = ['to_spark_sql', 'translate_query', 'SparkQuery']
 
@@ -554,6 +554,8 @@ class _Translator:
             return self.cast(e, scope)
         if isinstance(e, exp.Anonymous):
             return self.function(e, scope, aggregate_ok)
+        if isinstance(e, exp.Dot):
+            return self.field(e, scope, aggregate_ok)
         if isinstance(e, exp.Count):
             return self.function(exp.Anonymous(this='COUNT', expressions=[e.this]), scope,
                                  aggregate_ok)
@@ -655,6 +657,21 @@ class _Translator:
             results.append(dt)
             return _as_decimal(e, _branches_type(results))
         return _as_decimal(e, _result_type(results))
+
+    def field(self, e: exp.Dot, scope: _Scope, aggregate_ok: bool):
+        """`f(x).a`: a field of a ROW value (the Table API's aggregate() reads a ROW-typed
+        udaf's fields so, as Flink's plan does: Calc(TMP_0.a AS m) over the aggregate)."""
+        inner, dt = self.expr(e.this, scope, aggregate_ok)
+        name = e.expression.name
+        if not isinstance(dt, RowType):
+            raise UnsupportedSqlError('The field access %s of a value that is not a ROW is not '
+                                      'supported by pyflink_on_spark' % e.sql()[:80])
+        if name not in dt.names:
+            raise SqlValidationError('Unknown field %s of %s' % (name, e.this.sql()[:80]))
+        field_type = dt.fields[dt.names.index(name)].data_type
+        if dt._nullable and not field_type._nullable:
+            field_type = field_type.nullable()
+        return exp.Dot(this=inner, expression=_ident(name)), field_type
 
     def column(self, e: exp.Column, scope: _Scope):
         name = e.name

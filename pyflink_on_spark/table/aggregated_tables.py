@@ -1,0 +1,102 @@
+"""Table.aggregate / GroupedTable.aggregate closed by select(): the Flink SQL of the grouping
+query it is (pure text: no Spark, no environment), so that it runs as any grouping query does
+(a Python aggregate function in STREAMING mode: the keyed aggregate of group_aggregates.py).
+
+As PyFlink 1.20.5 plans it (seen: its plan Calc(select=[k, TMP_0.a AS m, TMP_0.b AS x]) over
+Aggregate(TMP_0=[f($1)])), the aggregate function runs once per group and a ROW result's
+fields are its columns, after the group keys: `SELECT k, f(v).a AS m, f(v).b AS x FROM t
+GROUP BY k` (one call of f: table/sql/grouping.py). Columns are named by the call's alias
+(one name per field), else `TMP_0$<field>` (a ROW) or `TMP_0` (another result). Also seen:
+the checks run at select(), with Flink's ValidationException texts (a call that is no
+aggregate, an alias list of the wrong length, a name twice, a column that is not there)."""
+from __future__ import annotations
+
+from typing import List, Sequence, Tuple
+
+from pyflink_on_spark.table.expression import Expression
+from pyflink_on_spark.table.sql.errors import SqlValidationError
+from pyflink_on_spark.table.table_queries import as_expression, check_reads, q
+
+__all__ = ['aggregate_query']
+
+def aggregate_query(table: str, names: Sequence[str], keys: Sequence[Expression], func,
+                    fields: Sequence[Expression], method: str = "aggregate") -> str:
+    """SELECT of `fields` over the aggregated table: `table` (columns `names`) grouped by
+    `keys` (none: one group), `func` the aggregate call."""
+    if not isinstance(func, Expression):
+        raise NotImplementedError(
+            "%s(%r): an aggregate function taking each row as one Row is not supported by "
+            "pyflink_on_spark yet: call it on columns, %s(f(col('a'), ...))"
+            % (method, func, method))
+    for key in keys:
+        check_reads(key, names)
+        if key.name is None or key.refs != (key.name,) or not key.is_column:
+            raise NotImplementedError(
+                "%s after group_by(%s): pyflink_on_spark groups an aggregate by columns "
+                "only (col('a'))" % (method, key.sql))
+    check_reads(func, names)
+    columns = [(k.name, k.sql) for k in keys] + _aggregate_columns(func)
+    seen = set()
+    for name, _ in columns:
+        if name in seen:
+            raise SqlValidationError("Ambiguous column name: %s" % name)
+        seen.add(name)
+    by_name = dict(columns)
+    items = []
+    for f in fields:
+        f = as_expression(f, "select")
+        if f.sql == "`*`" and f.refs == ("*",):
+            items.extend("%s AS %s" % (sql, q(name)) for name, sql in columns)
+            continue
+        for ref in f.reads:
+            if ref not in by_name:
+                raise SqlValidationError(
+                    "Cannot resolve field [%s], input field list:[%s]."
+                    % (ref, ", ".join(name for name, _ in columns)))
+        if len(f.refs) != 1 or f.sql != q(f.refs[0]) or f.name is None:
+            raise NotImplementedError(
+                "%s(...).select(%s): pyflink_on_spark selects the aggregated table's columns "
+                "(col('*'), col('a'), col('a').alias('b')) yet, not expressions of them"
+                % (method, f.sql))
+        items.append("%s AS %s" % (by_name[f.refs[0]], q(f.name)))
+    sql = "SELECT %s FROM %s" % (", ".join(items), q(table))
+    if keys:
+        sql += " GROUP BY %s" % ", ".join(k.sql for k in keys)
+    return sql
+
+
+def _aggregate_columns(func: Expression) -> List[Tuple[str, str]]:
+    """The aggregate call's columns: (name, SQL) of each."""
+    wrapper = func.udf_call[0] if func.udf_call is not None else None
+    if wrapper is None or wrapper.kind != "aggregate":
+        if func.aggregate_call is None:
+            raise SqlValidationError("Aggregate function expected. Got: %s"
+                                     % func.sql)
+        return [(func.name or "TMP_0", func.sql)]
+    aliases = func.aggregate_aliases or ()
+    fields = _row_fields(wrapper.result_types()[0])
+    if fields is None:
+        if len(aliases) > 1:
+            raise _degree(wrapper, func, 1, len(aliases))
+        return [(aliases[0] if aliases else "TMP_0", func.sql)]
+    if aliases and len(aliases) != len(fields):
+        raise _degree(wrapper, func, len(fields), len(aliases))
+    names = aliases or tuple("TMP_0$%s" % f for f in fields)
+    return [(name, "%s.%s" % (func.sql, q(f))) for name, f in zip(names, fields)]
+
+
+def _row_fields(result_type):
+    """A ROW type's field names, else None (a DataType or a Flink type string)."""
+    from pyflink_on_spark.table.types import RowType
+    if isinstance(result_type, str):
+        from pyflink_on_spark.table.sql.flink_types import parse_type
+        result_type = parse_type(result_type)
+    return list(result_type.names) if isinstance(result_type, RowType) else None
+
+
+def _degree(wrapper, func: Expression, columns: int, aliases: int) -> SqlValidationError:
+    arguments = ", ".join(p.name if p.is_column else p.sql for p in func.udf_call[1])
+    return SqlValidationError(
+        "List of column aliases must have same degree as table; the returned "
+        "table of function '%s(%s)' has %d columns, whereas alias list has %d columns"
+        % (wrapper._name, arguments, columns, aliases))

@@ -1,0 +1,183 @@
+"""Table.aggregate / GroupedTable.aggregate (table/aggregated_tables.py): the grouping query it
+writes, its columns and checks as seen on PyFlink 1.20.5, a ROW udaf's fields as columns of
+one call (table/sql/grouping.py, table/group_aggregates.py RowField), driven without Spark."""
+import pytest
+
+from pyflink_on_spark.common.types import Row
+from pyflink_on_spark.datastream.functions import wrap_key_selector
+from pyflink_on_spark.runtime.operators.bundled_aggregate import BundleOperator
+from pyflink_on_spark.runtime.testing import OperatorHarness
+from pyflink_on_spark.table.aggregated_tables import aggregate_query
+from pyflink_on_spark.table.expressions import col
+from pyflink_on_spark.table.group_aggregates import BundledGroupAggregate, group_aggregate
+from pyflink_on_spark.table.sql.errors import SqlValidationError
+from pyflink_on_spark.table.sql.grouping import USER_AGGREGATE, split_grouping
+from pyflink_on_spark.table.types import DataTypes
+from pyflink_on_spark.table.udf import AggregateFunction, udaf
+
+
+class MeanMax(AggregateFunction):
+    """(mean, max) of the values as a ROW; counts its accumulate calls."""
+
+    def __init__(self):
+        self.calls = 0
+
+    def create_accumulator(self):
+        return [0, 0, None]
+
+    def accumulate(self, acc, v):
+        self.calls += 1
+        acc[0] += v
+        acc[1] += 1
+        acc[2] = v if acc[2] is None or v > acc[2] else acc[2]
+
+    def get_value(self, acc):
+        return Row(acc[0] / acc[1], acc[2]) if acc[1] else None
+
+    def get_accumulator_type(self):
+        return DataTypes.ARRAY(DataTypes.BIGINT())
+
+    def get_result_type(self):
+        return DataTypes.ROW([DataTypes.FIELD("a", DataTypes.DOUBLE()),
+                              DataTypes.FIELD("b", DataTypes.BIGINT())])
+
+
+def _query(func, fields, keys=("k",)):
+    return aggregate_query("t", ["k", "v"], [col(k) for k in keys], func, fields)
+
+
+def test_a_row_result_is_its_fields_after_the_keys_named_by_the_alias():
+    f = udaf(MeanMax())
+    call = f(col("v")).sql
+    assert _query(f(col("v")).alias("m", "x"), [col("*")]) == (
+        "SELECT `k` AS `k`, %s.`a` AS `m`, %s.`b` AS `x` FROM `t` GROUP BY `k`"
+        % (call, call))
+    # without an alias, PyFlink's names TMP_0$<field>; a select picks and renames columns
+    assert _query(f(col("v")), [col("TMP_0$b").alias("top"), col("k")]) == (
+        "SELECT %s.`b` AS `top`, `k` AS `k` FROM `t` GROUP BY `k`" % call)
+
+
+def test_a_global_aggregate_has_no_group_by_and_other_results_are_one_column():
+    total = udaf(lambda v: v, result_type=DataTypes.BIGINT(),
+                 accumulator_type=DataTypes.ARRAY(DataTypes.BIGINT()))
+    call = total(col("v")).sql
+    assert _query(total(col("v")), [col("*")], keys=()) == \
+        "SELECT %s AS `TMP_0` FROM `t`" % call
+    assert _query(col("v").sum.alias("s"), [col("*")]) == \
+        "SELECT `k` AS `k`, SUM(`v`) AS `s` FROM `t` GROUP BY `k`"
+
+
+def test_misuse_fails_at_select_with_flinks_words():
+    f = udaf(MeanMax())
+    with pytest.raises(SqlValidationError, match=r"Aggregate function expected. Got: "):
+        _query(col("v") + 1, [col("*")])
+    with pytest.raises(SqlValidationError, match=(
+            r"List of column aliases must have same degree as table; the returned table of "
+            r"function 'MeanMax\(v\)' has 2 columns, whereas alias list has 1 columns")):
+        _query(f(col("v")).alias("m"), [col("*")])
+    with pytest.raises(SqlValidationError, match="Ambiguous column name: k"):
+        _query(f(col("v")).alias("k", "x"), [col("*")])
+    with pytest.raises(SqlValidationError, match=r"Cannot resolve field \[a\], input field "
+                                                 r"list:\[k, TMP_0\$a, TMP_0\$b\]."):
+        _query(f(col("v")), [col("a")])
+
+
+def test_what_does_not_run_here_names_itself():
+    f = udaf(MeanMax())
+    with pytest.raises(NotImplementedError, match="not expressions of them"):
+        _query(f(col("v")).alias("m", "x"), [col("x") + 1])
+    with pytest.raises(NotImplementedError, match="taking each row as one Row"):
+        _query(f, [col("*")])
+
+
+def test_field_reads_of_one_call_split_into_one_aggregate():
+    grouping = split_grouping("SELECT k, mm(v).a AS m, mm(v).b AS x, mm(w).b AS y FROM t "
+                              "GROUP BY k", {"mm"})
+    assert grouping.per_row == "SELECT k AS `__k0`, v AS `__a0`, w AS `__a1` FROM t"
+    assert grouping.items[1:] == ((USER_AGGREGATE, ("mm", (0,), "a")),
+                                  (USER_AGGREGATE, ("mm", (0,), "b")),
+                                  (USER_AGGREGATE, ("mm", (1,), "b")))
+
+
+def test_a_row_aggregate_runs_once_per_row_and_its_fields_are_the_columns():
+    function_object = MeanMax()
+    wrapper = udaf(function_object)
+    grouping = split_grouping("SELECT k, mm(v).b AS x, mm(v).a AS m FROM t GROUP BY k",
+                              {"mm"})
+    function = group_aggregate(["k", "x", "m"], grouping, ["STRING", "BIGINT"],
+                               ["STRING", "BIGINT", "DOUBLE"], {"mm": wrapper})
+    assert isinstance(function, BundledGroupAggregate) and len(function.aggregates) == 1
+    harness = OperatorHarness(BundleOperator(function, wrap_key_selector(
+        lambda row: (row[0],))))
+    harness.element(("a", 1)).element(("b", 4)).element(("a", 3))
+    harness.operator.end_batch(0)
+    harness.element(("a", 8)).element(("b", 4))
+    harness.end()
+    assert [(str(r.get_row_kind()), tuple(r)) for r in harness.take()] == [
+        ("+I", ("a", 3, 2.0)), ("+I", ("b", 4, 4.0)),
+        ("-U", ("a", 3, 2.0)), ("+U", ("a", 8, 4.0))]      # b's ROW value did not change
+    assert function_object.calls == 5
+
+
+def _streaming():
+    from pyflink_on_spark.common.typeinfo import Types
+    from pyflink_on_spark.datastream.stream_execution_environment import (
+        StreamExecutionEnvironment)
+    from pyflink_on_spark.table import StreamTableEnvironment
+    env = StreamExecutionEnvironment.get_execution_environment()
+    env.set_parallelism(1)
+    ds = env.from_collection([("a", 1)], type_info=Types.ROW_NAMED(
+        ["k", "v"], [Types.STRING(), Types.LONG()]))
+    t_env = StreamTableEnvironment.create(env)
+    return t_env, t_env.from_data_stream(ds)
+
+
+def test_the_table_api_builds_the_keyed_aggregate_with_the_flat_columns():
+    t_env, table = _streaming()
+    f = udaf(MeanMax())
+    grouped = table.group_by(col("k")).aggregate(f(col("v")).alias("m", "x")) \
+        .select(col("*"))
+    assert [(c.name, c.sql_type) for c in grouped._resolved_columns()] == [
+        ("k", "STRING"), ("m", "DOUBLE"), ("x", "BIGINT")]
+    keyed = grouped._description.keyed_changelog
+    assert keyed is not None and [c.name for c in keyed.columns] == ["k", "m", "x"]
+    one = table.aggregate(f(col("v"))).select(col("TMP_0$b"))
+    assert [c.name for c in one._resolved_columns()] == ["TMP_0$b"]
+    assert one._updates() and one._description.keyed_changelog is not None
+    stream = t_env.to_changelog_stream(one)         # built, not run
+    assert isinstance(stream._transformation.spec.function, BundledGroupAggregate)
+
+
+def test_a_general_udaf_in_batch_mode_fails_when_run_as_on_pyflink():
+    from pyflink_on_spark.table import EnvironmentSettings, TableEnvironment
+    from pyflink_on_spark.util.exceptions import TableException
+    t_env = TableEnvironment.create(EnvironmentSettings.in_batch_mode())
+    table = t_env.from_elements([(1, 2)], ["k", "v"])
+    f = udaf(MeanMax())
+    result = table.group_by(col("k")).aggregate(f(col("v")).alias("m", "x")).select(col("*"))
+    assert result.get_schema().get_field_names() == ["k", "m", "x"]
+    with pytest.raises(TableException, match="non-Pandas UDAFs are not supported in batch "
+                                             "mode currently."):
+        result.execute()
+
+
+def test_a_rows_field_is_typed_by_the_translator_and_read_by_spark_sql():
+    from pyflink_on_spark.table.sql.translate import translate_query
+    from pyflink_on_spark.table.sql.udf_calls import FunctionSignature
+    functions = {"mm": FunctionSignature("mm", "aggregate", "udf_9",
+                                         ("ROW<`a` DOUBLE NOT NULL, `b` BIGINT>",))}
+    tables = {"t": [("k", "BIGINT"), ("v", "BIGINT")]}
+    query = translate_query("SELECT k, mm(v).a AS m, mm(v).b AS x FROM t GROUP BY k",
+                            tables, functions)
+    assert query.sql == ("SELECT `k` AS `k`, UDF_9(`v`).`a` AS `m`, UDF_9(`v`).`b` AS `x` "
+                         "FROM t GROUP BY `k`")
+    # a field of a nullable ROW is nullable
+    assert query.columns == (("k", "BIGINT"), ("m", "DOUBLE"), ("x", "BIGINT"))
+    with pytest.raises(SqlValidationError, match="Unknown field c"):
+        translate_query("SELECT mm(v).c FROM t", tables, functions)
+
+
+def test_a_python_aggregate_call_makes_a_query_updating_without_group_by():
+    from pyflink_on_spark.spark.table_changelog import is_updating
+    assert is_updating("SELECT UDF_9(`v`).`a` AS `m` FROM t", {"udf_9"})
+    assert not is_updating("SELECT UDF_9(`v`) AS `m` FROM t", {"udf_8"})
