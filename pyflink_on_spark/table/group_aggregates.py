@@ -256,16 +256,24 @@ class UserAggregate:
     several columns, RowField)."""
 
     def __init__(self, function, arguments: Sequence[int], result_type,
-                 name: str) -> None:
+                 name: str, row_fields: Optional[Sequence[str]] = None) -> None:
         self.function = function
         self.arguments = tuple(arguments)
         self.result_type = result_type
         self.name = name
+        # Table.aggregate(f) / flat_aggregate(f): the arguments are one Row of these fields
+        self.row_fields = None if row_fields is None else list(row_fields)
 
     def initial(self):
         return self.function.create_accumulator()
 
     def add(self, acc, row: Sequence):
+        if self.row_fields is not None:
+            from pyflink_on_spark.common.types import Row
+            one = Row(*[row[i] for i in self.arguments])
+            one.set_field_names(self.row_fields)
+            self.function.accumulate(acc, one)
+            return acc
         self.function.accumulate(acc, *[row[i] for i in self.arguments])
         return acc
 
@@ -408,6 +416,49 @@ class BundledGroupAggregate(GroupAggregate):
                      for convert, (i, field) in zip(self.converters, self._columns))
 
 
+class BundledTableAggregate(BundledGroupAggregate):
+    """Table.flat_aggregate's query in STREAMING mode: a table aggregate function (udtaf)
+    per group, as PyFlink 1.20.5 runs it (pyflink/fn_execution/table/aggregate_fast.pyx
+    GroupTableAggFunction, the changelog seen: compat_tests/cases/table/
+    table_flat_aggregate.py): when a bundle ends, a group seen before first retracts every
+    row emit_value gave for its accumulator (-D, whether or not they change), then takes the
+    bundle's rows and emits emit_value's rows (+I). An emitted Row gives its fields, a
+    tuple its values, another value the one column."""
+
+    def _prepare(self) -> None:
+        from pyflink_on_spark.common.types import RowKind
+        super()._prepare()
+        self._delete, self._insert = (k.value if self.plain else k
+                                      for k in (RowKind.DELETE, RowKind.INSERT))
+
+    def finish_key(self, rows: list) -> Optional[list]:
+        (aggregate,) = self.aggregates
+        acc = self.state.value()
+        values = getattr(rows[0], "_values", rows[0])
+        out = []
+        if acc is None:
+            acc = aggregate.initial()
+        else:
+            out.extend(self._emitted(values, acc, self._delete))
+        for row in rows:
+            acc = aggregate.add(acc, row)
+        self.state.update(acc)
+        out.extend(self._emitted(values, acc, self._insert))
+        return out or None
+
+    def _emitted(self, values, acc, kind) -> list:
+        """The rows of emit_value(acc), as changes of `kind` (all taken before the
+        accumulator changes)."""
+        from pyflink_on_spark.common.types import Row
+        out = []
+        for emitted in self.aggregates[0].function.emit_value(acc):
+            fields = list(emitted) if isinstance(emitted, (Row, tuple)) else [emitted]
+            out.append(self._make(values, tuple(
+                convert(fields[field or 0]) for convert, (_, field)
+                in zip(self.converters, self._columns)), kind))
+        return out
+
+
 def group_aggregate(names: Sequence[str], grouping, types: Sequence[str],
                     result_types: Sequence[str], user_functions, job_parameters=(),
                     bundle_size: int = BUNDLE_SIZE, plain: bool = False) -> GroupAggregate:
@@ -422,6 +473,7 @@ def group_aggregate(names: Sequence[str], grouping, types: Sequence[str],
     items: List[Tuple[str, object]] = []
     aggregate_types = []
     calls: dict = {}    # (name, arguments) -> its UserAggregate: f(x).a and f(x).b run once
+    table_aggregate = False     # a udtaf's call (Table.flat_aggregate)
     for (kind, what), result_type in zip(grouping.items, result_types):
         if kind == AGGREGATE:
             function, argument = what
@@ -435,7 +487,8 @@ def group_aggregate(names: Sequence[str], grouping, types: Sequence[str],
             if call is None:
                 call = calls[(name, arguments)] = UserAggregate(
                     wrapper.delegate(), [keys + i for i in arguments],
-                    wrapper.result_types()[0], wrapper._name)
+                    wrapper.result_types()[0], wrapper._name, wrapper.row_fields())
+            table_aggregate = table_aggregate or wrapper._is_table_aggregate
             items.append((AGGREGATE, call if field is None else
                           RowField(call, _field_index(wrapper, field))))
         else:
@@ -444,6 +497,16 @@ def group_aggregate(names: Sequence[str], grouping, types: Sequence[str],
         aggregate_types.append(result_type)
     if not python:
         return GroupAggregate(names, items, plain)
+    if table_aggregate:
+        # Table.flat_aggregate's query: the keys and the columns of one udtaf call
+        columns = [what for kind, what in items if kind == AGGREGATE]
+        if len(calls) != 1 or any(not isinstance(c, (RowField, UserAggregate))
+                                  for c in columns):
+            raise NotImplementedError(
+                "a table aggregate function (udtaf) runs on pyflink_on_spark in "
+                "Table.flat_aggregate only, alone beside the group keys")
+        return BundledTableAggregate(names, items, aggregate_types, bundle_size,
+                                     job_parameters, plain)
     return BundledGroupAggregate(names, items, aggregate_types, bundle_size, job_parameters,
                                  plain)
 

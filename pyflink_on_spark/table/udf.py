@@ -356,7 +356,22 @@ def udaf(f: Union[Callable, AggregateFunction, Type] = None, input_types=None,
                         deterministic, name)
 
 
-def udtaf(f=None, input_types=None, result_type=None, accumulator_type=None,
-          deterministic=None, name=None, func_type="general"):
-    raise NotImplementedError("pyflink.table.udf.udtaf (table aggregate functions) is not "
-                              "supported by pyflink_on_spark yet (docs/table.md)")
+def _create_udtaf(f, input_types, result_type, accumulator_type, func_type, deterministic,
+                  name):
+    return UserDefinedAggregateFunctionWrapper(
+        f, input_types, result_type, accumulator_type, func_type, deterministic, name, True)
+
+
+def udtaf(f: Union[Callable, TableAggregateFunction, Type] = None, input_types=None,
+          result_type: Union[DataType, str] = None, accumulator_type=None,
+          deterministic: bool = None, name: str = None, func_type: str = "general"):
+    """A table aggregate function (a TableAggregateFunction object: emit_value yields the
+    rows of a group), for Table.flat_aggregate: udtaf(f[, result_type=...])."""
+    if func_type != 'general':      # PyFlink 1.20.5's check and text
+        raise ValueError("The func_type must be 'general', got %s." % func_type)
+    if f is None:
+        return functools.partial(_create_udtaf, input_types=input_types,
+                                 result_type=result_type, accumulator_type=accumulator_type,
+                                 func_type=func_type, deterministic=deterministic, name=name)
+    return _create_udtaf(f, input_types, result_type, accumulator_type, func_type,
+                         deterministic, name)

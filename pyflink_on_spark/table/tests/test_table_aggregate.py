@@ -9,11 +9,12 @@ from pyflink_on_spark.runtime.operators.bundled_aggregate import BundleOperator
 from pyflink_on_spark.runtime.testing import OperatorHarness
 from pyflink_on_spark.table.aggregated_tables import aggregate_query
 from pyflink_on_spark.table.expressions import col
-from pyflink_on_spark.table.group_aggregates import BundledGroupAggregate, group_aggregate
+from pyflink_on_spark.table.group_aggregates import (BundledGroupAggregate,
+                                                     BundledTableAggregate, group_aggregate)
 from pyflink_on_spark.table.sql.errors import SqlValidationError
 from pyflink_on_spark.table.sql.grouping import USER_AGGREGATE, split_grouping
 from pyflink_on_spark.table.types import DataTypes
-from pyflink_on_spark.table.udf import AggregateFunction, udaf
+from pyflink_on_spark.table.udf import AggregateFunction, TableAggregateFunction, udaf, udtaf
 
 
 class MeanMax(AggregateFunction):
@@ -86,8 +87,8 @@ def test_what_does_not_run_here_names_itself():
     f = udaf(MeanMax())
     with pytest.raises(NotImplementedError, match="not expressions of them"):
         _query(f(col("v")).alias("m", "x"), [col("x") + 1])
-    with pytest.raises(NotImplementedError, match="taking each row as one Row"):
-        _query(f, [col("*")])
+    with pytest.raises(TypeError, match="takes an aggregate function's call"):
+        _query("v", [col("*")])
 
 
 def test_field_reads_of_one_call_split_into_one_aggregate():
@@ -181,3 +182,110 @@ def test_a_python_aggregate_call_makes_a_query_updating_without_group_by():
     from pyflink_on_spark.spark.table_changelog import is_updating
     assert is_updating("SELECT UDF_9(`v`).`a` AS `m` FROM t", {"udf_9"})
     assert not is_updating("SELECT UDF_9(`v`) AS `m` FROM t", {"udf_8"})
+
+
+class Top2(TableAggregateFunction):
+    """The two largest values of a group, with their rank (PyFlink's docs' Top2)."""
+
+    def create_accumulator(self):
+        return [None, None]
+
+    def accumulate(self, acc, v):
+        if isinstance(v, Row):
+            v = v.v             # flat_aggregate(top2): the whole row
+        if acc[0] is None or v > acc[0]:
+            acc[1], acc[0] = acc[0], v
+        elif acc[1] is None or v > acc[1]:
+            acc[1] = v
+
+    def emit_value(self, acc):
+        for rank, value in ((1, acc[0]), (2, acc[1])):
+            if value is not None:
+                yield Row(value, rank)
+
+    def get_accumulator_type(self):
+        return DataTypes.ARRAY(DataTypes.BIGINT())
+
+    def get_result_type(self):
+        return DataTypes.ROW([DataTypes.FIELD("a", DataTypes.BIGINT()),
+                              DataTypes.FIELD("r", DataTypes.INT())])
+
+
+def test_flat_aggregate_columns_are_the_rows_fields_or_the_alias():
+    top2 = udtaf(Top2())
+    call = top2(col("v")).sql
+    assert aggregate_query("t", ["k", "v"], [col("k")], top2(col("v")), [col("*")],
+                           "flat_aggregate") == (
+        "SELECT `k` AS `k`, %s.`a` AS `a`, %s.`r` AS `r` FROM `t` GROUP BY `k`"
+        % (call, call))
+    assert aggregate_query("t", ["k", "v"], [], top2(col("v")).alias("x", "rank"),
+                           [col("rank")], "flat_aggregate") == \
+        "SELECT %s.`r` AS `rank` FROM `t`" % call
+    single = udtaf(Top2(), result_type=DataTypes.BIGINT())
+    assert aggregate_query("t", ["k", "v"], [], single(col("v")), [col("*")],
+                           "flat_aggregate") == "SELECT %s AS `f0` FROM `t`" % \
+        single(col("v")).sql
+
+
+def test_flat_aggregate_misuse_fails_with_flinks_words():
+    top2 = udtaf(Top2())
+    with pytest.raises(SqlValidationError, match="A flatAggregate only accepts an expression "
+                                                 "which defines a table aggregate function"):
+        aggregate_query("t", ["k", "v"], [], udaf(MeanMax())(col("v")), [col("*")],
+                        "flat_aggregate")
+    with pytest.raises(SqlValidationError, match=r"Aggregate function expected. Got: "
+                                                 r"Top2\(v\)"):
+        _query(top2(col("v")), [col("*")])
+    with pytest.raises(SqlValidationError, match="the returned table of function 'Top2' has "
+                                                 "2 columns, whereas alias list has 1"):
+        aggregate_query("t", ["k", "v"], [], top2(col("v")).alias("x"), [col("*")],
+                        "flat_aggregate")
+    with pytest.raises(ValueError, match="The func_type must be 'general', got pandas."):
+        udtaf(Top2(), func_type="pandas")
+
+
+def test_a_table_aggregate_retracts_a_groups_rows_then_emits_its_new_ones_per_bundle():
+    # the changelog seen on PyFlink 1.20.5 (compat case table/table_flat_aggregate.py)
+    grouping = split_grouping("SELECT k, top2(v).a AS x, top2(v).r AS rank FROM t GROUP BY k",
+                              {"top2"})
+    function = group_aggregate(["k", "x", "rank"], grouping, ["BIGINT", "BIGINT"],
+                               ["BIGINT", "BIGINT", "INT"], {"top2": udtaf(Top2())},
+                               bundle_size=3)
+    assert isinstance(function, BundledTableAggregate)
+    harness = OperatorHarness(BundleOperator(function, wrap_key_selector(
+        lambda row: (row[0],))))
+    for i in range(1, 10):
+        harness.element((i % 2, i * 7 % 10))
+    harness.end()
+    assert [(str(r.get_row_kind()), tuple(r)) for r in harness.take()] == [
+        ("+I", (1, 7, 1)), ("+I", (1, 1, 2)), ("+I", (0, 4, 1)),
+        ("-D", (0, 4, 1)), ("+I", (0, 8, 1)), ("+I", (0, 4, 2)),
+        ("-D", (1, 7, 1)), ("-D", (1, 1, 2)), ("+I", (1, 7, 1)), ("+I", (1, 5, 2)),
+        ("-D", (1, 7, 1)), ("-D", (1, 5, 2)), ("+I", (1, 9, 1)), ("+I", (1, 7, 2)),
+        ("-D", (0, 8, 1)), ("-D", (0, 4, 2)), ("+I", (0, 8, 1)), ("+I", (0, 6, 2))]
+
+
+def test_a_function_given_itself_takes_each_row_as_one_row():
+    t_env, table = _streaming()
+    top2 = udtaf(Top2())
+    result = table.group_by(col("k")).flat_aggregate(top2).select(col("*"))
+    assert result.get_schema().get_field_names() == ["k", "a", "r"]
+    grouping = split_grouping(result._description.flink_query, {top2.spark_name()})
+    function = group_aggregate(["k", "a", "r"], grouping, ["STRING", "STRING", "BIGINT"],
+                               ["STRING", "BIGINT", "INT"], {top2.spark_name(): top2})
+    harness = OperatorHarness(BundleOperator(function, wrap_key_selector(
+        lambda row: (row[0],))))
+    harness.element(("a", "a", 3)).element(("a", "a", 5)).end()
+    assert [tuple(r) for r in harness.take()] == [("a", 5, 1), ("a", 3, 2)]
+
+
+def test_flat_aggregate_in_batch_mode_fails_when_run_as_on_pyflink():
+    from pyflink_on_spark.table import EnvironmentSettings, TableEnvironment
+    from pyflink_on_spark.util.exceptions import TableException
+    t_env = TableEnvironment.create(EnvironmentSettings.in_batch_mode())
+    table = t_env.from_elements([(1, 2)], ["k", "v"])
+    result = table.group_by(col("k")).flat_aggregate(udtaf(Top2())(col("v"))).select(col("*"))
+    assert result.get_schema().get_field_names() == ["k", "a", "r"]
+    with pytest.raises(TableException, match="(?s)Cannot generate a valid execution plan for "
+                                             "the given query: .*unsupported SQL feature"):
+        result.execute()
