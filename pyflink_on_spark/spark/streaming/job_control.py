@@ -9,6 +9,7 @@ go when the job ends; those of a process killed with -9 are removed by the next 
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import socket
@@ -22,6 +23,9 @@ from pyflink_on_spark import private_files
 
 JOBS_ENV = "PYFLINK_ON_SPARK_JOBS_DIR"     # another directory (tests keep theirs apart)
 _MAX_REQUEST = 1 << 16
+# a Unix socket's address holds at most 107 bytes of path (sockaddr_un.sun_path, NUL
+# included in its 108): deeper directories are reached through /proc (short_socket_name)
+_SOCKET_PATH_MAX = 107
 _ANSWER_TIMEOUT_S = 3600.0     # a savepoint waits for the running micro-batch to complete
 
 
@@ -96,13 +100,29 @@ def find_job(wanted: str, directory: Optional[str] = None) -> JobEntry:
                       % (wanted, len(matches), ", ".join(j.job_id for j in matches)))
 
 
+@contextlib.contextmanager
+def short_socket_name(path: str):
+    """A name of the socket file `path` that fits a Unix socket's address: `path` itself,
+    or, when it is longer (a jobs directory deep in a home or a test's temporary
+    directory), the same file through /proc/self/fd and the opened directory: Linux
+    resolves that link to the directory, so bind and connect reach the same file."""
+    if len(os.fsencode(path)) <= _SOCKET_PATH_MAX or not os.path.isdir("/proc/self/fd"):
+        yield path
+        return
+    fd = os.open(os.path.dirname(path), os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        yield "/proc/self/fd/%d/%s" % (fd, os.path.basename(path))
+    finally:
+        os.close(fd)
+
+
 def ask_job(entry: JobEntry, verb: str, directory: Optional[str] = None,
             timeout: float = _ANSWER_TIMEOUT_S, **fields) -> Dict:
     """Sends one request to the job; its answer (``{"ok": bool, ...}``)."""
     path = os.path.join(jobs_dir(directory), entry.job_id + ".sock")
-    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock, short_socket_name(path) as name:
         sock.settimeout(timeout)
-        sock.connect(path)
+        sock.connect(name)
         sock.sendall(json.dumps(dict(fields, verb=verb)).encode() + b"\n")
         answer = _read_line(sock)
     return json.loads(answer.decode())
@@ -138,7 +158,8 @@ class ControlServer:
         self.socket_path = os.path.join(directory, self.entry.job_id + ".sock")
         self.entry_path = os.path.join(directory, self.entry.job_id + ".json")
         sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        sock.bind(self.socket_path)
+        with short_socket_name(self.socket_path) as name:
+            sock.bind(name)
         os.chmod(self.socket_path, 0o600)
         sock.listen(8)
         self._sock = sock

@@ -11,7 +11,7 @@ import pytest
 from pyflink_on_spark.runtime.checkpoint.tests.stream_harness import StreamRunner
 from pyflink_on_spark.runtime.checkpoint.tests.test_micro_batches import _job
 from pyflink_on_spark.spark.streaming.job_control import (
-    JobNotFound, ask_job, find_job, list_jobs, new_entry, start_control)
+    JobNotFound, ask_job, find_job, list_jobs, new_entry, short_socket_name, start_control)
 from pyflink_on_spark.spark.streaming.savepoint_requests import SavepointRequests
 
 JOB_ID = "5e1f" + "ab" * 14
@@ -112,8 +112,9 @@ def test_cancel_and_bad_requests(running):
         "unknown request 'launch missiles'"
     # not JSON: an answer, and the job goes on
     import socket
-    with socket.socket(socket.AF_UNIX) as sock:
-        sock.connect(os.path.join(jobs, JOB_ID + ".sock"))
+    with socket.socket(socket.AF_UNIX) as sock, \
+            short_socket_name(os.path.join(jobs, JOB_ID + ".sock")) as name:
+        sock.connect(name)
         sock.sendall(b"\x80\x04K\x01.\n")      # a pickle is not a request
         answer = json.loads(sock.makefile().readline())
     assert answer["ok"] is False
@@ -131,3 +132,21 @@ def test_a_killed_jobs_entry_is_dropped_by_the_next_listing(tmp_path):
         json.dump(gone, f)
     assert list_jobs(jobs) == []
     assert os.listdir(jobs) == []
+
+
+def test_a_job_in_a_directory_too_deep_for_a_socket_address_is_reached(tmp_path):
+    # a Unix socket's address holds 107 bytes of path: the job binds, and the CLI connects,
+    # through /proc/self/fd when its directory is deeper than that
+    jobs = str(tmp_path / ("d" * 60) / ("e" * 60) / "jobs")
+    stop = threading.Event()
+    savepoints = SavepointRequests(JOB_ID, "deep", str(tmp_path / "sps"))
+    control = start_control(new_entry(JOB_ID, "deep", str(tmp_path)), stop, savepoints, jobs)
+    try:
+        assert control is not None
+        assert len(os.path.join(jobs, JOB_ID + ".sock")) > 107
+        assert os.path.exists(os.path.join(jobs, JOB_ID + ".sock"))
+        [entry] = list_jobs(jobs)
+        assert ask_job(entry, "cancel", jobs, timeout=30) == {"ok": True}
+        assert stop.is_set()
+    finally:
+        control.close()
