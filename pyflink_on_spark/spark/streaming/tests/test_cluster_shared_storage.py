@@ -135,9 +135,9 @@ def _archive_to_map(driver_class_path: str) -> bool:
     which stop() waits for) that only a later run of this test on the same Spark install
     could map, never a CI run (a fresh install each time). So they map one when there is
     one, and write none."""
-    from pyspark.find_spark_home import _find_spark_home
     from pyflink_on_spark.spark.session import java_binary
-    cache = class_cache_for(java_binary(), _find_spark_home(), driver_class_path)
+    from pyflink_on_spark.spark.tests.standalone_cluster import spark_home
+    cache = class_cache_for(java_binary(), spark_home(), driver_class_path)
     return cache is not None and os.path.exists(cache.archive)
 
 
