@@ -2,8 +2,60 @@
 one Kafka broker, one PostgreSQL server and one Spark standalone cluster (with a bare Python
 for its executors) for the tests that need them; and the project's own pytest plugin for
 users' jobs (pyflink_on_spark.testing), named here too so that it loads from a checkout that
-is not installed (its entry point has the same name, so it is never registered twice)."""
+is not installed (its entry point has the same name, so it is never registered twice).
+
+The suite runs in pytest-xdist workers (`-n auto`, README): each worker is a test session of
+its own, so the tests that ask for a server are kept in one worker, which starts each server
+once (see pytest_collection_modifyitems)."""
+import os
+
 import pytest
+
+# Session fixtures that start a server, a cluster or its bare Python: the tests asking for
+# any of them run in one xdist worker (group "servers"), as they ran in one session before
+SERVER_FIXTURES = frozenset({
+    "kafka_broker", "postgres", "mariadb", "cassandra", "rabbitmq", "elasticsearch",
+    "standalone_cluster", "bare_python", "s3_server", "client_jobs_on_the_cluster"})
+SERVERS_GROUP = "servers"
+# Each worker starts a Spark session of its own (a driver JVM, ~1 GB): past 4 workers the
+# machine's memory, not its cores, would bound a run
+MOST_WORKERS = 4
+
+
+def pytest_configure(config) -> None:
+    config.addinivalue_line(
+        "markers", "uses_servers(*fixtures): the test asks for these server fixtures while "
+        "it runs (request.getfixturevalue), so it runs in the servers' xdist worker")
+
+
+def pytest_xdist_auto_num_workers(config) -> int:
+    return max(1, min(len(os.sched_getaffinity(0)), MOST_WORKERS))
+
+
+def _xdist_group(item):
+    """The xdist group of a test: the servers' group for a test that asks for a server;
+    its module for a test that asks for a fixture shared by a module or a class (the
+    fixture is set up once per worker that runs a test of the module); none otherwise (the
+    test goes to whichever worker is free)."""
+    servers = set(getattr(item, "fixturenames", ()))
+    marker = item.get_closest_marker("uses_servers")
+    if marker is not None:
+        servers.update(marker.args)
+    if servers & SERVER_FIXTURES:
+        return SERVERS_GROUP
+    info = getattr(item, "_fixtureinfo", None)
+    for definitions in (info.name2fixturedefs.values() if info is not None else ()):
+        if definitions and definitions[-1].scope in ("module", "class", "package"):
+            return item.nodeid.split("::")[0]
+    return None
+
+
+@pytest.hookimpl(tryfirst=True)   # before xdist's own hook reads the groups
+def pytest_collection_modifyitems(config, items) -> None:
+    for item in items:
+        group = _xdist_group(item)
+        if group is not None:
+            item.add_marker(pytest.mark.xdist_group(group))
 
 
 def _server_fixture_modules() -> list:
@@ -26,6 +78,8 @@ def pytest_sessionstart(session) -> None:
     import sys
     if not sys.dont_write_bytecode:
         return      # each process writes what it compiles: nothing to gain
+    if hasattr(session.config, "workerinput"):
+        return      # an xdist worker: the controller compiled it before starting them
     import compileall
     import os
     package = os.path.join(os.path.dirname(os.path.abspath(__file__)), "pyflink_on_spark")

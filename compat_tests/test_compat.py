@@ -45,12 +45,21 @@ def _check(case):
     assert result.passed, "\n".join(detail_lines(result))
 
 
-@pytest.mark.parametrize("case", [c for c in RECORDED if c not in KAFKA_CASES],
-                         ids=lambda c: c.name)
+def _servers(case) -> list:
+    return [fixture for variable, fixture in SERVER_FIXTURES.items() if _reads(case, variable)]
+
+
+def _with_its_servers(case):
+    # the mark keeps a case that needs a server in the xdist worker that runs the servers
+    # (conftest.py): another worker would start a second one
+    return pytest.param(case, marks=pytest.mark.uses_servers(*_servers(case)), id=case.name)
+
+
+@pytest.mark.parametrize("case", [_with_its_servers(c) for c in RECORDED
+                                  if c not in KAFKA_CASES])
 def test_case_matches_pyflink(case, spark, request):
-    for variable, fixture in SERVER_FIXTURES.items():
-        if _reads(case, variable):
-            request.getfixturevalue(fixture)
+    for fixture in _servers(case):
+        request.getfixturevalue(fixture)
     _check(case)
 
 

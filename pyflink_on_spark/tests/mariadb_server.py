@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import List, Optional
 
 from pyflink_on_spark.tests.server_installs import installed_once
-from pyflink_on_spark.tests.server_tools import free_port
+from pyflink_on_spark.tests.server_tools import apt_install, free_port
 
 URL_ENV = "PYFLINK_ON_SPARK_TEST_MARIADB_URL"   # the running server's JDBC URL
 DATABASE = "test"
@@ -37,14 +37,7 @@ def ensure_installed() -> None:
     (once per process; server_installs.py starts it early, in the background)."""
     if all(_binary(b) for b in _BINARIES):
         return
-    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
-    sudo: List[str] = [] if os.geteuid() == 0 else ["sudo", "-n"]
-    install = sudo + ["apt-get", "install", "-y", "-q", "--no-install-recommends",
-                      "mariadb-server"]
-    if subprocess.run(install, env=env, capture_output=True).returncode != 0:
-        subprocess.run(sudo + ["apt-get", "update", "-q"], env=env, check=True,
-                       capture_output=True)
-        subprocess.run(install, env=env, check=True, capture_output=True)
+    apt_install(["mariadb-server"])
     missing = [b for b in _BINARIES if not _binary(b)]
     if missing:
         raise RuntimeError("apt-get install mariadb-server left no %s" % ", ".join(missing))

@@ -13,10 +13,10 @@ import shutil
 import subprocess
 import tempfile
 from dataclasses import dataclass
-from typing import List, Optional
+from typing import Optional
 
 from pyflink_on_spark.tests.server_installs import installed_once
-from pyflink_on_spark.tests.server_tools import free_port
+from pyflink_on_spark.tests.server_tools import apt_install, free_port
 
 URL_ENV = "PYFLINK_ON_SPARK_TEST_POSTGRES_URL"   # the running server's JDBC URL
 
@@ -33,13 +33,7 @@ def ensure_installed() -> str:
     bin_dir = _bin_dir()
     if bin_dir is not None:
         return bin_dir
-    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
-    sudo: List[str] = [] if os.geteuid() == 0 else ["sudo", "-n"]
-    install = sudo + ["apt-get", "install", "-y", "-q", "--no-install-recommends", "postgresql"]
-    if subprocess.run(install, env=env, capture_output=True).returncode != 0:
-        subprocess.run(sudo + ["apt-get", "update", "-q"], env=env, check=True,
-                       capture_output=True)
-        subprocess.run(install, env=env, check=True, capture_output=True)
+    apt_install(["postgresql"])
     bin_dir = _bin_dir()
     if bin_dir is None:
         raise RuntimeError("apt-get install postgresql left no /usr/lib/postgresql/*/bin/initdb")

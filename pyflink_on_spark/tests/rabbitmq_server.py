@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import List, Optional
 
 from pyflink_on_spark.tests.server_installs import installed_once
-from pyflink_on_spark.tests.server_tools import free_port
+from pyflink_on_spark.tests.server_tools import apt_install, free_port
 
 ADDRESS_ENV = "PYFLINK_ON_SPARK_TEST_RABBITMQ"   # "host:port" of the running broker
 SERVER_SCRIPT = "/usr/lib/rabbitmq/bin/rabbitmq-server"
@@ -32,14 +32,7 @@ def ensure_installed() -> str:
     """The broker's start script, installing Debian's rabbitmq-server package if needed."""
     if os.path.exists(SERVER_SCRIPT):
         return SERVER_SCRIPT
-    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
-    sudo: List[str] = [] if os.geteuid() == 0 else ["sudo", "-n"]
-    install = sudo + ["apt-get", "install", "-y", "-q", "--no-install-recommends",
-                      "-o", "DPkg::Lock::Timeout=600", "rabbitmq-server"]
-    if subprocess.run(install, env=env, capture_output=True).returncode != 0:
-        subprocess.run(sudo + ["apt-get", "update", "-q"], env=env, check=True,
-                       capture_output=True)
-        subprocess.run(install, env=env, check=True, capture_output=True)
+    apt_install(["rabbitmq-server"])
     if not os.path.exists(SERVER_SCRIPT):
         raise RuntimeError("apt-get install rabbitmq-server left no %s" % SERVER_SCRIPT)
     # the package's post-install may have started the system's own broker (where an init

@@ -1,8 +1,9 @@
 """Installing the test servers once per test process, and early.
 
 A server's install (Debian packages with apt-get, jars with Maven, a bare virtualenv) runs
-once however many callers ask for it: the session fixture that starts the server waits for
-it, and so does the early start that server_fixtures/early_installs.py makes when collection
+once however many callers ask for it, and one process at a time (the suite runs in several
+pytest-xdist workers: each install takes a file lock of its own, and a second process finds
+what the first installed): the session fixture that starts the server waits for it, and so does the early start that server_fixtures/early_installs.py makes when collection
 ends, in the background, for every server the collected tests will ask for. The downloads
 then overlap the tests that run first instead of adding to the session's time. apt-get
 installs run one after the other (dpkg takes a lock), Maven downloads one after the other
@@ -10,8 +11,13 @@ beside them (one local repository).
 """
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import functools
 import importlib
+import os
+import re
+import tempfile
 import threading
 from concurrent.futures import Future
 from typing import Callable, Dict, Iterable, List, Tuple
@@ -20,9 +26,26 @@ _futures: Dict[str, Future] = {}
 _lock = threading.Lock()
 
 
+@contextlib.contextmanager
+def _across_processes(name: str):
+    """Holds the file lock of install `name`, which every test process of this user shares:
+    two pytest-xdist workers must not build the same virtualenv or fetch the same jars into
+    one directory at once (the install functions check what is there first, so the second
+    one finds the first one's result and returns)."""
+    directory = os.path.join(tempfile.gettempdir(), "pyflink-on-spark-installs-%d" % os.getuid())
+    os.makedirs(directory, mode=0o700, exist_ok=True)
+    path = os.path.join(directory, re.sub(r"[^A-Za-z0-9_.-]", "_", name) + ".lock")
+    with open(path, "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
 def installed_once(name: str) -> Callable:
     """Decorator: the install function runs once per process (later calls, and calls made
-    while it runs, get its result or its exception)."""
+    while it runs, get its result or its exception), and in one process at a time."""
     def decorate(install: Callable) -> Callable:
         @functools.wraps(install)
         def once(*args, **kwargs):
@@ -33,7 +56,9 @@ def installed_once(name: str) -> Callable:
                     future = _futures[name] = Future()
             if owner:
                 try:
-                    future.set_result(install(*args, **kwargs))
+                    with _across_processes(name):
+                        result = install(*args, **kwargs)
+                    future.set_result(result)
                 except BaseException as e:
                     future.set_exception(e)
             return future.result()

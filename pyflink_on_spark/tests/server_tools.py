@@ -20,6 +20,20 @@ def free_port(host: str = "127.0.0.1") -> int:
         return s.getsockname()[1]
 
 
+def apt_install(packages: Sequence[str]) -> None:
+    """Installs Debian packages with apt-get (through `sudo -n` unless root), updating the
+    package lists once if the first try fails. dpkg holds one lock for the whole machine:
+    an install that another process runs (another pytest-xdist worker's) is waited for,
+    up to 10 minutes, instead of failing."""
+    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+    sudo = [] if os.geteuid() == 0 else ["sudo", "-n"]
+    apt = sudo + ["apt-get", "-o", "DPkg::Lock::Timeout=600", "-q"]
+    install = apt + ["install", "-y", "--no-install-recommends"] + list(packages)
+    if subprocess.run(install, env=env, capture_output=True).returncode != 0:
+        subprocess.run(apt + ["update"], env=env, check=True, capture_output=True)
+        subprocess.run(install, env=env, check=True, capture_output=True)
+
+
 def jdk_tool(name: str = "java") -> str:
     """`name` from JAVA_HOME/bin, else from PATH."""
     home = os.environ.get("JAVA_HOME")

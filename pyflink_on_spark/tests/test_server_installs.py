@@ -50,3 +50,31 @@ def test_early_installs_skip_functions_that_do_not_run_once(monkeypatch):
     for thread in server_installs.install_early(["a", "b", "unknown"]):
         thread.join()
     assert ran == ["once"]
+
+
+_INSTALL_IN_A_PROCESS = '''
+import sys, time
+from pyflink_on_spark.tests.server_installs import installed_once
+
+@installed_once(sys.argv[2])
+def install():
+    with open(sys.argv[1], "a") as log:
+        log.write("start\\n")
+    time.sleep(0.3)
+    with open(sys.argv[1], "a") as log:
+        log.write("end\\n")
+
+install()
+'''
+
+
+def test_two_processes_install_one_after_the_other(tmp_path):
+    # pytest-xdist workers are processes: the same install must not run in two at once
+    import subprocess
+    import sys
+    log = tmp_path / "log"
+    name = "test: across processes %s" % tmp_path.name
+    processes = [subprocess.Popen([sys.executable, "-c", _INSTALL_IN_A_PROCESS, str(log), name])
+                 for _ in range(2)]
+    assert [p.wait(timeout=60) for p in processes] == [0, 0]
+    assert log.read_text().split() == ["start", "end", "start", "end"]

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
 from typing import Optional
 
 from pyflink_on_spark.tests.server_installs import installed_once
+from pyflink_on_spark.tests.server_tools import apt_install
 
 
 class NoApt(Exception):
@@ -25,12 +25,7 @@ def _apt_install(packages) -> None:
     if prefix and shutil.which("sudo") is None:
         raise NoApt("needs %s: install them (apt-get install %s) or run as root"
                     % (", ".join(packages), " ".join(packages)))
-    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
-    apt = prefix + ["apt-get", "-o", "DPkg::Lock::Timeout=600"]
-    install = apt + ["install", "-y", "--no-install-recommends"] + list(packages)
-    if subprocess.run(install, env=env, capture_output=True).returncode != 0:
-        subprocess.run(apt + ["update"], env=env, capture_output=True, check=True)
-        subprocess.run(install, env=env, capture_output=True, check=True)
+    apt_install(packages)
 
 
 @installed_once("graphviz")
