@@ -116,15 +116,7 @@ class TimerQueue:
                     if old[4] == 0 and len(stamps) == last - 1 and timestamp not in stamps:
                         # the root's sift in C, no equal timestamps (see above)
                         stamps[timestamp] = 1
-                        heapreplace(heap, element)
-                        position = 0
-                        moved = heap[0]
-                        while moved is not element:   # each moved up from its old place
-                            below = moved[4]
-                            moved[4] = position
-                            position = below
-                            moved = heap[position]
-                        element[4] = position
+                        self._replace_root(element)
                         return
                 else:
                     stamps[old_timestamp] = count - 1
@@ -167,6 +159,52 @@ class TimerQueue:
         else:
             heap[position] = element
             element[4] = position
+
+    def timer_handle(self, key: Any, namespace: Any, timestamp: int) -> Optional[list]:
+        """The registered timer (timestamp, key, namespace) as a handle for retime() and
+        rename(), or None. (A hashable key only: the handle is the queue's own element.)"""
+        return self._index.get((timestamp, key, namespace))
+
+    def retime(self, handle: list, timestamp: int) -> bool:
+        """Moves a timer (timer_handle) to ``timestamp``, not earlier than its own, leaving
+        the heap array move() leaves for a move of that timer to a new namespace at
+        ``timestamp`` (register the new one, delete the old), or does nothing and returns
+        False where move() would take its two steps (the new timer would sift up from
+        where register appends it). The handle keeps its identity: the queue's index still
+        holds it under its old timestamp and namespace until rename(). In between, only
+        retime() and operations on other keys' timers may be called: a growing session's
+        timer moved once a record, in Flink's heap order, and renamed once a row of records
+        (WindowOperator._session_rows)."""
+        heap = self._heap
+        last = len(heap)
+        if timestamp < heap[(last - 1) >> 1][0]:
+            return False
+        stamps = self._stamps
+        if stamps is None:
+            stamps = self._count_stamps()
+        old = handle[0]
+        count = stamps[old]
+        if count == 1:
+            del stamps[old]
+        else:
+            stamps[old] = count - 1
+        stamps[timestamp] = stamps.get(timestamp, 0) + 1
+        handle[0] = timestamp
+        if heap[0] is handle and len(stamps) == last:   # no equal timestamps: see move()
+            self._replace_root(handle)
+        else:
+            position = handle[4]
+            if not self._sift_down(handle, position):
+                self._sift_up(handle, position)
+        return True
+
+    def rename(self, handle: list, namespace: Any) -> None:
+        """Indexes a retimed handle under its timestamp and ``namespace`` (see retime)."""
+        index = self._index
+        del index[handle[1]]
+        handle[1] = ident = (handle[0], handle[2], namespace)
+        handle[3] = namespace
+        index[ident] = handle
 
     def peek_timestamp(self):
         heap = self._heap
@@ -247,6 +285,22 @@ class TimerQueue:
         return stamps
 
     # -- Flink's HeapPriorityQueue (0-based here: see __init__) ---------------------------------
+
+    def _replace_root(self, element: list) -> None:
+        """``element`` takes the root's place and sifts down, in C (heapq.heapreplace: the
+        elements move as Flink's sift moves them when no two timestamps are equal, see
+        move()); the positions of the elements it moved up (the path from the root to
+        ``element``) are written after it."""
+        heap = self._heap
+        heapreplace(heap, element)
+        position = 0
+        moved = heap[0]
+        while moved is not element:   # each moved up from its old place
+            below = moved[4]
+            moved[4] = position
+            position = below
+            moved = heap[position]
+        element[4] = position
 
     def _remove_at(self, position: int) -> list:
         heap = self._heap
