@@ -15,15 +15,6 @@ __all__ = ['Table', 'GroupedTable', 'AggregatedTable', 'FlatAggregateTable']
 _names = itertools.count(1)
 
 
-def _unsupported(method: str):
-    def refuse(self, *args, **kwargs):
-        raise NotImplementedError(
-            "Table.%s is not supported by pyflink_on_spark yet: use sql_query over a "
-            "temporary view (docs/table.md lists what runs)" % method)
-    refuse.__name__ = method
-    return refuse
-
-
 class Table(object):
     """Made by a TableEnvironment (from_data_stream, from_pandas, sql_query, from_path)."""
 

@@ -59,6 +59,12 @@ class WindowGroupedTable(object):
             return self._window.sql_call("_" + match.group(1))
         return _PROPERTY.sub(replace, sql)
 
+    def aggregate(self, func):
+        raise NotImplementedError(
+            "WindowGroupedTable.aggregate (an aggregate function over group windows) is not "
+            "supported by pyflink_on_spark yet: select() with aggregate calls runs "
+            "(docs/table.md)")
+
     def select(self, *fields) -> 'Table':
         fields = [queries.as_expression(f, "select") for f in fields]
         names = self._table._names()

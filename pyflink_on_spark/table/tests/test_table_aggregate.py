@@ -289,3 +289,14 @@ def test_flat_aggregate_in_batch_mode_fails_when_run_as_on_pyflink():
     with pytest.raises(TableException, match="(?s)Cannot generate a valid execution plan for "
                                              "the given query: .*unsupported SQL feature"):
         result.execute()
+
+
+def test_aggregate_over_group_windows_names_itself():
+    from pyflink_on_spark.table.expressions import lit
+    from pyflink_on_spark.table.window import Tumble
+    from pyflink_on_spark.table.window_tables import GroupWindowedTable
+    _, table = _streaming()
+    grouped = GroupWindowedTable(table, Tumble.over(lit(5).seconds).on(col("v")).alias("w")) \
+        .group_by(col("k"), col("w"))
+    with pytest.raises(NotImplementedError, match="WindowGroupedTable.aggregate"):
+        grouped.aggregate(udaf(MeanMax())(col("v")))
