@@ -175,6 +175,7 @@ def run_processing_time(records: int, general: bool) -> tuple:
 
 
 def main() -> None:
+    global ROW
     parser = argparse.ArgumentParser()
     parser.add_argument("--records", type=int, default=300_000)
     parser.add_argument("--slide-seconds", type=int, default=0,
@@ -193,8 +194,12 @@ def main() -> None:
                              "valgrind --tool=callgrind --callgrind-out-file=/dev/null python "
                              "benchmarks/window_paths.py --session-gap-ms 3000 --rows-once "
                              "--records N, less the count of --records 0, over N")
+    parser.add_argument("--row", type=int, default=ROW,
+                        help="records a call on the rows path, and between two watermarks "
+                             "(a task's rows hold up to 2048: exits/chunked.py)")
     args = parser.parse_args()
     records = args.records
+    ROW = args.row
     if args.rows_once:
         global REPEATS
         REPEATS = 1

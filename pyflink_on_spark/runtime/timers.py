@@ -30,7 +30,7 @@ class TimerQueue:
     """One time domain's timers: Flink's HeapPriorityQueueSet (timestamp order, set
     semantics on (timestamp, key, namespace))."""
 
-    __slots__ = ("_heap", "_index", "_stamps")
+    __slots__ = ("_heap", "_index", "_stamps", "_run", "_stale")
 
     def __init__(self) -> None:
         # _heap[0..n-1]: [timestamp, ident, key, namespace, position]: Flink's 1-based heap
@@ -45,6 +45,16 @@ class TimerQueue:
         self._heap: List[Any] = []
         self._index: Dict[Tuple[int, Any, Any], list] = {}
         self._stamps: Optional[Dict[Any, int]] = None
+        # _run: moves from the root through heapreplace since a position was last read
+        # (_settle). Once a run is longer than a quarter of the heap (+16), such moves no
+        # longer walk the path to write the positions of the elements heapreplace moved up
+        # (~3k instructions a move): the positions are _stale until the next read of one
+        # (a delete, a move from inside the heap or with equal timestamps), which rebuilds
+        # them all at once, at most a few hundred instructions a move of the run. Sessions
+        # of keys reporting in turn move the root's timer with every record and read no
+        # position: they stop paying for the walk.
+        self._run = 0
+        self._stale = False
 
     @property
     def registered_timers(self) -> Dict[Tuple[int, Any, Any], list]:
@@ -74,6 +84,8 @@ class TimerQueue:
     def delete(self, key: Any, namespace: Any, timestamp: int) -> None:
         element = self._index.get((timestamp, hashable_key(key), namespace))
         if element is not None:
+            if self._run:
+                self._settle()
             self._remove_at(element[4])
 
     def move(self, key: Any, namespace: Any, timestamp: int, old_namespace: Any,
@@ -88,7 +100,8 @@ class TimerQueue:
         timestamp, the sift is heapq.heapreplace's, in C: without equal timestamps its
         bottom-up sift puts every element where Flink's top-down one does (the elements
         compare by their timestamps alone then); the positions of the elements it moved up
-        (the path from the root to the new element) are written after it."""
+        (the path from the root to the new element) are written after it, or, after a
+        long run of such moves, left stale until one is read (see __init__)."""
         heap = self._heap
         last = len(heap)   # where register would append the new element
         if last and timestamp >= heap[(last - 1) >> 1][0]:   # and where it would stay
@@ -113,10 +126,23 @@ class TimerQueue:
                 count = stamps[old_timestamp]
                 if count == 1:
                     del stamps[old_timestamp]
-                    if old[4] == 0 and len(stamps) == last - 1 and timestamp not in stamps:
+                    if heap[0] is old and len(stamps) == last - 1 and timestamp not in stamps:
                         # the root's sift in C, no equal timestamps (see above)
                         stamps[timestamp] = 1
-                        self._replace_root(element)
+                        heapreplace(heap, element)
+                        run = self._run
+                        if run >= (last >> 2) + 16:
+                            self._stale = True
+                            return
+                        self._run = run + 1
+                        position = 0
+                        moved = heap[0]
+                        while moved is not element:   # each moved up from its old place
+                            below = moved[4]
+                            moved[4] = position
+                            position = below
+                            moved = heap[position]
+                        element[4] = position
                         return
                 else:
                     stamps[old_timestamp] = count - 1
@@ -132,6 +158,8 @@ class TimerQueue:
             return
         # the heap keeps its length: the new element fills the old one's place and sifts
         # down as _sift_down moves it (each child read once a level: the hot loop)
+        if self._run:
+            self._settle()
         position = start = old[4]
         size = last - 1   # the last index
         child = position + position + 1
@@ -159,52 +187,6 @@ class TimerQueue:
         else:
             heap[position] = element
             element[4] = position
-
-    def timer_handle(self, key: Any, namespace: Any, timestamp: int) -> Optional[list]:
-        """The registered timer (timestamp, key, namespace) as a handle for retime() and
-        rename(), or None. (A hashable key only: the handle is the queue's own element.)"""
-        return self._index.get((timestamp, key, namespace))
-
-    def retime(self, handle: list, timestamp: int) -> bool:
-        """Moves a timer (timer_handle) to ``timestamp``, not earlier than its own, leaving
-        the heap array move() leaves for a move of that timer to a new namespace at
-        ``timestamp`` (register the new one, delete the old), or does nothing and returns
-        False where move() would take its two steps (the new timer would sift up from
-        where register appends it). The handle keeps its identity: the queue's index still
-        holds it under its old timestamp and namespace until rename(). In between, only
-        retime() and operations on other keys' timers may be called: a growing session's
-        timer moved once a record, in Flink's heap order, and renamed once a row of records
-        (WindowOperator._session_rows)."""
-        heap = self._heap
-        last = len(heap)
-        if timestamp < heap[(last - 1) >> 1][0]:
-            return False
-        stamps = self._stamps
-        if stamps is None:
-            stamps = self._count_stamps()
-        old = handle[0]
-        count = stamps[old]
-        if count == 1:
-            del stamps[old]
-        else:
-            stamps[old] = count - 1
-        stamps[timestamp] = stamps.get(timestamp, 0) + 1
-        handle[0] = timestamp
-        if heap[0] is handle and len(stamps) == last:   # no equal timestamps: see move()
-            self._replace_root(handle)
-        else:
-            position = handle[4]
-            if not self._sift_down(handle, position):
-                self._sift_up(handle, position)
-        return True
-
-    def rename(self, handle: list, namespace: Any) -> None:
-        """Indexes a retimed handle under its timestamp and ``namespace`` (see retime)."""
-        index = self._index
-        del index[handle[1]]
-        handle[1] = ident = (handle[0], handle[2], namespace)
-        handle[3] = namespace
-        index[ident] = handle
 
     def peek_timestamp(self):
         heap = self._heap
@@ -269,6 +251,8 @@ class TimerQueue:
         self._heap = []
         self._index = {}
         self._stamps = None
+        self._run = 0
+        self._stale = False
         for timestamp, key, namespace in timers:
             if keep is None or keep(key):
                 self.register(key, namespace, timestamp)
@@ -286,21 +270,13 @@ class TimerQueue:
 
     # -- Flink's HeapPriorityQueue (0-based here: see __init__) ---------------------------------
 
-    def _replace_root(self, element: list) -> None:
-        """``element`` takes the root's place and sifts down, in C (heapq.heapreplace: the
-        elements move as Flink's sift moves them when no two timestamps are equal, see
-        move()); the positions of the elements it moved up (the path from the root to
-        ``element``) are written after it."""
-        heap = self._heap
-        heapreplace(heap, element)
-        position = 0
-        moved = heap[0]
-        while moved is not element:   # each moved up from its old place
-            below = moved[4]
-            moved[4] = position
-            position = below
-            moved = heap[position]
-        element[4] = position
+    def _settle(self) -> None:
+        """Before a position is read: the positions rebuilt if stale, the run ended."""
+        if self._stale:
+            for position, element in enumerate(self._heap):
+                element[4] = position
+            self._stale = False
+        self._run = 0
 
     def _remove_at(self, position: int) -> list:
         heap = self._heap

@@ -75,7 +75,8 @@ class FlinkHeap:
 
 def _check(queue: TimerQueue, reference: FlinkHeap) -> None:
     assert queue.export() == reference.export()
-    assert [element[4] for element in queue._heap] == list(range(len(queue)))
+    if not queue._stale:   # (stale after a long run of root replaces: test below)
+        assert [element[4] for element in queue._heap] == list(range(len(queue)))
     stamps = queue._stamps
     if stamps is not None:   # kept from the first move on: exactly the heap's timestamps
         counted = {}
@@ -161,3 +162,72 @@ def test_a_move_from_the_root_with_distinct_timestamps_takes_heapreplace(monkeyp
     reference.delete(0, "w", 1000 + 2100)
     _check(queue, reference)
     assert len(calls) == 300
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_positions_left_stale_by_a_run_of_root_replaces_are_rebuilt_where_read(seed):
+    """Keys in turn (every move the root's timer to the latest time, heapreplace's case) for
+    long enough that the positions are no longer written, then what reads a position: a
+    delete inside the heap, a move from inside it, a move with an equal timestamp (the
+    Python sift from the root), between runs again; fire rounds in between. The heap stays
+    Flink's throughout, and the positions are right once read."""
+    rng = random.Random(seed)
+    queue, reference = TimerQueue(), FlinkHeap()
+    size = rng.randint(20, 200)
+    ends = {}
+    for key in range(size):
+        ends[key] = 10 * key
+        queue.register(key, "w", 10 * key)
+        reference.register(key, "w", 10 * key)
+    clock = 10 * size
+    stale_runs = 0
+    for _ in range(8):
+        for _ in range(rng.randint(size // 4 + 16, size * 2)):   # keys in turn
+            key = min(ends, key=ends.get)
+            clock += rng.randint(1, 5)
+            queue.move(key, "w", clock, "w", ends[key])
+            reference.register(key, "w", clock)
+            reference.delete(key, "w", ends[key])
+            ends[key] = clock
+            _check(queue, reference)
+        stale_runs += queue._stale
+        action = rng.choice(("delete", "move", "equal", "round"))
+        key = rng.choice(sorted(ends))
+        if action == "delete":
+            queue.delete(key, "w", ends[key])
+            reference.delete(key, "w", ends[key])
+            del ends[key]
+        elif action == "move":   # from inside the heap to the latest time
+            clock += 1
+            queue.move(key, "w", clock, "w", ends[key])
+            reference.register(key, "w", clock)
+            reference.delete(key, "w", ends[key])
+            ends[key] = clock
+        elif action == "equal":   # the root's timer to the latest timestamp there is
+            key = min(ends, key=ends.get)
+            queue.move(key, "v", clock, "w", ends[key])
+            reference.register(key, "v", clock)
+            reference.delete(key, "w", ends[key])
+            _check(queue, reference)
+            queue.delete(key, "v", clock)
+            reference.delete(key, "v", clock)
+            del ends[key]
+        else:
+            up_to = min(ends.values()) + 30
+            due = queue.pop_all_due(up_to)
+            assert due == reference.pop_all_due(up_to)
+            for _, fired, _ in due:
+                del ends[fired]
+        _check(queue, reference)
+        if action != "round":
+            assert not queue._stale
+            assert [element[4] for element in queue._heap] == list(range(len(queue)))
+        for key in range(size, size + 3):   # new sessions
+            if key not in ends:
+                clock += 1
+                ends[key] = clock
+                queue.register(key, "w", clock)
+                reference.register(key, "w", clock)
+        size += 3
+    assert stale_runs >= 4
+    assert queue.pop_all_due(10 ** 9) == reference.pop_all_due(10 ** 9)

@@ -221,3 +221,46 @@ def test_state_off_the_heap_takes_the_general_path(tmp_path):
     h.operator.process_keyed_stamped_many(["a", "a"], [("a", 2), ("a", 20)], [2, 20])
     h.end()
     assert h.values() == [[0, "merge", 4, 2], [20]]
+
+
+@pytest.mark.parametrize("kind", ["reduce", "aggregate", "process"])
+@pytest.mark.parametrize("seed", range(4))
+def test_keys_in_turn_through_rows_leave_what_records_one_by_one_leave(kind, seed):
+    """Keys reporting in turn within the gap (a record grows its key's one session, whose
+    timer is then often the heap's root: TimerQueue.move's sift in C, positions left stale
+    after a long run of them), equal timestamps often, now and then a record out of order
+    or far ahead (a key's second session), pauses that end every session, in rows of
+    random length (_session_rows) against the same records one by one through the general
+    path: the same state, timers in the same heap order and outputs after every row and
+    watermark."""
+    rng = random.Random(seed)
+    rows = Harness(_operator(kind, 50))
+    general = _general(Harness(_operator(kind, 50)))
+    keys = [chr(ord("a") + i) for i in range(rng.randint(2, 12))]
+    now, watermark, turn = 0, -1, 0
+    for _ in range(40):
+        row = []
+        if rng.random() < 0.3:
+            now += 60   # a pause beyond the gap: every session ends
+        for _ in range(rng.randint(1, 40)):
+            key = keys[turn % len(keys)]
+            turn += 1
+            now += rng.choice((0, 0, 1, 2, 3))
+            timestamp = now
+            if rng.random() < 0.1:
+                timestamp = max(0, now - rng.randint(0, 20))
+            elif rng.random() < 0.03:
+                timestamp = now + 200
+            row.append((key, timestamp))
+            general.element((key, timestamp), timestamp)
+        rows.operator.process_keyed_stamped_many(
+            [key for key, _ in row], row, [timestamp for _, timestamp in row])
+        assert _state(rows) == _state(general), seed
+        watermark = max(watermark, now - rng.randint(0, 120))
+        for h in (rows, general):
+            h.watermark(watermark)
+        assert _state(rows) == _state(general), seed
+    for h in (rows, general):
+        h.watermark(MAX_WATERMARK)
+    assert _state(rows) == _state(general)
+    assert len(rows.out) > 10   # sessions fired along the way
