@@ -12,7 +12,6 @@ beside them (one local repository).
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import functools
 import importlib
 import os
@@ -21,6 +20,8 @@ import tempfile
 import threading
 from concurrent.futures import Future
 from typing import Callable, Dict, Iterable, List, Tuple
+
+from pyflink_on_spark.tests.server_tools import file_lock
 
 _futures: Dict[str, Future] = {}
 _lock = threading.Lock()
@@ -34,13 +35,8 @@ def _across_processes(name: str):
     one finds the first one's result and returns)."""
     directory = os.path.join(tempfile.gettempdir(), "pyflink-on-spark-installs-%d" % os.getuid())
     os.makedirs(directory, mode=0o700, exist_ok=True)
-    path = os.path.join(directory, re.sub(r"[^A-Za-z0-9_.-]", "_", name) + ".lock")
-    with open(path, "a") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(lock, fcntl.LOCK_UN)
+    with file_lock(os.path.join(directory, re.sub(r"[^A-Za-z0-9_.-]", "_", name) + ".lock")):
+        yield
 
 
 def installed_once(name: str) -> Callable:

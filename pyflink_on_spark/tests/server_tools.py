@@ -4,12 +4,14 @@ fetched from Maven Central into a cache directory once (a stamp file marks a com
 install, so an interrupted fetch is done again, never half used)."""
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import os
 import shutil
 import socket
 import subprocess
 import tempfile
-from typing import Callable, Optional, Sequence
+from typing import Callable, Iterator, Optional, Sequence
 
 STAMP = "COMPLETE"
 
@@ -18,6 +20,18 @@ def free_port(host: str = "127.0.0.1") -> int:
     with socket.socket() as s:
         s.bind((host, 0))
         return s.getsockname()[1]
+
+
+@contextlib.contextmanager
+def file_lock(path: str) -> Iterator[None]:
+    """Holds an exclusive lock on the file `path` (created if missing): a lock that test
+    processes side by side (pytest-xdist workers, two runs on one machine) wait for."""
+    with open(path, "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
 
 
 def apt_install(packages: Sequence[str]) -> None:

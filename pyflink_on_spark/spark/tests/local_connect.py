@@ -6,19 +6,16 @@ instead of failing."""
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import os
 import tempfile
 from typing import Iterator
+
+from pyflink_on_spark.tests.server_tools import file_lock
 
 LOCK_PATH = os.path.join(tempfile.gettempdir(), "pyflink-on-spark-tests-connect-local.lock")
 
 
 @contextlib.contextmanager
 def one_local_connect_server() -> Iterator[None]:
-    with open(LOCK_PATH, "a") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(lock, fcntl.LOCK_UN)
+    with file_lock(LOCK_PATH):
+        yield
