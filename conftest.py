@@ -4,7 +4,7 @@ for its executors) for the tests that need them; and the project's own pytest pl
 users' jobs (pyflink_on_spark.testing), named here too so that it loads from a checkout that
 is not installed (its entry point has the same name, so it is never registered twice).
 
-The suite can run in pytest-xdist workers (`-n auto`, README): each worker is a test session
+The suite runs in pytest-xdist workers (`-n auto`, README): each worker is a test session
 of its own, so the tests that ask for a server are kept in one worker, which starts each
 server once (see pytest_collection_modifyitems)."""
 import os
