@@ -20,7 +20,7 @@ from typing import List, Sequence, Tuple
 
 from pyflink_on_spark.table.expression import Expression
 from pyflink_on_spark.table.sql.errors import SqlValidationError
-from pyflink_on_spark.table.table_queries import as_expression, check_reads, q
+from pyflink_on_spark.table.table_queries import as_expression, check_reads, q, select_query
 
 __all__ = ['aggregate_query']
 
@@ -56,23 +56,46 @@ def aggregate_query(table: str, names: Sequence[str], keys: Sequence[Expression]
             raise SqlValidationError("Ambiguous column name: %s" % name)
         seen.add(name)
     by_name = dict(columns)
-    items = []
+    selected: List[Expression] = []
     for f in fields:
         f = as_expression(f, "select")
         if f.sql == "`*`" and f.refs == ("*",):
-            items.extend("%s AS %s" % (sql, q(name)) for name, sql in columns)
+            from pyflink_on_spark.table.expressions import col
+            selected.extend(col(name) for name, _ in columns)
             continue
         for ref in f.reads:
             if ref not in by_name:
                 raise SqlValidationError(
                     "Cannot resolve field [%s], input field list:[%s]."
                     % (ref, ", ".join(name for name, _ in columns)))
-        if len(f.refs) != 1 or f.sql != q(f.refs[0]) or f.name is None:
-            raise NotImplementedError(
-                "%s(...).select(%s): pyflink_on_spark selects the aggregated table's columns "
-                "(col('*'), col('a'), col('a').alias('b')) yet, not expressions of them"
-                % (method, f.sql))
-        items.append("%s AS %s" % (by_name[f.refs[0]], q(f.name)))
+        if f.aggregates:
+            raise SqlValidationError("Aggregate functions are not supported in the select "
+                                     "right after the aggregate or flatAggregate operation.")
+        selected.append(f)
+    if all(f.is_column or (len(f.refs) == 1 and f.sql == q(f.refs[0]) and f.name)
+           for f in selected):
+        items = ["%s AS %s" % (by_name[f.refs[0]], q(f.name)) for f in selected]
+        return _grouping_sql(items, table, keys)
+    if method == "flat_aggregate":
+        raise NotImplementedError(
+            "flat_aggregate(...).select(%s): pyflink_on_spark selects the table aggregate's "
+            "columns (col('*'), col('a'), col('a').alias('b')) yet, not expressions of them"
+            % ", ".join(f.sql for f in selected if not f.is_column))
+    # expressions over the aggregated columns: a projection of the grouping query's rows, as
+    # Flink plans it (seen on PyFlink 1.20.5: the aggregate, then a Calc; in STREAMING mode
+    # every change of the aggregate values is a change of the projected row, -U / +U even
+    # when the projection's values are equal); names as a select's (_c<position>, name-TYPE)
+    inner = _grouping_sql(["%s AS %s" % (sql, q(name)) for name, sql in columns], table, keys)
+    outer = select_query(_AGGREGATED, [name for name, _ in columns], selected)
+    return outer.replace("FROM %s" % q(_AGGREGATED),
+                         "FROM (%s) AS %s" % (inner, q(_AGGREGATED)), 1)
+
+
+# the aggregated table's name in the projection over it (Flink's TMP_0 names the aggregate)
+_AGGREGATED = "TMP_AGGREGATED"
+
+
+def _grouping_sql(items: Sequence[str], table: str, keys: Sequence[Expression]) -> str:
     sql = "SELECT %s FROM %s" % (", ".join(items), q(table))
     if keys:
         sql += " GROUP BY %s" % ", ".join(k.sql for k in keys)

@@ -596,10 +596,21 @@ class StreamTableEnvironment(TableEnvironment):
         in the same order, faster (measured: docs/table.md)."""
         description = table._description
         python = any(f.kind == "aggregate" for f in getattr(description, "functions", ()))
-        if not (description.streaming and (self._parallelism() > 1 or python) and
-                table._updates() and self._keyed_changelog_fits(table)):
+        if not (description.streaming and table._updates() and
+                self._keyed_changelog_fits(table)):
             return table
         from dataclasses import replace
+        from pyflink_on_spark.table.sql.grouping import split_grouping
+        grouping = split_grouping(description.flink_query, self._user_aggregates())
+        if grouping.projection is not None:
+            # a projection of a grouping query's changes (table/projected_changelog.py): the
+            # one-task changelog does not take a subquery
+            from pyflink_on_spark.table.projected_changelog import projected_changes
+            columns = table._resolved_columns()
+            changes = projected_changes(self, table, grouping)._description
+            return Table(replace(description, keyed_changelog=changes), self, columns)
+        if not (self._parallelism() > 1 or python):
+            return table
         from pyflink_on_spark.graph.transformations import SinkTransformation
         from pyflink_on_spark.specs.sinks import CollectSinkSpec
         node = self._group_changelog(table, plain=True)._transformation
@@ -639,6 +650,12 @@ class StreamTableEnvironment(TableEnvironment):
         description = table._description
         user = self._user_aggregates()
         grouping = split_grouping(description.flink_query, user)
+        if grouping.projection is not None:
+            from pyflink_on_spark.table.projected_changelog import projected_changelog_stream
+            columns = table._resolved_columns()
+            return projected_changelog_stream(self, table, grouping, ExternalTypeInfo(
+                Types.ROW_NAMED(list(column_names(columns)),
+                                [_type_info(c.sql_type) for c in columns])))
         per_row = self._translated(grouping.per_row, [
             (name, Table(view, self, getattr(view, "columns", None)))
             for name, view in description.inputs])

@@ -31,6 +31,13 @@ class Grouping:
     per_row: str
     keys: int
     items: Tuple[Tuple[str, object], ...]
+    # a projection of a grouping query's rows (`SELECT k, s + 1 FROM (SELECT k, SUM(v) AS s
+    # FROM t GROUP BY k) AS g`: Table.aggregate's select of expressions): `inner` the
+    # grouping query (Flink SQL, which the fields above split), `projection` the outer select
+    # list over its columns, read from the table `projected_from`; None for a grouping query
+    inner: Optional[str] = None
+    projection: Optional[str] = None
+    projected_from: Optional[str] = None
 
 
 def split_grouping(query: str, user_aggregates: Collection[str] = ()) -> Grouping:
@@ -47,11 +54,14 @@ def split_grouping(query: str, user_aggregates: Collection[str] = ()) -> Groupin
         if tree.find(node) is not None:
             raise _refused(what)
     source = tree.args.get("from_") or tree.args.get("from")
-    if source is None or not isinstance(source.this, exp.Table):
-        raise _refused("a subquery as the input")
 
     def render(e) -> str:
         return e.sql(dialect=FLINK_DIALECT)
+
+    if source is not None and isinstance(source.this, exp.Subquery):
+        return _projection(tree, source.this, render, user_aggregates)
+    if source is None or not isinstance(source.this, exp.Table):
+        raise _refused("a subquery as the input")
 
     items = [e.unalias() if isinstance(e, exp.Alias) else e for e in tree.expressions]
     if tree.args.get("distinct") is not None:
@@ -88,6 +98,36 @@ def split_grouping(query: str, user_aggregates: Collection[str] = ()) -> Groupin
     per_row = "SELECT %s FROM %s%s" % (", ".join(columns), render(source.this),
                                        " WHERE %s" % render(where.this) if where else "")
     return Grouping(per_row, len(keys), tuple(shaped))
+
+
+def _projection(tree, subquery, render: Callable, user_aggregates: Collection[str]
+                ) -> Grouping:
+    """A select of expressions over a grouping query's columns: the grouping query split,
+    and the projection each change goes through (row by row, as Flink's Calc after its
+    aggregate: a change of the aggregate values is a change of the projected row)."""
+    from dataclasses import replace
+    from sqlglot import exp
+    inner = subquery.this
+    if not isinstance(inner, exp.Select) or inner.args.get("group") is None and not any(
+            isinstance(node, exp.AggFunc) or isinstance(node, exp.Anonymous) and
+            node.name.lower() in user_aggregates for node in inner.walk()):
+        raise _refused("a subquery as the input")
+    for what, present in (("WHERE over a grouping query's result", tree.args.get("where")),
+                          ("GROUP BY over a grouping query's result", tree.args.get("group")),
+                          ("DISTINCT over a grouping query's result",
+                           tree.args.get("distinct"))):
+        if present is not None:
+            raise _refused(what)
+    if any(isinstance(node, exp.AggFunc) or isinstance(node, exp.Anonymous) and
+           node.name.upper() in AGGREGATES for e in tree.expressions for node in e.walk()):
+        raise _refused("an aggregate over a grouping query's result")
+    inner_text = render(inner)
+    grouping = split_grouping(inner_text, user_aggregates)
+    if grouping.inner is not None:
+        raise _refused("a projection of a projection of a grouping query")
+    return replace(grouping, inner=inner_text,
+                   projection=", ".join(render(e) for e in tree.expressions),
+                   projected_from=subquery.alias_or_name or "__grouped")
 
 
 def aggregate_item(item, name: str, text: str, args: List[str], render: Callable,

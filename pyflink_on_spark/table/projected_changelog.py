@@ -1,0 +1,67 @@
+"""The changelog of a projection of a grouping query's rows in STREAMING mode
+(`SELECT k, s + 1 FROM (SELECT k, SUM(v) AS s FROM t GROUP BY k) AS g`: Table.aggregate's
+select of expressions over the aggregated columns, table/aggregated_tables.py).
+
+As Flink plans it (seen on PyFlink 1.20.5: the aggregate, then a Calc), the grouping query's
+changes are the keyed aggregate's (table/group_aggregates.py, which compares the aggregate
+values: a change of them is a change of the projected row, -U / +U even when the projection's
+values are equal), and each change goes through the projection row by row. Here the keyed
+aggregate's changes (its plain tuples: the values, then the RowKind's value) are a table of a
+stream whose last column is the kind, and the projection a stateless query of that table
+(Spark SQL, bounded or per micro-batch of an unbounded job, as any query of a table of a
+stream) that passes the kind on: its frame is the changelog (KIND last), read by
+to_changelog_stream as any changelog frame (Rows with their RowKinds)."""
+from __future__ import annotations
+
+from pyflink_on_spark.specs.tables import StreamTable, TableColumn
+
+__all__ = ['projected_changes', 'projected_changelog_stream']
+
+# the keyed aggregate's changes: the column holding each change's RowKind value
+_CHANGE_KIND = "__change_kind"
+# a changelog frame's last column, its RowKind value: spark/table_changelog.py's KIND (the
+# table layer does not import spark; a test checks they are one name)
+KIND = "__pyflink_kind"
+
+
+def projected_changes(t_env, table, grouping):
+    """The Table of the projection's changes: its columns, then KIND (the RowKind's value):
+    the rows of execute(), to_pandas() and INSERT (QueryTable.keyed_changelog)."""
+    from pyflink_on_spark.graph.transformations import SinkTransformation
+    from pyflink_on_spark.specs.sinks import CollectSinkSpec
+    from pyflink_on_spark.table.table import Table
+    from pyflink_on_spark.table.table_queries import q
+    description = table._description
+    inner = t_env._translated(grouping.inner, [
+        (name, Table(view, t_env, getattr(view, "columns", None)))
+        for name, view in description.inputs])
+    node = t_env._group_changelog(inner, plain=True)._transformation
+    sink = SinkTransformation(name="Collect Sink", input=node, spec=CollectSinkSpec(),
+                              input_type=node.output_type)
+    sink.parallelism = 1
+    columns = tuple(inner._resolved_columns()) + (TableColumn(_CHANGE_KIND, "INT", False),)
+    changes = Table(StreamTable((sink,), sink.id, t_env._env._job_settings(), columns),
+                    t_env, columns)
+    return t_env._translated("SELECT %s, %s AS %s FROM %s" % (
+        grouping.projection, q(_CHANGE_KIND), q(KIND), q(grouping.projected_from)),
+        [(grouping.projected_from, changes)])
+
+
+def projected_changelog_stream(t_env, table, grouping, type_info):
+    """to_changelog_stream of the projection: Rows named as the table's columns with their
+    RowKinds (`type_info`: their ROW_NAMED type), from the changes' frame (KIND last)."""
+    from pyflink_on_spark.table.columns import column_names
+    from pyflink_on_spark.table.table import Table
+    if t_env._executor().table_reads_unbounded(table._description):
+        # the changes' table would be a table of a stream read by the job's table source,
+        # which an unbounded job does not run (spark/streaming/table_feeds.py)
+        raise NotImplementedError(
+            "a select of expressions over a grouping query's columns (Table.aggregate(...)"
+            ".select(col('x') + 1), SELECT ... FROM (SELECT ... GROUP BY ...)) over a table "
+            "of an unbounded stream is not supported by pyflink_on_spark yet: it runs over "
+            "bounded tables (docs/table.md)")
+    changes = projected_changes(t_env, table, grouping)
+    columns = table._resolved_columns()
+    return t_env._stream_of(Table(changes._description, t_env, columns), as_tuples=False,
+                            type_info=type_info, names=column_names(columns),
+                            changelog=True)
