@@ -23,6 +23,12 @@ MOST_WORKERS = 4
 
 
 def pytest_configure(config) -> None:
+    # the test session's JVM lives for the whole run: it maps the class-data-sharing archive
+    # when there is one but never writes it (it would dump only at the run's end, holding the
+    # key until then: spark/class_cache.py). The drivers the tests start, as users start
+    # them, write it (the second of them) and map it (the rest).
+    from pyflink_on_spark.spark.class_cache import map_only_in_this_process
+    map_only_in_this_process()
     config.addinivalue_line(
         "markers", "uses_servers(*fixtures): the test asks for these server fixtures while "
         "it runs (request.getfixturevalue), so it runs in the servers' xdist worker")

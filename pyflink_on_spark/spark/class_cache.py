@@ -28,7 +28,18 @@ Java 17 has no self-maintaining archive (-XX:+AutoCreateSharedArchive is Java 19
   used (its mtime), and archives beyond the _KEEP_ARCHIVES last used, or not used for
   _UNUSED_DAYS, are removed (a machine found with 48 of them, 7 GB, from CI's fresh
   virtualenvs, before this); so are the seen and failure records of keys unused as long.
-PYFLINK_ON_SPARK_CLASS_CACHE=0 turns all of this off.
+- a writer holds the key for WRITER_HOLD_S at most: while its JVM runs, other starts of the
+  key run without an archive rather than write a second one, but a writer that lives long
+  (an unbounded job, a notebook's session) dumps only when it exits, maybe days later. Seen
+  on the test suite in two pytest-xdist processes: the second process's session JVM, which
+  lives for the whole run, held the key for all of it (the archive was written in the run's
+  last minute, three runs in a row), so every JVM the tests started before then ran without
+  one. After the hold, the next start of the key writes one too; the first complete one is
+  kept, the other removed when its JVM ends.
+PYFLINK_ON_SPARK_CLASS_CACHE=0 turns all of this off; =map maps an archive when there is one
+and never records or writes one, for a process whose JVM lives long (a notebook), as `serve`'s
+Connect server does; `map_only_in_this_process()` does the same for this process alone (a
+test session, whose subprocesses start JVMs as users do).
 """
 from __future__ import annotations
 
@@ -48,6 +59,8 @@ _MAX_FAILURES = 3
 _KEEP_ARCHIVES = 4                   # e.g. two Spark installs, each with and without Kafka
 _UNUSED_DAYS = 30
 _OWNED_FLAGS = ("SharedArchiveFile", "ArchiveClassesAtExit", "-Xshare")
+WRITER_HOLD_S = 600.0   # a short run's JVM exits (and dumps) well within it
+_map_only_here = False  # map_only_in_this_process()
 
 
 def cache_dir() -> str:
@@ -79,8 +92,10 @@ def _read_pid(path: str) -> Optional[int]:
 class ClassCache:
     """The archive of one (java, Spark) pair: which JVM options a new driver gets."""
 
-    def __init__(self, key: str, directory: Optional[str] = None) -> None:
+    def __init__(self, key: str, directory: Optional[str] = None,
+                 map_only: bool = False) -> None:
         self.directory = directory or cache_dir()
+        self.map_only = map_only   # maps an archive, never records a sight or writes one
         self.archive = os.path.join(self.directory, key + ".jsa")
         self._failures = os.path.join(self.directory, key + ".failures")
         self._seen = os.path.join(self.directory, key + ".seen")
@@ -91,7 +106,7 @@ class ClassCache:
         """Options for the driver JVM about to start ("" when no archive can be used)."""
         try:
             mapped = self._mapped()
-            if mapped:
+            if mapped or self.map_only:
                 return mapped
             if self._failure_count() >= _MAX_FAILURES or self._someone_writing():
                 return ""
@@ -150,9 +165,15 @@ class ClassCache:
             return 0
 
     def _someone_writing(self) -> bool:
+        """Whether a live JVM started within WRITER_HOLD_S writes this key's archive (its
+        marker is written as it starts)."""
         for marker in glob.glob(glob.escape(self._prefix) + "*.jsa.tmp.jvm"):
             pid = _read_pid(marker)
-            if pid is not None and process_alive(pid):
+            try:
+                held = time.time() - os.path.getmtime(marker) < WRITER_HOLD_S
+            except OSError:
+                continue
+            if held and pid is not None and process_alive(pid):
                 return True
         return False
 
@@ -254,14 +275,23 @@ def with_class_cache(java_options: str, cache: Optional[ClassCache]) -> str:
     return (java_options + " " + extra).strip() if extra else java_options
 
 
+def map_only_in_this_process() -> None:
+    """JVMs this process starts map an archive and never write one (as with
+    PYFLINK_ON_SPARK_CLASS_CACHE=map, which subprocesses would inherit)."""
+    global _map_only_here
+    _map_only_here = True
+
+
 def class_cache_for(java: Optional[str], spark_home: Optional[str],
                     extra_class_path: str = "") -> Optional[ClassCache]:
     """The cache for this Java and Spark, None when turned off or not determinable."""
-    if os.environ.get(CLASS_CACHE_ENV, "1").strip().lower() in ("0", "false", "no", "off"):
+    mode = os.environ.get(CLASS_CACHE_ENV, "1").strip().lower()
+    if mode in ("0", "false", "no", "off"):
         return None
     if not java or not spark_home:
         return None
     try:
-        return ClassCache(archive_key(java, spark_home, extra_class_path))
+        return ClassCache(archive_key(java, spark_home, extra_class_path),
+                          map_only=mode == "map" or _map_only_here)
     except OSError:
         return None

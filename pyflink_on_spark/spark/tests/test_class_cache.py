@@ -51,6 +51,43 @@ def test_while_a_jvm_writes_the_archive_others_run_without_one(tmp_path):
     assert ClassCache("k", str(tmp_path)).java_options() == ""
 
 
+def test_a_writer_that_runs_past_its_hold_lets_the_next_start_write_one_too(tmp_path):
+    from pyflink_on_spark.spark.class_cache import WRITER_HOLD_S
+    _seen(tmp_path)
+    # another process's writer whose JVM (alive: this one) started before the hold: an
+    # unbounded job's or a notebook's
+    marker = tmp_path / "k.1.jsa.tmp.jvm"
+    marker.write_text(str(os.getpid()))
+    assert ClassCache("k", str(tmp_path)).java_options() == ""     # held
+    started = time.time() - WRITER_HOLD_S - 1
+    os.utime(marker, (started, started))
+    second = ClassCache("k", str(tmp_path))
+    options = second.java_options()
+    assert "-XX:ArchiveClassesAtExit=%s" % second.writing in options
+    second.started(DEAD_PID)               # the short run ended first: its dump is complete
+    _archive_file(second.writing)
+    assert ClassCache("k", str(tmp_path)).java_options().startswith(
+        "-XX:SharedArchiveFile=%s " % (tmp_path / "k.jsa"))
+    # the long-lived writer's marker stays while its JVM runs (it dumps as it exits)
+    assert marker.exists()
+
+
+def test_map_only_maps_an_archive_and_never_records_or_writes_one(tmp_path, monkeypatch):
+    from pyflink_on_spark.spark import class_cache
+    monkeypatch.setattr(class_cache, "_map_only_here", False)   # (conftest.py sets it)
+    monkeypatch.setenv("PYFLINK_ON_SPARK_CLASS_CACHE", "map")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    java = tmp_path / "java"
+    java.write_text("")
+    for _ in range(3):                     # the third start would write one otherwise
+        cache = class_cache_for(str(java), str(tmp_path))
+        assert cache.java_options() == "" and cache.writing is None
+    assert os.listdir(cache.directory) == []
+    _archive_file(cache.archive)
+    assert class_cache_for(str(java), str(tmp_path)).java_options().startswith(
+        "-XX:SharedArchiveFile=%s " % cache.archive)
+
+
 def test_a_finished_archive_is_promoted_and_used(tmp_path):
     _seen(tmp_path)
     writer = ClassCache("k", str(tmp_path))
@@ -174,6 +211,8 @@ def test_the_next_jvm_maps_the_archive_the_previous_one_wrote(tmp_path, monkeypa
     # above): recorded here rather than by a third JVM
     from pyspark.find_spark_home import _find_spark_home
     from pyflink_on_spark.spark.session import java_binary
+    from pyflink_on_spark.spark import class_cache
+    monkeypatch.setattr(class_cache, "_map_only_here", False)   # (conftest.py sets it)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     assert class_cache_for(java_binary(), _find_spark_home()).java_options() == ""
     # the writer only starts its session: the fewer classes it loads, the shorter its dump
