@@ -43,6 +43,7 @@ test session, whose subprocesses start JVMs as users do).
 """
 from __future__ import annotations
 
+import fcntl
 import glob
 import hashlib
 import os
@@ -112,10 +113,27 @@ class ClassCache:
                 return ""
             if not self._seen_before():
                 return ""   # first sight: a key used once never pays the dump
-            self.writing = "%s%d.jsa.tmp" % (self._prefix, os.getpid())
-            return "-XX:ArchiveClassesAtExit=%s %s" % (self.writing, _QUIET)
+            return self._claim_writing()
         except OSError:
             return ""   # only a cache: an unwritable home runs without it
+
+    def _claim_writing(self) -> str:
+        """This run's JVM writes the archive, unless another start claimed it first. The
+        claim is its marker, naming this process until started() names the JVM: two drivers
+        starting at once (tests in two processes) both wrote one when the marker waited for
+        the JVM to be up (~10-20 s), one dump (~43 CPU-s) of the two thrown away."""
+        directory = os.open(self.directory, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+        try:
+            fcntl.flock(directory, fcntl.LOCK_EX)   # (released as it closes)
+            if self._someone_writing():
+                return ""
+            writing = "%s%d.jsa.tmp" % (self._prefix, os.getpid())
+            with open_private(writing + ".jvm", "w") as f:
+                f.write(str(os.getpid()))
+        finally:
+            os.close(directory)
+        self.writing = writing
+        return "-XX:ArchiveClassesAtExit=%s %s" % (self.writing, _QUIET)
 
     def mapping_options(self) -> str:
         """Options for a JVM that may use the archive but must not write one ("" when there

@@ -51,6 +51,15 @@ def test_while_a_jvm_writes_the_archive_others_run_without_one(tmp_path):
     assert ClassCache("k", str(tmp_path)).java_options() == ""
 
 
+def test_a_start_claims_the_writing_before_its_jvm_is_up(tmp_path):
+    # two drivers starting at once: the second runs without one rather than write another
+    _seen(tmp_path)
+    first = ClassCache("k", str(tmp_path))
+    assert "ArchiveClassesAtExit" in first.java_options()     # its JVM not started yet
+    second = ClassCache("k", str(tmp_path))
+    assert second.java_options() == "" and second.writing is None
+
+
 def test_a_writer_that_runs_past_its_hold_lets_the_next_start_write_one_too(tmp_path):
     from pyflink_on_spark.spark.class_cache import WRITER_HOLD_S
     _seen(tmp_path)
