@@ -78,8 +78,14 @@ class TimerQueue:
         stamps = self._stamps
         if stamps is not None:
             stamps[timestamp] = stamps.get(timestamp, 0) + 1
+        position = len(heap)
         heap.append(element)
-        self._sift_up(element, len(heap) - 1)
+        # a timer no earlier than its parent (windows registered in time order) stays where
+        # it lands: _sift_up's first test inline, without its call
+        if position and timestamp < heap[(position - 1) >> 1][0]:
+            self._sift_up(element, position)
+        else:
+            element[4] = position
 
     def delete(self, key: Any, namespace: Any, timestamp: int) -> None:
         element = self._index.get((timestamp, hashable_key(key), namespace))

@@ -95,8 +95,6 @@ FRIENDS: Dict[Tuple[str, str], str] = {
     ("runtime/window/operator.py", "_map"): _HOT + ": the heap state's table of a window",
     ("runtime/window/operator.py", "_tables"):
         _HOT + ": the heap state's tables of every window (a row's records fold into them)",
-    ("runtime/window/operator.py", "_reduce"):
-        _HOT + ": a heap reducing state's reduce function, called inline per record",
     ("runtime/window/operator.py", "_result"):
         _HOT + ": a heap aggregating state's get_result, called inline at a firing",
     # InternalSingleValueWindowFunction (datastream/functions.py) keeps the user's function

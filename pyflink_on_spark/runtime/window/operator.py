@@ -25,7 +25,7 @@ from itertools import repeat
 from pyflink_on_spark.common.typeinfo import Types
 from pyflink_on_spark.datastream.functions import (
     InternalSingleValueWindowFunction, InternalWindowFunction, KeyedStateStore,
-    PassThroughWindowFunction)
+    PassThroughWindowFunction, per_record_callable)
 from pyflink_on_spark.datastream.state import ListStateDescriptor, MapStateDescriptor
 from pyflink_on_spark.datastream.time_domain import TimeDomain
 from pyflink_on_spark.datastream.window import (
@@ -190,6 +190,10 @@ class WindowOperator(KeyedProcessOperator):
             if kind is TumblingProcessingTimeWindows else None
         # the gap of event-time sessions of a static gap (None: dynamic, or not sessions)
         self._session_gap = assigner._session_gap if kind is EventTimeSessionWindows else None
+        # count windows: whether the trigger's count is left to the assigner's (None: not
+        # decided yet) and whether its state is behind (_count_states)
+        self._trigger_counts_derived = None
+        self._trigger_counts_stale = False
 
     # -- lifecycle --------------------------------------------------------------------------
 
@@ -286,6 +290,8 @@ class WindowOperator(KeyedProcessOperator):
 
     def _process(self, value, timestamp) -> None:
         """Flink's WindowOperator.processElement, for any assigner and trigger."""
+        if self._trigger_counts_stale:   # the trigger reads its count state
+            self._write_trigger_counts()
         ts = MIN_WATERMARK if timestamp is None else timestamp
         self._process_windows(value, timestamp, ts,
                               self.assigner.assign_windows(value, ts, self.assigner_context))
@@ -435,7 +441,7 @@ class WindowOperator(KeyedProcessOperator):
             function = state.aggregate_function
             create, add_to = function.create_accumulator, function.add
         elif reducing:
-            reduce = state._reduce
+            reduce = self._reduce_function()
         queue = self._event_queue
         register, delete, move = queue.register, queue.delete, queue.move
         lateness = self.allowed_lateness
@@ -642,7 +648,7 @@ class WindowOperator(KeyedProcessOperator):
             function = state.aggregate_function
             create, add_to = function.create_accumulator, function.add
         elif reducing:
-            reduce = state._reduce
+            reduce = self._reduce_function()
         register = self._event_queue.register
         backend = self.backend
         process_keyed = self.process_keyed
@@ -729,7 +735,7 @@ class WindowOperator(KeyedProcessOperator):
             function = state.aggregate_function
             create, add_to = function.create_accumulator, function.add
         elif not listing:
-            reduce = state._reduce
+            reduce = self._reduce_function()
         register = self._event_queue.register
         backend = self.backend
         process_keyed = self.process_keyed
@@ -923,24 +929,107 @@ class WindowOperator(KeyedProcessOperator):
         grows and, at the trigger's size, restarts and the window fires (FIRE: the contents
         stay, as with PyFlink's CountTrigger). A count window never ends (its max timestamp
         is Long.MAX_VALUE), so no cleanup timer; the states are the ones the assigner and
-        the trigger use, made in the same order."""
-        backend = self.backend
-        assigner, trigger = self.assigner, self.trigger
-        counter = backend.get_partitioned_state(assigner._count_descriptor)
+        the trigger use, made in the same order. Where the trigger's count is the
+        assigner's (_count_states), it is not written here: the window fires at the
+        assigner's count."""
+        assigner = self.assigner
+        counter, fired, derived = self._count_states()
         count = counter.value() or 0
         counter.update(count + 1)
-        window = CountWindow(count // assigner._window_size)
+        size = assigner._window_size
+        window = CountWindow(count // size)
         state = self.window_state
         state.set_current_namespace(window)
         state.add(value)
-        fired = backend.get_partitioned_state(trigger._count_state_descriptor)
-        fired.set_current_namespace(window)
-        fired.add(1)
-        if fired.get() >= trigger._window_size:
+        if derived:
+            self._trigger_counts_stale = True
+            if count % size != size - 1:
+                return
+        else:
+            fired.set_current_namespace(window)
+            fired.add(1)
+            if fired.get() < self.trigger._window_size:
+                return
             fired.clear()
-            contents = self._contents()
-            if contents is not None:
-                self._emit(window, contents, timestamp)
+        contents = self._contents()
+        if contents is not None:
+            self._emit(window, contents, timestamp)
+
+    def _count_states(self):
+        """(the assigner's count state, the trigger's count state, whether the trigger's
+        count is left to the assigner's).
+
+        With count_window(size)'s own CountTrigger (of the windows' size) on the heap
+        backend, a key's trigger count is a function of its assigner count c: the key's
+        window c // size holds c % size elements since its last firing (none when that is
+        0: the firing cleared it) and its earlier windows none. So the count paths keep
+        the assigner's count only (no look-up, read and write of the trigger's table a
+        record: ~1.4k instructions of ~7.7k, benchmarks/RESULTS.md) and fire at it; the
+        trigger's state is written from the assigner's (_write_trigger_counts) before it is
+        read: a snapshot, the general path. That holds while the two counts went in step,
+        as every path moves them; a state restored out of step (another trigger size
+        before) keeps the trigger's own count, checked once (_trigger_counts_in_step)."""
+        backend = self.backend
+        counter = backend.get_partitioned_state(self.assigner._count_descriptor)
+        fired = backend.get_partitioned_state(self.trigger._count_state_descriptor)
+        derived = self._trigger_counts_derived
+        if derived is None:
+            derived = self._trigger_counts_derived = (
+                self.trigger._window_size == self.assigner._window_size
+                and type(counter) is HeapValueState and counter._ns is VOID_NAMESPACE
+                and type(fired) is HeapReducingState
+                and self._trigger_counts_in_step(counter, fired))
+        return counter, fired, derived
+
+    def _derived_trigger_counts(self, counter) -> dict:
+        """The trigger's count tables as the assigner's counts give them: window -> key ->
+        count, for the keys whose window holds elements since its last firing."""
+        size = self.assigner._window_size
+        derived: dict = {}
+        for key, count in counter._map.items():
+            remainder = count % size
+            if remainder:
+                window = CountWindow(count // size)
+                table = derived.get(window)
+                if table is None:
+                    table = derived[window] = {}
+                table[key] = remainder
+        return derived
+
+    def _trigger_counts_in_step(self, counter, fired) -> bool:
+        tables = {namespace: table for namespace, table in fired._tables.items() if table}
+        return tables == self._derived_trigger_counts(counter)
+
+    def _write_trigger_counts(self) -> None:
+        """The trigger's count state written from the assigner's counts (_count_states), in
+        place: its tables' objects stay, as its current namespace's does."""
+        self._trigger_counts_stale = False
+        backend = self.backend
+        counter = backend.get_partitioned_state(self.assigner._count_descriptor)
+        fired = backend.get_partitioned_state(self.trigger._count_state_descriptor)
+        tables, current = fired._tables, fired._map
+        for namespace in [n for n in tables if n.__class__ is CountWindow]:
+            table = tables[namespace]
+            table.clear()
+            if table is not current:
+                del tables[namespace]
+        for window, counts in self._derived_trigger_counts(counter).items():
+            table = tables.get(window)
+            if table is None:
+                tables[window] = counts
+            else:
+                table.update(counts)
+
+    def snapshot_state(self, context) -> dict:
+        if self._trigger_counts_stale:
+            self._write_trigger_counts()
+        return super().snapshot_state(context)
+
+    def restore_state(self, parts, context) -> None:
+        super().restore_state(parts, context)
+        # the restored counts may be out of step: _count_states checks them again
+        self._trigger_counts_derived = None
+        self._trigger_counts_stale = False
 
     def _count_rows(self, keys, values, stamps=None) -> None:
         """process_keyed_many and process_keyed_stamped_many for count_window(size) with a
@@ -948,21 +1037,24 @@ class WindowOperator(KeyedProcessOperator):
         with its states' tables read and written inline (the assigner's count in its
         table, the element folded into its window's contents, the trigger's count
         incremented as its reducing state's add would, removed at the trigger's size as its
-        clear would). Elsewhere (another backend) and for None values (which the states
-        treat apart), records go through process_keyed."""
+        clear would, unless it is left to the assigner's: _count_states). A window's
+        tables are looked up once a row while no firing or other path intervenes. Elsewhere
+        (another backend) and for None values (which the states treat apart), records go
+        through process_keyed."""
         process_keyed = self.process_keyed
         if stamps is None:
             stamps = repeat(None)
         backend = self.backend
-        assigner, trigger = self.assigner, self.trigger
         state = self.window_state
-        counter = backend.get_partitioned_state(assigner._count_descriptor)
-        fired = backend.get_partitioned_state(trigger._count_state_descriptor)
         kind = type(state)
         if self._element_logic != self._process_count_tumbling \
-                or type(counter) is not HeapValueState or counter._ns is not VOID_NAMESPACE \
-                or type(fired) is not HeapReducingState \
                 or kind not in (HeapAggregatingState, HeapReducingState, HeapListState):
+            for key, value, timestamp in zip(keys, values, stamps):
+                process_keyed(key, value, timestamp)
+            return
+        counter, fired, derived = self._count_states()
+        if type(counter) is not HeapValueState or counter._ns is not VOID_NAMESPACE \
+                or type(fired) is not HeapReducingState:
             for key, value, timestamp in zip(keys, values, stamps):
                 process_keyed(key, value, timestamp)
             return
@@ -971,37 +1063,48 @@ class WindowOperator(KeyedProcessOperator):
             function = state.aggregate_function
             create, add_to = function.create_accumulator, function.add
         elif reducing:
-            reduce = state._reduce
+            reduce = self._reduce_function()
         as_is = backend.keys_stored_as_is()
         set_key = self._set_key
         counts = counter._map
-        size, fire_at = assigner._window_size, trigger._window_size
+        size, fire_at = self.assigner._window_size, self.trigger._window_size
+        last = size - 1
         tables, fired_tables = state._tables, fired._tables
         windows = self._window_cache
-        key = None
+        # window number -> [window, its contents' table, its trigger counts' table]: looked
+        # up once, until a firing or a record on another path may drop or make tables
+        held = {}
+        if derived:
+            self._trigger_counts_stale = True
+        key = stored_key = None
         try:
             for key, value, timestamp in zip(keys, values, stamps):
                 if value is None:
                     process_keyed(key, value, timestamp)
+                    held.clear()
                     continue
-                self.current_key = key
                 if key.__class__ in as_is:
-                    backend._key = stored_key = key
+                    stored_key = key
                 else:
                     set_key(key)
                     stored_key = backend._key
                 count = counts.get(stored_key) or 0
                 counts[stored_key] = count + 1
                 number = count // size
-                window = windows.get(number)
-                if window is None or window.__class__ is not CountWindow:
-                    window = CountWindow(number)
-                    if len(windows) >= 4096:
-                        windows.clear()
-                    windows[number] = window
-                table = tables.get(window)
-                if table is None:
-                    table = tables[window] = {}
+                entry = held.get(number)
+                if entry is None:
+                    window = windows.get(number)
+                    if window is None or window.__class__ is not CountWindow:
+                        window = CountWindow(number)
+                        if len(windows) >= 4096:
+                            windows.clear()
+                        windows[number] = window
+                    table = tables.get(window)
+                    if table is None:
+                        table = tables[window] = {}
+                    entry = held[number] = [window, table, None]
+                else:
+                    table = entry[1]
                 if aggregating:
                     accumulator = table.get(stored_key)
                     accumulator = add_to(value, create() if accumulator is None
@@ -1011,7 +1114,8 @@ class WindowOperator(KeyedProcessOperator):
                     else:
                         table.pop(stored_key, None)
                         if not table and table is not state._map:
-                            del tables[window]   # as set_current_namespace drops it
+                            del tables[entry[0]]   # as set_current_namespace drops it
+                            del held[number]
                 elif reducing:
                     current = table.get(stored_key)
                     if current is not None:
@@ -1019,7 +1123,8 @@ class WindowOperator(KeyedProcessOperator):
                         if current is None:
                             del table[stored_key]
                             if not table and table is not state._map:
-                                del tables[window]
+                                del tables[entry[0]]
+                                del held[number]
                         else:
                             table[stored_key] = current
                     else:
@@ -1030,24 +1135,49 @@ class WindowOperator(KeyedProcessOperator):
                         table[stored_key] = [value]
                     else:
                         stored.append(value)
-                fired_table = fired_tables.get(window)
-                if fired_table is None:
-                    fired_table = fired_tables[window] = {}
-                number = fired_table.get(stored_key)
-                number = 1 if number is None else number + 1   # CountTrigger's sum
-                if number < fire_at:
-                    fired_table[stored_key] = number
-                    continue
-                fired_table.pop(stored_key, None)
-                if not fired_table and fired_table is not fired._map:
-                    del fired_tables[window]
+                if derived:
+                    if count % size != last:
+                        continue
+                    window = entry[0]
+                else:
+                    window = entry[0]
+                    fired_table = entry[2]
+                    if fired_table is None:
+                        fired_table = fired_tables.get(window)
+                        if fired_table is None:
+                            fired_table = fired_tables[window] = {}
+                        entry[2] = fired_table
+                    number = fired_table.get(stored_key)
+                    number = 1 if number is None else number + 1   # CountTrigger's sum
+                    if number < fire_at:
+                        fired_table[stored_key] = number
+                        continue
+                    fired_table.pop(stored_key, None)
+                    if not fired_table and fired_table is not fired._map:
+                        del fired_tables[window]
+                # the window fires: the key current, as _emit reads it
+                self.current_key = key
+                backend._key = stored_key
                 state.set_current_namespace(window)
                 contents = self._contents()
                 if contents is not None:
                     self._emit(window, contents, timestamp)
+                held.clear()
         except Exception as e:
             self.current_key = key
+            if stored_key is not None:
+                backend._key = stored_key
             raise self.user_error(e) from None
+        self.current_key = key
+        if stored_key is not None:
+            backend._key = stored_key
+
+    def _reduce_function(self):
+        """The window contents' reduce function as the row loops call it on a heap reducing
+        state (made from window_state_descriptor): the user's own function where the API
+        wrapped a plain one (a Python call less a record), else its bound reduce."""
+        return per_record_callable(self.window_state_descriptor.get_reduce_function(),
+                                   "reduce")
 
     def _cached_window(self, start: int, end: int):
         cache = self._window_cache
