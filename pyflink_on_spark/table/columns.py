@@ -81,7 +81,11 @@ _STRING_LENGTH = 2147483647
 
 def sql_type(data_type) -> str:
     """Flink's SQL text of a DataType, without nullability (VARCHAR(2147483647) is STRING,
-    as Flink prints it)."""
+    as Flink prints it). A SQL type string ('TIMESTAMP_LTZ(3)', as PyFlink's Schema takes
+    one) is parsed first."""
+    if isinstance(data_type, str):
+        from pyflink_on_spark.table.sql.flink_types import parse_type
+        data_type = parse_type(data_type)
     simple = _SIMPLE.get(type(data_type))
     if simple is not None:
         return simple
@@ -107,6 +111,9 @@ def sql_type(data_type) -> str:
 
 
 def data_type_column(name: str, data_type) -> TableColumn:
+    if isinstance(data_type, str):
+        from pyflink_on_spark.table.sql.flink_types import parse_type
+        data_type = parse_type(data_type)
     return TableColumn(name, sql_type(data_type), data_type._nullable)
 
 

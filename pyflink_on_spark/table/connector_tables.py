@@ -65,7 +65,7 @@ def connector_table(create_table, t_env):
         table = unbounded_datagen_table(create_table, t_env, physical, max(parallelism, 1))
     computed = [c for c in create_table.columns if not c.is_physical]
     if not computed:
-        return table
+        return _with_rowtime(table, create_table) if _is_bounded(create_table) else table
     # computed columns: a query over the generated rows, in the declared column order
     items = ", ".join("`%s`" % c.name if c.is_physical else _computed(c)
                       for c in create_table.columns)
@@ -75,7 +75,23 @@ def connector_table(create_table, t_env):
     expressions = {c.name: _quoted(c.expression) for c in computed}
     columns = tuple(replace(c, expression=expressions.get(c.name))
                     for c in query._resolved_columns())
-    return Table(query._description, t_env, columns)
+    table = Table(query._description, t_env, columns)
+    return _with_rowtime(table, create_table) if _is_bounded(create_table) else table
+
+
+def _with_rowtime(table, create_table):
+    """A bounded table's watermarked column as the time attribute it is on PyFlink (seen on
+    PyFlink 1.20.5: `ts` TIMESTAMP_LTZ(3) *ROWTIME* and the WATERMARK line in print_schema),
+    which OVER windows and window aggregates are ordered by. Its rows are all there at once,
+    so none is late (docs/table.md). An unbounded datagen table's column stays as it is:
+    its watermarks are not generated (a window or OVER window over it is refused)."""
+    from pyflink_on_spark.table.table import Table
+    watermark = create_table.watermark
+    if watermark is None:
+        return table
+    columns = tuple(replace(c, rowtime=True, watermark=_quoted(watermark.expression))
+                    if c.name == watermark.column else c for c in table._resolved_columns())
+    return Table(table._description, table._t_env, columns)
 
 
 def _quoted(expression: str) -> str:

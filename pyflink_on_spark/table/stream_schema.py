@@ -127,6 +127,9 @@ def stream_schema(derived: Sequence[TableColumn], atomic: bool, schema) -> Strea
     for kind, name, detail in declarations:
         if kind == "metadata":
             data_type, key, virtual = detail
+            if isinstance(data_type, str):      # column_by_metadata('rowtime', 'TIMESTAMP_LTZ(3)')
+                from pyflink_on_spark.table.sql.flink_types import parse_type
+                data_type = parse_type(data_type)
             if (key or name) != ROWTIME_KEY:
                 # Flink's words (when a query reads the table), then the one key it lists
                 raise SqlValidationError(

@@ -146,10 +146,11 @@ class OverWindow(object):
             end_kind, end = _bound(self.following, "following")
             if end != "CURRENT ROW":
                 end = end.replace("PRECEDING", "FOLLOWING")
-        if end_kind != kind and end != "CURRENT ROW":
-            raise NotImplementedError(
-                "an over window whose preceding (%s) and following (%s) are of different "
-                "kinds (rows / range) is not supported by pyflink_on_spark" % (kind, end_kind))
+        if self.following is not None and end_kind != kind:
+            # seen on PyFlink 1.20.5: an interval preceding and CURRENT_ROW following (also
+            # UNBOUNDED_RANGE and CURRENT_ROW) fail at select() with a ValidationException
+            from pyflink_on_spark.table.sql.errors import SqlValidationError
+            raise SqlValidationError("Preceding and following must be of same interval type.")
         parts = []
         if self.partition_by:
             parts.append("PARTITION BY %s" % ", ".join(self.partition_by))

@@ -53,3 +53,17 @@ def test_over_windows_are_flink_sql_window_specifications():
         Over.order_by(col("ts")).preceding(UNBOUNDED_ROW).alias("w").spec_sql()
     with pytest.raises(NotImplementedError, match="row_interval"):
         Over.order_by(col("ts")).preceding(lit(2)).alias("w").spec_sql()
+
+
+def test_over_window_bounds_of_different_kinds_fail_with_flinks_words():
+    # seen on PyFlink 1.20.5: at select(), for an interval or UNBOUNDED_RANGE preceding and
+    # CURRENT_ROW following (compat_tests/cases/table/over_windows_rowtime.py)
+    from pyflink_on_spark.table.expressions import (
+        CURRENT_RANGE, CURRENT_ROW, UNBOUNDED_RANGE, row_interval)
+    from pyflink_on_spark.table.sql.errors import SqlValidationError
+    for preceding, following in ((lit(1).seconds, CURRENT_ROW), (UNBOUNDED_RANGE, CURRENT_ROW),
+                                 (row_interval(2), CURRENT_RANGE)):
+        w = Over.order_by(col("ts")).preceding(preceding).following(following).alias("w")
+        with pytest.raises(SqlValidationError,
+                           match="Preceding and following must be of same interval type."):
+            w.spec_sql()
