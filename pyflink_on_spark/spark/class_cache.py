@@ -31,11 +31,12 @@ Java 17 has no self-maintaining archive (-XX:+AutoCreateSharedArchive is Java 19
 - a writer holds the key for WRITER_HOLD_S at most: while its JVM runs, other starts of the
   key run without an archive rather than write a second one, but a writer that lives long
   (an unbounded job, a notebook's session) dumps only when it exits, maybe days later. Seen
-  on the test suite in two pytest-xdist processes: the second process's session JVM, which
-  lives for the whole run, held the key for all of it (the archive was written in the run's
-  last minute, three runs in a row), so every JVM the tests started before then ran without
-  one. After the hold, the next start of the key writes one too; the first complete one is
-  kept, the other removed when its JVM ends.
+  on the test suite, whose session JVM lives for the whole run: started as its key's second
+  (after a test's driver in one process, after the other worker's session in two xdist
+  workers), it held the key for all of it (the archive was written in the run's last
+  minute, three runs in a row, one of them in one process), so every JVM the tests started
+  ran without one. After the hold, the next start of the key writes one too; the first
+  complete one is kept, the other removed when its JVM ends.
 PYFLINK_ON_SPARK_CLASS_CACHE=0 turns all of this off; =map maps an archive when there is one
 and never records or writes one, for a process whose JVM lives long (a notebook), as `serve`'s
 Connect server does; `map_only_in_this_process()` does the same for this process alone (a
