@@ -205,6 +205,15 @@ class TableEnvironment(object):
                     + (" *ROWTIME*" if c.rowtime else ""))
                    for c in table._resolved_columns()] for name, table in named},
             functions.signatures())
+        if translated.ranking is not None and self._is_streaming():
+            # seen on PyFlink 1.20.5: WHERE rn <= N over it is a Top-N whose changelog updates
+            # the ranks as rows arrive (-U / +U); without the filter an OVER window that
+            # must be ordered by a time attribute
+            raise NotImplementedError(
+                "%s() OVER (...) in STREAMING mode is not supported by pyflink_on_spark yet: "
+                "Flink plans it as a Top-N or deduplication (WHERE rn <= N) whose changelog "
+                "updates the ranks as rows arrive; BATCH mode (EnvironmentSettings."
+                "in_batch_mode()) runs it (docs/table.md)" % translated.ranking)
         if translated.over_window and any(self._executor().table_reads_unbounded(
                 table._description) for _, table in named):
             raise NotImplementedError(

@@ -13,8 +13,9 @@ taking the window.
 What Flink refuses (in STREAMING mode when the query runs, in its words: `failure`): an order
 that is not one ascending time attribute, a frame ending after the current row, two
 different windows in one select. What is not translated (UnsupportedSqlError naming it):
-ranking and offset functions (ROW_NUMBER, RANK, LAG...), DISTINCT aggregates over a window
-(Spark has none), a ROWS frame of an interval (Flink runs it as an unbounded ROWS frame).
+ranking and offset functions (RANK, LAG...; ROW_NUMBER is translate.py's), DISTINCT
+aggregates over a window (Spark has none), a ROWS frame of an interval (Flink runs it as an
+unbounded ROWS frame).
 
 Rows of equal time in a ROWS frame: Flink takes them in arrival order, Spark in an order of
 its own (docs/table.md Differences)"""

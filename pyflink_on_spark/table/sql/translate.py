@@ -75,6 +75,9 @@ class SparkQuery:
     # the query with its rows in the order Flink's STREAMING OVER windows emit them (None: no
     # such order; over_windows.emit_ordered)
     emit_ordered_sql: Optional[str] = None
+    # the ranking function it calls OVER a window (ROW_NUMBER), which runs in BATCH mode:
+    # STREAMING mode plans it as Flink's Top-N / deduplication, a changelog (over_windows.py)
+    ranking: Optional[str] = None
 
 
 # Node types that mean the same in both engines once their children are translated
@@ -143,6 +146,7 @@ class _Translator:
         self.var_types: Dict[int, DataType] = {}     # types of pre-translated Spark text
         self.failure: Optional[str] = None           # SparkQuery.failure
         self.over_keys: List[str] = []               # the OVER windows (over_windows.py)
+        self.ranking: Optional[str] = None           # SparkQuery.ranking
         self.over_windows: List[over_windows.OverWindow] = []
         self.tables = {name: _column_specs(cols) for name, cols in tables.items()}
         self.windows = windows
@@ -751,6 +755,10 @@ class _Translator:
         call = e.this
         name = 'COUNT' if isinstance(call, exp.Count) else (
             call.name.upper() if isinstance(call, exp.Anonymous) else type(call).__name__.upper())
+        if name == 'ROW_NUMBER' or isinstance(call, exp.RowNumber):
+            if call.expressions:
+                raise SqlValidationError('ROW_NUMBER() takes no arguments')
+            return self.row_number(e, scope)
         if name not in AGGREGATES:
             over_windows.refuse_function(name)
         if isinstance(call, exp.Count):
@@ -767,6 +775,17 @@ class _Translator:
             self.failure = failure
         translated, dt = self.aggregate(name, call, scope)
         return over_windows.over_aggregate(translated, window), dt
+
+    def row_number(self, e: exp.Window, scope: _Scope):
+        """ROW_NUMBER() OVER (PARTITION BY ... ORDER BY ...): Spark's, the same numbering of
+        each partition's rows in the window's order (BIGINT NOT NULL, seen on PyFlink 1.20.5
+        in BATCH mode; STREAMING mode refuses it: SparkQuery.ranking)."""
+        window, _ = over_windows.over_window(e, lambda x: self.expr(x, scope))
+        if window.order is None or window.spec is not None:
+            raise UnsupportedSqlError('ROW_NUMBER() OVER (...) without ORDER BY, or with a '
+                                      'frame, is not supported by pyflink_on_spark')
+        self.ranking = 'ROW_NUMBER'
+        return window.over(exp.RowNumber()), DataTypes.BIGINT(False)
 
     def timestamp_arithmetic(self, name: str, e: exp.Anonymous, scope: _Scope,
                              aggregate_ok: bool):
@@ -996,7 +1015,7 @@ def translate_query(query: str, tables: Mapping[str, Columns],
         if translator.over_windows and not windows else None
     return SparkQuery(sql, tuple((n, flink_type_string(t) if t is not None else None)
                                  for n, t in columns), translator.failure,
-                      bool(translator.over_keys), ordered)
+                      bool(translator.over_keys), ordered, translator.ranking)
 
 
 def _calcite_type(time_type: DataType) -> str:

@@ -69,7 +69,8 @@ def test_shapes_flinks_streaming_planner_refuses_fail_when_the_query_runs(query,
 
 
 @pytest.mark.parametrize('query, named', [
-    ('SELECT ROW_NUMBER() OVER (PARTITION BY name ORDER BY ts) FROM t', 'ROW_NUMBER'),
+    ('SELECT ROW_NUMBER() OVER (PARTITION BY name) FROM t', 'ROW_NUMBER'),
+    ('SELECT RANK() OVER (PARTITION BY name ORDER BY ts) FROM t', 'RANK'),
     ('SELECT LAG(price) OVER (PARTITION BY name ORDER BY ts) FROM t', 'LAG'),
     ('SELECT SUM(DISTINCT price) OVER (PARTITION BY name ORDER BY ts) FROM t', 'DISTINCT'),
     ("SELECT SUM(price) OVER (ORDER BY ts ROWS BETWEEN INTERVAL '1' SECOND PRECEDING AND "
@@ -102,3 +103,30 @@ def test_streaming_rows_come_in_the_time_order_flink_emits_them():
     assert translate('SELECT SUM(price) OVER (ORDER BY millis) FROM t').emit_ordered_sql is None
     assert translate('SELECT SUM(price) OVER (ORDER BY ts) AS s FROM t ORDER BY s') \
         .emit_ordered_sql is None
+
+
+def test_row_number_is_sparks_numbering_and_a_ranking_streaming_refuses():
+    r = translate('SELECT name, rn FROM (SELECT name, ROW_NUMBER() OVER (PARTITION BY name '
+                  'ORDER BY price DESC) AS rn FROM t) WHERE rn <= 2')
+    assert 'ROW_NUMBER() OVER (PARTITION BY `name` ORDER BY `price` DESC) AS `rn`' in r.sql
+    assert r.columns == (('name', 'STRING'), ('rn', 'BIGINT NOT NULL'))   # seen on PyFlink
+    assert r.ranking == 'ROW_NUMBER' and not r.over_window
+    assert translate('SELECT SUM(price) OVER (ORDER BY ts) FROM t').ranking is None
+    with pytest.raises(SqlValidationError, match='takes no arguments'):
+        translate('SELECT ROW_NUMBER(price) OVER (ORDER BY ts) FROM t')
+
+
+def test_row_number_runs_in_batch_mode_and_is_refused_by_name_in_streaming():
+    from pyflink_on_spark.table import EnvironmentSettings, TableEnvironment
+    query = ('SELECT k, rn FROM (SELECT k, ROW_NUMBER() OVER (PARTITION BY k ORDER BY v) '
+             'AS rn FROM t) WHERE rn = 1')
+    for settings in (EnvironmentSettings.in_batch_mode(),
+                     EnvironmentSettings.in_streaming_mode()):
+        t_env = TableEnvironment.create(settings)
+        t_env.create_temporary_view('t', t_env.from_elements([('a', 1)], ['k', 'v']))
+        if settings.is_streaming_mode():
+            with pytest.raises(NotImplementedError, match=r'ROW_NUMBER\(\) OVER \(...\) in '
+                                                          'STREAMING mode .* Top-N'):
+                t_env.sql_query(query)
+        else:
+            assert t_env.sql_query(query).get_schema().get_field_names() == ['k', 'rn']
