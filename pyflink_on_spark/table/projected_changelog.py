@@ -13,7 +13,7 @@ stream) that passes the kind on: its frame is the changelog (KIND last), read by
 to_changelog_stream as any changelog frame (Rows with their RowKinds)."""
 from __future__ import annotations
 
-from pyflink_on_spark.specs.tables import StreamTable, TableColumn
+from pyflink_on_spark.specs.tables import TableColumn
 
 __all__ = ['projected_changes', 'projected_changelog_stream']
 
@@ -27,21 +27,14 @@ KIND = "__pyflink_kind"
 def projected_changes(t_env, table, grouping):
     """The Table of the projection's changes: its columns, then KIND (the RowKind's value):
     the rows of execute(), to_pandas() and INSERT (QueryTable.keyed_changelog)."""
-    from pyflink_on_spark.graph.transformations import SinkTransformation
-    from pyflink_on_spark.specs.sinks import CollectSinkSpec
     from pyflink_on_spark.table.table import Table
     from pyflink_on_spark.table.table_queries import q
     description = table._description
     inner = t_env._translated(grouping.inner, [
         (name, Table(view, t_env, getattr(view, "columns", None)))
         for name, view in description.inputs])
-    node = t_env._group_changelog(inner, plain=True)._transformation
-    sink = SinkTransformation(name="Collect Sink", input=node, spec=CollectSinkSpec(),
-                              input_type=node.output_type)
-    sink.parallelism = 1
     columns = tuple(inner._resolved_columns()) + (TableColumn(_CHANGE_KIND, "INT", False),)
-    changes = Table(StreamTable((sink,), sink.id, t_env._env._job_settings(), columns),
-                    t_env, columns)
+    changes = Table(t_env._keyed_changes(inner, columns, changelog=False), t_env, columns)
     return t_env._translated("SELECT %s, %s AS %s FROM %s" % (
         grouping.projection, q(_CHANGE_KIND), q(KIND), q(grouping.projected_from)),
         [(grouping.projected_from, changes)])

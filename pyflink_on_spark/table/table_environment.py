@@ -620,16 +620,21 @@ class StreamTableEnvironment(TableEnvironment):
             return Table(replace(description, keyed_changelog=changes), self, columns)
         if not (self._parallelism() > 1 or python):
             return table
+        columns = table._resolved_columns()
+        changes = self._keyed_changes(table, columns, changelog=True)
+        return Table(replace(description, keyed_changelog=changes), self, columns)
+
+    def _keyed_changes(self, table: Table, columns, changelog: bool) -> StreamTable:
+        """The keyed aggregate's changes of a grouping query (_group_changelog's plain
+        tuples) as a table of a stream of those `columns` (`changelog`: a changelog frame)."""
         from pyflink_on_spark.graph.transformations import SinkTransformation
         from pyflink_on_spark.specs.sinks import CollectSinkSpec
         node = self._group_changelog(table, plain=True)._transformation
         sink = SinkTransformation(name="Collect Sink", input=node, spec=CollectSinkSpec(),
                                   input_type=node.output_type)
         sink.parallelism = 1
-        columns = table._resolved_columns()
-        changes = StreamTable((sink,), sink.id, self._env._job_settings(), columns,
-                              changelog=True)
-        return Table(replace(description, keyed_changelog=changes), self, columns)
+        return StreamTable((sink,), sink.id, self._env._job_settings(), columns,
+                           changelog=changelog)
 
     def _keyed_changelog_fits(self, table: Table) -> bool:
         """Whether a grouping query's changelog can be the keyed aggregate's
