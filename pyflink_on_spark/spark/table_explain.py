@@ -11,11 +11,10 @@ __all__ = ['spark_plan']
 
 def spark_plan(description, session, mode: str = "formatted") -> str:
     """Spark's explain text of a QueryTable's query (`mode`: DataFrame.explain's)."""
-    from pyflink_on_spark.spark.table_frames import input_columns, spark_schema
+    from pyflink_on_spark.spark.table_frames import input_columns, register_view, spark_schema
     for name, view in description.inputs:
-        # quoted as table_frames registers views (Flink names such as UnnamedTable$0)
-        session.createDataFrame([], spark_schema(input_columns(view, session))) \
-            .createOrReplaceTempView("`%s`" % name.replace("`", "``"))
+        register_view(session, name, session.createDataFrame(
+            [], spark_schema(input_columns(view, session))))
     if description.functions:
         from pyflink_on_spark.spark.table_udfs import register_functions
         register_functions(session, description.functions)

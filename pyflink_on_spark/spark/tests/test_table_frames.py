@@ -52,3 +52,42 @@ def test_timestamp_ltz_values_become_instants_as_pyflink_gives_them():
     assert repr(_values(column)[0]) == "Instant<4, 200000000>"
     naive = pa.array([1_000_000], pa.int64()).cast(pa.timestamp("us"))
     assert not isinstance(_values(naive)[0], Instant)
+
+
+def test_a_rows_tables_frame_is_made_once_and_its_view_registered_once(spark, monkeypatch):
+    # every query over a from_elements table reads the same rows: one DataFrame per session
+    # and table, and its view is not registered again while it holds that frame
+    from pyflink_on_spark.spark import table_frames
+    from pyflink_on_spark.specs.tables import RowsTable, TableColumn
+    rows = RowsTable((TableColumn("a", "INT"),), ((1,), (2,)))
+    assert table_frames.table_frame(rows, spark) is table_frames.table_frame(rows, spark)
+    registered = []
+    real = table_frames._view_name
+    monkeypatch.setattr(table_frames, "_view_name",
+                        lambda name: registered.append(name) or real(name))
+    frame = table_frames.table_frame(rows, spark)
+    table_frames.register_view(spark, "once", frame)
+    table_frames.register_view(spark, "once", frame)
+    assert registered == ["once"]
+    table_frames.register_view(spark, "once", spark.createDataFrame([], "a INT"))
+    table_frames.register_view(spark, "once", frame)
+    assert registered == ["once"] * 3
+    assert [r.a for r in spark.sql("SELECT a FROM once").collect()] == [1, 2]
+
+
+def test_queries_read_a_views_current_table_around_explain_and_a_replaced_view(spark):
+    # explain registers a query's views as empty frames, and a view name may be bound to
+    # another table: the next query still reads the view's current rows
+    from pyflink_on_spark.table import EnvironmentSettings, TableEnvironment
+    t_env = TableEnvironment.create(EnvironmentSettings.in_batch_mode())
+    t_env.create_temporary_view("t", t_env.from_elements([(1,), (2,)], ["a"]))
+
+    def values():
+        with t_env.sql_query("SELECT a * 10 AS b FROM t").execute().collect() as rows:
+            return sorted(row[0] for row in rows)
+    assert values() == [10, 20]
+    assert "== Spark Plan ==" in t_env.sql_query("SELECT a FROM t").explain()
+    assert values() == [10, 20]
+    t_env.drop_temporary_view("t")
+    t_env.create_temporary_view("t", t_env.from_elements([(7,)], ["a"]))
+    assert values() == [70]
