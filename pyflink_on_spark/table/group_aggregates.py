@@ -16,7 +16,7 @@ A query with a Python aggregate function (udaf) runs as PyFlink's Python group a
 from __future__ import annotations
 
 import struct
-from decimal import Decimal
+from decimal import Context, Decimal
 from typing import List, Optional, Sequence, Tuple
 
 from pyflink_on_spark.datastream.functions import KeyedProcessFunction
@@ -34,6 +34,21 @@ def _single(value: float) -> float:
     return struct.unpack("f", struct.pack("f", value))[0]
 
 
+# DECIMAL sums exact to 38 digits and beyond (Python's default context rounds to 28)
+_DECIMALS = Context(prec=80)
+
+
+def decimal_quotient(total: Decimal, count: int, scale: int) -> Decimal:
+    """total / count at `scale` digits, rounded half up (away from zero), as Flink's DECIMAL
+    AVG divides (seen on PyFlink 1.20.5: AVG of -1.00000001, 0.5 is -0.25000001); exact, in
+    integers."""
+    scaled = int(total.scaleb(scale, _DECIMALS))    # total's scale <= scale: exact
+    quotient, remainder = divmod(abs(scaled), count)
+    if 2 * remainder >= count:
+        quotient += 1
+    return Decimal(quotient if scaled >= 0 else -quotient).scaleb(-scale, _DECIMALS)
+
+
 class Aggregate:
     """One aggregate call: `function` (COUNT, SUM, MIN, MAX, AVG), the index of its argument
     in the row (None: COUNT(*)), the argument's Flink type."""
@@ -45,6 +60,9 @@ class Aggregate:
         self.bits = _BITS.get(base)
         self.single = base == "FLOAT"
         self.decimal = base == "DECIMAL"
+        # AVG of a DECIMAL(p, s) is a DECIMAL(38, max(6, s)) (Flink's; seen on PyFlink 1.20.5)
+        self.avg_scale = max(6, int(arg_type.split(",")[1].strip(" )"))) \
+            if self.decimal and "," in arg_type else 6
 
     def initial(self):
         return (0, 0) if self.function == "AVG" else 0 if self.function == "COUNT" else None
@@ -62,7 +80,7 @@ class Aggregate:
         if self.function == "SUM":
             return self._sum(acc, value)
         total, count = acc
-        return (self._sum(total, value) if self.bits is None else total + value, count + 1)
+        return (self._avg_sum(total, value), count + 1)
 
     def adder(self):
         """add, made for this call (the keyed aggregate's per-row path): COUNT, MIN, MAX and
@@ -84,7 +102,7 @@ class Aggregate:
                 total = acc + value
                 return total if -half <= total < half else _wrap(total, self.bits)
             return add_wrapped
-        if function == "SUM" and not self.single:
+        if function == "SUM" and not self.single and not self.decimal:
             def add_sum(acc, row):
                 value = row[argument]
                 if value is None:
@@ -112,8 +130,7 @@ class Aggregate:
         if self.function == "AVG":
             if acc[1] == 0 or other[1] == 0:
                 return other if acc[1] == 0 else acc
-            total = acc[0] + other[0] if self.bits is not None else self._sum(acc[0], other[0])
-            return (total, acc[1] + other[1])
+            return (self._avg_sum(acc[0], other[0]), acc[1] + other[1])
         if other is None or acc is None:
             return acc if other is None else other
         if self.function == "MIN":
@@ -129,7 +146,20 @@ class Aggregate:
             return _wrap(acc + value, self.bits)
         if self.single:
             return _single(acc + value)
+        if self.decimal:
+            return _DECIMALS.add(acc, value)
         return acc + value
+
+    def _avg_sum(self, total, value):
+        """AVG's sum as Flink keeps it (its AvgAggFunction's sum type, seen on PyFlink
+        1.20.5): a BIGINT for each integer type, wrapping (AVG of 2^63 - 1 and 10 is
+        -4611686018427387899), a DOUBLE for a FLOAT (AVG of 16777216, 1, 1 is 5592406.0,
+        where a FLOAT sum gives 5592405.5), a DECIMAL(38, s) for a DECIMAL."""
+        if self.bits is not None:
+            return _wrap(total + value, 64)
+        if self.decimal:
+            return _DECIMALS.add(total, value)
+        return total + value
 
     def result(self, acc):
         if self.function != "AVG":
@@ -141,7 +171,7 @@ class Aggregate:
             quotient = abs(total) // count
             return quotient if total >= 0 else -quotient
         if self.decimal:
-            return Decimal(total) / count
+            return decimal_quotient(total, count, self.avg_scale)
         mean = total / count
         return _single(mean) if self.single else mean
 
