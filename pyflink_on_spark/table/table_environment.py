@@ -216,10 +216,10 @@ class TableEnvironment(object):
                 "in_batch_mode()) runs it (docs/table.md)" % translated.ranking)
         if translated.over_window and any(self._executor().table_reads_unbounded(
                 table._description) for _, table in named):
-            raise NotImplementedError(
-                "an OVER window over a table of an unbounded stream is not supported by "
-                "pyflink_on_spark yet: it runs OVER windows of bounded tables (Spark SQL "
-                "window functions); docs/table.md")
+            # a keyed over aggregate when the table is read (over_window_streams.py)
+            from pyflink_on_spark.table.over_window_streams import check_over_query
+            check_over_query(query, self._is_streaming(), translated.failure,
+                             [(name, table._description) for name, table in named])
         from pyflink_on_spark.table.function_registry import job_parameters
         udfs = functions.specs(translated.sql, job_parameters(self._config, self._env))
         python_failure = None
@@ -478,6 +478,9 @@ class StreamTableEnvironment(TableEnvironment):
         columns = table._resolved_columns()
         names = tuple(names or column_names(columns))
         window_rows = self._window_rows(table, names)
+        if window_rows is None:
+            from pyflink_on_spark.table.over_window_streams import over_rows
+            window_rows = over_rows(self, table, names)
         if window_rows is not None:
             return window_rows if type_info is None or not as_tuples else window_rows.map(
                 tuple, output_type=type_info)
