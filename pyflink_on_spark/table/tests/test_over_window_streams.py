@@ -212,3 +212,48 @@ def test_over_an_unbounded_datagen_tables_watermark_column_is_refused_by_name():
     # a column that is no time attribute on PyFlink either: Flink's words when it runs
     over = t_env.sql_query("SELECT SUM(id) OVER (ORDER BY ts) FROM plain")
     assert "must be defined on a time attribute" in over._failure
+
+
+@pytest.mark.parametrize("rows, preceding", [(True, 2), (False, 2000), (True, None)])
+def test_the_operator_restored_from_a_checkpoint_goes_on_as_one_run(tmp_path, rows, preceding):
+    from pyflink_on_spark.datastream.functions import wrap_key_selector
+    from pyflink_on_spark.runtime.checkpoint.context import CheckpointContext
+    from pyflink_on_spark.runtime.checkpoint.store import SnapshotStore
+    from pyflink_on_spark.runtime.operators.keyed_process import KeyedProcessOperator
+    from pyflink_on_spark.runtime.testing import OperatorHarness
+    from pyflink_on_spark.table.over_aggregate import OverFunction
+
+    def harness():
+        # the per-row query's rows: (__t, k, x), the aggregate over x; out: Row(k, x, s)
+        function = OverFunction(OverRules([OverCall("SUM", 2, "INT")], rows, preceding),
+                                ["k", "x", "s"], [(ROW_VALUE, 0), (ROW_VALUE, 1),
+                                                  (AGGREGATE, None)], 1)
+        return OverHarness(KeyedProcessOperator(function, wrap_key_selector(
+            lambda v: (v[1],))), name="over")
+
+    class OverHarness(OperatorHarness):
+        sent = largest = MIN
+
+        def feed(self, part):
+            for k, millis, x in part:
+                self.element((millis, k, x), millis)
+                self.largest = max(self.largest, millis - 1000)
+                if self.largest - max(self.sent, 0) > 200:
+                    self.sent = self.largest
+                    self.watermark(self.sent)
+
+    def seen(h):
+        return [(tuple(row), ts) for row, ts in h.out]
+
+    whole = harness()
+    whole.feed(ROWS)
+    first = harness()
+    first.feed(ROWS[:8])
+    store = SnapshotStore(str(tmp_path))
+    snap = first.operator.snapshot_state(CheckpointContext(store, 1, "over", 0))
+    second = harness()
+    second.operator.restore_state([(0, snap)], CheckpointContext(store, 1, "over", 0))
+    second.sent, second.largest = first.sent, first.largest
+    second.feed(ROWS[8:])
+    assert len(seen(whole)) > 10
+    assert seen(first) + seen(second) == seen(whole)
