@@ -35,7 +35,6 @@ class OverCall:
         self.function = function
         self.argument = argument
         self._typed = Aggregate(function, argument, arg_type)
-        self.decimal = self._typed.decimal
 
     def initial(self):
         if self.function in ("MIN", "MAX"):

@@ -130,11 +130,6 @@ def over_rows(t_env, table, names):
     calls = [OverCall(what[0], None if what[1] is None else first_arg + what[1],
                       "BIGINT" if what[1] is None else types[first_arg + what[1]])
              for kind, what in grouping.items if kind == AGGREGATE]
-    for call in calls:
-        if call.function == "AVG" and call.decimal:
-            raise NotImplementedError(
-                "AVG of a DECIMAL OVER a window over an unbounded table is not supported by "
-                "pyflink_on_spark yet (docs/table.md)")
     columns = table._resolved_columns()
     out_type = ExternalTypeInfo(Types.ROW_NAMED(
         list(names), [_type_info(c.sql_type) for c in columns]))

@@ -257,3 +257,18 @@ def test_the_operator_restored_from_a_checkpoint_goes_on_as_one_run(tmp_path, ro
     second.feed(ROWS[8:])
     assert len(seen(whole)) > 10
     assert seen(first) + seen(second) == seen(whole)
+
+
+def test_avg_of_a_decimal_with_rows_leaving_the_frame():
+    # seen on PyFlink 1.20.5 (AVG of a DECIMAL(10, 2) OVER ROWS 2 PRECEDING, a DECIMAL(38, 6)
+    # rounded half up): b's 2, 5, 9, 13, 16 give 2, 3.5, 5.333333, 9, 12.666667
+    from decimal import Decimal
+    rules = OverRules([OverCall("AVG", 0, "DECIMAL(10, 2)"),
+                       OverCall("SUM", 0, "DECIMAL(10, 2)")], rows=True, preceding=2)
+    state, out = rules.new_state(), []
+    for t, v in enumerate(("2.00", "5.00", "9.00", "13.00", "16.00"), 1):
+        rules.on_row(state, t, (Decimal(v),), 0)
+        out.extend(tuple(str(v) for v in values)
+                   for _, values in rules.on_timer(state, t, t)[0])
+    assert out == [("2.000000", "2.00"), ("3.500000", "7.00"), ("5.333333", "16.00"),
+                   ("9.000000", "27.00"), ("12.666667", "38.00")]     # (the scale too)
