@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections import deque
 from typing import Dict, List, Optional, Sequence, Tuple
 
+from pyflink_on_spark.common.types import Row
 from pyflink_on_spark.datastream.functions import KeyedProcessFunction
 
 __all__ = ['OverCall', 'OverRules', 'KeyState', 'OverFunction']
@@ -214,10 +215,13 @@ class OverFunction(KeyedProcessFunction):
 
     def __init__(self, rules: OverRules, names: Sequence[str], items: Sequence[Tuple[str, object]],
                  first_value: int) -> None:
+        from pyflink_on_spark.table.sql.over_grouping import ROW_VALUE
         self.rules = rules
         self.names = list(names)
-        self.items = list(items)
-        self.first_value = first_value
+        # per result column: the index of its value in the per-row query's row, or None for
+        # the next aggregate value
+        self.sources = [first_value + what if kind == ROW_VALUE else None
+                        for kind, what in items]
         self.state = None
 
     def open(self, runtime_context) -> None:
@@ -248,11 +252,8 @@ class OverFunction(KeyedProcessFunction):
             self.state.update(state)
         return [self._row(row, values) for row, values in out]
 
-    def _row(self, row: tuple, values: tuple):
-        from pyflink_on_spark.common.types import Row
-        from pyflink_on_spark.table.sql.over_grouping import ROW_VALUE
+    def _row(self, row: tuple, values: tuple) -> Row:
         aggregates = iter(values)
-        out = Row(*[row[self.first_value + what] if kind == ROW_VALUE else next(aggregates)
-                    for kind, what in self.items])
+        out = Row(*[next(aggregates) if i is None else row[i] for i in self.sources])
         out.set_field_names(self.names)
         return out
