@@ -29,17 +29,23 @@ __all__ = ['OverCall', 'OverRules', 'KeyState', 'OverFunction']
 class OverCall:
     """One aggregate call over a frame, with retraction (rows leave a bounded frame): typed
     as the grouping aggregates (group_aggregates.Aggregate: SUM in its argument's type,
-    integers wrapping, AVG of integers truncated, NULLs skipped)."""
+    integers wrapping, AVG of integers truncated, NULLs skipped). `retracting`: whether
+    rows leave the frame (a bounded one), else MIN / MAX keep the value alone, not a
+    count of every value seen (an UNBOUNDED frame's grows without end)."""
 
-    def __init__(self, function: str, argument: Optional[int], arg_type: str) -> None:
+    def __init__(self, function: str, argument: Optional[int], arg_type: str,
+                 retracting: bool = True) -> None:
         from pyflink_on_spark.table.group_aggregates import Aggregate
         self.function = function
         self.argument = argument
         self._typed = Aggregate(function, argument, arg_type)
+        self.multiset = retracting and function in ("MIN", "MAX")
 
     def initial(self):
-        if self.function in ("MIN", "MAX"):
+        if self.multiset:
             return {}              # value -> how many rows of the frame have it
+        if self.function in ("MIN", "MAX"):
+            return None
         if self.function == "COUNT":
             return 0
         # (the call's own accumulator, the count of non-null values)
@@ -53,13 +59,15 @@ class OverCall:
             return acc + (sign if self.argument is None or value is not None else 0)
         if value is None:
             return acc
-        if self.function in ("MIN", "MAX"):
+        if self.multiset:
             count = acc.get(value, 0) + sign
             if count:
                 acc[value] = count
             else:
                 del acc[value]
             return acc
+        if self.function in ("MIN", "MAX"):     # nothing leaves the frame
+            return self._typed.add(acc, row)
         if sign < 0:
             row = row[:self.argument] + (-value,) + row[self.argument + 1:]
         total, count = acc
@@ -70,10 +78,12 @@ class OverCall:
     def value(self, acc):
         if self.function == "COUNT":
             return acc
-        if self.function in ("MIN", "MAX"):
+        if self.multiset:
             if not acc:
                 return None
             return min(acc) if self.function == "MIN" else max(acc)
+        if self.function in ("MIN", "MAX"):
+            return acc
         total, count = acc
         if count == 0:
             return None

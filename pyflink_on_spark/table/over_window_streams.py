@@ -128,7 +128,8 @@ def over_rows(t_env, table, names):
     types = [c.sql_type for c in per_row._resolved_columns()]
     first_arg = 1 + grouping.keys + grouping.values
     calls = [OverCall(what[0], None if what[1] is None else first_arg + what[1],
-                      "BIGINT" if what[1] is None else types[first_arg + what[1]])
+                      "BIGINT" if what[1] is None else types[first_arg + what[1]],
+                      retracting=grouping.preceding is not None)
              for kind, what in grouping.items if kind == AGGREGATE]
     columns = table._resolved_columns()
     out_type = ExternalTypeInfo(Types.ROW_NAMED(

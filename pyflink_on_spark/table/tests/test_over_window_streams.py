@@ -272,3 +272,12 @@ def test_avg_of_a_decimal_with_rows_leaving_the_frame():
                    for _, values in rules.on_timer(state, t, t)[0])
     assert out == [("2.000000", "2.00"), ("3.500000", "7.00"), ("5.333333", "16.00"),
                    ("9.000000", "27.00"), ("12.666667", "38.00")]     # (the scale too)
+
+
+def test_an_unbounded_frames_min_and_max_keep_the_value_alone():
+    out, states = replay(OverRules([OverCall("MIN", 2, "INT", retracting=False),
+                                    OverCall("MAX", 2, "INT", retracting=False)],
+                                   rows=True, preceding=None))
+    assert [values for k, _, values in out if k == "a"] == [
+        (1, 1), (1, 3), (1, 6), (1, 6), (1, 8), (1, 10), (1, 12)]
+    assert states["a"].accs == [1, 12]       # no count of every value seen
