@@ -88,7 +88,9 @@ def split_over_grouping(query: str) -> OverGrouping:
         if not isinstance(item, exp.Window):
             if item.find(exp.Window) is not None:
                 raise _refused("the select item %s (an expression over an OVER aggregate: "
-                               "each aggregate call OVER a window is kept alone here)" % text)
+                               "each aggregate call OVER a window is kept alone here; select "
+                               "it alone and compute the expression on the rows of "
+                               "to_data_stream, a map)" % text)
             values.append(text)
             items.append((ROW_VALUE, len(values) - 1))
             continue
