@@ -1,7 +1,7 @@
 """TableResult (Table.execute(), TableEnvironment.execute_sql()) and ResultKind."""
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Iterator, List, Optional
 
 __all__ = ['TableResult', 'ResultKind']
 
@@ -44,7 +44,10 @@ class TableResult(object):
         if self._table is None:
             from pyflink_on_spark.common.types import Row
             return CloseableIterator(iter([Row("OK")]))
-        return CloseableIterator(self._table._rows())
+        rows = self._table._rows()
+        floats = [i for i, c in enumerate(self._table._resolved_columns())
+                  if c.sql_type == "FLOAT"]
+        return CloseableIterator(_with_collected_floats(rows, floats) if floats else rows)
 
     def print(self) -> None:
         """The result in Flink's tableau rendering (table/tableau.py)."""
@@ -68,3 +71,26 @@ def rows_of(rows: Iterator[tuple]):
         yield row
 
 
+def collected_float(value: Optional[float]) -> Optional[float]:
+    """A FLOAT value as PyFlink's collect() gives it: PyFlink 1.20.5's
+    pickled_bytes_to_python_converter reads a FLOAT with ast.literal_eval of Java's
+    Float.toString of the value (seen: 1.1 is 1.1, f / 3 of 1 0.33333334, where to_data_stream
+    and to_pandas give the single's own value, 1.100000023841858; an infinite value fails
+    there with literal_eval's ValueError, `malformed node or string ...`, seen for
+    CAST('Infinity' AS FLOAT): literal_eval raises the same here)."""
+    if value is None:
+        return None
+    from pyflink_on_spark.common._java_text import java_float_str
+    text = java_float_str(value)
+    if text[-1] in "yN":      # Infinity, -Infinity, NaN: not a Python literal
+        import ast
+        return ast.literal_eval(text)
+    return float(text)
+
+
+def _with_collected_floats(rows: Iterator, columns: List[int]) -> Iterator:
+    for row in rows:
+        values = row._values
+        for i in columns:
+            values[i] = collected_float(values[i])
+        yield row
