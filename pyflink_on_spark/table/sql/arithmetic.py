@@ -113,7 +113,18 @@ def arithmetic(op: str, left: Typed, right: Typed, source: exp.Expression) -> Ty
         return _cast(_node(op, a, b), result), result
     if is_integral(result) and op in ('+', '-', '*'):
         return wrapped(_node(op, _widened(a, result), _widened(b, result)), result), result
+    if isinstance(result, FloatType):
+        # Flink computes FLOAT arithmetic in single precision, as Java's float (seen on
+        # PyFlink 1.20.5: 1.1 * 3 of a FLOAT is 3.3000002, f / 3 of 1 0.33333334); Spark types
+        # FLOAT * INT and every '/' a DOUBLE. The operands as FLOATs (an integer rounded as
+        # Java converts it), the DOUBLE result rounded to a FLOAT: exact or one rounding in
+        # 53 bits, then one in 24, which is the single-precision result (53 >= 2 * 24 + 2)
+        return _cast(_node(op, _as_float(a, ta), _as_float(b, tb)), result), result
     return _node(op, a, b), result
+
+
+def _as_float(e: exp.Expression, dt: DataType) -> exp.Expression:
+    return e if isinstance(dt, FloatType) else _cast(e, DataTypes.FLOAT())
 
 
 def wrapping_abs(e: exp.Expression, dt: DataType) -> exp.Expression:

@@ -911,7 +911,7 @@ def _result_type(types: List[Optional[DataType]]) -> Optional[DataType]:
     known = [t for t in types if t is not None]
     if not known:
         return None
-    result = common_type(known)
+    result = common_type(known, calcite=True)
     if result is None:
         raise SqlValidationError('Illegal mixing of types in CASE or COALESCE statement')
     return result.nullable()
@@ -925,8 +925,10 @@ _NULL_ARGUMENTS = ('COALESCE', 'IFNULL', 'NULLIF', 'IF', '__JSON_OBJECT', '__JSO
 
 def _as_decimal(e: exp.Expression, dt: Optional[DataType]):
     """A CASE / IF of DECIMAL type cast to it: Spark's common type of a DECIMAL and a BIGINT
-    takes the BIGINT as DECIMAL(20, 0), Flink as DECIMAL(19, 0)."""
-    if isinstance(dt, DecimalType):
+    takes the BIGINT as DECIMAL(20, 0), Flink as DECIMAL(19, 0). A FLOAT one too: Flink's
+    common type of a FLOAT and a DOUBLE may be the FLOAT (typing_rules.common_type), Spark's
+    is a DOUBLE."""
+    if isinstance(dt, (DecimalType, FloatType)):
         return cast(e, spark_type_string(dt)), dt
     return e, dt
 

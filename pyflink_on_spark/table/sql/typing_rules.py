@@ -140,16 +140,17 @@ def arithmetic_type(op: str, a: DataType, b: DataType) -> DataType:
     """Flink's type of `a op b` (op one of + - * / %) for two numbers; Calcite's error
     (SqlValidationError, Flink's text) for other operands. Seen on PyFlink 1.20.5: integers
     widen to the wider type (INT + BIGINT is BIGINT, TINYINT * TINYINT TINYINT, INT / INT the
-    truncated INT) but % has the divisor's type; DOUBLE wins, FLOAT wins over integers and
-    gives DOUBLE with a DECIMAL; DECIMAL with DECIMAL or an integer per decimal_result."""
+    truncated INT) but % has the divisor's type; FLOAT and DOUBLE win over integers, give
+    DOUBLE with a DECIMAL, and of the two the left one wins (Calcite ranks them alike: FLOAT
+    + DOUBLE is FLOAT, DOUBLE + FLOAT DOUBLE, f + 1e0 FLOAT); DECIMAL with DECIMAL or an
+    integer per decimal_result."""
     if not (is_numeric(a) and is_numeric(b)) or op == '%' and not (
             _exact(a) and _exact(b)):
         raise cannot_apply(op, a, b)
-    if isinstance(a, DoubleType) or isinstance(b, DoubleType):
-        result: DataType = DataTypes.DOUBLE()
-    elif isinstance(a, FloatType) or isinstance(b, FloatType):
+    approximate = [t for t in (a, b) if isinstance(t, (FloatType, DoubleType))]
+    if approximate:
         decimal = isinstance(a, DecimalType) or isinstance(b, DecimalType)
-        result = DataTypes.DOUBLE() if decimal else DataTypes.FLOAT()
+        result: DataType = DataTypes.DOUBLE() if decimal else type(approximate[0])()
     elif isinstance(a, DecimalType) or isinstance(b, DecimalType):
         result = decimal_result(op, as_decimal(a), as_decimal(b))
     elif op == '%':
@@ -164,21 +165,25 @@ def _exact(dt: DataType) -> bool:
     return is_integral(dt) or isinstance(dt, DecimalType)
 
 
-def common_type(types: Sequence[DataType]) -> Optional[DataType]:
+def common_type(types: Sequence[DataType], calcite: bool = False) -> Optional[DataType]:
     """Calcite's least restrictive type of CASE branches / COALESCE / GREATEST arguments
     (nullable; the caller decides NOT NULL), None when they do not mix. Seen on PyFlink
     1.20.5: TINYINT and BIGINT give BIGINT, FLOAT and INT FLOAT, FLOAT or DOUBLE and a
     DECIMAL DOUBLE, DECIMAL(10, 2) and INT DECIMAL(12, 2), DECIMAL(10, 2) and DECIMAL(5, 3)
     DECIMAL(11, 3); a STRING and an INT, a BOOLEAN and an INT, a DATE and a TIMESTAMP do
-    not mix."""
+    not mix. A FLOAT and a DOUBLE: a DOUBLE (COALESCE(f, d), Flink's own type inference),
+    but with `calcite` (CASE and IF, typed by Calcite, which ranks the two alike) the first
+    of them (CASE WHEN ... THEN f ELSE d END is FLOAT, ... THEN d ELSE f END DOUBLE, CASE of
+    an INT, a FLOAT and a DOUBLE FLOAT, IF(c, f, d) FLOAT)."""
     if not types:
         return None
     if all(is_numeric(t) for t in types):
-        if any(isinstance(t, DoubleType) for t in types):
-            return DataTypes.DOUBLE()
         decimal = any(isinstance(t, DecimalType) for t in types)
-        if any(isinstance(t, FloatType) for t in types):
-            return DataTypes.DOUBLE() if decimal else DataTypes.FLOAT()
+        approximate = [t for t in types if isinstance(t, (FloatType, DoubleType))]
+        if approximate:
+            if decimal or not calcite and any(isinstance(t, DoubleType) for t in types):
+                return DataTypes.DOUBLE()
+            return type(approximate[0])()
         if decimal:
             decimals = [as_decimal(t) for t in types]
             scale = max(d.scale for d in decimals)

@@ -47,6 +47,14 @@ def type_of(expression: str) -> str:
     # approximate numbers
     ('dbl + d1', 'DOUBLE'), ('f + d1', 'DOUBLE'), ('d1 * f', 'DOUBLE'), ('f + i', 'FLOAT'),
     ('f * f', 'FLOAT'), ('dbl / i', 'DOUBLE'), ('d1 + 1e0', 'DOUBLE'), ('d1 - 1e0', 'DOUBLE'),
+    # FLOAT with DOUBLE: the left one (Calcite ranks them alike)
+    ('f + dbl', 'FLOAT'), ('dbl + f', 'DOUBLE'), ('f * dbl', 'FLOAT'), ('f - dbl', 'FLOAT'),
+    ('dbl - f', 'DOUBLE'), ('f / dbl', 'FLOAT'), ('f + 1e0', 'FLOAT'),
+    ('f + CAST(1 AS DOUBLE)', 'FLOAT'), ('f + CAST(i AS DOUBLE)', 'FLOAT'),
+    ('CASE WHEN i > 1 THEN f ELSE dbl END', 'FLOAT'),
+    ('CASE WHEN i > 1 THEN dbl ELSE f END', 'DOUBLE'),
+    ('CASE WHEN i > 1 THEN i WHEN i < 0 THEN f ELSE dbl END', 'FLOAT'),
+    ('IF(i > 1, f, dbl)', 'FLOAT'), ('COALESCE(dbl, f)', 'DOUBLE'),
     # common types
     ('CASE WHEN i > 1 THEN d1 ELSE i END', 'DECIMAL(12, 2)'),
     ('CASE WHEN i > 1 THEN d1 ELSE dbl END', 'DOUBLE'),

@@ -86,3 +86,43 @@ def test_over_a_window_and_in_a_running_changelog_the_values_are_collected_over_
     grouped = translate_query('SELECT k, SUM(f) AS s FROM t GROUP BY k', tables).sql
     assert 'AGGREGATE(COLLECT_LIST(CAST(`f` AS FLOAT)) OVER (PARTITION BY `k` ORDER BY ' \
         '__pyflink_seq' in running_query(grouped)[0]
+
+
+def spark_value(node: exp.Expression, row: dict):
+    """A FLOAT expression's value as Spark computes it: FLOAT + - * FLOAT in single
+    precision, '/' in double, a CAST to FLOAT rounding to single."""
+    if isinstance(node, exp.Paren):
+        return spark_value(node.this, row)
+    if isinstance(node, exp.Column):
+        return row[node.name]
+    if isinstance(node, exp.Literal):
+        return float(node.this) if '.' in node.this else int(node.this)
+    if isinstance(node, exp.Cast):
+        value = spark_value(node.this, row)
+        target = node.to.sql(dialect='spark')
+        return np.float32(value) if target == 'FLOAT' else int(value)
+    x, y = spark_value(node.this, row), spark_value(node.expression, row)
+    if isinstance(node, exp.Div):
+        return np.float64(x) / np.float64(y)
+    assert isinstance(x, np.float32) and isinstance(y, np.float32), node.sql()
+    return {exp.Add: np.add, exp.Sub: np.subtract, exp.Mul: np.multiply}[type(node)](x, y)
+
+
+@pytest.mark.parametrize('expression, f, seen', [
+    # seen on PyFlink 1.20.5: to_data_stream's values (the single's own value)...
+    ('f * 3', 1.1, 3.3000001907348633), ('f * 3', 2.2, 6.600000381469727),
+    ('f * 3', 0.1, 0.30000001192092896),
+    # ... and collect()'s (Float.toString's text, table_result.collected_float)
+    ('f / 3', 1.0, '0.33333334'), ('f / 3', 2.0, '0.6666667'),
+    ('f * CAST(1.1 AS FLOAT)', 3.0, '3.3000002'), ('f + f', 1.1, '2.2')])
+def test_float_arithmetic_is_single_precision(expression, f, seen):
+    query = translate_query('SELECT %s AS x FROM t' % expression, {'t': [('f', 'FLOAT')]})
+    assert query.columns == (('x', 'FLOAT'),)
+    select = sqlglot.parse_one(query.sql, read='spark')
+    value = spark_value(select.expressions[0].unalias(), {'f': np.float32(f)})
+    assert isinstance(value, np.float32)
+    if isinstance(seen, str):
+        from pyflink_on_spark.table.table_result import collected_float
+        assert collected_float(float(value)) == float(seen)
+    else:
+        assert float(value) == seen
