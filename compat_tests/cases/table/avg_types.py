@@ -1,8 +1,9 @@
 """AVG's result type and value for each numeric type, as Flink computes it, on each path a
 STREAMING grouping query's rows take here (collect at parallelism 1: the one-task path;
-to_changelog_stream and collect at parallelism 2: the keyed aggregate): an integer type's AVG is that type, its sum a BIGINT that wraps
-(AVG of 2^63 - 1 and 10), the mean truncated toward zero; a FLOAT's sum is a DOUBLE; a
-DECIMAL(p, s)'s AVG a DECIMAL(38, max(6, s)) rounded half up."""
+to_changelog_stream and collect at parallelism 2: the keyed aggregate): an integer type's
+AVG is that type, its sum a BIGINT that wraps (AVG of 2^63 - 1 and 10), the mean truncated
+toward zero; a FLOAT's sum is a DOUBLE; a DECIMAL(p, s)'s AVG a DECIMAL(38, max(6, s))
+rounded half up."""
 from decimal import Decimal
 
 from pyflink.common import Types
@@ -16,7 +17,8 @@ schema = DataTypes.ROW([
     DataTypes.FIELD('si', DataTypes.SMALLINT()), DataTypes.FIELD('i', DataTypes.INT()),
     DataTypes.FIELD('b', DataTypes.BIGINT()), DataTypes.FIELD('f', DataTypes.FLOAT()),
     DataTypes.FIELD('d', DataTypes.DOUBLE()), DataTypes.FIELD('d2', DataTypes.DECIMAL(10, 2)),
-    DataTypes.FIELD('d8', DataTypes.DECIMAL(12, 8)), DataTypes.FIELD('d0', DataTypes.DECIMAL(5, 0))])
+    DataTypes.FIELD('d8', DataTypes.DECIMAL(12, 8)),
+    DataTypes.FIELD('d0', DataTypes.DECIMAL(5, 0))])
 rows = [('a', 127, 32767, 2147483647, 9223372036854775807, 16777216.0, 0.1, Decimal('1.00'),
          Decimal('0.12345678'), Decimal('7')),
         ('a', 127, 32767, 2147483647, 10, 1.0, 0.2, Decimal('1.00'), Decimal('0.00000001'),
