@@ -100,6 +100,28 @@ def _reads_watermarked_datagen(description) -> bool:
     return False
 
 
+def _all_columns(grouping, width: int) -> list:
+    """The split's items with a `*` (ALL_COLUMNS) as the row values it stands for: the
+    per-row query's columns beyond __t, the keys, the other values and the arguments
+    (`width` in all)."""
+    from pyflink_on_spark.table.sql.over_grouping import ALL_COLUMNS, ROW_VALUE
+    star = next((what for kind, what in grouping.items if kind == ALL_COLUMNS), None)
+    if star is None:
+        return list(grouping.items)
+    arguments = sum(1 for kind, what in grouping.items
+                    if kind not in (ROW_VALUE, ALL_COLUMNS) and what[1] is not None)
+    columns = width - 1 - grouping.keys - (grouping.values - 1) - arguments
+    items = []
+    for kind, what in grouping.items:
+        if kind == ALL_COLUMNS:
+            items.extend((ROW_VALUE, what + i) for i in range(columns))
+        elif kind == ROW_VALUE and what > star:
+            items.append((ROW_VALUE, what + columns - 1))
+        else:
+            items.append((kind, what))
+    return items
+
+
 def over_rows(t_env, table, names):
     """A query of OVER windows over an unbounded table as a stream of Rows named `names`
     (+I), or None for any other table (TableEnvironment._stream_of)."""
@@ -126,7 +148,9 @@ def over_rows(t_env, table, names):
          else Table(view, t_env, getattr(view, "columns", None)))
         for name, view in description.inputs])
     types = [c.sql_type for c in per_row._resolved_columns()]
-    first_arg = 1 + grouping.keys + grouping.values
+    items = _all_columns(grouping, len(types))
+    first_arg = len(types) - sum(kind == AGGREGATE and what[1] is not None
+                                 for kind, what in grouping.items)
     calls = [OverCall(what[0], None if what[1] is None else first_arg + what[1],
                       "BIGINT" if what[1] is None else types[first_arg + what[1]],
                       retracting=grouping.preceding is not None)
@@ -139,7 +163,7 @@ def over_rows(t_env, table, names):
         .assign_timestamps_and_watermarks(windows.table_watermarks(description, grouping.table)) \
         .key_by(lambda row: tuple(row[1 + i] for i in range(keys))) \
         .process(OverFunction(OverRules(calls, grouping.rows, grouping.preceding), names,
-                              grouping.items, 1 + keys), output_type=out_type)
+                              items, 1 + keys), output_type=out_type)
     rowtime = next((i for i, c in enumerate(columns) if c.rowtime), None)
     return stream.assign_timestamps_and_watermarks(
         windows.dropped_timestamps() if rowtime is None else _rowtime_stamps(rowtime))

@@ -8,7 +8,7 @@ window aggregate.
 is the row-by-row query `SELECT ts AS __t, k AS __k0, k AS __c0, ts AS __c1, x AS __c2,
 x AS __a0 FROM t WHERE c` and, per partition key, the aggregate calls over the frame.
 Only that shape is split: one select over one table, its items columns / expressions of a
-row or single aggregate calls (COUNT(*), COUNT, SUM, MIN, MAX, AVG, not DISTINCT) over one
+row (`*`: the table's columns, passed through unaliased) or single aggregate calls (COUNT(*), COUNT, SUM, MIN, MAX, AVG, not DISTINCT) over one
 window ending at the current row; anything else raises UnsupportedSqlError naming it."""
 from __future__ import annotations
 
@@ -18,9 +18,11 @@ from typing import Optional, Tuple
 from pyflink_on_spark.table.sql.errors import UnsupportedSqlError
 from pyflink_on_spark.table.sql.grouping import AGGREGATE, aggregate_item
 
-__all__ = ['OverGrouping', 'split_over_grouping', 'is_over_query', 'ROW_VALUE', 'AGGREGATE']
+__all__ = ['OverGrouping', 'split_over_grouping', 'is_over_query', 'ROW_VALUE', 'ALL_COLUMNS',
+           'AGGREGATE']
 
 ROW_VALUE = "row value"      # what: the index of the item's value among the per-row __c columns
+ALL_COLUMNS = "all columns"  # what: the index of `*` among them (the input's columns, in order)
 
 _AGGREGATES = ('COUNT', 'SUM', 'MIN', 'MAX', 'AVG')
 
@@ -29,7 +31,8 @@ _AGGREGATES = ('COUNT', 'SUM', 'MIN', 'MAX', 'AVG')
 class OverGrouping:
     """`per_row`: Flink SQL of the row-by-row query: the window's time column `__t`, the
     partition keys `__k0`.., the select's row values `__c0`.., then the aggregates'
-    arguments `__a0`..; `items`: per result column, (ROW_VALUE, index) or (AGGREGATE,
+    arguments `__a0`..; `items`: per result column, (ROW_VALUE, index), (ALL_COLUMNS, index:
+    `*`, as many columns as the input has, unaliased in the per-row query) or (AGGREGATE,
     (function name, argument index or None for COUNT(*))); the frame: `rows` (ROWS, else
     RANGE) and `preceding` (None: UNBOUNDED; ROWS: a count of rows; RANGE: milliseconds);
     `table` and `time_column` the window's input and time attribute."""
@@ -84,7 +87,11 @@ def split_over_grouping(query: str) -> OverGrouping:
     for item in (e.unalias() if isinstance(e, exp.Alias) else e for e in tree.expressions):
         text = render(item)
         if isinstance(item, exp.Star):
-            raise _refused("SELECT * beside OVER windows")
+            if any(kind == ALL_COLUMNS for kind, _ in items):
+                raise _refused("SELECT *, * beside OVER windows")
+            values.append("*")
+            items.append((ALL_COLUMNS, len(values) - 1))
+            continue
         if not isinstance(item, exp.Window):
             if item.find(exp.Window) is not None:
                 raise _refused("the select item %s (an expression over an OVER aggregate: "
@@ -121,7 +128,7 @@ def split_over_grouping(query: str) -> OverGrouping:
     table = source.this.name
     columns = ["`%s` AS `__t`" % time_column] + \
         ["%s AS `__k%d`" % (k, i) for i, k in enumerate(keys)] + \
-        ["%s AS `__c%d`" % (v, i) for i, v in enumerate(values)] + \
+        [v if v == "*" else "%s AS `__c%d`" % (v, i) for i, v in enumerate(values)] + \
         ["%s AS `__a%d`" % (a, i) for i, a in enumerate(args)]
     per_row = "SELECT %s FROM `%s`%s" % (", ".join(columns), table,
                                          " WHERE %s" % render(where.this) if where else "")

@@ -11,7 +11,7 @@ from pyflink_on_spark.table.over_aggregate import OverCall, OverRules
 from pyflink_on_spark.table.over_window_streams import check_over_query
 from pyflink_on_spark.table.sql import UnsupportedSqlError
 from pyflink_on_spark.table.sql.over_grouping import (
-    AGGREGATE, ROW_VALUE, is_over_query, split_over_grouping)
+    AGGREGATE, ALL_COLUMNS, ROW_VALUE, is_over_query, split_over_grouping)
 
 MIN = -2 ** 63
 # (k, millis, x) in file order
@@ -155,7 +155,7 @@ def test_split_into_the_per_row_query_and_the_frame():
     ("SELECT COUNT(DISTINCT x) OVER (ORDER BY ts) FROM t", "a DISTINCT aggregate"),
     ("SELECT SUM(x) OVER (ORDER BY ts) FROM t ORDER BY ts", "ORDER BY"),
     ("SELECT SUM(x) OVER (ORDER BY ts) FROM (SELECT * FROM t)", "a subquery"),
-    ("SELECT *, SUM(x) OVER (ORDER BY ts) FROM t", "SELECT *"),
+    ("SELECT *, *, SUM(x) OVER (ORDER BY ts) FROM t", "SELECT \\*, \\*"),
 ])
 def test_other_shapes_are_refused_naming_them(query, named):
     with pytest.raises(UnsupportedSqlError, match=named):
@@ -281,3 +281,17 @@ def test_an_unbounded_frames_min_and_max_keep_the_value_alone():
     assert [values for k, _, values in out if k == "a"] == [
         (1, 1), (1, 3), (1, 6), (1, 6), (1, 8), (1, 10), (1, 12)]
     assert states["a"].accs == [1, 12]       # no count of every value seen
+
+
+def test_a_star_stands_for_the_input_columns_between_the_other_values():
+    from pyflink_on_spark.table.over_window_streams import _all_columns
+    g = split_over_grouping("SELECT k, *, COUNT(*) OVER w AS c, x * 2 AS x2, MAX(x) OVER w "
+                            "FROM t WINDOW w AS (PARTITION BY k ORDER BY ts)")
+    assert g.per_row == ("SELECT `ts` AS `__t`, k AS `__k0`, k AS `__c0`, *, x * 2 AS `__c2`, "
+                         "x AS `__a0` FROM `t`")
+    assert g.items == ((ROW_VALUE, 0), (ALL_COLUMNS, 1), (AGGREGATE, ("COUNT", None)),
+                       (ROW_VALUE, 2), (AGGREGATE, ("MAX", 0)))
+    # t of 4 columns: __t, __k0, k, its 4, x2, __a0 (9 in all)
+    assert _all_columns(g, 9) == [(ROW_VALUE, 0), (ROW_VALUE, 1), (ROW_VALUE, 2),
+                                   (ROW_VALUE, 3), (ROW_VALUE, 4), (AGGREGATE, ("COUNT", None)),
+                                   (ROW_VALUE, 5), (AGGREGATE, ("MAX", 0))]
