@@ -204,7 +204,7 @@ class TableEnvironment(object):
             name: [(c.name, c.sql_type + ("" if c.nullable else " NOT NULL")
                     + (" *ROWTIME*" if c.rowtime else ""))
                    for c in table._resolved_columns()] for name, table in named},
-            functions.signatures())
+            functions.signatures(), self._is_streaming())
         if translated.ranking is not None and self._is_streaming():
             # seen on PyFlink 1.20.5: WHERE rn <= N over it is a Top-N whose changelog updates
             # the ranks as rows arrive (-U / +U); without the filter an OVER window that

@@ -74,11 +74,13 @@ def to_spark_sql(query: str, tables: Mapping) -> str:
     return translate(query, tables)
 
 
-def translate_query(query: str, tables: Mapping, functions: Optional[Mapping] = None):
+def translate_query(query: str, tables: Mapping, functions: Optional[Mapping] = None,
+                    streaming: bool = False):
     """The query as a SparkQuery(sql, columns) (translate.py); `functions` the user-defined
-    functions it may call (udf_calls.py FunctionSignature by lowercase name)."""
+    functions it may call (udf_calls.py FunctionSignature by lowercase name); `streaming`
+    the environment's mode."""
     from pyflink_on_spark.table.sql.translate import translate_query as translate
-    return translate(query, tables, functions)
+    return translate(query, tables, functions, streaming)
 
 
 def table_query(create_table: CreateTable, physical_view: str):

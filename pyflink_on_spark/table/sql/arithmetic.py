@@ -28,7 +28,7 @@ from pyflink_on_spark.table.types import (
     SmallIntType, TinyIntType)
 
 __all__ = ['arithmetic', 'negation', 'negated', 'mod_function', 'wrapped', 'integer_cast',
-           'float_sum', 'OPERATORS']
+           'float_sum', 'sliced_sum', 'slice_id', 'OPERATORS']
 
 OPERATORS = {exp.Add: '+', exp.Sub: '-', exp.Mul: '*', exp.Div: '/', exp.Mod: '%'}
 _TRY = {'+': 'try_add', '-': 'try_subtract', '*': 'try_multiply'}
@@ -266,3 +266,38 @@ def float_sum(inner: exp.Expression) -> exp.Expression:
         expressions=[exp.to_identifier('__acc'), exp.to_identifier('__v')])
     return exp.Anonymous(this='aggregate', expressions=[
         values, _cast(exp.Null(), DataTypes.FLOAT()), total])
+
+
+def slice_id(time_sql: str, ltz: bool, slice_ms: int) -> str:
+    """The slice a row's time falls in, as a BIGINT (Spark SQL text): its epoch milliseconds
+    over the slice length, floored, as window() aligns windows (a TIMESTAMP_NTZ's without a
+    time zone)."""
+    millis = ('unix_millis(%s)' % time_sql if ltz else
+              "timestampdiff(MILLISECOND, TIMESTAMP_NTZ'1970-01-01 00:00:00', %s)" % time_sql)
+    return 'FLOOR(%s / %d)' % (millis, slice_ms)
+
+
+def sliced_sum(value_sql: str, sum_type: str, slice_sql: str, backward: bool) -> str:
+    """A window's SUM as Flink's sliced window aggregates compute it (seen on PyFlink 1.20.5
+    in STREAMING mode, docs/table.md): each slice's values added in arrival order, then the
+    slices' sums merged one after another, the first slice first, or the last first when
+    `backward` (a HOP window TVF). Spark SQL text over the group's (slice, value) pairs in
+    their order (collect_list), NULLs skipped, NULL when there is none; `sum_type` FLOAT or
+    DOUBLE, the type every addition is made in."""
+    direction = '-' if backward else ''
+    # (slice, position, value), sorted by slice (in merge order), then arrival position
+    pairs = ('FILTER(TRANSFORM(COLLECT_LIST(STRUCT(%s AS s, CAST(%s AS %s) AS v)), '
+             '(x, i) -> STRUCT(%sx.s AS s, i AS i, x.v AS v)), x -> x.v IS NOT NULL)'
+             % (slice_sql, value_sql, sum_type, direction))
+    null = 'CAST(NULL AS %s)' % sum_type
+
+    def merged(a: str, b: str) -> str:
+        return 'CASE WHEN %s IS NULL THEN %s WHEN %s IS NULL THEN %s ELSE %s + %s END' % (
+            a, b, b, a, a, b)
+    # the fold keeps (the merged slices, the current slice's sum, its slice)
+    start = 'STRUCT(%s AS total, %s AS cur, CAST(NULL AS BIGINT) AS cs)' % (null, null)
+    step = ('(acc, x) -> IF(acc.cs = x.s, STRUCT(acc.total AS total, acc.cur + x.v AS cur, '
+            'acc.cs AS cs), STRUCT(%s AS total, x.v AS cur, x.s AS cs))'
+            % merged('acc.total', 'acc.cur'))
+    return 'AGGREGATE(ARRAY_SORT(%s), %s, %s, acc -> %s)' % (
+        pairs, start, step, merged('acc.total', 'acc.cur'))

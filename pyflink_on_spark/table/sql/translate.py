@@ -9,6 +9,7 @@ AVG of integers, FLOOR/CEIL of doubles). Table names stay as they are: the calle
 each input as a Spark temporary view of the same name."""
 from dataclasses import dataclass
 from decimal import Decimal
+import math
 import re
 from typing import Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
@@ -30,7 +31,8 @@ from pyflink_on_spark.table.sql.tokens import tokenize
 from pyflink_on_spark.table.sql.udf_calls import (
     LATERAL_TABLE, FunctionSignature, find_function, function_call, lateral_view,
     mark_lateral_tables, table_call)
-from pyflink_on_spark.table.sql.arithmetic import OPERATORS, arithmetic, negation
+from pyflink_on_spark.table.sql.arithmetic import (
+    OPERATORS, arithmetic, negation, slice_id, sliced_sum)
 from pyflink_on_spark.table.sql.typing_rules import (
     ILLEGAL_NULL, boolean_of, cannot_apply, common_type, is_integral, is_numeric, is_string,
     is_timestamp, literal_number_type)
@@ -150,6 +152,10 @@ class _Translator:
         self.over_windows: List[over_windows.OverWindow] = []
         self.tables = {name: _column_specs(cols) for name, cols in tables.items()}
         self.windows = windows
+        # the SELECT's window slices (Spark SQL of a row's slice, merged backward?): a HOP or
+        # CUMULATE window aggregate sums FLOAT / DOUBLE by slices, as Flink (sliced_sum)
+        self.slicing: Optional[Tuple[str, bool]] = None
+        self.streaming = False
         self.ctes: Dict[str, List[Tuple[str, DataType]]] = {}
         for placeholder, tvf in windows.items():
             self.tables[placeholder] = self._window_columns(tvf)
@@ -311,6 +317,13 @@ class _Translator:
         return _Source(qualifier, columns)
 
     def select(self, node: exp.Select, outer: Optional[_Scope]) -> List[Tuple[str, DataType]]:
+        saved, self.slicing = self.slicing, None     # a subquery's windows are its own
+        try:
+            return self._select(node, outer)
+        finally:
+            self.slicing = saved
+
+    def _select(self, node: exp.Select, outer: Optional[_Scope]) -> List[Tuple[str, DataType]]:
         over_windows.inline_named_windows(node)
         with_ = node.args.get('with_') or node.args.get('with')
         if with_ is not None:
@@ -343,6 +356,16 @@ class _Translator:
             tvf = self.windows.get(from_.this.name)
             if tvf is not None and tvf.kind == 'SESSION':
                 self.session_tvf(node, tvf)
+            if tvf is not None and tvf.kind in ('HOP', 'CUMULATE'):
+                # seen on PyFlink 1.20.5 in STREAMING mode: a HOP TVF merges its slices from
+                # the last, CUMULATE from the first; in BATCH mode both add row by row in
+                # arrival order, as one slice (a DOUBLE too, where Spark's SUM adds
+                # partitions' partial sums)
+                ltz = isinstance(dict(self.tables[tvf.table])[tvf.time_column],
+                                 LocalZonedTimestampType)
+                self.slicing = (slice_id(_q(tvf.time_column), ltz,
+                                         math.gcd(tvf.size_ms, tvf.slide_ms)),
+                                tvf.kind == 'HOP') if self.streaming else ('0', False)
         for join in node.args.get('joins') or []:
             on = join.args.get('on')
             if on is not None:
@@ -500,6 +523,10 @@ class _Translator:
         elif kind == 'HOP':     # Flink: HOP(ts, slide, size); Spark: window(ts, size, slide)
             text = "window(%s, '%s', '%s')" % (ts, spark_duration(millis[1]),
                                                spark_duration(millis[0]))
+            # seen on PyFlink 1.20.5 (STREAMING and BATCH): a HOP group window merges its
+            # panes from the first
+            self.slicing = (slice_id(ts, isinstance(time_type, LocalZonedTimestampType),
+                                     math.gcd(*millis)), False)
         else:
             text = "session_window(%s, '%s')" % (ts, spark_duration(millis[0]))
         key = (args[0].sql(), tuple(millis))
@@ -773,7 +800,11 @@ class _Translator:
             failure = over_windows.DIFFERENT_WINDOWS
         if failure is not None and self.failure is None:
             self.failure = failure
-        translated, dt = self.aggregate(name, call, scope)
+        saved, self.slicing = self.slicing, None     # an OVER aggregate is not sliced
+        try:
+            translated, dt = self.aggregate(name, call, scope)
+        finally:
+            self.slicing = saved
         return over_windows.over_aggregate(translated, window), dt
 
     def row_number(self, e: exp.Window, scope: _Scope):
@@ -826,9 +857,25 @@ class _Translator:
         if dt is None or not is_numeric(dt):
             raise SqlValidationError('Cannot apply \'%s\' to arguments of type %s'
                                      % (name, flink_type_string(dt) if dt else '?'))
+        if self.slicing is not None and not distinct and isinstance(dt, (FloatType,
+                                                                         DoubleType)):
+            return self._sliced(name, arg, dt)
         if name == 'SUM':
             return self._sum(inner, dt)
         return self._avg(arg, inner, dt, distinct)
+
+    def _sliced(self, name: str, arg: exp.Expression, dt: DataType):
+        """SUM / AVG of a FLOAT or DOUBLE over HOP / CUMULATE windows, the slices' sums
+        merged as Flink merges them (arithmetic.sliced_sum); AVG's sum a DOUBLE."""
+        slices, backward = self.slicing
+        value = arg.sql(dialect='spark')
+        if name == 'SUM':
+            var = exp.Var(this=sliced_sum(value, spark_type_string(dt), slices, backward))
+        else:
+            var = exp.Var(this='CAST(%s / NULLIF(COUNT(%s), 0) AS %s)' % (
+                sliced_sum(value, 'DOUBLE', slices, backward), value, spark_type_string(dt)))
+        self.var_types[id(var)] = dt.nullable()
+        return var, dt.nullable()
 
     @staticmethod
     def _sum(inner: exp.Expression, dt: DataType):
@@ -992,9 +1039,12 @@ _PLAIN_NAME = re.compile(r'^[A-Za-z_][A-Za-z0-9_]*$')
 
 
 def translate_query(query: str, tables: Mapping[str, Columns],
-                    functions: Optional[Mapping[str, FunctionSignature]] = None) -> SparkQuery:
+                    functions: Optional[Mapping[str, FunctionSignature]] = None,
+                    streaming: bool = False) -> SparkQuery:
     """The query as Spark SQL and its result columns (name, Flink type string).
-    `functions`: the user-defined functions it may call, by lowercase name (udf_calls.py)."""
+    `functions`: the user-defined functions it may call, by lowercase name (udf_calls.py).
+    `streaming`: the environment's mode, where Flink computes a result otherwise (a HOP /
+    CUMULATE window TVF's float sums)."""
     _refuse_words(query)
     rewritten, windows = extract_window_tvfs(mark_lateral_tables(rewrite_json_syntax(query)))
     rewritten = _rename_session_calls(rewritten)
@@ -1005,6 +1055,7 @@ def translate_query(query: str, tables: Mapping[str, Columns],
                                   'sqlglot): %s' % str(e).split('\n')[0])
     refuse_reserved_identifiers(query, rewritten, tree)
     translator = _Translator(tables, windows, functions)
+    translator.streaming = streaming
     columns = translator.query(tree, None)
     for table in tree.find_all(exp.Table):
         # a Flink name Spark would not read bare (UnnamedTable$0, Table.__str__'s views)

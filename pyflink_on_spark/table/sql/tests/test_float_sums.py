@@ -126,3 +126,58 @@ def test_float_arithmetic_is_single_precision(expression, f, seen):
         assert collected_float(float(value)) == float(seen)
     else:
         assert float(value) == seen
+
+
+WINDOWED = {'t': [('k', 'STRING'), ('ts', 'TIMESTAMP(3)'), ('f', 'FLOAT'), ('d', 'DOUBLE'),
+                  ('amount', 'DECIMAL(10, 2)')]}
+
+
+def _window_sql(query: str, streaming: bool = True) -> str:
+    return translate_query(query, WINDOWED, streaming=streaming).sql
+
+
+@pytest.mark.parametrize('source, backward, slice_ms', [
+    # seen on PyFlink 1.20.5 (compat case table/hop_float_sums) in STREAMING mode: a HOP TVF
+    # merges its slices' sums from the last, CUMULATE and a HOP group window from the first
+    ("TABLE(HOP(TABLE t, DESCRIPTOR(ts), INTERVAL '2' SECOND, INTERVAL '6' SECOND)) "
+     "GROUP BY k, window_start, window_end", True, 2000),
+    ("TABLE(CUMULATE(TABLE t, DESCRIPTOR(ts), INTERVAL '1' SECOND, INTERVAL '3' SECOND)) "
+     "GROUP BY k, window_start, window_end", False, 1000),
+    # a group window's panes: gcd(slide, size)
+    ("t GROUP BY k, HOP(ts, INTERVAL '2' SECOND, INTERVAL '3' SECOND)", False, 1000)])
+def test_hop_and_cumulate_windows_sum_floats_by_slices(source, backward, slice_ms):
+    sql = _window_sql('SELECT k, SUM(f) AS sf, SUM(d) AS sd, AVG(d) AS ad FROM ' + source)
+    slices = ("FLOOR(timestampdiff(MILLISECOND, TIMESTAMP_NTZ'1970-01-01 00:00:00', `ts`) "
+              "/ %d) AS s" % slice_ms)
+    assert sql.count(slices) == 3
+    assert sql.count('STRUCT(-x.s AS s') == (3 if backward else 0)
+    assert 'CAST(`f` AS FLOAT) AS v' in sql and sql.count('CAST(`d` AS DOUBLE) AS v') == 2
+
+
+def test_in_batch_mode_window_tvfs_add_row_by_row_and_group_windows_by_panes():
+    """Seen on PyFlink 1.20.5 in BATCH mode: HOP and CUMULATE TVFs add in arrival order
+    (2^24, 1, 1 is 16777216.0, 1, 1, 2^24 16777218.0), as one slice, a HOP group window by
+    panes."""
+    for tvf in ("HOP(TABLE t, DESCRIPTOR(ts), INTERVAL '1' SECOND, INTERVAL '3' SECOND)",
+                "CUMULATE(TABLE t, DESCRIPTOR(ts), INTERVAL '1' SECOND, INTERVAL '3' SECOND)"):
+        sql = _window_sql('SELECT k, SUM(f) FROM TABLE(%s) GROUP BY k, window_start, '
+                          'window_end' % tvf, streaming=False)
+        assert 'STRUCT(0 AS s, CAST(`f` AS FLOAT) AS v)' in sql and '-x.s' not in sql
+    assert 'STRUCT(x.s AS s' in _window_sql(
+        "SELECT k, SUM(f) FROM t GROUP BY k, HOP(ts, INTERVAL '1' SECOND, INTERVAL '3' SECOND)",
+        streaming=False)
+
+
+@pytest.mark.parametrize('query', [
+    "SELECT k, SUM(f) FROM TABLE(TUMBLE(TABLE t, DESCRIPTOR(ts), INTERVAL '1' SECOND)) "
+    "GROUP BY k, window_start, window_end",
+    "SELECT k, SUM(amount), SUM(DISTINCT f) FROM TABLE(HOP(TABLE t, DESCRIPTOR(ts), "
+    "INTERVAL '1' SECOND, INTERVAL '3' SECOND)) GROUP BY k, window_start, window_end",
+    "SELECT k, SUM(f) FROM t GROUP BY k",
+    "SELECT s FROM (SELECT k, SUM(f) AS s FROM t GROUP BY k) AS g, TABLE(HOP(TABLE t, "
+    "DESCRIPTOR(ts), INTERVAL '1' SECOND, INTERVAL '3' SECOND)) AS w",
+    "SELECT k, SUM(f) OVER (PARTITION BY k ORDER BY ts) FROM TABLE(HOP(TABLE t, "
+    "DESCRIPTOR(ts), INTERVAL '1' SECOND, INTERVAL '3' SECOND))"])
+def test_other_sums_are_not_sliced(query):
+    assert 'STRUCT(x.s AS s' not in _window_sql(query) and \
+        'STRUCT(-x.s AS s' not in _window_sql(query)
