@@ -53,7 +53,11 @@ def check_reads(expression: Expression, names: Sequence[str]) -> None:
 def select_query(table: str, names: Sequence[str], fields: Sequence[Expression],
                  keys: Optional[Sequence[Expression]] = None) -> str:
     """SELECT of `fields` over `table` (columns `names`), grouped by `keys` when given (a
-    select holding aggregate calls and no keys is one group)."""
+    select holding aggregate calls and no keys is one group). `col('*')` is the table's
+    columns, or a grouped select's keys (seen on PyFlink 1.20.5); two result columns of one
+    name fail with Flink's `Ambiguous column name: <name>` (seen: `k, v.alias('k')`,
+    `*, *`, two unnamed `v.sum` both `EXPR$0`), where Flink's SQL would rename one."""
+    fields = _stars_expanded(fields, names, keys)
     for f in list(fields) + list(keys or ()):
         check_reads(f, names)
         if f.ordering is not None:
@@ -73,17 +77,49 @@ def select_query(table: str, names: Sequence[str], fields: Sequence[Expression],
                     if name not in visible:
                         raise _unresolved(name, visible)
     items = []
+    taken = set()
     for position, f in enumerate(fields):
         if f.name is not None:
-            items.append(f.named_sql)
+            name, item = f.name, f.named_sql
         elif f.aggregate_call is not None:
-            items.append("%s AS %s" % (f.sql, q(_expr_name(numbers[f.sql]))))
+            name = _expr_name(numbers[f.sql])
+            item = "%s AS %s" % (f.sql, q(name))
         else:
-            items.append("%s AS %s" % (f.sql, q("_c%d" % position)))
+            name = "_c%d" % position
+            item = "%s AS %s" % (f.sql, q(name))
+        if name in taken:
+            raise SqlValidationError("Ambiguous column name: %s" % name)
+        taken.add(name)
+        items.append(item)
     sql = "SELECT %s FROM %s" % (", ".join(items), q(table))
     if keys:
         sql += " GROUP BY %s" % ", ".join(k.sql for k in keys)
     return sql
+
+
+def _is_star(field: Expression) -> bool:
+    return field.sql == "`*`" and field.refs == ("*",)
+
+
+def _stars_expanded(fields: Sequence[Expression], names: Sequence[str],
+                    keys: Optional[Sequence[Expression]]) -> List[Expression]:
+    """col('*') as the columns it stands for, in their places (positions, and so `_c<n>`
+    names, count them: `v + 1, *` gives `_c0, k, v` on PyFlink 1.20.5)."""
+    if not any(_is_star(f) for f in fields):
+        return list(fields)
+    from pyflink_on_spark.table.expressions import col
+    if keys is None:
+        columns = list(names)
+    elif all(k.name is not None and k.refs == (k.name,) and k.sql == q(k.name) for k in keys):
+        columns = [k.name for k in keys]
+    else:
+        raise NotImplementedError("select(col('*')) after group_by of an expression: "
+                                  "pyflink_on_spark expands col('*') to grouping keys that "
+                                  "are columns only; name the columns")
+    out: List[Expression] = []
+    for f in fields:
+        out.extend([col(n) for n in columns] if _is_star(f) else [f])
+    return out
 
 
 def _expr_name(number: int) -> str:

@@ -1,6 +1,8 @@
 """The Flink SQL the relational Table methods write (table/table_queries.py), the columns
 they give and Flink's errors for bad calls (as seen on PyFlink 1.20.5). No Spark runs:
 tables of streams know their columns, queries are typed by the SQL translator."""
+import re
+
 import pytest
 
 from pyflink_on_spark.common.typeinfo import Types
@@ -176,3 +178,36 @@ def test_expression_methods_and_their_types():
         ('_c16', 'STRING')]
     assert "(`amount` > 2) IS NOT TRUE" in _sql(table)     # PyFlink's ~ is isNotTrue
     assert "CONCAT(`product`, 'x')" in _sql(table)           # + of a string concatenates
+
+
+def test_select_star_is_the_tables_columns_in_its_place():
+    # seen on PyFlink 1.20.5: col('*') is the input's columns (a grouped select's keys), and
+    # positions, so _c<n> names, count them
+    t, _ = _tables()
+    assert [n for n, _ in _schema(t.select(col('*')))] == ['id', 'product', 'amount', 'price']
+    assert [n for n, _ in _schema(t.select(col('amount') + 1, col('*')))] == \
+        ['_c0', 'id', 'product', 'amount', 'price']
+    assert [n for n, _ in _schema(t.select(col('*'), col('amount') + 1))] == \
+        ['id', 'product', 'amount', 'price', '_c4']
+    assert [n for n, _ in _schema(t.where(col('id') > 0).select(
+        col('*'), (col('amount') * 2).alias('twice')))][-1] == 'twice'
+    assert _schema(t.group_by(col('product')).select(col('*'))) == [('product', 'STRING')]
+    with pytest.raises(NotImplementedError,
+                       match=r"select\(col\('\*'\)\) after group_by of an "):
+        t.group_by(col('product').upper_case).select(col('*'))
+
+
+def test_two_result_columns_of_one_name_are_ambiguous():
+    # seen on PyFlink 1.20.5: ValidationException: Ambiguous column name: <the name>
+    t, _ = _tables()
+    for fields, name in [((col('id'), col('id')), 'id'),
+                         ((col('id'), col('amount').alias('id')), 'id'),
+                         ((col('*'), col('product')), 'product'),
+                         ((col('*'), col('*')), 'id'),
+                         ((col('id').alias('_c1'), col('id') + 1), '_c1')]:
+        with pytest.raises(ValueError, match=r"^Ambiguous column name: %s$" % re.escape(name)):
+            t.select(*fields)
+    with pytest.raises(ValueError, match=r"^Ambiguous column name: EXPR\$0$"):
+        t.group_by(col('product')).select(col('amount').sum, col('amount').sum)
+    # unnamed expressions are named by position: never the same
+    assert [n for n, _ in _schema(t.select(col('id') + 1, col('id') + 1))] == ['_c0', '_c1']
