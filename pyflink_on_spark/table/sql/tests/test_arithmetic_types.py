@@ -78,6 +78,19 @@ def test_result_types_are_flinks(expression, flink_type):
     assert type_of(expression) == flink_type
 
 
+@pytest.mark.parametrize('expression, flink_type', [
+    # seen on PyFlink 1.20.5: a CAST keeps its operand's NOT NULL, TRY_CAST is nullable
+    ('CAST(1.1 AS FLOAT)', 'FLOAT NOT NULL'), ("CAST('12' AS INT)", 'INT NOT NULL'),
+    ('CAST(nn AS BIGINT)', 'BIGINT NOT NULL'), ('CAST(nn AS STRING)', 'STRING NOT NULL'),
+    ('CAST(nn AS DECIMAL(10, 2))', 'DECIMAL(10, 2) NOT NULL'),
+    ('CAST(nn AS VARCHAR(3))', 'VARCHAR(3) NOT NULL'), ('CAST(nd AS FLOAT)', 'FLOAT NOT NULL'),
+    ('TRY_CAST(nn AS STRING)', 'STRING'), ('CAST(NULL AS INT)', 'INT'),
+    ('CAST(s1 AS INT)', 'INT'), ('CAST(f AS FLOAT)', 'FLOAT'), ('CAST(i AS FLOAT)', 'FLOAT')])
+def test_a_cast_keeps_its_operands_not_null(expression, flink_type):
+    tables = {'t': TABLES['t'] + [('nn', 'INT NOT NULL'), ('nd', 'DOUBLE NOT NULL')]}
+    assert translate_query('SELECT %s FROM t' % expression, tables).columns[0][1] == flink_type
+
+
 def test_aggregates_over_decimal_arithmetic():
     columns = translate_query('SELECT SUM(d1 * i), MAX(d1 + d2), SUM(i) / COUNT(*) FROM t',
                               TABLES).columns

@@ -133,9 +133,9 @@ def java(value: int, bits: int) -> int:
     ('CAST(a AS TINYINT)', -1, 'TINYINT'), ('CAST(a AS SMALLINT)', -1, 'SMALLINT'),
     ('CAST(dd AS INT)', 1410065407, 'INT'), ('CAST(t + t AS INT)', -2, 'INT'),
     ('CAST(a AS BIGINT) * b', 2147483647, 'BIGINT'),
-    # a double's saturates, as Java's (int) / (long) of a double
-    ('CAST(2.9e10 AS INT)', 2147483647, 'INT'),
-    ('CAST(-1e20 AS BIGINT)', -9223372036854775808, 'BIGINT'),
+    # a double's saturates, as Java's (int) / (long) of a double (a literal's cast NOT NULL)
+    ('CAST(2.9e10 AS INT)', 2147483647, 'INT NOT NULL'),
+    ('CAST(-1e20 AS BIGINT)', -9223372036854775808, 'BIGINT NOT NULL'),
     # ABS as Java's Math.abs: MIN_VALUE stays MIN_VALUE in each integer type
     ('ABS(m)', -2147483648, 'INT'), ('ABS(bm)', -9223372036854775808, 'BIGINT'),
     ('ABS(tm)', -128, 'TINYINT'), ('ABS(sm)', -32768, 'SMALLINT'), ('ABS(n)', 1, 'INT'),
