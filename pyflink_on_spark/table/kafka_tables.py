@@ -6,7 +6,9 @@ on PyFlink 1.20.5, compat_tests/cases/kafka/table_*.py; table/kafka_formats.py).
 unbounded stream, which a job reads through to_data_stream and friends
 (spark/table_feeds.py). As a sink (INSERT INTO, table_sinks.py), a KafkaSink of the rows
 encoded by the format (kafka_sink). Options other than those below raise
-NotImplementedError naming them."""
+NotImplementedError naming them. A WATERMARK makes its column the rowtime attribute, the
+table a RowtimeTable whose window aggregates and OVER windows generate the SQL watermark
+over the decoded rows (_rowtime_table)."""
 from __future__ import annotations
 
 import weakref
@@ -118,6 +120,7 @@ def kafka_table(create_table, t_env):
         builder.set_bounded(_initializer(options, "scan.bounded.mode", bounded, _BOUNDED,
                                          "scan.bounded.timestamp-millis",
                                          KafkaOffsetsInitializer))
+    watermark = _checked_watermark(create_table, columns)
     names = [c.name for c in columns]
     sink = KafkaTableSink(create_table.name, tuple(sorted(options.items())), columns, fmt)
     try:
@@ -142,15 +145,71 @@ def kafka_table(create_table, t_env):
     rows = values.flat_map(_Decoded(RowDecoder(fmt, names, [c.sql_type for c in columns],
                                                options)),
                            output_type=Types.ROW_NAMED(
-                               names, [types.get(c.sql_type, Types.STRING)() for c in columns]))
+                               names, [types.get(c.sql_type, Types.SQL_TIMESTAMP
+                                                 if c.sql_type.startswith("TIMESTAMP(")
+                                                 else Types.STRING)() for c in columns]))
     # the decoding operator belongs to the table, not to the program's pending DataStream
     # operators (an execute() would run it with a discarding sink: an endless job for an
     # unbounded table)
     env._operators.pop(rows._transformation.id, None)
     table = t_env.from_data_stream(rows)
     table = type(table)(replace(table._description, columns=columns), t_env, columns)
+    if watermark is not None:
+        table = _rowtime_table(table, watermark)
     _SINKS[table] = sink
     return table
+
+
+def _checked_watermark(create_table, columns):
+    """The table's WATERMARK (column, expression as print_schema shows it), checked at CREATE
+    TABLE: its column a TIMESTAMP(p) / TIMESTAMP_LTZ(p) (Flink's words, seen on PyFlink
+    1.20.5), its expression one the shim generates watermarks of (`ts`,
+    `ts - INTERVAL 'n' UNIT`); None without one."""
+    from pyflink_on_spark.table.connector_tables import _quoted
+    from pyflink_on_spark.table.sql.errors import SqlValidationError
+    from pyflink_on_spark.table.stream_schema import _TIME_FIELD
+    from pyflink_on_spark.table.window_aggregates import sql_watermark_delay
+    watermark = create_table.watermark
+    if watermark is None:
+        return None
+    column = next((c for c in columns if c.name == watermark.column), None)
+    if column is None:
+        raise SqlValidationError(
+            "Invalid column name '%s' for rowtime attribute in watermark declaration. "
+            "Available columns are: [%s]" % (watermark.column,
+                                             ", ".join(c.name for c in columns)))
+    if not _TIME_FIELD.fullmatch(column.sql_type):
+        raise SqlValidationError(
+            "Invalid data type of time field for watermark definition. The field must be of "
+            "type TIMESTAMP(p) or TIMESTAMP_LTZ(p), the supported precision 'p' is from 0 to "
+            "3, but the time field type is %s" % column.type_text())
+    expression = _quoted(watermark.expression)
+    try:
+        sql_watermark_delay(expression)
+        if expression.split()[0] != "`%s`" % column.name:
+            raise NotImplementedError
+    except NotImplementedError:
+        raise NotImplementedError(
+            "WATERMARK FOR %s AS %s of the kafka table %s: pyflink_on_spark generates the "
+            "watermarks `%s` and `%s - INTERVAL 'n' SECOND` (or MILLISECOND, MINUTE, HOUR, "
+            "DAY) of a kafka table (docs/table.md)"
+            % (watermark.column, watermark.expression, create_table.name, column.name,
+               column.name)) from None
+    return column.name, expression
+
+
+def _rowtime_table(table, watermark):
+    """The table with its watermarked column as the rowtime attribute (*ROWTIME*, the
+    WATERMARK line of print_schema): a RowtimeTable, whose watermarks window aggregates
+    and OVER windows generate from the expression over the rows' rowtimes
+    (window_aggregates.table_watermarks), as for from_data_stream's Schema watermark on a
+    computed column; a row whose rowtime is null fails the job."""
+    from dataclasses import replace
+    from pyflink_on_spark.specs.tables import RowtimeTable
+    name, expression = watermark
+    columns = tuple(replace(c, rowtime=True, watermark=expression)
+                    if c.name == name else c for c in table._resolved_columns())
+    return type(table)(RowtimeTable(table._description, name, columns), table._t_env, columns)
 
 
 class _Decoded:

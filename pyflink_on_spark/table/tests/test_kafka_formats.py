@@ -74,3 +74,26 @@ def test_csv_values_become_rows_bad_ones_fail_or_are_nulled_when_ignored():
         (2, "pe,ar", None), (None, "bad", 1.0), (3, "fig", None), None]
     semicolons = RowDecoder("csv", names, types, {"csv.field-delimiter": ";"})
     assert tuple(semicolons('1;"a;b";2.5')) == (1, "a;b", 2.5)
+
+
+def test_json_timestamps_are_read_in_sql_format_beyond_the_columns_precision():
+    # seen on PyFlink 1.20.5 (json.ignore-parse-errors, to_data_stream): SQL text reads, its
+    # fraction kept to the microsecond for TIMESTAMP(3) and TIMESTAMP(0) alike; ISO's 'T', a
+    # 'Z', single-digit fields and an epoch number are NULL
+    decode = RowDecoder("json", ["t3", "t0"], ["TIMESTAMP(3)", "TIMESTAMP(0)"],
+                        {"json.ignore-parse-errors": "true"})
+    read = {text: decode('{"t3": %s, "t0": %s}' % (text, text)) for text in [
+        '"2024-01-01 00:00:01"', '"2024-01-01 00:00:01.5"', '"2024-01-01 00:00:01.123456789"',
+        '"2024-01-01T00:00:01"', '1704067201000', '"2024-01-01 00:00:01Z"',
+        '"2024-1-1 0:0:1"', 'null']}
+    second = datetime.datetime(2024, 1, 1, 0, 0, 1)
+    assert [tuple(row) for row in read.values()] == [
+        (second, second), (second.replace(microsecond=500000),) * 2,
+        (second.replace(microsecond=123456),) * 2] + [(None, None)] * 5
+    with pytest.raises(ValueError, match="Failed to deserialize JSON"):
+        RowDecoder("json", ["t"], ["TIMESTAMP(3)"], {})('{"t": "2024-01-01T00:00:01"}')
+
+
+def test_timestamps_of_csv_are_not_read_yet():
+    with pytest.raises(NotImplementedError, match="TIMESTAMP\\(3\\)"):
+        RowDecoder("csv", ["t"], ["TIMESTAMP(3)"], {})("2024-01-01 00:00:01")

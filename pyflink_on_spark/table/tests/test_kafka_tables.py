@@ -56,3 +56,56 @@ def test_an_insert_into_a_kafka_table_is_a_kafka_sink_of_the_formats_values():
                       "'connector' = 'datagen', 'number-of-rows' = '3')")
     insert = table_insert(t_env, "orders", t_env.from_path("src"))
     assert isinstance(insert, StreamInsert) and insert.name == "orders"
+
+
+WATERMARKED = """CREATE TABLE clicks (k STRING, ts %s, WATERMARK FOR ts AS %s) WITH (
+  'connector' = 'kafka', 'topic' = 'clicks', 'properties.bootstrap.servers' = 'h:9092',
+  'scan.startup.mode' = 'earliest-offset', %s'format' = 'json')"""
+
+
+@pytest.mark.parametrize("bounded", ["'scan.bounded.mode' = 'latest-offset', ", ""])
+def test_a_kafka_tables_watermark_makes_its_column_the_rowtime_of_sql_watermarks(bounded):
+    # seen on PyFlink 1.20.5 (compat case kafka/table_watermark_windows): *ROWTIME* and the
+    # WATERMARK line; the watermarks are the SQL watermark's (window_aggregates.py), as for a
+    # from_data_stream Schema watermark on a computed column
+    from pyflink_on_spark.specs.tables import RowtimeTable
+    from pyflink_on_spark.table.kafka_tables import kafka_sink
+    from pyflink_on_spark.table.window_aggregates import SqlWatermarks, table_watermarks
+    t_env = _t_env()
+    t_env.execute_sql(WATERMARKED % ("TIMESTAMP(3)", "ts - INTERVAL '1.5' SECOND", bounded))
+    table = t_env.from_path("clicks")
+    assert [c.text() for c in table._resolved_columns()] == [
+        "`k` STRING", "`ts` TIMESTAMP(3) *ROWTIME*"]
+    assert isinstance(table._description, RowtimeTable) and table._description.rowtime == "ts"
+    strategy = table_watermarks(table._description, "clicks")
+    assert isinstance(strategy, SqlWatermarks)
+    assert strategy._max_out_of_orderness_ms == 1499      # Flink's: no extra ms
+    assert kafka_sink(t_env, "clicks") is not None      # still an INSERT target
+
+
+def test_a_kafka_tables_watermark_prints_as_pyflinks(capsys):
+    t_env = _t_env()
+    t_env.execute_sql(WATERMARKED % ("TIMESTAMP_LTZ(3)", "ts", ""))
+    t_env.from_path("clicks").print_schema()
+    assert capsys.readouterr().out == (
+        "(\n  `k` STRING,\n  `ts` TIMESTAMP_LTZ(3) *ROWTIME*,\n"
+        "  WATERMARK FOR `ts`: TIMESTAMP_LTZ(3) AS `ts`\n)\n")
+
+
+@pytest.mark.parametrize("column_type, expression, error, words", [
+    # seen on PyFlink 1.20.5: Flink's words for a time field of another type
+    ("INT", "ts - 1", "SqlValidationError",
+     "Invalid data type of time field for watermark definition. The field must be of type "
+     "TIMESTAMP(p) or TIMESTAMP_LTZ(p), the supported precision 'p' is from 0 to 3, but the "
+     "time field type is INT"),
+    # accepted by PyFlink 1.20.5 (ts + INTERVAL printed as written): not generated here
+    ("TIMESTAMP(3)", "ts + INTERVAL '1' SECOND", "NotImplementedError",
+     "WATERMARK FOR ts AS ts + INTERVAL '1' SECOND of the kafka table clicks"),
+    ("TIMESTAMP(3)", "SOURCE_WATERMARK()", "NotImplementedError",
+     "WATERMARK FOR ts AS SOURCE_WATERMARK()"),
+])
+def test_a_watermark_not_generated_is_refused_at_create_table(column_type, expression, error,
+                                                             words):
+    with pytest.raises(Exception) as raised:
+        _t_env().execute_sql(WATERMARKED % (column_type, expression, ""))
+    assert type(raised.value).__name__ == error and words in str(raised.value)
