@@ -115,7 +115,10 @@ class GeneratedTable:
 class RowtimeTable:
     """A table whose `rowtime` column is an event-time attribute computed from its rows (a
     watermark on a computed column): a row where it is null fails the job, as on PyFlink
-    1.20.5 (its watermark assigner refuses null rowtimes)."""
+    1.20.5 (its watermark assigner refuses null rowtimes). `source_watermarks`: a kafka
+    table's WATERMARK, which Flink generates in its source and emits periodically, not as
+    soon as it grew (table/window_aggregates.py table_watermarks)."""
     input: Any
     rowtime: str
     columns: Tuple[TableColumn, ...]
+    source_watermarks: bool = False

@@ -203,13 +203,15 @@ def _rowtime_table(table, watermark):
     WATERMARK line of print_schema): a RowtimeTable, whose watermarks window aggregates
     and OVER windows generate from the expression over the rows' rowtimes
     (window_aggregates.table_watermarks), as for from_data_stream's Schema watermark on a
-    computed column; a row whose rowtime is null fails the job."""
+    computed column, but emitted periodically as Flink's kafka source does
+    (`source_watermarks`); a row whose rowtime is null fails the job."""
     from dataclasses import replace
     from pyflink_on_spark.specs.tables import RowtimeTable
     name, expression = watermark
     columns = tuple(replace(c, rowtime=True, watermark=expression)
                     if c.name == name else c for c in table._resolved_columns())
-    return type(table)(RowtimeTable(table._description, name, columns), table._t_env, columns)
+    return type(table)(RowtimeTable(table._description, name, columns, source_watermarks=True),
+                       table._t_env, columns)
 
 
 class _Decoded:

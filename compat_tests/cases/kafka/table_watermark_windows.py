@@ -3,7 +3,8 @@ AS ts - INTERVAL '1' SECOND) WITH ('connector' = 'kafka', 'format' = 'json', bou
 'scan.bounded.mode' = 'latest-offset'): print_schema shows ts as the rowtime attribute and
 the WATERMARK line; a TUMBLE window TVF aggregate and a GROUP BY TUMBLE group window over
 it, read through to_data_stream (rows slightly out of order, none behind the watermark),
-printed sorted.
+printed sorted; then the topic as an unbounded table, whose windows fire as its watermark
+passes them (in firing order), closed after those rows.
 
 The broker's bootstrap.servers come from PYFLINK_ON_SPARK_TEST_KAFKA_BOOTSTRAP_SERVERS (the
 tests' `kafka_broker` fixture). Real PyFlink 1.20 needs flink-sql-connector-kafka 3.2.0-1.19:
@@ -68,3 +69,27 @@ show("tvf", t_env.sql_query("""
 show("group", t_env.sql_query("""
     SELECT k, TUMBLE_START(ts, INTERVAL '10' SECOND) AS w, MAX(v) AS top
     FROM clicks GROUP BY k, TUMBLE(ts, INTERVAL '10' SECOND)"""))
+
+# the same topic unbounded: the watermark follows the rows (ts - 1 s: 13.999 s after the
+# last), so the windows up to 10 s fire and those of [10 s, 15 s) wait; closed after 4 rows
+t_env.execute_sql("""
+    CREATE TABLE live_clicks (k STRING, v INT, ts TIMESTAMP(3),
+                              WATERMARK FOR ts AS ts - INTERVAL '1' SECOND) WITH (
+      'connector' = 'kafka', 'topic' = '%s', 'properties.bootstrap.servers' = '%s',
+      'properties.group.id' = 'compat-live-clicks', 'scan.startup.mode' = 'earliest-offset',
+      'format' = 'json')""" % (TOPIC, BOOTSTRAP))
+live = t_env.sql_query("""
+    SELECT k, window_start, COUNT(*) AS n, SUM(v) AS total
+    FROM TABLE(TUMBLE(TABLE live_clicks, DESCRIPTOR(ts), INTERVAL '5' SECOND))
+    GROUP BY k, window_start, window_end""")
+fired = []
+with t_env.to_data_stream(live).map(str, output_type=Types.STRING()) \
+        .execute_and_collect("live windows") as rows:
+    for row in rows:
+        fired.append(row)
+        if len(fired) == 4:
+            break
+# in the order the windows fired: the watermark comes periodically, as Flink's kafka source
+# sends it, so the [5 s, 10 s) windows fire together, in its timer heap's order
+for row in fired:
+    print("live", row)

@@ -66,11 +66,13 @@ WATERMARKED = """CREATE TABLE clicks (k STRING, ts %s, WATERMARK FOR ts AS %s) W
 @pytest.mark.parametrize("bounded", ["'scan.bounded.mode' = 'latest-offset', ", ""])
 def test_a_kafka_tables_watermark_makes_its_column_the_rowtime_of_sql_watermarks(bounded):
     # seen on PyFlink 1.20.5 (compat case kafka/table_watermark_windows): *ROWTIME* and the
-    # WATERMARK line; the watermarks are the SQL watermark's (window_aggregates.py), as for a
-    # from_data_stream Schema watermark on a computed column
+    # WATERMARK line; the watermarks are the SQL watermark's rowtime - delay
+    # (window_aggregates.py), emitted periodically as Flink's kafka source does, not as
+    # soon as they grow
     from pyflink_on_spark.specs.tables import RowtimeTable
     from pyflink_on_spark.table.kafka_tables import kafka_sink
-    from pyflink_on_spark.table.window_aggregates import SqlWatermarks, table_watermarks
+    from pyflink_on_spark.table.window_aggregates import (
+        SqlWatermarks, TableWatermarks, table_watermarks)
     t_env = _t_env()
     t_env.execute_sql(WATERMARKED % ("TIMESTAMP(3)", "ts - INTERVAL '1.5' SECOND", bounded))
     table = t_env.from_path("clicks")
@@ -78,7 +80,8 @@ def test_a_kafka_tables_watermark_makes_its_column_the_rowtime_of_sql_watermarks
         "`k` STRING", "`ts` TIMESTAMP(3) *ROWTIME*"]
     assert isinstance(table._description, RowtimeTable) and table._description.rowtime == "ts"
     strategy = table_watermarks(table._description, "clicks")
-    assert isinstance(strategy, SqlWatermarks)
+    assert isinstance(strategy, TableWatermarks) and not strategy.emits_on_growth
+    assert not isinstance(strategy, SqlWatermarks)
     assert strategy._max_out_of_orderness_ms == 1499      # Flink's: no extra ms
     assert kafka_sink(t_env, "clicks") is not None      # still an INSERT target
 
