@@ -25,6 +25,7 @@ from pyflink_on_spark.table.sql.flink_types import (
 from pyflink_on_spark.table.sql.functions import (
     AGGREGATES, call, cast, is_builtin, lit, niladic, translate_function, try_cast_text)
 from pyflink_on_spark.table.sql import over_windows
+from pyflink_on_spark.table.sql.column_names import result_select, unique_projections
 from pyflink_on_spark.table.sql.json_syntax import rewrite_json_syntax
 from pyflink_on_spark.table.sql.statements import Column as DdlColumn
 from pyflink_on_spark.table.sql.tokens import tokenize
@@ -152,6 +153,7 @@ class _Translator:
         self.over_windows: List[over_windows.OverWindow] = []
         self.tables = {name: _column_specs(cols) for name, cols in tables.items()}
         self.windows = windows
+        self.result_select: Optional[exp.Select] = None   # whose names are the result's
         # the SELECT's window slices (Spark SQL of a row's slice, merged backward?): a HOP or
         # CUMULATE window aggregate sums FLOAT / DOUBLE by slices, as Flink (sliced_sum)
         self.slicing: Optional[Tuple[str, bool]] = None
@@ -415,6 +417,10 @@ class _Translator:
             out.append((alias, dt))
             scope.aliases[alias] = dt
             projections.append(exp.alias_(translated, _ident(alias), copy=False))
+        if node is self.result_select:
+            # the result's equal names renamed as Flink does (SELECT k, k gives k, k0; a
+            # subquery's stay: seen, SELECT k0 FROM (SELECT k, k ...) fails on PyFlink)
+            projections, out = unique_projections(projections, out, sources, scope.using)
         node.set('expressions', projections)
         order = node.args.get('order')
         if order is not None:
@@ -1061,6 +1067,7 @@ def translate_query(query: str, tables: Mapping[str, Columns],
     refuse_reserved_identifiers(query, rewritten, tree)
     translator = _Translator(tables, windows, functions)
     translator.streaming = streaming
+    translator.result_select = result_select(tree)
     columns = translator.query(tree, None)
     for table in tree.find_all(exp.Table):
         # a Flink name Spark would not read bare (UnnamedTable$0, Table.__str__'s views)
