@@ -1,6 +1,8 @@
 """A SQL query's result columns of one name: Flink keeps the first and names a later one
 with the first free numbered suffix (k, k0, k1...; k00 when k0 is taken), stars and joins
-too, in BATCH and STREAMING mode; a subquery's names stay as they are."""
+too, in BATCH and STREAMING mode; a subquery's names stay as they are. An unnamed item is
+EXPR$<ordinal>, counting a star's columns, and in an aggregating select the distinct names
+before it."""
 from pyflink.common import Types
 from pyflink.datastream import StreamExecutionEnvironment
 from pyflink.table import EnvironmentSettings, StreamTableEnvironment, TableEnvironment
@@ -16,7 +18,11 @@ for query in ["SELECT k, * FROM t", "SELECT k, k, k, k FROM t", "SELECT v AS k, 
               "SELECT * FROM t t1 JOIN t t2 ON t1.k = t2.k",
               "SELECT t2.*, t1.k FROM t t1 JOIN t t2 ON t1.k = t2.k",
               "SELECT k, k FROM t UNION ALL SELECT UPPER(k), k FROM t",
-              "SELECT k0 FROM (SELECT k, k FROM t)"]:
+              "SELECT k0 FROM (SELECT k, k FROM t)",
+              "SELECT *, UPPER(k) FROM t", "SELECT k, COUNT(*), k, SUM(v) FROM t GROUP BY k",
+              "SELECT k, v AS k, COUNT(*) FROM t GROUP BY k, v",
+              "SELECT k AS EXPR$1, COUNT(*), SUM(v) FROM t GROUP BY k",
+              "SELECT COUNT(*), SUM(v) AS EXPR$0, MAX(v) FROM t"]:
     try:
         table = t_env.sql_query(query)
         with table.execute().collect() as rows:

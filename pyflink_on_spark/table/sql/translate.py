@@ -389,7 +389,13 @@ class _Translator:
             having.set('this', self.expr(having.this, scope, aggregate_ok=True)[0])
         out: List[Tuple[str, DataType]] = []
         projections = []
-        for i, e in enumerate(node.expressions):
+        # an unnamed item is EXPR$<ordinal>: the ordinal counts the result's columns before
+        # it (a star's each), in an aggregating select their distinct names (seen on
+        # PyFlink 1.20.5: SELECT k, k, COUNT(*) ... GROUP BY k names the count EXPR$1,
+        # SELECT *, UPPER(k) over three columns EXPR$3)
+        aggregating = group is not None or any(
+            self._aggregates(e) for e in node.expressions)
+        for e in node.expressions:
             if isinstance(e, exp.Star) or (isinstance(e, exp.Column)
                                            and isinstance(e.this, exp.Star)):
                 qualifier = e.table if isinstance(e, exp.Column) else None
@@ -410,8 +416,9 @@ class _Translator:
             inner = e.this if isinstance(e, exp.Alias) else e
             translated, dt = self.expr(inner, scope, aggregate_ok=True)
             if alias is None:
+                ordinal = len({n for n, _ in out}) if aggregating else len(out)
                 alias = (inner.name if isinstance(inner, exp.Column)
-                         and isinstance(translated, exp.Column) else 'EXPR$%d' % i)
+                         and isinstance(translated, exp.Column) else 'EXPR$%d' % ordinal)
             if dt is None:      # no column may leave untyped (connector_tables.flink_column)
                 _untyped(inner)
             out.append((alias, dt))
@@ -763,6 +770,19 @@ class _Translator:
         if e.args.get('length') is not None:
             args.append(self.expr(e.args['length'], scope, aggregate_ok)[0])
         return call('substring', *args), DataTypes.STRING()
+
+    def _aggregates(self, e: exp.Expression) -> bool:
+        """Whether a select item calls an aggregate function (not over a window)."""
+        for node in e.walk():
+            if isinstance(node, exp.Window) or node.find_ancestor(exp.Window) is not None:
+                continue
+            if isinstance(node, exp.Count):
+                return True
+            if isinstance(node, exp.Anonymous) and (
+                    _window_name(node) in AGGREGATES or getattr(find_function(
+                        self.functions, node.name, is_builtin), 'kind', None) == 'aggregate'):
+                return True
+        return False
 
     def function(self, e: exp.Anonymous, scope: _Scope, aggregate_ok: bool):
         name = _window_name(e)

@@ -45,3 +45,28 @@ def test_a_subquerys_names_stay_as_flink_keeps_them():
     from pyflink_on_spark.table.sql.errors import SqlValidationError
     with pytest.raises(SqlValidationError, match="Column .k0. not found in any table"):
         _names("SELECT k0 FROM (SELECT k, k FROM t)")
+
+
+def test_an_unnamed_items_ordinal_counts_columns_or_an_aggregating_selects_distinct_names():
+    # seen on PyFlink 1.20.5: a star counts each of its columns; in an aggregating select
+    # (GROUP BY, or an aggregate call) an item whose name came before does not count
+    tables = {"t": [("k", "STRING"), ("v", "INT"), ("w", "INT")]}
+
+    def names(query):
+        from pyflink_on_spark.table.sql import translate_query
+        return [name for name, _ in translate_query(query, tables).columns]
+    assert names("SELECT *, UPPER(k) FROM t") == ["k", "v", "w", "EXPR$3"]
+    assert names("SELECT k, *, UPPER(k) FROM t") == ["k", "k0", "v", "w", "EXPR$4"]
+    assert names("SELECT k, k, v + 1 FROM t") == ["k", "k0", "EXPR$2"]
+    assert names("SELECT k, k, COUNT(*) FROM t GROUP BY k") == ["k", "k0", "EXPR$1"]
+    assert names("SELECT k, COUNT(*), k, SUM(v) FROM t GROUP BY k") == \
+        ["k", "EXPR$1", "k0", "EXPR$2"]
+    assert names("SELECT k, v AS k, COUNT(*) FROM t GROUP BY k, v") == ["k", "k0", "EXPR$1"]
+    assert names("SELECT k, k AS x, COUNT(*) FROM t GROUP BY k") == ["k", "x", "EXPR$2"]
+    assert names("SELECT k, k, UPPER(k) FROM t GROUP BY k") == ["k", "k0", "EXPR$1"]
+    assert names("SELECT UPPER(k), UPPER(k), COUNT(*) FROM t GROUP BY k") == \
+        ["EXPR$0", "EXPR$1", "EXPR$2"]
+    assert names("SELECT k AS EXPR$1, COUNT(*), SUM(w) FROM t GROUP BY k") == \
+        ["EXPR$1", "EXPR$10", "EXPR$11"]
+    assert names("SELECT COUNT(*), SUM(w) AS EXPR$0, MAX(w) FROM t") == \
+        ["EXPR$0", "EXPR$00", "EXPR$1"]
