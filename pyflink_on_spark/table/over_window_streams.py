@@ -129,7 +129,6 @@ def over_rows(t_env, table, names):
     from pyflink_on_spark.table.sql import UnsupportedSqlError
     from pyflink_on_spark.table.sql.over_grouping import (
         AGGREGATE, is_over_query, split_over_grouping)
-    from pyflink_on_spark.table.table import Table
     from pyflink_on_spark.table.table_environment import _type_info
     from pyflink_on_spark.table import window_aggregates as windows
     from pyflink_on_spark.table.over_aggregate import OverCall, OverFunction, OverRules
@@ -142,11 +141,7 @@ def over_rows(t_env, table, names):
         grouping = split_over_grouping(query)
     except UnsupportedSqlError as e:
         raise NotImplementedError(str(e)) from None
-    per_row = t_env._translated(grouping.per_row, [
-        (name, t_env._views[name] if name in t_env._views
-         and t_env._views[name]._description is view
-         else Table(view, t_env, getattr(view, "columns", None)))
-        for name, view in description.inputs])
+    per_row = t_env._translated_over_views(grouping.per_row, description.inputs)
     types = [c.sql_type for c in per_row._resolved_columns()]
     items = _all_columns(grouping, len(types))
     first_arg = len(types) - sum(kind == AGGREGATE and what[1] is not None

@@ -195,6 +195,15 @@ class TableEnvironment(object):
         return self._translated(query, tuple(
             (name, table) for name, table in self._views.items()))
 
+    def _translated_over_views(self, query: str, inputs) -> Table:
+        """`query` over a description's inputs ((name, description) pairs), a registered
+        view's as its Table: its columns keep the rowtime mark a description may not."""
+        return self._translated(query, [
+            (name, self._views[name] if name in self._views
+             and self._views[name]._description is view
+             else Table(view, self, getattr(view, "columns", None)))
+            for name, view in inputs])
+
     def _translated(self, query: str, inputs) -> Table:
         """A query over `inputs`: (name, Table) pairs, or Tables read by their own names."""
         from pyflink_on_spark.table.sql import translate_query
@@ -514,12 +523,7 @@ class StreamTableEnvironment(TableEnvironment):
             grouping = split_window_grouping(query)
         except UnsupportedSqlError as e:
             raise NotImplementedError(str(e)) from None
-        # the views as Tables (their columns keep the rowtime mark a description may not)
-        per_row = self._translated(grouping.per_row, [
-            (name, self._views[name] if name in self._views
-             and self._views[name]._description is view
-             else Table(view, self, getattr(view, "columns", None)))
-            for name, view in description.inputs])
+        per_row = self._translated_over_views(grouping.per_row, description.inputs)
         per_row_columns = per_row._resolved_columns()
         types = [c.sql_type for c in per_row_columns]
         first = 1 + grouping.keys     # __t, the keys, then the aggregates' arguments
