@@ -59,7 +59,7 @@ class Edge:
     feeder: int = 0
 
 
-def _reachable(sinks: List[Transformation]) -> List[Transformation]:
+def reachable(sinks: List[Transformation]) -> List[Transformation]:
     seen: Dict[int, Transformation] = {}
     stack = list(sinks)
     while stack:
@@ -116,7 +116,7 @@ def python_input_error(sinks: List[Transformation]) -> Optional[str]:
     Java side takes but a Python operator cannot (specs CollectionSourceSpec.
     python_input_error) feeds a Python function (an operator, or key_by's key selector);
     a sink takes them as they are (print shows null)."""
-    for node in _reachable(sinks):
+    for node in reachable(sinks):
         if node.is_virtual:
             continue
         for upstream in node.inputs:
@@ -143,7 +143,7 @@ def compile_job(sinks: List[Transformation], *, default_parallelism: int,
                 config: JobConfig) -> CompiledJob:
     if not sinks:
         raise GraphError("No operators defined in streaming topology. Cannot execute.")
-    nodes = [n for n in _reachable(sinks) if not n.is_virtual]
+    nodes = [n for n in reachable(sinks) if not n.is_virtual]
 
     parallelism = _parallelism(nodes, default_parallelism, config.runtime_mode == "BATCH")
     folded = _collect_sinks_to_fold(nodes, parallelism)

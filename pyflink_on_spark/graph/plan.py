@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any, List
 
-from pyflink_on_spark.graph.compile import _parallelism, _reachable
+from pyflink_on_spark.graph.compile import _parallelism, reachable
 from pyflink_on_spark.graph.flink_plan import plan_nodes, predecessors
 from pyflink_on_spark.graph.transformations import Transformation
 
@@ -14,7 +14,7 @@ def execution_plan_json(roots: List[Transformation], default_parallelism: int) -
     """The plan of the graph behind `roots` (the environment's sinks and operators). In
     BATCH mode too it shows the parallelism set or the default (PyFlink's adaptive batch
     scheduler decides the actual one later, as the shim does when it runs the job)."""
-    shim_nodes = [n for n in _reachable(roots) if not n.is_virtual]
+    shim_nodes = [n for n in reachable(roots) if not n.is_virtual]
     parallelism = _parallelism(shim_nodes, default_parallelism, batch=False)
     nodes = []
     for node in plan_nodes(roots, parallelism, default_parallelism):

@@ -78,6 +78,7 @@ def check_over_query(query: str, streaming: bool, failure: Optional[str] = None,
 def _reads_watermarked_datagen(description) -> bool:
     """Whether a table reads an unbounded datagen table declared with a WATERMARK
     (table/datagen_streams.py: its source's rows function holds the CREATE TABLE)."""
+    from pyflink_on_spark.graph.compile import reachable
     from pyflink_on_spark.specs.datagen_source import DatagenSourceSpec
     from pyflink_on_spark.specs.tables import QueryTable, StreamTable
     if isinstance(description, QueryTable):
@@ -85,18 +86,12 @@ def _reads_watermarked_datagen(description) -> bool:
     if not isinstance(description, StreamTable):
         inner = getattr(description, "input", None)
         return inner is not None and _reads_watermarked_datagen(inner)
-    seen, frontier = set(), list(description.sinks)
-    while frontier:
-        node = frontier.pop()
-        if node.id in seen:
-            continue
-        seen.add(node.id)
+    for node in reachable(list(description.sinks)):
         spec = getattr(node, "source", None)
         if isinstance(spec, DatagenSourceSpec):
             create_table = (getattr(spec.rows, "args", None) or (None,))[0]
             if getattr(create_table, "watermark", None) is not None:
                 return True
-        frontier.extend(node.inputs)
     return False
 
 
