@@ -424,6 +424,11 @@ class _Translator:
             out.append((alias, dt))
             scope.aliases[alias] = dt
             projections.append(exp.alias_(translated, _ident(alias), copy=False))
+        # ORDER BY names the select list's items as written, a star's columns and equal
+        # names included: one named twice is ambiguous (seen on PyFlink 1.20.5: SELECT k, k
+        # ... ORDER BY k, and SELECT *, k ... ORDER BY k + 1, fail with Column 'k' is
+        # ambiguous; ORDER BY t.k and ORDER BY 1 run)
+        listed = list(out)
         if node is self.result_select:
             # the result's equal names renamed as Flink does (SELECT k, k gives k, k0; a
             # subquery's stay: seen, SELECT k0 FROM (SELECT k, k ...) fails on PyFlink)
@@ -431,7 +436,7 @@ class _Translator:
         node.set('expressions', projections)
         order = node.args.get('order')
         if order is not None:
-            order_scope = _Scope([_Source(None, list(scope.aliases.items()))], scope)
+            order_scope = _Scope([_Source(None, listed)], scope)
             order.set('expressions', [self.expr(o, order_scope, aggregate_ok=True)[0]
                                       for o in order.expressions])
         return out

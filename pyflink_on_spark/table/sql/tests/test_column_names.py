@@ -70,3 +70,22 @@ def test_an_unnamed_items_ordinal_counts_columns_or_an_aggregating_selects_disti
         ["EXPR$1", "EXPR$10", "EXPR$11"]
     assert names("SELECT COUNT(*), SUM(w) AS EXPR$0, MAX(w) FROM t") == \
         ["EXPR$0", "EXPR$00", "EXPR$1"]
+
+
+def test_order_by_a_name_the_select_list_gives_twice_is_ambiguous():
+    # seen on PyFlink 1.20.5 (compat_tests/cases/table/order_by_names.py): ORDER BY names the
+    # select list's items as written, before the result's renaming, a star's columns too
+    import pytest
+    from pyflink_on_spark.table.sql.errors import SqlValidationError
+    for query in ["SELECT k, k FROM t ORDER BY k", "SELECT k, v AS k FROM t ORDER BY k",
+                  "SELECT *, k FROM t ORDER BY k", "SELECT k, k FROM t ORDER BY v, k || 'x'",
+                  "SELECT k, k FROM t GROUP BY k ORDER BY k",
+                  "SELECT * FROM (SELECT k, k FROM t ORDER BY k)"]:
+        with pytest.raises(SqlValidationError, match="Column 'k' is ambiguous"):
+            _names(query)
+    with pytest.raises(SqlValidationError, match="Column 'k0' not found in any table"):
+        _names("SELECT k, k, v FROM t ORDER BY v, k0")
+    assert _names("SELECT k, k FROM t ORDER BY 1") == ["k", "k0"]
+    assert _names("SELECT k, k FROM t ORDER BY t.k") == ["k", "k0"]
+    assert _names("SELECT v FROM t ORDER BY k") == ["v"]
+    assert _names("SELECT v AS k, k AS v FROM t ORDER BY k, v") == ["k", "v"]
