@@ -48,8 +48,9 @@ def is_changelog(description) -> bool:
     """A query made in STREAMING mode whose result updates (a GROUP BY, an aggregate,
     DISTINCT; not a window aggregate, whose windows emit their final rows)."""
     return isinstance(description, QueryTable) and description.streaming and \
-        is_updating(description.query, {f.spark_name.lower() for f in description.functions
-                                        if f.kind == "aggregate"})
+        (description.keyed_changelog is not None or     # a grouping query's, or a Top-N's
+         is_updating(description.query, {f.spark_name.lower() for f in description.functions
+                                         if f.kind == "aggregate"}))
 
 
 def is_updating(sql: str, aggregate_functions: Collection[str] = ()) -> bool:

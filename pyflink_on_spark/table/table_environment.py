@@ -214,15 +214,11 @@ class TableEnvironment(object):
                     + (" *ROWTIME*" if c.rowtime else ""))
                    for c in table._resolved_columns()] for name, table in named},
             functions.signatures(), self._is_streaming())
-        if translated.ranking is not None and self._is_streaming():
-            # seen on PyFlink 1.20.5: WHERE rn <= N over it is a Top-N whose changelog updates
-            # the ranks as rows arrive (-U / +U); without the filter an OVER window that
-            # must be ordered by a time attribute
-            raise NotImplementedError(
-                "%s() OVER (...) in STREAMING mode is not supported by pyflink_on_spark yet: "
-                "Flink plans it as a Top-N or deduplication (WHERE rn <= N) whose changelog "
-                "updates the ranks as rows arrive; BATCH mode (EnvironmentSettings."
-                "in_batch_mode()) runs it (docs/table.md)" % translated.ranking)
+        top_n = translated.ranking is not None and self._is_streaming()
+        if top_n:
+            # Flink's Top-N / deduplication: a keyed changelog (table/top_n_streams.py)
+            from pyflink_on_spark.table.top_n_streams import check_top_n_query
+            top_n_failure = check_top_n_query(self, query, named)
         if translated.over_window and any(self._executor().table_reads_unbounded(
                 table._description) for _, table in named):
             # a keyed over aggregate when the table is read (over_window_streams.py)
@@ -247,6 +243,13 @@ class TableEnvironment(object):
             (name, table._description) for name, table in named), columns,
             self._is_streaming(), flink_query=query, functions=udfs)
         table = self._with_keyed_changelog(Table(description, self, columns))
+        if top_n and top_n_failure is None:
+            from dataclasses import replace
+            from pyflink_on_spark.table.top_n_streams import top_n_changes
+            table = Table(replace(description, keyed_changelog=top_n_changes(self, table)),
+                          self, columns)
+        if top_n and top_n_failure is not None:
+            table._failure = top_n_failure
         if translated.failure is not None and self._is_streaming():
             table._failure = translated.failure
         if python_failure is not None:

@@ -1,0 +1,107 @@
+"""ROW_NUMBER() in STREAMING mode: the query's split (table/top_n_query.py), what sql_query
+refuses or fails with as PyFlink 1.20.5 does (table/top_n_streams.py), and the keyed
+function restored from a checkpoint going on as one run. No Spark."""
+import pytest
+
+from pyflink_on_spark.table.sql import UnsupportedSqlError
+from pyflink_on_spark.table.top_n_query import (COLUMN, NO_RANK_END, NO_TIME_ORDER, STAR,
+                                                split_top_n)
+from pyflink_on_spark.table.top_n_rules import TOP_N, TopNRules
+
+INNER = "SELECT k, v, n, ROW_NUMBER() OVER (PARTITION BY k ORDER BY %s) AS rn FROM t"
+
+
+def test_split_into_the_per_row_query_the_order_and_the_ranks():
+    s = split_top_n("SELECT rn, n AS m, k FROM (%s) WHERE 2 >= rn" % (
+        INNER % "v DESC NULLS FIRST, n").replace("FROM t", "FROM t WHERE n > 1"))
+    assert s.per_row == ("SELECT k, v, n, CAST(0 AS BIGINT) AS rn, k AS `__k0`, v AS `__o0`, "
+                         "n AS `__o1` FROM t WHERE n > 1")
+    assert (s.keys, s.order, s.start, s.end) == (1, ((True, True), (False, True)), 1, 2)
+    assert s.items == ((COLUMN, ("rn", "rn")), (COLUMN, ("n", "m")), (COLUMN, ("k", "k")))
+    assert s.failure(time_ordered=False) is None
+
+
+@pytest.mark.parametrize("where, start, end", [
+    ("rn < 3", 1, 2), ("rn = 1", 1, 1), ("rn BETWEEN 2 AND 3", 2, 3),
+    ("rn >= 2 AND rn <= 4", 2, 4), ("(rn <= 3) AND rn > 1", 2, 3)])
+def test_the_bounds_of_rn(where, start, end):
+    s = split_top_n("SELECT * FROM (%s) AS x WHERE %s" % (INNER % "v", where))
+    assert (s.start, s.end, s.items) == (start, end, ((STAR, None),))
+
+
+def test_what_fails_when_it_runs_on_pyflink():
+    # seen on PyFlink 1.20.5: sql_query accepts both, execute() fails with these words
+    assert split_top_n("SELECT k FROM (%s) WHERE rn > 2" % (INNER % "v")) \
+        .failure(time_ordered=False) == NO_RANK_END
+    unfiltered = split_top_n(INNER % "v")
+    assert unfiltered.failure(time_ordered=False) == NO_TIME_ORDER
+    assert unfiltered.items[-1] == (COLUMN, ("rn", "rn"))
+
+
+@pytest.mark.parametrize("query, named", [
+    ("SELECT k, v, rn FROM (%s) WHERE rn <= 2 AND v > 2" % (INNER % "v"), "v > 2"),
+    ("SELECT k, v + 1 FROM (%s) WHERE rn <= 2" % (INNER % "v"), "v + 1"),
+    ("SELECT k FROM (SELECT k, RANK() OVER (PARTITION BY k ORDER BY v) AS rn FROM t) "
+     "WHERE rn <= 2", "RANK()"),
+    ("SELECT k FROM (SELECT k, MAX(v) AS v, ROW_NUMBER() OVER (PARTITION BY k ORDER BY v) "
+     "AS rn FROM t GROUP BY k) WHERE rn <= 2", "an updating input"),
+    ("SELECT k FROM (SELECT k, ROW_NUMBER() OVER (PARTITION BY k ORDER BY v) AS rn FROM "
+     "(SELECT k, v FROM t)) WHERE rn <= 2", "a subquery as the ranked input"),
+    ("SELECT k FROM (SELECT k, ROW_NUMBER() OVER (ORDER BY v) FROM t)", "without an alias"),
+])
+def test_other_shapes_are_refused_naming_them(query, named):
+    with pytest.raises(UnsupportedSqlError, match=r"%s.* ROW_NUMBER\(\) query in STREAMING"
+                       % named.replace("(", r"\(").replace(")", r"\)").replace("+", r"\+")):
+        split_top_n(query)
+
+
+def test_a_table_environment_refuses_it_by_name():
+    from pyflink_on_spark.table import EnvironmentSettings, TableEnvironment
+    t_env = TableEnvironment.create(EnvironmentSettings.in_streaming_mode())
+    t_env.create_temporary_view('t', t_env.from_elements([('a', 1, 2)], ['k', 'v', 'n']))
+    with pytest.raises(NotImplementedError, match="StreamTableEnvironment runs Flink's Top-N"):
+        t_env.sql_query("SELECT k FROM (%s) WHERE rn <= 2" % (INNER % "v"))
+
+
+ROWS = [('a', 3, 1), ('a', 7, 2), ('b', 5, 3), ('a', 5, 4), ('a', 7, 5), ('b', 2, 6),
+        ('a', 9, 7), ('a', 1, 8), ('b', 8, 9), ('a', 5, 10)]
+
+
+@pytest.mark.parametrize("rank_number", [True, False])
+def test_the_function_restored_from_a_checkpoint_goes_on_as_one_run(tmp_path, rank_number):
+    from pyflink_on_spark.datastream.functions import wrap_key_selector
+    from pyflink_on_spark.runtime.checkpoint.context import CheckpointContext
+    from pyflink_on_spark.runtime.checkpoint.store import SnapshotStore
+    from pyflink_on_spark.runtime.operators.keyed_process import KeyedProcessOperator
+    from pyflink_on_spark.runtime.testing import OperatorHarness
+    from pyflink_on_spark.table.top_n_streams import TopNFunction
+
+    def harness():
+        # the per-row rows (k, v, n, rn placeholder, __k0, __o0); out: k, v, rn (or k, v)
+        function = TopNFunction(TopNRules([(5, True, False)], 1, 3, rank_number, TOP_N),
+                                ["k", "v", "rn"], [0, 1, None] if rank_number else [0, 1],
+                                1)
+        return OperatorHarness(KeyedProcessOperator(function, wrap_key_selector(
+            lambda v: (v[4],))), name="top_n")
+
+    def feed(h, rows):
+        for k, v, n in rows:
+            h.element((k, v, n, 0, k, v), None)
+
+    def seen(h):
+        return [(str(row.get_row_kind()), tuple(row)) for row, _ in h.out]
+
+    whole = harness()
+    feed(whole, ROWS)
+    first = harness()
+    feed(first, ROWS[:5])
+    store = SnapshotStore(str(tmp_path))
+    snap = first.operator.snapshot_state(CheckpointContext(store, 1, "top_n", 0))
+    second = harness()
+    second.operator.restore_state([(0, snap)], CheckpointContext(store, 1, "top_n", 0))
+    feed(second, ROWS[5:])
+    assert len(seen(whole)) >= 10
+    assert seen(first) + seen(second) == seen(whole)
+    # the ranks of key a after 9 came: 9, 7, 7 (as PyFlink's rn <= 3 over v DESC, n)
+    if rank_number:
+        assert ("+U", ("a", 9, 1)) in seen(second)

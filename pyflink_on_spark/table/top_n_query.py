@@ -1,0 +1,206 @@
+"""A ROW_NUMBER() query in STREAMING mode (Flink's Top-N and deduplication) split into what
+runs per row and what the keyed Top-N keeps (table/top_n_streams.py), as
+table/sql/over_grouping.py splits an OVER window query:
+
+    SELECT k, v, rn FROM (SELECT k, v, ROW_NUMBER() OVER (PARTITION BY k ORDER BY v DESC)
+    AS rn FROM t WHERE c) WHERE rn <= 2
+
+is the row-by-row query `SELECT k, v, CAST(0 AS BIGINT) AS rn, k AS __k0, v AS __o0 FROM t
+WHERE c` (the inner select's items, its ROW_NUMBER() a placeholder, then the partition keys
+and the sort values) and, per partition key, ranks 1 to 2 by __o0 DESC. The outer select
+keeps columns of the inner one (renamed or not, `*`); its WHERE only bounds rn (`rn <= N`,
+`rn < N`, `rn = N`, `BETWEEN`, ANDed). Anything else raises UnsupportedSqlError naming it."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional, Tuple
+
+from pyflink_on_spark.table.sql.errors import UnsupportedSqlError
+
+__all__ = ['TopNQuery', 'split_top_n', 'STAR', 'COLUMN', 'NO_RANK_END', 'NO_TIME_ORDER']
+
+STAR = "*"          # an outer item: all the inner select's columns
+COLUMN = "column"   # an outer item: (COLUMN, (inner column name, result name))
+
+# seen on PyFlink 1.20.5: sql_query accepts these, running them fails with these words
+NO_RANK_END = ("org.apache.flink.table.api.TableException: Rank end is not specified. "
+               "Currently rank only support TopN, which means the rank end must be "
+               "specified.")
+NO_TIME_ORDER = ("org.apache.flink.table.api.TableException: OVER windows' ordering in "
+                 "stream mode must be defined on a time attribute.")
+
+
+@dataclass(frozen=True)
+class TopNQuery:
+    """`per_row`: Flink SQL of the row-by-row query: the inner select's items (rn a BIGINT
+    placeholder named `rank_name`), then `keys` partition keys `__k0`.., then the sort
+    values `__o0`..; `order`: per sort value (DESC?, NULLS FIRST?); ranks `start` to `end`
+    (None: no end, or no filter at all: `filtered`); `items`: the outer select's."""
+    per_row: str
+    keys: int
+    order: Tuple[Tuple[bool, bool], ...]
+    start: int
+    end: Optional[int]
+    filtered: bool
+    items: Tuple[Tuple[str, object], ...]
+    rank_name: str
+    table: str
+
+    def failure(self, time_ordered: bool) -> Optional[str]:
+        """What running it fails with on PyFlink (None: it runs). `time_ordered`: the
+        window is ordered by a time attribute."""
+        if not self.filtered:
+            return None if time_ordered else NO_TIME_ORDER
+        return NO_RANK_END if self.end is None else None
+
+
+def split_top_n(query: str) -> TopNQuery:
+    import sqlglot
+    from sqlglot import exp
+    from pyflink_on_spark.table.sql.translate import FLINK_DIALECT
+    try:
+        tree = sqlglot.parse_one(query, read=FLINK_DIALECT)
+    except sqlglot.errors.ParseError as e:
+        raise _refused("a query sqlglot does not parse (%s)" % str(e).split("\n")[0])
+
+    def render(e) -> str:
+        return e.sql(dialect=FLINK_DIALECT)
+
+    if not isinstance(tree, exp.Select):
+        raise _refused("a set operation (UNION, INTERSECT, EXCEPT)")
+    source = tree.args.get("from_") or tree.args.get("from")
+    if source is not None and isinstance(source.this, exp.Subquery) and \
+            not any(isinstance(e.unalias(), exp.Window) for e in tree.expressions):
+        outer, inner = tree, source.this.this
+    else:
+        outer, inner = None, tree       # ROW_NUMBER() in the query's own select: no filter
+    if not isinstance(inner, exp.Select):
+        raise _refused("a set operation (UNION, INTERSECT, EXCEPT) as the ranked input")
+    for select in (s for s in (outer, inner) if s is not None):
+        for clause, what in (("joins", "a JOIN"), ("laterals", "a LATERAL TABLE"),
+                             ("group", "GROUP BY (an updating input: Flink ranks it with "
+                                       "retractions)"),
+                             ("having", "HAVING"), ("limit", "LIMIT"), ("with", "WITH"),
+                             ("order", "ORDER BY"), ("distinct", "SELECT DISTINCT (an "
+                                                                 "updating input)")):
+            if select.args.get(clause):
+                raise _refused(what)
+    inner_source = inner.args.get("from_") or inner.args.get("from")
+    if inner_source is None or not isinstance(inner_source.this, exp.Table):
+        raise _refused("a subquery as the ranked input")
+    if any(isinstance(n, exp.AggFunc) and n.find_ancestor(exp.Window) is None
+           for n in inner.walk()):
+        raise _refused("an aggregate call (an updating input: Flink ranks it with retractions)")
+    windows = [e for e in inner.expressions if isinstance(e.unalias(), exp.Window)]
+    if len(windows) != 1 or any(w.find(exp.Window) is not None for w in inner.expressions
+                                if w not in windows):
+        raise _refused("other than one ROW_NUMBER() OVER (...) select item")
+    window_item = windows[0]
+    window = window_item.unalias()
+    call = window.this
+    if not (isinstance(call, exp.RowNumber) or
+            isinstance(call, exp.Anonymous) and call.name.upper() == "ROW_NUMBER"):
+        raise _refused("the window function %s (Flink's streaming rank runs ROW_NUMBER "
+                       "only)" % render(call))
+    if not isinstance(window_item, exp.Alias):
+        raise _refused("ROW_NUMBER() OVER (...) without an alias")
+    rank_name = window_item.alias
+    order = window.args.get("order")
+    if order is None or window.args.get("spec") is not None:
+        raise _refused("ROW_NUMBER() OVER (...) without ORDER BY, or with a frame")
+    keys = [render(p) for p in window.args.get("partition_by") or []]
+    sorts = [render(o.this) for o in order.expressions]
+    directions = tuple((bool(o.args.get("desc")), bool(o.args.get("nulls_first")))
+                       for o in order.expressions)
+    window_item.set("this", exp.Cast(this=exp.Literal.number(0),
+                                     to=exp.DataType.build("BIGINT")))
+    where = inner.args.get("where")
+    columns = [render(e) for e in inner.expressions] + \
+        ["%s AS `__k%d`" % (k, i) for i, k in enumerate(keys)] + \
+        ["%s AS `__o%d`" % (s, i) for i, s in enumerate(sorts)]
+    table = inner_source.this.name
+    per_row = "SELECT %s FROM %s%s" % (", ".join(columns), render(inner_source.this),
+                                       " WHERE %s" % render(where.this) if where else "")
+    if outer is None:
+        return TopNQuery(per_row, len(keys), directions, 1, None, False,
+                         _outer_items_of_inner(inner, window_item, rank_name, render),
+                         rank_name, table)
+    items = tuple((STAR, None) if isinstance(e, exp.Star) else _column(e, render)
+                  for e in outer.expressions)
+    start, end, filtered = _rank_range(outer.args.get("where"), rank_name, render)
+    return TopNQuery(per_row, len(keys), directions, start, end, filtered, items, rank_name,
+                     table)
+
+
+def _outer_items_of_inner(inner, window_item, rank_name: str, render):
+    """A ranked select without an outer query: its own items, rn at its place."""
+    from sqlglot import exp
+    return tuple((STAR, None) if isinstance(e, exp.Star) else
+                 (COLUMN, (rank_name, rank_name)) if e is window_item else
+                 _column(e, render) for e in inner.expressions)
+
+
+def _column(item, render) -> Tuple[str, Tuple[str, str]]:
+    from sqlglot import exp
+    value = item.unalias()
+    if not isinstance(value, exp.Column):
+        raise _refused("the outer select item %s (columns of the ranked query are kept "
+                       "here)" % render(item))
+    return COLUMN, (value.name, item.alias_or_name)
+
+
+def _rank_range(where, rank_name: str, render) -> Tuple[int, Optional[int], bool]:
+    """(start, end, whether there is a filter) of the outer WHERE's bounds of rn."""
+    from sqlglot import exp
+    if where is None:
+        return 1, None, False
+    start, end = 1, None
+    conditions, stack = [], [where.this]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, exp.And):
+            stack.extend((node.this, node.expression))
+        elif isinstance(node, exp.Paren):
+            stack.append(node.this)
+        else:
+            conditions.append(node)
+
+    def is_rank(e) -> bool:
+        return isinstance(e, exp.Column) and e.name.lower() == rank_name.lower()
+
+    def number(e) -> Optional[int]:
+        if isinstance(e, exp.Literal) and not e.is_string and e.this.isdigit():
+            return int(e.this)
+        return None
+
+    for c in conditions:
+        if isinstance(c, exp.Between) and is_rank(c.this) and \
+                number(c.args.get("low")) is not None and number(c.args.get("high")) is not None:
+            low, high = number(c.args["low"]), number(c.args["high"])
+            start, end = max(start, low), high if end is None else min(end, high)
+            continue
+        flipped = {exp.LT: exp.GT, exp.LTE: exp.GTE, exp.GT: exp.LT, exp.GTE: exp.LTE,
+                   exp.EQ: exp.EQ}
+        kind = type(c)
+        if kind in flipped and is_rank(c.expression) and number(c.this) is not None:
+            left, right, kind = c.expression, c.this, flipped[kind]
+        else:
+            left, right = c.this, c.expression if kind in flipped else None
+        n = number(right) if right is not None else None
+        if kind not in flipped or not is_rank(left) or n is None:
+            raise _refused("the condition %s beside the bounds of %s (Flink applies it to "
+                           "the ranked changelog)" % (render(c), rank_name))
+        if kind in (exp.LT, exp.LTE, exp.EQ):
+            bound = n - 1 if kind is exp.LT else n
+            end = bound if end is None else min(end, bound)
+        if kind in (exp.GT, exp.GTE, exp.EQ):
+            start = max(start, n + 1 if kind is exp.GT else n)
+    return start, end, True
+
+
+def _refused(what: str) -> UnsupportedSqlError:
+    return UnsupportedSqlError(
+        "%s in a ROW_NUMBER() query in STREAMING mode: pyflink_on_spark runs Flink's Top-N "
+        "and deduplication as `SELECT <columns> FROM (SELECT ..., ROW_NUMBER() OVER "
+        "(PARTITION BY ... ORDER BY ...) AS rn FROM <table> [WHERE ...]) WHERE rn <= N` "
+        "(rn < N, rn = N, BETWEEN) over an insert-only table (docs/table.md)" % what)

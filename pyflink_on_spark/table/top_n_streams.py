@@ -1,0 +1,172 @@
+"""ROW_NUMBER() in STREAMING mode (issue 44): Flink's Top-N and deduplication as a keyed
+function in the DataStream job. The per-row part of the query (table/top_n_query.py), keyed
+by the partition keys, into TopNFunction, whose keyed state (checkpointed with the job)
+keeps each key's buffer and whose changes are the rules' (table/top_n_rules.py). Its
+changes are the query's keyed changelog (QueryTable.keyed_changelog): the rows of
+execute(), to_pandas() and to_changelog_stream, with their RowKinds. What is not built is
+refused at sql_query (check_top_n_query)."""
+from __future__ import annotations
+
+from typing import List, Optional, Sequence
+
+from pyflink_on_spark.datastream.functions import KeyedProcessFunction
+
+__all__ = ['TopNFunction', 'check_top_n_query', 'top_n_changes']
+
+
+class TopNFunction(KeyedProcessFunction):
+    """The per-row query's Rows keyed by their partition keys -> the changes: Rows named
+    `names` with their RowKind, or (`plain`) tuples of the values and the RowKind's value
+    last (the keyed changelog's records). `sources` per result column: the index of its
+    value in the per-row row, or None for the rank (`constant_rank` when the rules give no
+    rank number: Flink's constant rn)."""
+
+    def __init__(self, rules, names: Sequence[str], sources: Sequence[Optional[int]],
+                 constant_rank: int, plain: bool = False) -> None:
+        self.rules = rules
+        self.names = list(names)
+        self.sources = list(sources)
+        self.constant_rank = constant_rank
+        self.plain = plain
+        self.state = None
+
+    def open(self, runtime_context) -> None:
+        from pyflink_on_spark.common.typeinfo import Types
+        from pyflink_on_spark.datastream.state import ValueStateDescriptor
+        self.state = runtime_context.get_state(
+            ValueStateDescriptor("top_n", Types.PICKLED_BYTE_ARRAY()))
+
+    def process_element(self, value, ctx):
+        from pyflink_on_spark.common.types import Row, RowKind
+        row = tuple(getattr(value, "_values", value))
+        state = self.state.value()
+        if state is None:
+            state = self.rules.new_state()
+        changes = self.rules.on_row(state, row)
+        # (a row taken in may change nothing yet: ranks from 2, a tie after the end)
+        self.state.update(state)
+        if not changes:
+            return None
+        kinds = {"+I": RowKind.INSERT, "-U": RowKind.UPDATE_BEFORE,
+                 "+U": RowKind.UPDATE_AFTER, "-D": RowKind.DELETE}
+        out: List = []
+        for kind, changed, rank in changes:
+            rank = self.constant_rank if rank is None else rank
+            values = tuple(rank if i is None else changed[i] for i in self.sources)
+            if self.plain:
+                out.append(values + (kinds[kind].value,))
+            else:
+                result = Row(*values)
+                result.set_field_names(self.names)
+                result.set_row_kind(kinds[kind])
+                out.append(result)
+        return out
+
+
+def _split(t_env, query: str, inputs):
+    """(the split, the per-row query as a Table, its number of inner select columns)."""
+    from pyflink_on_spark.table.top_n_query import split_top_n
+    from pyflink_on_spark.table.sql import UnsupportedSqlError
+    try:
+        split = split_top_n(query)
+    except UnsupportedSqlError as e:
+        raise NotImplementedError(str(e)) from None
+    per_row = t_env._translated_over_views(split.per_row, inputs)
+    width = len(per_row._resolved_columns()) - split.keys - len(split.order)
+    return split, per_row, width
+
+
+def check_top_n_query(t_env, query: str, named) -> Optional[str]:
+    """At sql_query, a ROW_NUMBER() query in STREAMING mode over `named` ((name, Table)
+    pairs): NotImplementedError naming what is not built; else None when it runs, or the
+    TableException text running it fails with on PyFlink (seen: no rn filter over a window
+    not ordered by a time attribute, no rank end)."""
+    from pyflink_on_spark.table.table_environment import StreamTableEnvironment
+    if not isinstance(t_env, StreamTableEnvironment):
+        raise NotImplementedError(
+            "ROW_NUMBER() OVER (...) in STREAMING mode in a TableEnvironment is not supported "
+            "by pyflink_on_spark yet: a StreamTableEnvironment runs Flink's Top-N and "
+            "deduplication (docs/table.md)")
+    if any(t_env._executor().table_reads_unbounded(table._description) for _, table in named):
+        raise NotImplementedError(
+            "ROW_NUMBER() OVER (...) (Top-N, deduplication) over a table of an unbounded "
+            "stream is not supported by pyflink_on_spark yet: it runs over bounded tables in "
+            "STREAMING mode (docs/table.md)")
+    split, per_row, width = _split(t_env, query, [(n, t._description) for n, t in named])
+    time_ordered = len(split.order) == 1 and \
+        per_row._resolved_columns()[width + split.keys].rowtime
+    failure = split.failure(time_ordered)
+    if failure is None and not split.filtered:
+        raise NotImplementedError(
+            "ROW_NUMBER() OVER (... ORDER BY <a time attribute>) without a filter of its "
+            "number (an over aggregate) in STREAMING mode is not supported by pyflink_on_spark "
+            "(docs/table.md)")
+    return failure
+
+
+def top_n_changes(t_env, table):
+    """The keyed changelog of a ROW_NUMBER() query's table that runs (check_top_n_query): a
+    StreamTable whose rows are the changes."""
+    from pyflink_on_spark.common.typeinfo import Types
+    from pyflink_on_spark.graph.transformations import SinkTransformation
+    from pyflink_on_spark.specs.sinks import CollectSinkSpec
+    from pyflink_on_spark.specs.tables import StreamTable
+    from pyflink_on_spark.table.columns import column_names
+    description = table._description
+    query = getattr(description, "flink_query", None)
+    if query is None:
+        return None
+    split, per_row, width = _split(t_env, query, description.inputs)
+    columns = table._resolved_columns()
+    function = top_n_function(split, per_row, width, column_names(columns), plain=True)
+    keys = tuple(range(width, width + split.keys))
+    node = t_env._stream_of(per_row, as_tuples=False) \
+        .key_by(lambda row: tuple(getattr(row, "_values", row)[i] for i in keys)) \
+        .process(function, output_type=Types.PICKLED_BYTE_ARRAY())._transformation
+    sink = SinkTransformation(name="Collect Sink", input=node, spec=CollectSinkSpec(),
+                              input_type=node.output_type)
+    sink.parallelism = 1
+    return StreamTable((sink,), sink.id, t_env._env._job_settings(), columns, changelog=True)
+
+
+def top_n_function(split, per_row, width: int, names: Sequence[str],
+                   plain: bool = False) -> TopNFunction:
+    """The keyed function of a split ROW_NUMBER() query whose per-row query is `per_row`
+    (`width` inner select columns, then the keys, then the sort values)."""
+    from pyflink_on_spark.table.top_n_query import STAR
+    from pyflink_on_spark.table.top_n_rules import (FIRST_ROW, LAST_ROW, TOP_1, TOP_N,
+                                                    TopNRules)
+    inner = [c.name for c in per_row._resolved_columns()[:width]]
+    rank_at = inner.index(split.rank_name)
+    sources: List[Optional[int]] = []
+    for kind, what in split.items:
+        if kind == STAR:
+            sources.extend(None if i == rank_at else i for i in range(width))
+        elif what[0] == split.rank_name:
+            sources.append(None)
+        else:
+            sources.append(inner.index(what[0]))
+    first_sort = width + split.keys
+    order = [(first_sort + i, desc, nulls_first)
+             for i, (desc, nulls_first) in enumerate(split.order)]
+    # seen: Flink drops a constant rank number (rn = N) and emits the rows alone
+    rank_number = None in sources and split.start != split.end
+    if split.start == split.end == 1:
+        rowtime = len(order) == 1 and per_row._resolved_columns()[first_sort].rowtime
+        strategy = (LAST_ROW if order[0][1] else FIRST_ROW) if rowtime else TOP_1
+        rules = TopNRules(order, 1, 1, rank_number, strategy,
+                          rowtime=_RowtimeAt(first_sort) if rowtime else None)
+    else:
+        rules = TopNRules(order, split.start, split.end, rank_number, TOP_N)
+    return TopNFunction(rules, names, sources, split.start, plain)
+
+
+class _RowtimeAt:
+    """A row's rowtime (its value at `index`) in milliseconds: the deduplications' order."""
+
+    def __init__(self, index: int) -> None:
+        self.index = index
+
+    def __call__(self, row: tuple) -> int:
+        from pyflink_on_spark.table.over_window_streams import _millis
+        return _millis(row[self.index])
