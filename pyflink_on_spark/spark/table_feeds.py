@@ -53,7 +53,7 @@ def with_table_feeds(job: CompiledJob, sinks: List,
     for sink_id in streams:
         stage = job.stage_of(sink_id)
         edge = next(s.edge_id for s in stage.sinks if s.node_id == sink_id)
-        feeds[sink_id] = StreamFeed(sink_id, stage.spec.stage_id, edge)
+        feeds[sink_id] = StreamFeed(sink_id, stage.spec.stage_id, edge, stage.spec.parallelism)
     fed_edges = {feed.edge_id for feed in feeds.values()}
     stages = []
     for stage in job.stages:
@@ -71,9 +71,14 @@ def with_table_feeds(job: CompiledJob, sinks: List,
                             upstream=tuple(UpstreamEdge(f.stage_id, f.edge_id)
                                            for f in wanted))
         if any(s.edge_id in fed_edges for s in stage.sinks):
-            # the rows of a table's stream stay in Spark: no sink of the driver's
+            # the rows of a table's stream stay in Spark: no sink of the driver's; its exit
+            # sends the stream's watermarks too, which the table's source stage is fed
+            # (runtime/fed_watermarks.py)
             stage = replace(stage, sinks=tuple(s for s in stage.sinks
-                                               if s.edge_id not in fed_edges))
+                                               if s.edge_id not in fed_edges),
+                            spec=replace(stage.spec, exits=tuple(
+                                replace(e, to_driver=False) if e.edge_id in fed_edges else e
+                                for e in stage.spec.exits)))
         stages.append(stage)
     return replace(job, stages=tuple(stages))
 

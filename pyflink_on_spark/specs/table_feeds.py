@@ -11,10 +11,12 @@ from typing import Any, Tuple
 class StreamFeed:
     """One stream of the table (a specs.tables StreamTable, its collect sink node
     `collect_sink_id`): its records are the rows of exit `edge_id` of stage `stage_id` of the
-    same job, in the same micro-batch."""
+    same job, in the same micro-batch, and so are its watermarks, one per
+    `upstream_parallelism` subtask of that stage (runtime/fed_watermarks.py)."""
     collect_sink_id: int
     stage_id: int
     edge_id: int
+    upstream_parallelism: int = 1
 
 
 @dataclass(frozen=True)

@@ -136,14 +136,16 @@ def kafka_table(create_table, t_env):
         _SINKS[table] = sink
         return table
     env = t_env._env
-    values = env.from_source(source, WatermarkStrategy.no_watermarks(),
+    decoder = RowDecoder(fmt, names, [c.sql_type for c in columns], options)
+    values = env.from_source(source, WatermarkStrategy.no_watermarks() if watermark is None
+                             else _partition_watermarks(decoder, names.index(watermark[0]),
+                                                        watermark[1]),
                              "KafkaSource-default_catalog.default_database.%s"
                              % create_table.name)
     types = {"TINYINT": Types.BYTE, "SMALLINT": Types.SHORT, "INT": Types.INT,
              "BIGINT": Types.LONG, "FLOAT": Types.FLOAT, "DOUBLE": Types.DOUBLE,
              "BOOLEAN": Types.BOOLEAN}
-    rows = values.flat_map(_Decoded(RowDecoder(fmt, names, [c.sql_type for c in columns],
-                                               options)),
+    rows = values.flat_map(_Decoded(decoder),
                            output_type=Types.ROW_NAMED(
                                names, [types.get(c.sql_type, Types.SQL_TIMESTAMP
                                                  if c.sql_type.startswith("TIMESTAMP(")
@@ -212,6 +214,44 @@ def _rowtime_table(table, watermark):
                     if c.name == name else c for c in table._resolved_columns())
     return type(table)(RowtimeTable(table._description, name, columns, source_watermarks=True),
                        table._t_env, columns)
+
+
+def _partition_watermarks(decoder, index: int, expression: str):
+    """The source's watermark strategy of a table's `WATERMARK FOR ts AS ts - INTERVAL ...`:
+    Flink pushes it into the kafka source, which generates it per partition over the
+    rowtimes of the partition's rows and emits the minimum over its partitions (seen on
+    PyFlink 1.20.5, compat_tests/cases/kafka/table_partition_watermarks.py): the shim's
+    per-split watermarks (runtime/watermarks.py SplitWatermarks) over the rows' rowtimes,
+    `rowtime - delay` (no extra millisecond, as the DataStream generator's: its delay one
+    less). The table's window operators get them through the table hand-off
+    (runtime/fed_watermarks.py, window_aggregates.table_watermarks)."""
+    from pyflink_on_spark.common.watermark_strategy import WatermarkStrategy, _StrategySpec
+    from pyflink_on_spark.table.window_aggregates import sql_watermark_delay
+    return WatermarkStrategy(_StrategySpec("bounded_out_of_orderness",
+                                           sql_watermark_delay(expression) - 1)) \
+        .with_timestamp_assigner(_Rowtime(decoder, index))
+
+
+class _Rowtime:
+    """A kafka value's rowtime (epoch ms of the decoded TIMESTAMP), for the source's
+    per-partition watermarks. The value is decoded here and again by the table's decoding
+    flat_map (_Decoded), where what fails to decode fails the job as it did: here it is no
+    timestamp, as a skipped value (ignore-parse-errors) or a null rowtime is."""
+
+    def __init__(self, decode, index: int) -> None:
+        self.decode = decode
+        self.index = index
+
+    def extract_timestamp(self, value, record_timestamp):
+        from datetime import datetime, timedelta
+        try:
+            row = self.decode(value)
+        except Exception:
+            return None
+        rowtime = None if row is None else row[self.index]
+        if rowtime is None:
+            return None
+        return (rowtime - datetime(1970, 1, 1)) // timedelta(milliseconds=1)
 
 
 class _Decoded:

@@ -11,8 +11,10 @@ lateness rule: Flink's window aggregates drop it too, seen on PyFlink 1.20.5).
 The watermark (table_watermarks): a computed column's `watermark(ts, "ts - INTERVAL ...")`
 is Flink's SQL watermark, the largest rowtime seen minus the delay, emitted as soon as it
 grew by more than the auto-watermark interval (Flink's WatermarkAssignerOperator) and at
-each micro-batch's end; SOURCE_WATERMARK() is the stream's own: its watermark strategy,
-over the same timestamps."""
+each micro-batch's end; SOURCE_WATERMARK() is the stream's own, and a kafka table's
+WATERMARK its source's (generated per partition, table/kafka_tables.py): the watermarks
+the stream emitted, fed to the table's source subtasks beside its rows
+(runtime/fed_watermarks.py) and passed on."""
 from __future__ import annotations
 
 import re
@@ -154,6 +156,19 @@ class DroppedTimestamps(TableWatermarks):
     passes_watermarks = True
 
 
+class SourceWatermarks(TableWatermarks):
+    """The watermarks the table's source emitted (a kafka table's, generated per partition
+    in its source), fed to the table source subtasks beside its rows
+    (runtime/fed_watermarks.py) and passed on as they come; the records keep the rowtime
+    the table source stamped."""
+    passes_watermarks = True
+
+
+def source_watermarks():
+    from pyflink_on_spark.common.watermark_strategy import _StrategySpec
+    return SourceWatermarks(_StrategySpec("no_watermarks", 0))
+
+
 def dropped_timestamps():
     from pyflink_on_spark.common.watermark_strategy import _StrategySpec
     return DroppedTimestamps(_StrategySpec("no_watermarks", 0)) \
@@ -191,7 +206,6 @@ def table_watermarks(description, table: str):
     """The watermark strategy of the rows of `table` (a name `description`, a QueryTable,
     reads): its from_data_stream's watermark (module doc). NotImplementedError when its
     rows come from more than one watermarked stream."""
-    from pyflink_on_spark.common.watermark_strategy import _StrategySpec
     from pyflink_on_spark.specs.tables import RowtimeTable, StreamTable
     leaves = _watermark_leaves(description, {table})
     if len(leaves) != 1:
@@ -202,18 +216,18 @@ def table_watermarks(description, table: str):
     if isinstance(leaf, RowtimeTable):
         expression = next(c.watermark for c in leaf.columns if c.name == leaf.rowtime)
         if leaf.source_watermarks:
-            # a kafka table's: Flink pushes it into the source, whose periodic emission
-            # sends it (seen on PyFlink 1.20.5, a topic's rows read at once: the windows
-            # of [5 s, 10 s) came in the timer-heap order of timers fired together, bob
-            # before alice, not alice first as on growth); rowtime - delay, no extra ms
-            return TableWatermarks(_StrategySpec("bounded_out_of_orderness",
-                                                 sql_watermark_delay(expression) - 1))
+            # a kafka table's: Flink pushes it into the source, which generates it per
+            # partition and emits the minimum periodically (seen on PyFlink 1.20.5, a
+            # topic's rows read at once: the windows of [5 s, 10 s) came in the timer-heap
+            # order of timers fired together, bob before alice, not alice first as on
+            # growth): the kafka source's (kafka_tables.py), fed past the table
+            return source_watermarks()
         return sql_watermarks(sql_watermark_delay(expression))
     assert isinstance(leaf, StreamTable)
-    strategy = _stream_strategy(leaf)
-    spec = strategy._spec() if strategy is not None else \
-        _StrategySpec("no_watermarks", 0)
-    return TableWatermarks(spec)
+    # SOURCE_WATERMARK(): the stream's own watermarks, as its sources and assigners emitted
+    # them (a KafkaSource's per partition, the minimum over them: seen on PyFlink 1.20.5,
+    # not the stream's strategy again over all the table's rows), fed past the table
+    return source_watermarks()
 
 
 def _watermark_leaves(description, names) -> list:
@@ -242,24 +256,3 @@ def _names_in(view) -> set:
     return {name for name, _ in view.inputs
             if re.search(r"(?<![\w$])%s(?![\w$])" % re.escape(name),
                          view.flink_query or view.query)}
-
-
-def _stream_strategy(stream):
-    """The watermark strategy nearest the stream's collect sink (assign_timestamps_and_
-    watermarks, or the source's), or None."""
-    from pyflink_on_spark.graph.transformations import SourceTransformation
-    from pyflink_on_spark.specs.operators import TimestampsSpec
-    seen, frontier = set(), list(stream.sinks)
-    while frontier:
-        following = []
-        for node in frontier:
-            if node.id in seen:
-                continue
-            seen.add(node.id)
-            if isinstance(getattr(node, "spec", None), TimestampsSpec):
-                return node.spec.watermark_strategy
-            if isinstance(node, SourceTransformation) and node.watermark_strategy is not None:
-                return node.watermark_strategy
-            following.extend(node.inputs)
-        frontier = following
-    return None

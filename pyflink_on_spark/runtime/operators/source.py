@@ -11,6 +11,7 @@ from __future__ import annotations
 from itertools import islice
 from typing import Iterator, Optional
 
+from pyflink_on_spark.runtime.fed_watermarks import FedWatermark, FedWatermarks
 from pyflink_on_spark.runtime.operators.timestamps import TimestampsAndWatermarksOperator
 from pyflink_on_spark.runtime.watermarks import MIN_WATERMARK, SplitWatermarks
 from pyflink_on_spark.specs.sources import (RecordChunks, SplitFinished, SplitRecords,
@@ -40,6 +41,8 @@ class SourceOperator(TimestampsAndWatermarksOperator):
         super().open()
         self.splits = SplitWatermarks(self.strategy)
         self._clock = self.task.clock
+        # a table source's: its streams' watermarks (runtime/fed_watermarks.py)
+        self.fed: Optional[FedWatermarks] = None
 
     def process_split(self, split) -> None:
         """Reads the whole split at once (the direct runner, tests)."""
@@ -60,6 +63,13 @@ class SourceOperator(TimestampsAndWatermarksOperator):
             return
         if isinstance(split, SplitFinished):
             self.splits.finish(split.split)
+            return
+        if isinstance(split, FedWatermark):
+            if self.fed is None:
+                self.fed = FedWatermarks(split.channels)
+            advanced = self.fed.on_watermark(split)
+            if advanced is not None:
+                self._emit(advanced)
             return
         process = self.process_element
         if self._extract is None and not self._every:
@@ -158,6 +168,8 @@ class SourceOperator(TimestampsAndWatermarksOperator):
         snap = super().snapshot_state(context)
         if self.splits.generators:
             snap["generator"]["splits"] = self.splits.export()
+        if self.fed is not None:
+            snap["fed_watermarks"] = self.fed.export()
         return snap
 
     def restore_state(self, parts, context) -> None:
@@ -168,6 +180,11 @@ class SourceOperator(TimestampsAndWatermarksOperator):
             # the same subtask reads the same Kafka partitions again; after rescaling the
             # partitions move, and each registers anew with its next records
             self.splits.restore(own[0]["splits"])
+        fed = [s["fed_watermarks"] for _, s in parts if "fed_watermarks" in s]
+        if fed:
+            # every table source subtask is fed the same watermarks: any one's will do
+            self.fed = FedWatermarks(len(fed[0]["marks"]))
+            self.fed.restore(fed[0])
 
     def output_idle(self, now: int, last_input_time) -> bool:
         """A subtask reading splits (Kafka partitions) is idle when each of its splits is."""

@@ -52,6 +52,11 @@ def test_a_stateless_query_of_an_unbounded_stream_reads_that_stages_rows_in_the_
     # reader (its upstream), so the stream's stage is computed once per batch
     assert feed.edge_id in {e.edge_id for e in stream_stage.spec.exits}
     assert feed.edge_id not in {s.edge_id for s in stream_stage.sinks}
+    # its exit sends the stream's watermarks too (no sink's exit), which the table's source
+    # subtasks are fed, one per subtask of the stream's stage (runtime/fed_watermarks.py)
+    (fed_exit,) = [e for e in stream_stage.spec.exits if e.edge_id == feed.edge_id]
+    assert not fed_exit.to_driver
+    assert feed.upstream_parallelism == stream_stage.spec.parallelism
     assert [(u.stage_id, u.edge_id) for u in table_stage.upstream] == \
         [(feed.stage_id, feed.edge_id)]
     assert job.consumer_counts()[feed.stage_id] == 1

@@ -66,13 +66,15 @@ WATERMARKED = """CREATE TABLE clicks (k STRING, ts %s, WATERMARK FOR ts AS %s) W
 @pytest.mark.parametrize("bounded", ["'scan.bounded.mode' = 'latest-offset', ", ""])
 def test_a_kafka_tables_watermark_makes_its_column_the_rowtime_of_sql_watermarks(bounded):
     # seen on PyFlink 1.20.5 (compat case kafka/table_watermark_windows): *ROWTIME* and the
-    # WATERMARK line; the watermarks are the SQL watermark's rowtime - delay
-    # (window_aggregates.py), emitted periodically as Flink's kafka source does, not as
-    # soon as they grow
+    # WATERMARK line; the watermarks are the SQL watermark's rowtime - delay, generated in
+    # the kafka source per partition (kafka/table_partition_watermarks), emitted
+    # periodically as Flink's kafka source does, not as soon as they grow, and passed on
+    # by the table (runtime/fed_watermarks.py)
     from pyflink_on_spark.specs.tables import RowtimeTable
-    from pyflink_on_spark.table.kafka_tables import kafka_sink
+    from pyflink_on_spark.table.kafka_tables import _Rowtime, kafka_sink
     from pyflink_on_spark.table.window_aggregates import (
-        SqlWatermarks, TableWatermarks, table_watermarks)
+        SourceWatermarks, SqlWatermarks, TableWatermarks, table_watermarks)
+    from pyflink_on_spark.graph.transformations import SourceTransformation
     t_env = _t_env()
     t_env.execute_sql(WATERMARKED % ("TIMESTAMP(3)", "ts - INTERVAL '1.5' SECOND", bounded))
     table = t_env.from_path("clicks")
@@ -82,7 +84,14 @@ def test_a_kafka_tables_watermark_makes_its_column_the_rowtime_of_sql_watermarks
     strategy = table_watermarks(table._description, "clicks")
     assert isinstance(strategy, TableWatermarks) and not strategy.emits_on_growth
     assert not isinstance(strategy, SqlWatermarks)
-    assert strategy._max_out_of_orderness_ms == 1499      # Flink's: no extra ms
+    assert isinstance(strategy, SourceWatermarks) and strategy.passes_watermarks
+    node = table._description.input.sinks[0]
+    while not isinstance(node, SourceTransformation):
+        (node,) = node.inputs
+    source = node.watermark_strategy
+    assert source._kind == "bounded_out_of_orderness"
+    assert source._max_out_of_orderness_ms == 1499        # Flink's: no extra ms
+    assert isinstance(source._timestamp_assigner, _Rowtime)
     assert kafka_sink(t_env, "clicks") is not None      # still an INSERT target
 
 
