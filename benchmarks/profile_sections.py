@@ -138,7 +138,15 @@ def main(argv=None) -> int:
     parser.add_argument("--slide-seconds", type=int, default=0)
     parser.add_argument("--mode", default="STREAMING", choices=["STREAMING", "BATCH"])
     parser.add_argument("--repeat", type=int, default=3)
+    # a task ends its bundle once BUNDLE_SECONDS of wall time passed (runtime/task.py), so
+    # under valgrind the records it ends at move with the machine's load, and so do the
+    # instruction counts (up to 0.75k a record of window_aggregate): a large value keeps a
+    # run's bundle ends at its input's end alone, the counts the same from run to run
+    parser.add_argument("--bundle-seconds", type=float, default=None)
     args = parser.parse_args(argv)
+    if args.bundle_seconds is not None:
+        from pyflink_on_spark.runtime import task
+        task.BUNDLE_SECONDS = args.bundle_seconds
 
     import profile_per_record as ppr
     from pyflink_on_spark.aliasing import install_pyflink_alias

@@ -73,7 +73,7 @@ def marshal_exact(items, depth: int = 0) -> bool:
     return marshal_exact(children, depth + 1)
 
 
-def dumps_records(group: tuple, values_exact: bool = False) -> bytes:
+def dumps_records(group: tuple, values_exact: bool = False, keys_exact: bool = False) -> bytes:
     """A records row's payload: `(values, timestamps-or-None)`, and on a keyed exchange the
     records' keys third, as the exit's key selector computed them (runtime/exits/): a
     list beside the values, or on a key-sorted exchange the one key of the row. The keyed
@@ -85,10 +85,12 @@ def dumps_records(group: tuple, values_exact: bool = False) -> bytes:
     pickler's time and reads it back in about half. Else the C pickler, unless the records
     need cloudpickle (classes or functions of the job script, `__main__`, which workers
     cannot import). values_exact: the caller knows the values (group[0]) to be exact
-    (runtime/exits/loops.py), so only the rest is checked."""
+    (runtime/exits/loops.py), so only the rest is checked; keys_exact: the same for the
+    keys (group[2], the str and int keys a keyed exit's loop saw)."""
+    checked = group[1 if values_exact else 0:2 if keys_exact else None]
     return _dumps_checked(group, all(
         marshal_exact(part) if type(part) is list else marshal_exact((part,))
-        for part in (group[1:] if values_exact else group)))
+        for part in checked))
 
 
 def dumps_key_run(groups: list) -> bytes:

@@ -31,12 +31,14 @@ MEMO_CLASSES = frozenset((str, int, bool, bytes, type(None)))
 
 def make_router(to_subtask, dest_of: dict, tuple_dest_of: dict, memo_limit: int, bulk: list,
                 values_by: List[list], keys_by: List[list], stamps_by: List[list],
-                stamped_state: list, unsure: list, tested: bool, flush: Callable,
-                chunk_records: int, blame: Callable[[BaseException], BaseException]
-                ) -> Callable:
+                stamped_state: list, unsure: list, tested: bool, keys_unsure: list,
+                flush: Callable, chunk_records: int,
+                blame: Callable[[BaseException], BaseException]) -> Callable:
     """route(keys, values, exacts, timestamp, stamps): the second step (see the module's
     docstring). `stamps` gives each record's timestamp, else all have `timestamp`; `blame`
-    wraps an error of the key -> subtask map (a key its declared type cannot take)."""
+    wraps an error of the key -> subtask map (a key its declared type cannot take).
+    keys_unsure: the destinations whose chunk holds a key other than a str or an int, as
+    the usual loop marks them (chunked.py)."""
 
     def subtasks(keys: list) -> tuple:
         """(the keys' subtasks, the error met at the first key that has none, or None);
@@ -96,6 +98,9 @@ def make_router(to_subtask, dest_of: dict, tuple_dest_of: dict, memo_limit: int,
         if not keys:
             return
         dests, failure = subtasks(keys)
+        if not _STR_INT.issuperset(map(type, keys)):
+            for dest in set(dests):   # before a chunk can leave
+                keys_unsure[dest] = True
         stamped = stamped_state[0]
         for i, dest in enumerate(dests):
             chunk = values_by[dest]

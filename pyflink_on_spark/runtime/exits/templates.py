@@ -128,6 +128,8 @@ STAMP = "stamps_by[dest].append(timestamp)"
 MARK_UNSURE = """if not exact_value:
     unsure[dest] = True"""
 
+# a str or int key is one marshal writes as it is: only a chunk that got a key of another
+# class has its keys checked before marshal (keys_unsure; chunked.py _flush)
 KEYED_ROUTE = """key = get_key(value)
 kind = key.__class__
 if kind is str or kind is int:
@@ -153,8 +155,10 @@ elif kind is tuple:
         if misses[0] >= BULK_AFTER_MISSES:
             misses[0] = 0
             bulk[0] = True
+    keys_unsure[dest] = True
 else:
     dest = to_subtask(key)
+    keys_unsure[dest] = True
 keys_by[dest].append(key)"""
 
 # ---- the first step of a keyed exit's call of many new keys (bulk_keys.py) ----

@@ -64,3 +64,19 @@ def test_basic_converters_name_the_class_they_pass_unchanged_also_in_a_task():
             assert [eval(test.format(v="v"), {"v": v}) for v in passes] == [True] * len(passes)
             assert [eval(test.format(v="v"), {"v": v}) for v in fails] == [False] * len(fails)
     assert unchanged_when(lambda v: v) is None
+
+
+def test_a_tuple_of_another_length_goes_to_the_converter():
+    """The loop's test unpacks a declared tuple's fields without len() (runtime/exits/
+    loops.py exact_test): a tuple of another length is not exact and the converter decides
+    (a longer one cut to the declared fields, a shorter one refused), as before."""
+    pair = Types.TUPLE([Types.LONG(), Types.LONG()])
+    out = _through_exit(pair, [(1, 2), (1, 2, 3), (True, 5), (4, 5)])
+    assert out == [(1, 2), (1, 2), (1, 5), (4, 5)]
+    assert [type(v[0]) for v in out] == [int] * 4
+    with pytest.raises(ValueError, match="expects 2 fields, got 1"):
+        _through_exit(pair, [(1, 2), (1,)])
+    single = Types.TUPLE([Types.LONG()])
+    assert _through_exit(single, [(7,), (7, 8), (2 ** 70 % 3,)]) == [(7,), (7,), (1,)]
+    with pytest.raises(Exception):   # out of LONG's range: not exact, the converter refuses
+        _through_exit(single, [(2 ** 70,)])
