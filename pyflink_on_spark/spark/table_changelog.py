@@ -211,5 +211,17 @@ def _changelog_decoder(schema):
                     columns[width].append(row.get_row_kind().value)
             if columns[width]:
                 yield pa.RecordBatch.from_arrays(
-                    [pa.array(c, type=f.type) for c, f in zip(columns, full)], schema=full)
+                    [pa.array(_instant_micros(c, f.type), type=f.type)
+                     for c, f in zip(columns, full)], schema=full)
     return decode
+
+
+def _instant_micros(values: list, arrow) -> list:
+    """A TIMESTAMP_LTZ column's Instants (a deduplication's rowtime, table/top_n_streams.py)
+    as Spark's microseconds since the epoch (as table_frames decodes a stream's)."""
+    import pyarrow as pa
+    if not (pa.types.is_timestamp(arrow) and arrow.tz is not None):
+        return values
+    from pyflink_on_spark.common.time import Instant
+    return [v.seconds * 1_000_000 + v.nanos // 1000 if isinstance(v, Instant) else v
+            for v in values]

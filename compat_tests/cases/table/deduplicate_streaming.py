@@ -1,7 +1,8 @@
 """ROW_NUMBER() ... WHERE rn = 1 ordered by a stream's rowtime attribute in STREAMING mode
 (parallelism 1): Flink's row-time deduplication. Keeping the first row (ASC) a later row of
 an earlier rowtime replaces it, -U / +U, though behind the watermark; keeping the last row
-(DESC) a row of a later or equal rowtime replaces it."""
+(DESC) a row of a later or equal rowtime replaces it (to_changelog_stream, its rowtime
+column an Instant)."""
 from pyflink.common import Types, WatermarkStrategy
 from pyflink.common.watermark_strategy import TimestampAssigner
 from pyflink.datastream import StreamExecutionEnvironment
@@ -28,11 +29,14 @@ t_env.create_temporary_view("t", t_env.from_data_stream(
     .watermark('rowtime', 'SOURCE_WATERMARK()').build()))
 inner = ("SELECT name, t, n, rowtime, ROW_NUMBER() OVER (PARTITION BY name ORDER BY %s) AS rn "
          "FROM t")
-for q in ["SELECT name, t, n FROM (%s) WHERE rn = 1" % (inner % "rowtime"),
-          "SELECT name, t, n, rn FROM (%s) WHERE rn = 1" % (inner % "rowtime DESC")]:
-    print(q)
-    table = t_env.sql_query(q)
-    table.print_schema()
-    with table.execute().collect() as rows:
-        for r in rows:
-            print(r.get_row_kind(), repr(r))
+first = t_env.sql_query("SELECT name, t, n FROM (%s) WHERE rn = 1" % (inner % "rowtime"))
+first.print_schema()
+with first.execute().collect() as rows:
+    for r in rows:
+        print(r.get_row_kind(), repr(r))
+# the last row with its rowtime (an Instant) and rn, as to_changelog_stream gives it
+last = t_env.sql_query("SELECT * FROM (%s) WHERE rn = 1" % (inner % "rowtime DESC"))
+last.print_schema()
+t_env.to_changelog_stream(last).map(lambda r: '%s %r' % (r.get_row_kind(), r),
+                                    output_type=Types.STRING()).print()
+env.execute("deduplicate_streaming")
