@@ -13,10 +13,12 @@ import pickle
 import re
 import threading
 import weakref
-from typing import Any, Dict, Iterator, List, Tuple
+from typing import Any, Dict, Iterator, List, Sequence, Tuple
 
 import pyarrow as pa
 
+from pyflink_on_spark.codecs.nested_values import arrow_type as nested_arrow_type
+from pyflink_on_spark.codecs.nested_values import arrow_values, is_nested, stream_values
 from pyflink_on_spark.runtime.boundary import KIND_SPLIT, loads_records
 from pyflink_on_spark.spark.batch_schema import SPARK_SCHEMA, rows_to_batch
 from pyflink_on_spark.specs.tables import (RECORD_ATOMIC, GeneratedTable, QueryTable,
@@ -39,6 +41,8 @@ def arrow_type(sql_type: str) -> pa.DataType:
     simple = _ARROW.get(sql_type)
     if simple is not None:
         return simple
+    if is_nested(sql_type):
+        return nested_arrow_type(sql_type)
     if sql_type.startswith(("VARCHAR(", "CHAR(")):
         return pa.string()
     if sql_type.startswith(("VARBINARY(", "BINARY(")):
@@ -63,8 +67,11 @@ def spark_schema(columns):
 
 def flink_column(field) -> TableColumn:
     """A Spark result column as Flink's type (the inverse of arrow_type)."""
+    return TableColumn(field.name, _flink_type(field.name, field.dataType), field.nullable)
+
+
+def _flink_type(name: str, kind) -> str:
     from pyspark.sql import types as T
-    kind = field.dataType
     simple = {T.BooleanType: "BOOLEAN", T.ByteType: "TINYINT", T.ShortType: "SMALLINT",
               T.IntegerType: "INT", T.LongType: "BIGINT", T.FloatType: "FLOAT",
               T.DoubleType: "DOUBLE", T.StringType: "STRING", T.BinaryType: "BYTES",
@@ -72,10 +79,21 @@ def flink_column(field) -> TableColumn:
               T.TimestampType: "TIMESTAMP_LTZ(6)"}.get(type(kind))
     if simple is None and isinstance(kind, T.DecimalType):
         simple = "DECIMAL(%d, %d)" % (kind.precision, kind.scale)
+    if simple is None and isinstance(kind, T.ArrayType):
+        simple = "ARRAY<%s%s>" % (_flink_type(name, kind.elementType),
+                                  "" if kind.containsNull else " NOT NULL")
+    if simple is None and isinstance(kind, T.MapType):
+        simple = "MAP<%s NOT NULL, %s%s>" % (
+            _flink_type(name, kind.keyType), _flink_type(name, kind.valueType),
+            "" if kind.valueContainsNull else " NOT NULL")
+    if simple is None and isinstance(kind, T.StructType):
+        simple = "ROW<%s>" % ", ".join(
+            "`%s` %s%s" % (f.name.replace("`", "``"), _flink_type(name, f.dataType),
+                           "" if f.nullable else " NOT NULL") for f in kind.fields)
     if simple is None:
         raise NotImplementedError("a query result column %s of Spark type %s has no Flink "
-                                  "type here yet" % (field.name, kind.simpleString()))
-    return TableColumn(field.name, simple, field.nullable)
+                                  "type here yet" % (name, kind.simpleString()))
+    return simple
 
 
 # -- descriptions -> DataFrames -----------------------------------------------------------------
@@ -250,15 +268,18 @@ def records_frame(payloads, description: StreamTable):
     return payloads.mapInArrow(
         _record_decoder(arrow_schema(description.columns),
                         description.record_shape == RECORD_ATOMIC,
-                        description.timestamp_column),
+                        description.timestamp_column,
+                        [c.sql_type for c in description.columns]),
         spark_schema(description.columns))
 
 
-def _record_decoder(schema: pa.Schema, atomic: bool, timestamp_column=None):
+def _record_decoder(schema: pa.Schema, atomic: bool, timestamp_column=None,
+                    sql_types: Sequence[str] = ()):
     """Record chunks (the collect sink's rows) -> Arrow batches of the table's columns. With
     `timestamp_column` (a `rowtime` metadata column), each record is a (record, timestamp)
     pair (table/stream_schema.py RecordTimestamp) and the column holds the timestamp."""
     fields = len(schema) - (timestamp_column is not None)
+    sql_types = list(sql_types) or [""] * len(schema)
 
     def decode(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
         for batch in batches:
@@ -277,8 +298,8 @@ def _record_decoder(schema: pa.Schema, atomic: bool, timestamp_column=None):
                         columns[i].append(record[i])
             if not columns[0]:
                 continue
-            arrays = [pa.array(_arrow_values(c, f.type), type=f.type)
-                      for c, f in zip(columns, schema)]
+            arrays = [pa.array(_arrow_values(c, f.type, sql), type=f.type)
+                      for c, f, sql in zip(columns, schema, sql_types)]
             if timestamp_column is not None:     # epoch ms -> the column's microseconds
                 arrays.insert(timestamp_column, pa.array(
                     [t * 1000 for t in stamps], pa.int64()).cast(
@@ -287,9 +308,12 @@ def _record_decoder(schema: pa.Schema, atomic: bool, timestamp_column=None):
     return decode
 
 
-def _arrow_values(values: list, arrow: pa.DataType) -> list:
+def _arrow_values(values: list, arrow: pa.DataType, sql_type: str = "") -> list:
     """A TIMESTAMP_LTZ column's Instants (an INSTANT field of the stream) as microseconds
-    since the epoch, Spark's precision (nanoseconds past the microsecond are dropped)."""
+    since the epoch, Spark's precision (nanoseconds past the microsecond are dropped); an
+    ARRAY / MAP / ROW column's values as Arrow takes them (codecs/nested_values.py)."""
+    if is_nested(sql_type):
+        return arrow_values(values, sql_type)
     if not (pa.types.is_timestamp(arrow) and arrow.tz is not None):
         return values
     from pyflink_on_spark.common.time import Instant
@@ -377,6 +401,8 @@ def _instants(column: pa.Array) -> list:
 def _values(column: pa.Array) -> list:
     if pa.types.is_timestamp(column.type) and column.type.tz is not None:
         return _instants(column)
+    if pa.types.is_nested(column.type):
+        return stream_values(column)
     return column.to_pylist()
 
 

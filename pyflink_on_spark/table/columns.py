@@ -40,8 +40,43 @@ def _unsupported_type(type_info) -> NotImplementedError:
     return NotImplementedError(
         "from_data_stream: a column of type %s is not supported by pyflink_on_spark's Table "
         "API (supported: STRING, BOOLEAN, BYTE, SHORT, INT, LONG, FLOAT, DOUBLE, INSTANT, "
-        "SQL_TIMESTAMP, SQL_DATE, BIG_DEC, PRIMITIVE_ARRAY(BYTE) fields of a tuple or Row, or "
-        "such a value alone; docs/table.md)" % (type_info,))
+        "SQL_TIMESTAMP, SQL_DATE, BIG_DEC, PRIMITIVE_ARRAY(BYTE), and LIST, BASIC_ARRAY, "
+        "PRIMITIVE_ARRAY, MAP and ROW of them, fields of a tuple or Row, or such a value "
+        "alone; docs/table.md)" % (type_info,))
+
+
+def _field_type(type_info) -> Optional[Tuple[str, bool]]:
+    """(Flink SQL type, NOT NULL) of a field's type information, as Flink converts it (seen
+    on PyFlink 1.20.5): a Java primitive NOT NULL, a String or time nullable; LIST(e)
+    ARRAY<e as converted>, PRIMITIVE_ARRAY(e) ARRAY<e NOT NULL>, BASIC_ARRAY(e) ARRAY<e>
+    (boxed: nullable), MAP(k, v) MAP<k as converted, v nullable>, ROW ROW<fields nullable>,
+    each of these NOT NULL itself (so in a tuple, or alone; a Row's fields are nullable)."""
+    from pyflink_on_spark.common.typeinfo import (
+        BasicArrayTypeInfo, ListTypeInfo, MapTypeInfo, PrimitiveArrayTypeInfo)
+    basic = _basic(type_info)
+    if basic is not None:
+        return basic
+    if isinstance(type_info, (ListTypeInfo, PrimitiveArrayTypeInfo, BasicArrayTypeInfo)):
+        element = _field_type(type_info.elem_type if isinstance(type_info, ListTypeInfo)
+                              else type_info._element_type)
+        if element is None:
+            return None
+        not_null = element[1] if isinstance(type_info, ListTypeInfo) else \
+            isinstance(type_info, PrimitiveArrayTypeInfo)
+        return "ARRAY<%s%s>" % (element[0], " NOT NULL" if not_null else ""), True
+    if isinstance(type_info, MapTypeInfo):
+        key, value = _field_type(type_info._key_type_info), \
+            _field_type(type_info._value_type_info)
+        if key is None or value is None:
+            return None
+        return "MAP<%s%s, %s>" % (key[0], " NOT NULL" if key[1] else "", value[0]), True
+    if isinstance(type_info, RowTypeInfo):
+        fields = [_field_type(f) for f in type_info.get_field_types()]
+        if any(f is None for f in fields):
+            return None
+        return "ROW<%s>" % ", ".join("`%s` %s" % (n.replace("`", "``"), f[0]) for n, f in
+                                     zip(type_info.get_field_names(), fields)), True
+    return None
 
 
 def stream_columns(type_info) -> Tuple[Tuple[TableColumn, ...], str]:
@@ -61,12 +96,12 @@ def stream_columns(type_info) -> Tuple[Tuple[TableColumn, ...], str]:
             ["f%d" % i for i in range(len(type_info.get_field_types()))]
         columns = []
         for name, field in zip(names, type_info.get_field_types()):
-            basic = _basic(field)
+            basic = _field_type(field)
             if basic is None:
                 raise _unsupported_type(field)
             columns.append(TableColumn(name, basic[0], in_row or not basic[1]))
         return tuple(columns), RECORD_FIELDS
-    basic = _basic(type_info)
+    basic = _field_type(type_info)
     if basic is None:
         raise _unsupported_type(type_info)
     return (TableColumn("f0", basic[0], not basic[1]),), RECORD_ATOMIC
@@ -105,6 +140,9 @@ def sql_type(data_type) -> str:
         return "TIMESTAMP_LTZ(%d)" % data_type.precision
     if isinstance(data_type, dt.TimestampType):
         return "TIMESTAMP(%d)" % data_type.precision
+    if isinstance(data_type, (dt.ArrayType, dt.MapType, dt.RowType)):
+        from pyflink_on_spark.table.sql.flink_types import flink_type_string
+        return flink_type_string(data_type.nullable())
     raise NotImplementedError(
         "a column of type %r is not supported by pyflink_on_spark's Table API (docs/table.md)"
         % (data_type,))

@@ -262,8 +262,13 @@ class Table(object):
 
     def to_pandas(self):
         self._check_runs()
-        return self._t_env._executor().table_pandas(self._description,
-                                                    self._resolved_columns())
+        columns = self._resolved_columns()
+        frame = self._t_env._executor().table_pandas(self._description, columns)
+        from pyflink_on_spark.codecs.nested_values import is_nested, pandas_converter
+        for c in columns:
+            if is_nested(c.sql_type) and c.name in frame.columns:
+                frame[c.name] = frame[c.name].map(pandas_converter(c.sql_type))
+        return frame
 
     def get_field_names(self):
         return column_names(self._resolved_columns())

@@ -468,10 +468,16 @@ class StreamTableEnvironment(TableEnvironment):
         description = StreamTable((sink,), sink.id, self._env._job_settings(), columns, shape,
                                   schema.timestamp_column if schema is not None else None)
         if schema is None:
-            return Table(description, self, columns)
+            table = Table(description, self, columns)
+            if not fields_or_schema:
+                _keeps_stream_type(table, data_stream)
+            return table
         if not schema.computed and schema.projection is None:
             columns = schema.finish(columns)
-            return Table(description, self, columns)
+            table = Table(description, self, columns)
+            if schema.timestamp_column is None and schema.watermark is None:
+                _keeps_stream_type(table, data_stream)
+            return table
         stream = Table(description, self, columns)
         query = self._translated(schema.query(stream._name), (stream,))
         columns = schema.finish(query._resolved_columns())
@@ -496,6 +502,11 @@ class StreamTableEnvironment(TableEnvironment):
         if window_rows is not None:
             return window_rows if type_info is None or not as_tuples else window_rows.map(
                 tuple, output_type=type_info)
+        if type_info is None and not as_tuples:
+            # seen on PyFlink 1.20.5: to_data_stream of the very Table from_data_stream gave
+            # for a stream of Rows has the stream's own type (RowTypeInfo(k: String, ...),
+            # a LIST field's ListTypeInfo); any other table's is ExternalTypeInfo<...>
+            type_info = getattr(table, "_stream_type", None)
         if type_info is None:
             type_info = ExternalTypeInfo(Types.ROW_NAMED(
                 list(names), [_type_info(c.sql_type) for c in columns]))
@@ -736,6 +747,8 @@ def _type_info(sql_type: str):
     (seen: VARCHAR(n) / CHAR(n) String, TIMESTAMP(p) LocalDateTime and DATE LocalDate as
     datetime values, DECIMAL BigDecimal, BYTES a byte array, TIMESTAMP_LTZ an Instant)."""
     from pyflink_on_spark.common.typeinfo import LocalTimeTypeInfo, Types
+    if sql_type.startswith(("ARRAY<", "MAP<", "ROW<")):
+        return _nested_type_info(sql_type)
     base = sql_type.split("(", 1)[0]
     known = {"STRING": Types.STRING, "BOOLEAN": Types.BOOLEAN, "TINYINT": Types.BYTE,
              "SMALLINT": Types.SHORT, "INT": Types.INT, "BIGINT": Types.LONG,
@@ -753,3 +766,31 @@ def _type_info(sql_type: str):
         raise NotImplementedError("a table column of type %s cannot become a DataStream "
                                   "field on pyflink_on_spark yet" % sql_type)
     return known()
+
+
+def _keeps_stream_type(table: Table, data_stream) -> None:
+    """Marks the Table from_data_stream gives for a stream of Rows (named or not) with the
+    stream's type, which to_data_stream of it keeps (_stream_of)."""
+    from pyflink_on_spark.common.typeinfo import RowTypeInfo
+    if isinstance(data_stream.get_type(), RowTypeInfo):
+        table._stream_type = data_stream.get_type()
+
+
+def _nested_type_info(sql_type: str):
+    """An ARRAY / MAP / ROW column's DataStream type, as PyFlink 1.20.5's to_data_stream of a
+    query gives it (seen: ObjectArrayTypeInfo<Integer> for an ARRAY<INT> of a LIST, BASIC_ARRAY
+    or PRIMITIVE_ARRAY field, MapTypeInfo<Integer, Double>, RowTypeInfo(p: Integer, ...))."""
+    from pyflink_on_spark.common.typeinfo import Types
+    from pyflink_on_spark.table import types as dt
+    from pyflink_on_spark.table.sql.flink_types import flink_type_string, parse_type
+
+    def info(data_type):
+        if isinstance(data_type, dt.ArrayType):
+            return Types.OBJECT_ARRAY(info(data_type.element_type))
+        if isinstance(data_type, dt.MapType):
+            return Types.MAP(info(data_type.key_type), info(data_type.value_type))
+        if isinstance(data_type, dt.RowType):
+            return Types.ROW_NAMED([f.name for f in data_type.fields],
+                                   [info(f.data_type) for f in data_type.fields])
+        return _type_info(flink_type_string(data_type.nullable()))
+    return info(parse_type(sql_type))

@@ -45,9 +45,12 @@ class TableResult(object):
             from pyflink_on_spark.common.types import Row
             return CloseableIterator(iter([Row("OK")]))
         rows = self._table._rows()
-        floats = [i for i, c in enumerate(self._table._resolved_columns())
-                  if c.sql_type == "FLOAT"]
-        return CloseableIterator(_with_collected_floats(rows, floats) if floats else rows)
+        columns = self._table._resolved_columns()
+        floats = [i for i, c in enumerate(columns) if c.sql_type == "FLOAT"]
+        if floats:
+            rows = _with_collected_floats(rows, floats)
+        nested = _nested_converters(columns)
+        return CloseableIterator(_with_converted(rows, nested) if nested else rows)
 
     def print(self) -> None:
         """The result in Flink's tableau rendering (table/tableau.py)."""
@@ -93,4 +96,20 @@ def _with_collected_floats(rows: Iterator, columns: List[int]) -> Iterator:
         values = row._values
         for i in columns:
             values[i] = collected_float(values[i])
+        yield row
+
+
+def _nested_converters(columns) -> List[tuple]:
+    """(position, converter) of each ARRAY / MAP / ROW column: its values as PyFlink's
+    collect() gives them (codecs/nested_values.py: a ROW is Row([values]))."""
+    from pyflink_on_spark.codecs.nested_values import collected_converter, is_nested
+    return [(i, collected_converter(c.sql_type, collected_float))
+            for i, c in enumerate(columns) if is_nested(c.sql_type)]
+
+
+def _with_converted(rows: Iterator, converters: List[tuple]) -> Iterator:
+    for row in rows:
+        values = row._values
+        for i, convert in converters:
+            values[i] = convert(values[i])
         yield row

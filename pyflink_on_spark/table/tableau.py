@@ -37,6 +37,9 @@ def type_width(sql_type: str) -> int:
 def value_text(value, sql_type: str) -> str:
     if value is None:
         return _NULL
+    if sql_type.startswith(("ARRAY<", "MAP<", "ROW<")):
+        from pyflink_on_spark.table.sql.flink_types import parse_type
+        return _nested_text(value, parse_type(sql_type))
     if isinstance(value, bool):
         return "TRUE" if value else "FALSE"
     if isinstance(value, float):
@@ -56,6 +59,25 @@ def value_text(value, sql_type: str) -> str:
     if isinstance(value, (bytes, bytearray)):
         return "x'%s'" % value.hex()       # BYTES: x'6162', as PyFlink 1.20.5 prints them
     return str(value)
+
+
+def _nested_text(value, data_type) -> str:
+    """An ARRAY, MAP or ROW value as Flink's tableau prints it (seen on PyFlink 1.20.5:
+    `[x, y]`, `{1=1.5}`, `(1, [2])`), its elements printed by their own types."""
+    from pyflink_on_spark.table.sql.flink_types import flink_type_string
+    from pyflink_on_spark.table import types as dt
+    if value is None:
+        return _NULL
+    if isinstance(data_type, dt.ArrayType):
+        return "[%s]" % ", ".join(_nested_text(v, data_type.element_type) for v in value)
+    if isinstance(data_type, dt.MapType):
+        return "{%s}" % ", ".join("%s=%s" % (_nested_text(k, data_type.key_type),
+                                             _nested_text(v, data_type.value_type))
+                                  for k, v in value.items())
+    if isinstance(data_type, dt.RowType):
+        return "(%s)" % ", ".join(_nested_text(v, f.data_type)
+                                  for v, f in zip(value, data_type.fields))
+    return value_text(value, flink_type_string(data_type.nullable()))
 
 
 def _cut(text: str, width: int) -> str:

@@ -302,7 +302,23 @@ def _table_plus(name: str, args: List[Arg]) -> Result:
             from None
 
 
+def _cardinality(name: str, args: List[Arg]) -> Result:
+    """CARDINALITY of an ARRAY or MAP: its number of elements, NULL of NULL (seen on PyFlink
+    1.20.5: 2 for [1, 2], 0 for {} and []); Spark's size(NULL) is -1 outside ANSI mode, so
+    the NULL is spelled out."""
+    from pyflink_on_spark.table.types import ArrayType, MapType
+    _arity(name, args, 1, 1)
+    (a, dt), = args
+    if not isinstance(dt, (ArrayType, MapType)):
+        raise UnsupportedSqlError('CARDINALITY of a value that is not an ARRAY or a MAP is '
+                                  'not supported by pyflink_on_spark')
+    counted = exp.Case(ifs=[exp.If(this=exp.Is(this=a.copy(), expression=exp.Null()),
+                                   true=exp.Null())], default=call('size', a))
+    return counted, DataTypes.INT(dt._nullable)
+
+
 _FUNCTIONS: Dict[str, Callable[[str, List[Arg]], Result]] = {
+    'CARDINALITY': _cardinality,
     'CHAR_LENGTH': _same('char_length', _int, 1, 1),
     'CHARACTER_LENGTH': _same('char_length', _int, 1, 1),
     'UPPER': _same('upper', _string, 1, 1),

@@ -40,8 +40,8 @@ from pyflink_on_spark.table.sql.typing_rules import (
 from pyflink_on_spark.table.sql.windows import (
     WindowTvf, extract_window_tvfs, interval_millis, spark_duration)
 from pyflink_on_spark.table.types import (
-    CharType, DataType, DataTypes, DecimalType, DoubleType, FloatType, IntType,
-    LocalZonedTimestampType, RowType, SmallIntType, TinyIntType, VarCharType)
+    ArrayType, CharType, DataType, DataTypes, DecimalType, DoubleType, FloatType, IntType,
+    LocalZonedTimestampType, MapType, RowType, SmallIntType, TinyIntType, VarCharType)
 
 __all__ = ['to_spark_sql', 'translate_query', 'SparkQuery']
 
@@ -417,8 +417,10 @@ class _Translator:
             translated, dt = self.expr(inner, scope, aggregate_ok=True)
             if alias is None:
                 ordinal = len({n for n, _ in out}) if aggregating else len(out)
+                # a column keeps its name, and so does a ROW column's field (`g.p` is p)
                 alias = (inner.name if isinstance(inner, exp.Column)
-                         and isinstance(translated, exp.Column) else 'EXPR$%d' % ordinal)
+                         and isinstance(translated, (exp.Column, exp.Dot))
+                         else 'EXPR$%d' % ordinal)
             if dt is None:      # no column may leave untyped (connector_tables.flink_column)
                 _untyped(inner)
             out.append((alias, dt))
@@ -605,6 +607,8 @@ class _Translator:
             return self.function(e, scope, aggregate_ok)
         if isinstance(e, exp.Dot):
             return self.field(e, scope, aggregate_ok)
+        if isinstance(e, exp.Bracket) and len(e.expressions) == 1:
+            return self.element(e, scope, aggregate_ok)
         if isinstance(e, exp.Count):
             return self.function(exp.Anonymous(this='COUNT', expressions=[e.this]), scope,
                                  aggregate_ok)
@@ -722,12 +726,46 @@ class _Translator:
             field_type = field_type.nullable()
         return exp.Dot(this=inner, expression=_ident(name)), field_type
 
+    def element(self, e: exp.Bracket, scope: _Scope, aggregate_ok: bool):
+        """`a[i]` of an ARRAY (from 1) or `m[k]` of a MAP: NULL when there is no such
+        element (seen on PyFlink 1.20.5: b[3] of [1, 2], m[7] of {1: 1.5}), always nullable
+        (an ARRAY<INT NOT NULL>'s element is INT); a literal index below 1 is Flink's error
+        (seen). Spark's try_element_at counts from 1 and gives NULL past the end."""
+        inner, dt = self.expr(e.this, scope, aggregate_ok)
+        index, index_type = self.expr(e.expressions[0], scope, aggregate_ok)
+        if isinstance(dt, ArrayType):
+            literal = e.expressions[0]
+            value = None
+            if isinstance(literal, exp.Literal) and not literal.is_string:
+                value = int(literal.this)
+            elif isinstance(literal, exp.Neg) and isinstance(literal.this, exp.Literal):
+                value = -int(literal.this.this)
+            if value is not None and value < 1:
+                raise SqlValidationError('Array element access needs an index starting at 1 '
+                                         'but was %d.' % value)
+            if index_type is not None and not is_integral(index_type):
+                raise UnsupportedSqlError('The array element access %s with an index that is '
+                                          'not an integer is not supported by '
+                                          'pyflink_on_spark' % e.sql()[:80])
+            return exp.Anonymous(this='try_element_at', expressions=[inner, index]), \
+                dt.element_type.nullable()
+        if isinstance(dt, MapType):
+            return exp.Anonymous(this='try_element_at', expressions=[inner, index]), \
+                dt.value_type.nullable()
+        raise UnsupportedSqlError('The element access %s of a value that is not an ARRAY or '
+                                  'a MAP is not supported by pyflink_on_spark' % e.sql()[:80])
+
     def column(self, e: exp.Column, scope: _Scope):
         name = e.name
         qualifier = e.table or None
         if isinstance(e.this, exp.Star):
             return e, None
         dt = scope.resolve(name, qualifier)
+        if dt is None and qualifier is not None and not e.args.get('db') and \
+                isinstance(scope.resolve(qualifier, None), RowType):
+            # `g.p`: a field of the ROW column g (no table is named g)
+            return self.field(exp.Dot(this=exp.column(qualifier, quoted=True),
+                                      expression=_ident(name)), scope, False)
         if dt is None:
             if qualifier is None and e.this.args.get('quoted') is not True:
                 fn = niladic(name)
