@@ -63,11 +63,12 @@ def value_text(value, sql_type: str) -> str:
 
 def _nested_text(value, data_type) -> str:
     """An ARRAY, MAP or ROW value as Flink's tableau prints it (seen on PyFlink 1.20.5:
-    `[x, y]`, `{1=1.5}`, `(1, [2])`), its elements printed by their own types."""
+    `[x, y]`, `{1=1.5}`, `(1, [2])`), its elements printed by their own types, a NULL inside
+    as `NULL` (seen: `[x, NULL]`, `(NULL, u)`; a NULL column is `<NULL>`)."""
     from pyflink_on_spark.table.sql.flink_types import flink_type_string
     from pyflink_on_spark.table import types as dt
     if value is None:
-        return _NULL
+        return "NULL"
     if isinstance(data_type, dt.ArrayType):
         return "[%s]" % ", ".join(_nested_text(v, data_type.element_type) for v in value)
     if isinstance(data_type, dt.MapType):

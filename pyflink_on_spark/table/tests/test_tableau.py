@@ -41,3 +41,14 @@ def test_nanosecond_timestamps_print_nine_digits():
     line = tableau(columns, [((datetime.datetime(1970, 1, 1, 0, 0, 1, 500000),), 0)],
                    streaming=False)[3]
     assert line == "| 1970-01-01 00:00:01.500000000 |"
+
+
+def test_array_map_and_row_values_print_as_flinks_tableau_with_null_inside():
+    # seen on PyFlink 1.20.5: [x, y], {1=1.5}, (1, [2]); a NULL inside is NULL, a NULL
+    # column <NULL>
+    from pyflink_on_spark.table.tableau import value_text
+    assert value_text(["x", None], "ARRAY<STRING>") == "[x, NULL]"
+    assert value_text({1: 1.5}, "MAP<INT NOT NULL, DOUBLE>") == "{1=1.5}"
+    assert value_text((None, "u"), "ROW<`p` INT, `q` STRING>") == "(NULL, u)"
+    assert value_text((1, [2]), "ROW<`p` INT, `q` ARRAY<INT NOT NULL>>") == "(1, [2])"
+    assert value_text(None, "ARRAY<STRING>") == "<NULL>"
