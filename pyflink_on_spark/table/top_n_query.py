@@ -9,7 +9,12 @@ is the row-by-row query `SELECT k, v, CAST(0 AS BIGINT) AS rn, k AS __k0, v AS _
 WHERE c` (the inner select's items, its ROW_NUMBER() a placeholder, then the partition keys
 and the sort values) and, per partition key, ranks 1 to 2 by __o0 DESC. The outer select
 keeps columns of the inner one (renamed or not, `*`); its WHERE only bounds rn (`rn <= N`,
-`rn < N`, `rn = N`, `BETWEEN`, ANDed). Anything else raises UnsupportedSqlError naming it."""
+`rn < N`, `rn = N`, `BETWEEN`, ANDed). Anything else raises UnsupportedSqlError naming it.
+
+RANK() and DENSE_RANK() split the same way; PyFlink 1.20.5 runs neither as a Top-N in
+STREAMING mode (seen: execute() fails with rank_unsupported()'s words, or NO_RANK_END's when
+the filter has no end: Flink's StreamExecRank refuses the rank type when it translates the
+plan), so `failure` names what running them fails with."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -17,7 +22,8 @@ from typing import Optional, Tuple
 
 from pyflink_on_spark.table.sql.errors import UnsupportedSqlError
 
-__all__ = ['TopNQuery', 'split_top_n', 'STAR', 'COLUMN', 'NO_RANK_END', 'NO_TIME_ORDER']
+__all__ = ['TopNQuery', 'split_top_n', 'STAR', 'COLUMN', 'NO_RANK_END', 'NO_TIME_ORDER',
+           'RANK_FUNCTIONS', 'rank_unsupported']
 
 STAR = "*"          # an outer item: all the inner select's columns
 COLUMN = "column"   # an outer item: (COLUMN, (inner column name, result name))
@@ -28,6 +34,19 @@ NO_RANK_END = ("org.apache.flink.table.api.TableException: Rank end is not speci
                "specified.")
 NO_TIME_ORDER = ("org.apache.flink.table.api.TableException: OVER windows' ordering in "
                  "stream mode must be defined on a time attribute.")
+# seen too, an unfiltered ranking (Flink's over aggregate) checked in this order
+NO_SINGLE_TIME = ("org.apache.flink.table.api.TableException: The window can only be ordered "
+                  "by a single time column.")
+NOT_ASCENDING = ("org.apache.flink.table.api.TableException: The window can only be ordered "
+                 "in ASCENDING mode.")
+RANK_FUNCTIONS = ("ROW_NUMBER", "RANK", "DENSE_RANK")
+
+
+def rank_unsupported(function: str) -> str:
+    """Seen on PyFlink 1.20.5: what running a filtered RANK() / DENSE_RANK() (a Top-N) in
+    STREAMING mode fails with, whatever its order or bounds (rank 1 over a rowtime too)."""
+    return ("org.apache.flink.table.api.TableException: %s() on streaming table is not "
+            "supported currently" % function)
 
 
 @dataclass(frozen=True)
@@ -35,7 +54,8 @@ class TopNQuery:
     """`per_row`: Flink SQL of the row-by-row query: the inner select's items (rn a BIGINT
     placeholder named `rank_name`), then `keys` partition keys `__k0`.., then the sort
     values `__o0`..; `order`: per sort value (DESC?, NULLS FIRST?); ranks `start` to `end`
-    (None: no end, or no filter at all: `filtered`); `items`: the outer select's."""
+    (None: no end, or no filter at all: `filtered`); `items`: the outer select's;
+    `function`: ROW_NUMBER, RANK or DENSE_RANK."""
     per_row: str
     keys: int
     order: Tuple[Tuple[bool, bool], ...]
@@ -45,13 +65,21 @@ class TopNQuery:
     items: Tuple[Tuple[str, object], ...]
     rank_name: str
     table: str
+    function: str = "ROW_NUMBER"
 
     def failure(self, time_ordered: bool) -> Optional[str]:
         """What running it fails with on PyFlink (None: it runs). `time_ordered`: the
-        window is ordered by a time attribute."""
+        window's first sort column is a time attribute."""
         if not self.filtered:
+            # an over aggregate: Flink's checks of its window, in their order (seen)
+            if len(self.order) != 1:
+                return NO_SINGLE_TIME
+            if self.order[0][0]:
+                return NOT_ASCENDING
             return None if time_ordered else NO_TIME_ORDER
-        return NO_RANK_END if self.end is None else None
+        if self.end is None:
+            return NO_RANK_END
+        return None if self.function == "ROW_NUMBER" else rank_unsupported(self.function)
 
 
 def split_top_n(query: str) -> TopNQuery:
@@ -98,16 +126,17 @@ def split_top_n(query: str) -> TopNQuery:
     window_item = windows[0]
     window = window_item.unalias()
     call = window.this
-    if not (isinstance(call, exp.RowNumber) or
-            isinstance(call, exp.Anonymous) and call.name.upper() == "ROW_NUMBER"):
-        raise _refused("the window function %s (Flink's streaming rank runs ROW_NUMBER "
-                       "only)" % render(call))
+    function = "ROW_NUMBER" if isinstance(call, exp.RowNumber) else \
+        call.name.upper() if isinstance(call, exp.Anonymous) else None
+    if function not in RANK_FUNCTIONS:
+        raise _refused("the window function %s (Flink's streaming rank takes ROW_NUMBER, "
+                       "RANK, DENSE_RANK)" % render(call))
     if not isinstance(window_item, exp.Alias):
-        raise _refused("ROW_NUMBER() OVER (...) without an alias")
+        raise _refused("%s() OVER (...) without an alias" % function)
     rank_name = window_item.alias
     order = window.args.get("order")
     if order is None or window.args.get("spec") is not None:
-        raise _refused("ROW_NUMBER() OVER (...) without ORDER BY, or with a frame")
+        raise _refused("%s() OVER (...) without ORDER BY, or with a frame" % function)
     keys = [render(p) for p in window.args.get("partition_by") or []]
     sorts = [render(o.this) for o in order.expressions]
     directions = tuple((bool(o.args.get("desc")), bool(o.args.get("nulls_first")))
@@ -124,12 +153,12 @@ def split_top_n(query: str) -> TopNQuery:
     if outer is None:
         return TopNQuery(per_row, len(keys), directions, 1, None, False,
                          _outer_items_of_inner(inner, window_item, rank_name, render),
-                         rank_name, table)
+                         rank_name, table, function)
     items = tuple((STAR, None) if isinstance(e, exp.Star) else _column(e, render)
                   for e in outer.expressions)
     start, end, filtered = _rank_range(outer.args.get("where"), rank_name, render)
     return TopNQuery(per_row, len(keys), directions, start, end, filtered, items, rank_name,
-                     table)
+                     table, function)
 
 
 def _outer_items_of_inner(inner, window_item, rank_name: str, render):

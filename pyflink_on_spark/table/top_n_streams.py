@@ -4,7 +4,7 @@ by the partition keys, into TopNFunction, whose keyed state (checkpointed with t
 keeps each key's buffer and whose changes are the rules' (table/top_n_rules.py). Its
 changes are the query's keyed changelog (QueryTable.keyed_changelog): the rows of
 execute(), to_pandas() and to_changelog_stream, with their RowKinds. What is not built is
-refused at sql_query (check_top_n_query)."""
+refused at sql_query (check_top_n_query); RANK() and DENSE_RANK() fail there as on PyFlink."""
 from __future__ import annotations
 
 from typing import List, Optional, Sequence
@@ -77,11 +77,21 @@ def _split(t_env, query: str, inputs):
 
 
 def check_top_n_query(t_env, query: str, named) -> Optional[str]:
-    """At sql_query, a ROW_NUMBER() query in STREAMING mode over `named` ((name, Table)
-    pairs): NotImplementedError naming what is not built; else None when it runs, or the
-    TableException text running it fails with on PyFlink (seen: no rn filter over a window
-    not ordered by a time attribute, no rank end)."""
+    """At sql_query, a ROW_NUMBER() / RANK() / DENSE_RANK() query in STREAMING mode over
+    `named` ((name, Table) pairs): the TableException text running it fails with on PyFlink
+    (seen: a RANK() or DENSE_RANK() Top-N, no rank end, an unfiltered ranking's window not
+    ordered by one ascending time attribute), checked first as Flink's planner does; else
+    NotImplementedError naming what is not built, or None when it runs."""
     from pyflink_on_spark.table.table_environment import StreamTableEnvironment
+    split, per_row, width = _split(t_env, query, [(n, t._description) for n, t in named])
+    failure = split.failure(per_row._resolved_columns()[width + split.keys].rowtime)
+    if failure is not None:
+        return failure
+    if not split.filtered:
+        raise NotImplementedError(
+            "%s() OVER (... ORDER BY <a time attribute>) without a filter of its number (an "
+            "over aggregate) in STREAMING mode is not supported by pyflink_on_spark "
+            "(docs/table.md)" % split.function)
     if not isinstance(t_env, StreamTableEnvironment):
         raise NotImplementedError(
             "ROW_NUMBER() OVER (...) in STREAMING mode in a TableEnvironment is not supported "
@@ -92,16 +102,7 @@ def check_top_n_query(t_env, query: str, named) -> Optional[str]:
             "ROW_NUMBER() OVER (...) (Top-N, deduplication) over a table of an unbounded "
             "stream is not supported by pyflink_on_spark yet: it runs over bounded tables in "
             "STREAMING mode (docs/table.md)")
-    split, per_row, width = _split(t_env, query, [(n, t._description) for n, t in named])
-    time_ordered = len(split.order) == 1 and \
-        per_row._resolved_columns()[width + split.keys].rowtime
-    failure = split.failure(time_ordered)
-    if failure is None and not split.filtered:
-        raise NotImplementedError(
-            "ROW_NUMBER() OVER (... ORDER BY <a time attribute>) without a filter of its "
-            "number (an over aggregate) in STREAMING mode is not supported by pyflink_on_spark "
-            "(docs/table.md)")
-    return failure
+    return None
 
 
 def top_n_changes(t_env, table):

@@ -78,8 +78,8 @@ class SparkQuery:
     # the query with its rows in the order Flink's STREAMING OVER windows emit them (None: no
     # such order; over_windows.emit_ordered)
     emit_ordered_sql: Optional[str] = None
-    # the ranking function it calls OVER a window (ROW_NUMBER), which runs in BATCH mode:
-    # STREAMING mode plans it as Flink's Top-N / deduplication, a changelog (over_windows.py)
+    # the ranking function it calls OVER a window (ROW_NUMBER, RANK, DENSE_RANK), which runs
+    # in BATCH mode: STREAMING mode plans it as Flink's Top-N / deduplication, a changelog
     ranking: Optional[str] = None
 
 
@@ -860,6 +860,11 @@ class _Translator:
             if call.expressions:
                 raise SqlValidationError('ROW_NUMBER() takes no arguments')
             return self.row_number(e, scope)
+        if name in ('RANK', 'DENSE_RANK'):
+            if call.expressions:     # seen on PyFlink 1.20.5 (after the statement's place)
+                raise SqlValidationError("Invalid number of arguments to function '%s'. Was "
+                                         "expecting 0 arguments" % name)
+            return self.row_number(e, scope, name)
         if name not in AGGREGATES:
             over_windows.refuse_function(name)
         if isinstance(call, exp.Count):
@@ -881,16 +886,18 @@ class _Translator:
             self.slicing = saved
         return over_windows.over_aggregate(translated, window), dt
 
-    def row_number(self, e: exp.Window, scope: _Scope):
-        """ROW_NUMBER() OVER (PARTITION BY ... ORDER BY ...): Spark's, the same numbering of
-        each partition's rows in the window's order (BIGINT NOT NULL, seen on PyFlink 1.20.5
-        in BATCH mode; STREAMING mode refuses it: SparkQuery.ranking)."""
+    def row_number(self, e: exp.Window, scope: _Scope, name: str = 'ROW_NUMBER'):
+        """ROW_NUMBER(), RANK(), DENSE_RANK() OVER (PARTITION BY ... ORDER BY ...): Spark's,
+        the same numbers of each partition's rows in the window's order, ties and NULLs
+        first for ASC, last for DESC alike (BIGINT NOT NULL, seen on PyFlink 1.20.5 in BATCH
+        mode; STREAMING mode plans them otherwise: SparkQuery.ranking)."""
         window, _ = over_windows.over_window(e, lambda x: self.expr(x, scope))
         if window.order is None or window.spec is not None:
-            raise UnsupportedSqlError('ROW_NUMBER() OVER (...) without ORDER BY, or with a '
-                                      'frame, is not supported by pyflink_on_spark')
-        self.ranking = 'ROW_NUMBER'
-        return window.over(exp.RowNumber()), DataTypes.BIGINT(False)
+            raise UnsupportedSqlError('%s() OVER (...) without ORDER BY, or with a '
+                                      'frame, is not supported by pyflink_on_spark' % name)
+        self.ranking = name
+        return window.over(exp.RowNumber() if name == 'ROW_NUMBER' else
+                           exp.Anonymous(this=name, expressions=[])), DataTypes.BIGINT(False)
 
     def timestamp_arithmetic(self, name: str, e: exp.Anonymous, scope: _Scope,
                              aggregate_ok: bool):
