@@ -5,6 +5,7 @@ from typing import Callable, Dict, List, Optional, Tuple
 from sqlglot import exp
 
 from pyflink_on_spark.table.sql.arithmetic import wrapping_abs
+from pyflink_on_spark.table.sql.collection_functions import COLLECTION_FUNCTIONS
 from pyflink_on_spark.table.sql.errors import SqlValidationError, UnsupportedSqlError
 from pyflink_on_spark.table.sql.flink_types import spark_type_string
 from pyflink_on_spark.table.sql.json_functions import JSON_FUNCTIONS
@@ -378,6 +379,8 @@ _FUNCTIONS: Dict[str, Callable[[str, List[Arg]], Result]] = {
 # JSON_VALUE, JSON_QUERY, JSON_EXISTS, IS JSON, JSON_STRING, JSON_OBJECT, JSON_ARRAY as
 # json_syntax.py rewrites them
 _FUNCTIONS.update(JSON_FUNCTIONS)
+# ELEMENT, ARRAY_CONTAINS, ..., MAP_FROM_ARRAYS (collection_functions.py)
+_FUNCTIONS.update(COLLECTION_FUNCTIONS)
 
 def niladic(name: str) -> Optional[Result]:
     upper = name.upper()

@@ -20,6 +20,8 @@ from sqlglot.errors import ParseError
 
 from pyflink_on_spark.table.sql.reserved_words import refuse_reserved_identifiers
 from pyflink_on_spark.table.sql.errors import SqlValidationError, UnsupportedSqlError
+from pyflink_on_spark.table.sql.collection_functions import (
+    NULL_ARGUMENT_FUNCTIONS, array_value, map_value)
 from pyflink_on_spark.table.sql.flink_types import (
     as_rowtime, flink_type_string, is_rowtime, parse_column_type, parse_type, spark_type_string)
 from pyflink_on_spark.table.sql.functions import (
@@ -607,6 +609,12 @@ class _Translator:
             return self.function(e, scope, aggregate_ok)
         if isinstance(e, exp.Dot):
             return self.field(e, scope, aggregate_ok)
+        if isinstance(e, exp.Array):      # ARRAY[a, b] (collection_functions.py)
+            return array_value([self.expr(a, scope, aggregate_ok) for a in e.expressions])
+        if isinstance(e, exp.Bracket) and isinstance(e.this, exp.Column) and \
+                e.this.name.upper() == 'MAP' and not e.this.table and \
+                not e.this.this.args.get('quoted'):       # MAP[k, v]: MAP is reserved
+            return map_value([self.expr(a, scope, aggregate_ok) for a in e.expressions])
         if isinstance(e, exp.Bracket) and len(e.expressions) == 1:
             return self.element(e, scope, aggregate_ok)
         if isinstance(e, exp.Count):
@@ -1048,7 +1056,7 @@ def _result_type(types: List[Optional[DataType]]) -> Optional[DataType]:
 # functions that take an untyped NULL argument (Calcite infers its type from the others:
 # COALESCE(NULL, 1) is INT NOT NULL on PyFlink 1.20.5)
 _NULL_ARGUMENTS = ('COALESCE', 'IFNULL', 'NULLIF', 'IF', '__JSON_OBJECT', '__JSON_ARRAY',
-                   'JSON_STRING')
+                   'JSON_STRING') + NULL_ARGUMENT_FUNCTIONS
 
 
 def _as_decimal(e: exp.Expression, dt: Optional[DataType]):
