@@ -598,7 +598,9 @@ class StreamTableEnvironment(TableEnvironment):
             return self._renamed_changelog(table)
         if table._updates():
             if self._executor().table_reads_unbounded(table._description):
-                return self._group_changelog(table)
+                from pyflink_on_spark.table.top_n_streams import top_n_stream
+                ranked = top_n_stream(self, table)      # a Top-N / deduplication's
+                return ranked if ranked is not None else self._group_changelog(table)
             if self._keyed_changelog_fits(table):
                 # a bounded table too: the groups spread over the keyed subtasks (the
                 # Spark changelog of table_changelog.py is computed in one task)

@@ -11,7 +11,7 @@ from typing import List, Optional, Sequence
 
 from pyflink_on_spark.datastream.functions import KeyedProcessFunction
 
-__all__ = ['TopNFunction', 'check_top_n_query', 'top_n_changes']
+__all__ = ['TopNFunction', 'check_top_n_query', 'top_n_changes', 'top_n_stream']
 
 
 class TopNFunction(KeyedProcessFunction):
@@ -83,6 +83,7 @@ def check_top_n_query(t_env, query: str, named) -> Optional[str]:
     ordered by one ascending time attribute), checked first as Flink's planner does; else
     NotImplementedError naming what is not built, or None when it runs."""
     from pyflink_on_spark.table.table_environment import StreamTableEnvironment
+    _refuse_watermarked_datagen(t_env, query, named)
     split, per_row, width = _split(t_env, query, [(n, t._description) for n, t in named])
     failure = split.failure(per_row._resolved_columns()[width + split.keys].rowtime)
     if failure is not None:
@@ -97,12 +98,53 @@ def check_top_n_query(t_env, query: str, named) -> Optional[str]:
             "ROW_NUMBER() OVER (...) in STREAMING mode in a TableEnvironment is not supported "
             "by pyflink_on_spark yet: a StreamTableEnvironment runs Flink's Top-N and "
             "deduplication (docs/table.md)")
-    if any(t_env._executor().table_reads_unbounded(table._description) for _, table in named):
-        raise NotImplementedError(
-            "ROW_NUMBER() OVER (...) (Top-N, deduplication) over a table of an unbounded "
-            "stream is not supported by pyflink_on_spark yet: it runs over bounded tables in "
-            "STREAMING mode (docs/table.md)")
     return None
+
+
+def _refuse_watermarked_datagen(t_env, query: str, named) -> None:
+    """An unbounded datagen table declared with a WATERMARK: its rowtime is no time
+    attribute here (table/over_window_streams.py), so a deduplication over it would rank as
+    a plain Top-1 and an unfiltered ranking fail where PyFlink runs them: refused."""
+    import re
+    from pyflink_on_spark.table.over_window_streams import _reads_watermarked_datagen
+    for name, table in named:
+        if re.search(r"(?<![\w$])%s(?![\w$])" % re.escape(name), query) and \
+                t_env._executor().table_reads_unbounded(table._description) and \
+                _reads_watermarked_datagen(table._description):
+            raise NotImplementedError(
+                "ROW_NUMBER() / RANK() OVER (...) over an unbounded datagen table declared "
+                "with a WATERMARK is not supported by pyflink_on_spark yet: its WATERMARK "
+                "column is no time attribute here (docs/table.md)")
+
+
+def top_n_stream(t_env, table):
+    """to_changelog_stream of a ROW_NUMBER() query's table that runs (check_top_n_query):
+    the keyed function's Rows with their RowKinds, in the job that reads the table (over
+    an unbounded table too: its per-row query runs in the unbounded job's micro-batches,
+    spark/table_feeds.py, and the keyed state is checkpointed with that job); None for any
+    other table."""
+    from pyflink_on_spark.common.typeinfo import ExternalTypeInfo, Types
+    from pyflink_on_spark.table.columns import column_names
+    from pyflink_on_spark.table.table_environment import _type_info
+    description = table._description
+    if getattr(description, "keyed_changelog", None) is None or \
+            getattr(description, "flink_query", None) is None:
+        return None
+    from pyflink_on_spark.table.sql import UnsupportedSqlError
+    from pyflink_on_spark.table.top_n_query import split_top_n
+    try:
+        split_top_n(description.flink_query)
+    except UnsupportedSqlError:
+        return None     # not a ranking (a grouping query's keyed changelog)
+    split, per_row, width = _split(t_env, description.flink_query, description.inputs)
+    columns = table._resolved_columns()
+    names = column_names(columns)
+    keys = tuple(range(width, width + split.keys))
+    return t_env._stream_of(per_row, as_tuples=False) \
+        .key_by(lambda row: tuple(getattr(row, "_values", row)[i] for i in keys)) \
+        .process(top_n_function(split, per_row, width, names),
+                 output_type=ExternalTypeInfo(Types.ROW_NAMED(
+                     list(names), [_type_info(c.sql_type) for c in columns])))
 
 
 def top_n_changes(t_env, table):

@@ -132,3 +132,36 @@ def test_the_function_restored_from_a_checkpoint_goes_on_as_one_run(tmp_path, ra
     # the ranks of key a after 9 came: 9, 7, 7 (as PyFlink's rn <= 3 over v DESC, n)
     if rank_number:
         assert ("+U", ("a", 9, 1)) in seen(second)
+
+
+def _unbounded_view(t_env, env, tmp_path):
+    from pyflink_on_spark.common import Duration, Row, Types, WatermarkStrategy
+    from pyflink_on_spark.datastream.connectors.file_system import FileSource, StreamFormat
+    source = FileSource.for_record_stream_format(StreamFormat.text_line_format(),
+                                                 str(tmp_path)) \
+        .monitor_continuously(Duration.of_millis(200)).build()
+    rows = env.from_source(source, WatermarkStrategy.no_watermarks(), "files").map(
+        lambda line: Row(*line.split(",")),
+        output_type=Types.ROW_NAMED(["k", "v"], [Types.STRING(), Types.STRING()]))
+    t_env.create_temporary_view("t", t_env.from_data_stream(rows))
+
+
+def test_an_unbounded_tables_top_n_is_the_keyed_function_in_the_job(tmp_path):
+    # its changelog is the job's stream (compat table/top_n_unbounded runs it); no rows of
+    # its own outside that job (to_data_stream: an updating table)
+    from pyflink_on_spark.datastream import StreamExecutionEnvironment
+    from pyflink_on_spark.table import StreamTableEnvironment
+    from pyflink_on_spark.table.top_n_streams import TopNFunction
+    env = StreamExecutionEnvironment.get_execution_environment()
+    t_env = StreamTableEnvironment.create(env)
+    _unbounded_view(t_env, env, tmp_path)
+    table = t_env.sql_query("SELECT k, v, rn FROM (SELECT k, v, ROW_NUMBER() OVER (PARTITION "
+                            "BY k ORDER BY v DESC) AS rn FROM t) WHERE rn <= 2")
+    node = t_env.to_changelog_stream(table)._transformation
+    function = node.spec.function
+    assert isinstance(function, TopNFunction) and not function.plain
+    assert (function.rules.end, function.names, function.sources) == (2, ["k", "v", "rn"],
+                                                                       [0, 1, None])
+    with pytest.raises(NotImplementedError, match="to_data_stream of a table whose rows "
+                                                  "update"):
+        t_env.to_data_stream(table)
