@@ -3,10 +3,11 @@ ARRAY_CONTAINS, ARRAY_POSITION, ARRAY_REMOVE, ARRAY_DISTINCT, ARRAY_REVERSE, ARR
 ARRAY_JOIN, ARRAY_SLICE, ARRAY_MAX / ARRAY_MIN, MAP_KEYS / MAP_VALUES / MAP_ENTRIES,
 MAP_FROM_ARRAYS) over a stream's ARRAY and MAP columns: their types, NULL array, empty
 array, NULL element and out-of-range results, in print(), collect(), to_data_stream and
-to_pandas, and an ARRAY of types that do not mix refused."""
+to_pandas, and an ARRAY of types that do not mix refused; ARRAY and MAP columns of
+from_elements (declared and inferred) and its checks of their values."""
 from pyflink.common import Row, Types
 from pyflink.datastream import StreamExecutionEnvironment
-from pyflink.table import StreamTableEnvironment
+from pyflink.table import DataTypes, StreamTableEnvironment
 
 env = StreamExecutionEnvironment.get_execution_environment()
 env.set_parallelism(1)
@@ -73,3 +74,23 @@ try:
     t_env.sql_query("SELECT ARRAY[1, 'a'] FROM t")
 except Exception as e:
     print("ARRAY[1, 'a'] -> refused:", "Parameters must be of the same type" in str(e))
+
+# ARRAY and MAP columns of from_elements: declared, inferred, and a value of the wrong type
+# (not compared: a NULL map value, which PyFlink 1.20.5 fails on with a NullPointerException)
+schema = DataTypes.ROW([DataTypes.FIELD("k", DataTypes.STRING()),
+                        DataTypes.FIELD("b", DataTypes.ARRAY(DataTypes.INT())),
+                        DataTypes.FIELD("m", DataTypes.MAP(DataTypes.STRING(), DataTypes.BIGINT())),
+                        DataTypes.FIELD("q", DataTypes.ARRAY(DataTypes.STRING().not_null()))])
+elements = t_env.from_elements([("a", [1, None, 2], {"x": 1, "y": 2}, ["u"]), ("b", [], {}, []),
+                                ("c", None, None, None)], schema)
+elements.print_schema()
+t_env.create_temporary_view("e", elements)
+t_env.sql_query("SELECT k, b, m, ARRAY_POSITION(b, 2), ARRAY_SLICE(b, -2), MAP_VALUES(m), "
+                "CARDINALITY(q) FROM e").execute().print()
+with t_env.sql_query("SELECT k, q, m FROM e").execute().collect() as results:
+    print("elements", [str(r) for r in results])
+t_env.from_elements([("a", [1, 2], {"x": 1.5})], ["k", "b", "m"]).print_schema()
+try:
+    t_env.from_elements([("a", [1, "x"], {}, [])], schema)
+except TypeError as e:
+    print("TypeError", e)
