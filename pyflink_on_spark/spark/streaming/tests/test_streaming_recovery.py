@@ -1,6 +1,6 @@
 """An unbounded job run as a real process (`pyflink-on-spark run job.py`: keyed state,
 event-time timers, broadcast state, session windows, a FileSink), fed by files that arrive
-over time, its driver killed with SIGKILL at every stage of a micro-batch and restarted from
+over time, its driver killed with SIGKILL at the stages of a micro-batch and restarted from
 the same checkpoint directory, and a Python worker killed mid-batch: its FileSink output on
 the RocksDB backend equals an uninterrupted run's on the HashMap backend, byte for byte, and
 its per-key results equal the bounded run over the same files. That uninterrupted run,
@@ -27,9 +27,13 @@ from pyflink_on_spark.spark.streaming.faults import FAULT_ENV, STANDBY_ENV, WORK
 JOB = os.path.join(os.path.dirname(__file__), "jobs", "keyed_timers_job.py")
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__)))))
-N_FILES = 7
+N_FILES = 6          # file 0, a file per kill point, the worker's kill
 RESCALED_FILES = 2   # read after the rescale (test_a_restart_with_another_parallelism...)
-KILL_POINTS = ["before_batch", "mid_batch", "before_commit", "mid_commit", "after_complete"]
+# every point of executor.py's batch but mid_batch, which two tests kill this same job at:
+# test_cluster_shared_storage.py (its output against an uninterrupted run's, byte for byte)
+# and test_connect.py (through Spark Connect). A kill costs a restart, the dearest step of
+# these tests (~20-35 s of a CI run, where this test took 244-268 s with five)
+KILL_POINTS = ["before_batch", "before_commit", "mid_commit", "after_complete"]
 START_TIMEOUT = 240   # a cold Spark start on a loaded 2-core machine
 BATCH_TIMEOUT = 120
 
@@ -290,9 +294,9 @@ def _before(per_key, n_files: int):
             for k, v in per_key.items()}
 
 
-def test_kill_9_at_every_batch_stage_then_restart_loses_and_duplicates_nothing(plain,
-                                                                               bounded,
-                                                                               tmp_path):
+def test_kill_9_at_the_batch_stages_then_restart_loses_and_duplicates_nothing(plain,
+                                                                             bounded,
+                                                                             tmp_path):
     # the uninterrupted run (the plain fixture) runs beside the killed one
     # RocksDB here, HashMap in the plain run: both backends give the same bytes
     killed_out, _ = _run_stream(tmp_path, "killed", backend="rocksdb",
