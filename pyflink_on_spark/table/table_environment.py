@@ -217,7 +217,11 @@ class TableEnvironment(object):
         top_n = translated.ranking is not None and self._is_streaming()
         if top_n:
             # Flink's Top-N / deduplication: a keyed changelog (table/top_n_streams.py)
-            from pyflink_on_spark.table.top_n_streams import check_top_n_query
+            from pyflink_on_spark.table.top_n_streams import (check_top_n_query,
+                                                              ranking_over_aggregate)
+            over_aggregate = ranking_over_aggregate(self, query, named)
+            if over_aggregate is not None:      # an unfiltered ranking: Flink's over aggregate
+                return self._translated(over_aggregate, inputs)
             top_n_failure = check_top_n_query(self, query, named)
         if translated.over_window and any(self._executor().table_reads_unbounded(
                 table._description) for _, table in named):

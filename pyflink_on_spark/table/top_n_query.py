@@ -23,7 +23,7 @@ from typing import Optional, Tuple
 from pyflink_on_spark.table.sql.errors import UnsupportedSqlError
 
 __all__ = ['TopNQuery', 'split_top_n', 'STAR', 'COLUMN', 'NO_RANK_END', 'NO_TIME_ORDER',
-           'RANK_FUNCTIONS', 'rank_unsupported']
+           'RANK_FUNCTIONS', 'rank_unsupported', 'as_over_aggregate']
 
 STAR = "*"          # an outer item: all the inner select's columns
 COLUMN = "column"   # an outer item: (COLUMN, (inner column name, result name))
@@ -159,6 +159,30 @@ def split_top_n(query: str) -> TopNQuery:
     start, end, filtered = _rank_range(outer.args.get("where"), rank_name, render)
     return TopNQuery(per_row, len(keys), directions, start, end, filtered, items, rank_name,
                      table, function)
+
+
+def as_over_aggregate(query: str) -> str:
+    """An unfiltered ranking (split_top_n's `filtered` false) ordered by one ascending time
+    attribute as the over aggregate Flink runs it: its call COUNT(*) over the window's rows
+    up to the current one, RANK() / DENSE_RANK() with a RANGE frame (rows of one time
+    counted together), ROW_NUMBER() with a ROWS frame (in arrival order). Seen on PyFlink
+    1.20.5: two rows of one rowtime after one earlier get RANK() 2, 2 (not 1, 1), DENSE_RANK()
+    the same values, ROW_NUMBER() 1, 2; both BIGINT NOT NULL as COUNT(*) is."""
+    import sqlglot
+    from sqlglot import exp
+    from pyflink_on_spark.table.sql.translate import FLINK_DIALECT
+    tree = sqlglot.parse_one(query, read=FLINK_DIALECT)
+    windows = [w for w in tree.find_all(exp.Window) if isinstance(w.this, exp.RowNumber) or
+               isinstance(w.this, exp.Anonymous) and w.this.name.upper() in RANK_FUNCTIONS]
+    if len(windows) != 1:
+        raise _refused("other than one ranking call")
+    window = windows[0]
+    kind = "ROWS" if isinstance(window.this, exp.RowNumber) or \
+        window.this.name.upper() == "ROW_NUMBER" else "RANGE"
+    window.set("this", exp.Count(this=exp.Star()))
+    window.set("spec", exp.WindowSpec(kind=kind, start="UNBOUNDED", start_side="PRECEDING",
+                                      end="CURRENT ROW"))
+    return tree.sql(dialect=FLINK_DIALECT)
 
 
 def _outer_items_of_inner(inner, window_item, rank_name: str, render):

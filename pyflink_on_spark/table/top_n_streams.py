@@ -11,7 +11,8 @@ from typing import List, Optional, Sequence
 
 from pyflink_on_spark.datastream.functions import KeyedProcessFunction
 
-__all__ = ['TopNFunction', 'check_top_n_query', 'top_n_changes', 'top_n_stream']
+__all__ = ['TopNFunction', 'check_top_n_query', 'ranking_over_aggregate', 'top_n_changes',
+           'top_n_stream']
 
 
 class TopNFunction(KeyedProcessFunction):
@@ -74,6 +75,19 @@ def _split(t_env, query: str, inputs):
     per_row = t_env._translated_over_views(split.per_row, inputs)
     width = len(per_row._resolved_columns()) - split.keys - len(split.order)
     return split, per_row, width
+
+
+def ranking_over_aggregate(t_env, query: str, named) -> Optional[str]:
+    """A ranking query in STREAMING mode that Flink runs as an over aggregate (no filter of
+    its number, ordered by one ascending time attribute) as that over aggregate's query
+    (top_n_query.as_over_aggregate), which the OVER window paths run, over bounded and
+    unbounded tables alike; else None."""
+    from pyflink_on_spark.table.top_n_query import as_over_aggregate
+    _refuse_watermarked_datagen(t_env, query, named)
+    split, per_row, width = _split(t_env, query, [(n, t._description) for n, t in named])
+    if split.filtered or split.failure(per_row._resolved_columns()[width + split.keys].rowtime):
+        return None
+    return as_over_aggregate(query)
 
 
 def check_top_n_query(t_env, query: str, named) -> Optional[str]:

@@ -2,7 +2,10 @@
 print_schema take them; running a Top-N of them (an end to the rank's filter, a top 1 over the
 rowtime too) fails with Flink's 'RANK() on streaming table is not supported currently'; no
 end, or no filter over a window not ordered by one ascending time attribute, fail as
-ROW_NUMBER() does."""
+ROW_NUMBER() does. No filter over one ascending rowtime: Flink's over aggregate, each row's
+rank the count of its key's rows up to its rowtime, ties included (two rows of one time
+first: 2, 2), DENSE_RANK the same values (rows printed sorted: PyFlink emits them as the
+watermark passes, per key)."""
 from pyflink.common import Types, WatermarkStrategy
 from pyflink.common.watermark_strategy import TimestampAssigner
 from pyflink.datastream import StreamExecutionEnvironment
@@ -17,7 +20,7 @@ class Seconds(TimestampAssigner):
 env = StreamExecutionEnvironment.get_execution_environment()
 env.set_parallelism(1)
 t_env = StreamTableEnvironment.create(env)
-ds = env.from_collection([('a', 3, 1), ('b', 5, 2), ('a', 7, 3)],
+ds = env.from_collection([('a', 3, 1), ('a', 4, 1), ('b', 5, 2), ('b', 1, 2), ('a', 7, 3)],
                          type_info=Types.ROW_NAMED(['k', 'v', 'n'],
                                                    [Types.STRING(), Types.INT(), Types.INT()]))
 ds = ds.assign_timestamps_and_watermarks(
@@ -32,14 +35,16 @@ for q in ["SELECT k, v, r FROM (%s) WHERE r <= 2" % (inner % ("RANK", by_k % "v 
           "SELECT k, v FROM (%s) WHERE r > 2" % (inner % ("RANK", "ORDER BY v")),
           "SELECT k, n, RANK() OVER (PARTITION BY k ORDER BY v, n) AS r FROM t",
           "SELECT k, n, DENSE_RANK() OVER (PARTITION BY k ORDER BY rt DESC) AS r FROM t",
-          "SELECT k, n, RANK() OVER (PARTITION BY k ORDER BY v) AS r FROM t"]:
+          "SELECT k, n, RANK() OVER (PARTITION BY k ORDER BY v) AS r FROM t",
+          "SELECT k, v, n, RANK() OVER (PARTITION BY k ORDER BY rt) AS r FROM t",
+          "SELECT k, v, n, r FROM (%s)" % (inner % ("DENSE_RANK", by_k % "rt"))]:
     print(q)
     table = t_env.sql_query(q)
     table.print_schema()
     try:
         with table.execute().collect() as rows:
-            for r in rows:
-                print(r.get_row_kind(), repr(r))
+            for line in sorted("%s %r" % (r.get_row_kind(), r) for r in rows):
+                print(line)
     except Exception as e:
         print(type(e).__name__, [line.split('TableException: ')[-1]
                                  for line in str(e).split('\n') if 'TableException: ' in line][0])

@@ -58,11 +58,20 @@ def test_rank_and_dense_rank_fail_as_on_pyflink(function, query, words):
     assert (words % function if "%s" in words else words) in failure
 
 
-def test_rank_over_one_ascending_time_attribute_unfiltered_is_an_over_aggregate():
-    # seen on PyFlink 1.20.5: it runs (each row's rank the count of its key's rows up to its
-    # time, ties included); not built here, refused by check_top_n_query
-    assert split_top_n((INNER % "ts").replace("ROW_NUMBER", "RANK")) \
-        .failure(time_ordered=True) is None
+@pytest.mark.parametrize("function, frame", [("RANK", "RANGE"), ("DENSE_RANK", "RANGE"),
+                                             ("ROW_NUMBER", "ROWS")])
+def test_an_unfiltered_ranking_over_one_ascending_time_attribute_is_an_over_count(
+        function, frame):
+    # seen on PyFlink 1.20.5: it runs as an over aggregate, each row's RANK() / DENSE_RANK()
+    # the count of its key's rows up to its rowtime, ties included (2, 2 for two rows of
+    # the first time), ROW_NUMBER() counting them in arrival order (1, 2): compat
+    # table/rank_streaming, and over an unbounded stream the same rows in the same order
+    from pyflink_on_spark.table.top_n_query import as_over_aggregate
+    query = "SELECT * FROM (%s)" % (INNER % "ts").replace("ROW_NUMBER", function)
+    assert split_top_n(query).failure(time_ordered=True) is None
+    assert as_over_aggregate(query) == (
+        "SELECT * FROM (SELECT k, v, n, COUNT(*) OVER (PARTITION BY k ORDER BY ts %s BETWEEN "
+        "UNBOUNDED PRECEDING AND CURRENT ROW) AS rn FROM t)" % frame)
 
 
 @pytest.mark.parametrize("query, named", [
