@@ -45,12 +45,8 @@ class TableResult(object):
             from pyflink_on_spark.common.types import Row
             return CloseableIterator(iter([Row("OK")]))
         rows = self._table._rows()
-        columns = self._table._resolved_columns()
-        floats = [i for i, c in enumerate(columns) if c.sql_type == "FLOAT"]
-        if floats:
-            rows = _with_collected_floats(rows, floats)
-        nested = _nested_converters(columns)
-        return CloseableIterator(_with_converted(rows, nested) if nested else rows)
+        converters = _collected_converters(self._table._resolved_columns())
+        return CloseableIterator(_with_converted(rows, converters) if converters else rows)
 
     def print(self) -> None:
         """The result in Flink's tableau rendering (table/tableau.py)."""
@@ -91,20 +87,18 @@ def collected_float(value: Optional[float]) -> Optional[float]:
     return float(text)
 
 
-def _with_collected_floats(rows: Iterator, columns: List[int]) -> Iterator:
-    for row in rows:
-        values = row._values
-        for i in columns:
-            values[i] = collected_float(values[i])
-        yield row
-
-
-def _nested_converters(columns) -> List[tuple]:
-    """(position, converter) of each ARRAY / MAP / ROW column: its values as PyFlink's
-    collect() gives them (codecs/nested_values.py: a ROW is Row([values]))."""
+def _collected_converters(columns) -> List[tuple]:
+    """(position, converter) of each column whose values collect() gives otherwise than the
+    rows hold them: FLOAT (collected_float) and ARRAY / MAP / ROW (codecs/nested_values.py:
+    a ROW is Row([values]), a FLOAT inside as collected_float gives it)."""
     from pyflink_on_spark.codecs.nested_values import collected_converter, is_nested
-    return [(i, collected_converter(c.sql_type, collected_float))
-            for i, c in enumerate(columns) if is_nested(c.sql_type)]
+    converters = []
+    for i, column in enumerate(columns):
+        if column.sql_type == "FLOAT":
+            converters.append((i, collected_float))
+        elif is_nested(column.sql_type):
+            converters.append((i, collected_converter(column.sql_type, collected_float)))
+    return converters
 
 
 def _with_converted(rows: Iterator, converters: List[tuple]) -> Iterator:
