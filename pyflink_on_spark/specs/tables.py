@@ -122,3 +122,24 @@ class RowtimeTable:
     rowtime: str
     columns: Tuple[TableColumn, ...]
     source_watermarks: bool = False
+
+
+def watermark_leaves(description, names=None, names_read=None) -> list:
+    """The tables under `description` whose rowtime carries watermarks: each RowtimeTable,
+    and each StreamTable with a timestamp column (a from_data_stream rowtime). `names`: of a
+    QueryTable's inputs, the ones to walk (None: all); `names_read(view)`: the names a view
+    under it reads, its inputs' names to walk in turn (None: all)."""
+    if isinstance(description, QueryTable):
+        found = []
+        for name, view in description.inputs:
+            if names is None or name in names:
+                found.extend(watermark_leaves(
+                    view, names_read(view) if names_read is not None else None, names_read))
+        return found
+    if isinstance(description, RenamedTable):
+        return watermark_leaves(description.input, names, names_read)
+    if isinstance(description, RowtimeTable):
+        return [description]
+    if isinstance(description, StreamTable) and description.timestamp_column is not None:
+        return [description]
+    return []

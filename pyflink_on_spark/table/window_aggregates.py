@@ -206,8 +206,8 @@ def table_watermarks(description, table: str):
     """The watermark strategy of the rows of `table` (a name `description`, a QueryTable,
     reads): its from_data_stream's watermark (module doc). NotImplementedError when its
     rows come from more than one watermarked stream."""
-    from pyflink_on_spark.specs.tables import RowtimeTable, StreamTable
-    leaves = _watermark_leaves(description, {table})
+    from pyflink_on_spark.specs.tables import RowtimeTable, StreamTable, watermark_leaves
+    leaves = watermark_leaves(description, {table}, _names_in)
     if len(leaves) != 1:
         raise NotImplementedError(
             "a window aggregate over an unbounded table whose rows come from %d streams: "
@@ -228,24 +228,6 @@ def table_watermarks(description, table: str):
     # them (a KafkaSource's per partition, the minimum over them: seen on PyFlink 1.20.5,
     # not the stream's strategy again over all the table's rows), fed past the table
     return source_watermarks()
-
-
-def _watermark_leaves(description, names) -> list:
-    from pyflink_on_spark.specs.tables import (
-        QueryTable, RenamedTable, RowtimeTable, StreamTable)
-    if isinstance(description, QueryTable):
-        found = []
-        for name, view in description.inputs:
-            if name in names:
-                found.extend(_watermark_leaves(view, _names_in(view)))
-        return found
-    if isinstance(description, RenamedTable):
-        return _watermark_leaves(description.input, names)
-    if isinstance(description, RowtimeTable):
-        return [description]
-    if isinstance(description, StreamTable) and description.timestamp_column is not None:
-        return [description]
-    return []
 
 
 def _names_in(view) -> set:

@@ -73,15 +73,9 @@ def takes_source_watermarks(description) -> bool:
     kafka table's WATERMARK (generated in its source), a from_data_stream rowtime metadata
     column (SOURCE_WATERMARK()); a watermark on a computed column is generated anew over
     the table's rows (table/window_aggregates.py)."""
-    from pyflink_on_spark.specs.tables import (
-        QueryTable, RenamedTable, RowtimeTable, StreamTable)
-    if isinstance(description, QueryTable):
-        return any(takes_source_watermarks(view) for _, view in description.inputs)
-    if isinstance(description, RenamedTable):
-        return takes_source_watermarks(description.input)
-    if isinstance(description, RowtimeTable):
-        return description.source_watermarks
-    return isinstance(description, StreamTable) and description.timestamp_column is not None
+    from pyflink_on_spark.specs.tables import StreamTable, watermark_leaves
+    return any(isinstance(leaf, StreamTable) or leaf.source_watermarks
+               for leaf in watermark_leaves(description))
 
 
 # the src of fed watermark rows: after every row of the table (src: its Spark partition)
