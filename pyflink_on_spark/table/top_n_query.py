@@ -23,7 +23,7 @@ from typing import Optional, Tuple
 from pyflink_on_spark.table.sql.errors import UnsupportedSqlError
 
 __all__ = ['TopNQuery', 'split_top_n', 'STAR', 'COLUMN', 'NO_RANK_END', 'NO_TIME_ORDER',
-           'RANK_FUNCTIONS', 'rank_unsupported', 'as_over_aggregate']
+           'RANK_FUNCTIONS', 'rank_unsupported', 'as_over_aggregate', 'rank_top_n_failure']
 
 STAR = "*"          # an outer item: all the inner select's columns
 COLUMN = "column"   # an outer item: (COLUMN, (inner column name, result name))
@@ -159,6 +159,58 @@ def split_top_n(query: str) -> TopNQuery:
     start, end, filtered = _rank_range(outer.args.get("where"), rank_name, render)
     return TopNQuery(per_row, len(keys), directions, start, end, filtered, items, rank_name,
                      table, function)
+
+
+def rank_top_n_failure(query: str) -> Optional[str]:
+    """What running a RANK() / DENSE_RANK() Top-N fails with on PyFlink, for any shape that
+    filters the rank by a number (ANDed with anything: seen also over a GROUP BY input,
+    beside a condition on another column, under an expression in the outer select): with
+    an upper bound rank_unsupported(), with lower bounds only NO_RANK_END; else None."""
+    import sqlglot
+    from sqlglot import exp
+    from pyflink_on_spark.table.sql.translate import FLINK_DIALECT
+    try:
+        tree = sqlglot.parse_one(query, read=FLINK_DIALECT)
+    except sqlglot.errors.ParseError:
+        return None
+    ranked = [w for w in tree.find_all(exp.Window) if isinstance(w.this, exp.Anonymous)
+              and w.this.name.upper() in ("RANK", "DENSE_RANK")]
+    if len(ranked) != 1 or not isinstance(ranked[0].parent, exp.Alias):
+        return None
+    window = ranked[0]
+    alias = window.parent.alias.lower()
+    inner = window.find_ancestor(exp.Select)
+    subquery = inner.parent if inner is not None else None
+    outer = subquery.find_ancestor(exp.Select) if isinstance(subquery, exp.Subquery) else None
+    where = outer.args.get("where") if outer is not None else None
+    if where is None:
+        return None
+    upper = lower = False
+    stack = [where.this]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (exp.And, exp.Paren)):
+            stack.extend(a for a in (node.this, node.args.get("expression")) if a is not None)
+            continue
+        sides = [node.this, node.args.get("expression")] if isinstance(
+            node, (exp.LT, exp.LTE, exp.GT, exp.GTE, exp.EQ)) else []
+        if isinstance(node, exp.Between) and _is_column(node.this, alias):
+            upper = True
+        elif len(sides) == 2 and any(_is_column(e, alias) for e in sides) and \
+                any(isinstance(e, exp.Literal) and not e.is_string for e in sides):
+            rank_left = _is_column(sides[0], alias)
+            kinds_up = (exp.LT, exp.LTE) if rank_left else (exp.GT, exp.GTE)
+            if isinstance(node, exp.EQ) or isinstance(node, kinds_up):
+                upper = True
+            else:
+                lower = True
+    function = window.this.name.upper()
+    return rank_unsupported(function) if upper else NO_RANK_END if lower else None
+
+
+def _is_column(e, name: str) -> bool:
+    from sqlglot import exp
+    return isinstance(e, exp.Column) and e.name.lower() == name
 
 
 def as_over_aggregate(query: str) -> str:

@@ -82,7 +82,9 @@ def ranking_over_aggregate(t_env, query: str, named) -> Optional[str]:
     its number, ordered by one ascending time attribute) as that over aggregate's query
     (top_n_query.as_over_aggregate), which the OVER window paths run, over bounded and
     unbounded tables alike; else None."""
-    from pyflink_on_spark.table.top_n_query import as_over_aggregate
+    from pyflink_on_spark.table.top_n_query import as_over_aggregate, rank_top_n_failure
+    if rank_top_n_failure(query) is not None:
+        return None
     _refuse_watermarked_datagen(t_env, query, named)
     split, per_row, width = _split(t_env, query, [(n, t._description) for n, t in named])
     if split.filtered or split.failure(per_row._resolved_columns()[width + split.keys].rowtime):
@@ -97,6 +99,10 @@ def check_top_n_query(t_env, query: str, named) -> Optional[str]:
     ordered by one ascending time attribute), checked first as Flink's planner does; else
     NotImplementedError naming what is not built, or None when it runs."""
     from pyflink_on_spark.table.table_environment import StreamTableEnvironment
+    from pyflink_on_spark.table.top_n_query import rank_top_n_failure
+    failure = rank_top_n_failure(query)     # before what split_top_n refuses: seen
+    if failure is not None:
+        return failure
     _refuse_watermarked_datagen(t_env, query, named)
     split, per_row, width = _split(t_env, query, [(n, t._description) for n, t in named])
     failure = split.failure(per_row._resolved_columns()[width + split.keys].rowtime)
