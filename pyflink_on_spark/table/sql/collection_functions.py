@@ -6,18 +6,18 @@ MAP_FROM_ARRAYS) as Spark SQL with Flink's result types and values.
 Every type, NULL result and error text here was seen on PyFlink 1.20.5 (docs/table.md
 "Collection functions"). Where Spark's function means something else (array_contains and
 array_remove of a NULL, slice's offsets, array_position's BIGINT), the expression is written
-so the result is Flink's. The other collection functions of Flink 1.20 (ARRAY_APPEND,
-ARRAY_PREPEND, ARRAY_UNION, ARRAY_EXCEPT, ARRAY_INTERSECT, ARRAY_SORT, SPLIT, MAP_UNION) stay
-refused by name (functions.translate_function)."""
+so the result is Flink's. ARRAY_APPEND, ARRAY_PREPEND and ARRAY_SORT too; the other
+collection functions of Flink 1.20 (ARRAY_UNION, ARRAY_EXCEPT, ARRAY_INTERSECT, SPLIT,
+MAP_UNION) stay refused by name (functions.translate_function)."""
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 from sqlglot import exp
 
-from pyflink_on_spark.table.sql.errors import SqlValidationError
+from pyflink_on_spark.table.sql.errors import SqlValidationError, UnsupportedSqlError
 from pyflink_on_spark.table.sql.flink_types import flink_type_string, spark_type_string
 from pyflink_on_spark.table.sql.typing_rules import common_type, is_numeric, is_string
 from pyflink_on_spark.table.types import (
-    ArrayType, CharType, DataType, DataTypes, IntType, MapType, RowType, SmallIntType,
+    ArrayType, BooleanType, CharType, DataType, DataTypes, IntType, MapType, RowType, SmallIntType,
     TinyIntType)
 
 __all__ = ['COLLECTION_FUNCTIONS', 'array_value', 'map_value', 'NULL_ARGUMENT_FUNCTIONS']
@@ -26,8 +26,8 @@ Arg = Tuple[exp.Expression, Optional[DataType]]
 Result = Tuple[exp.Expression, Optional[DataType]]
 
 # the functions that take an untyped NULL needle (PyFlink 1.20.5: ARRAY_CONTAINS(b, NULL)
-# is BOOLEAN, ARRAY_POSITION(b, NULL) INT)
-NULL_ARGUMENT_FUNCTIONS = ('ARRAY_CONTAINS', 'ARRAY_POSITION')
+# is BOOLEAN, ARRAY_POSITION(b, NULL) INT, ARRAY_APPEND(b, NULL) ARRAY<INT>)
+NULL_ARGUMENT_FUNCTIONS = ('ARRAY_CONTAINS', 'ARRAY_POSITION', 'ARRAY_APPEND', 'ARRAY_PREPEND')
 
 _INVALID = 'Invalid input arguments.'     # Flink's text for a call its signatures refuse
 _SAME_TYPE = 'Parameters must be of the same type'     # Calcite's, for ARRAY[...] / MAP[...]
@@ -381,7 +381,66 @@ def _map_from_arrays(name: str, args: List[Arg]) -> Result:
                                 kt._nullable or vt._nullable)
 
 
+def _array_add(spark_name: str):
+    """ARRAY_APPEND / ARRAY_PREPEND(a, x): x added at the end / the start, a NULL x too, NULL
+    of a NULL array; the elements nullable when x is, the array nullable when either is
+    (seen on PyFlink 1.20.5: ARRAY_PREPEND(ARRAY[1], n) is ARRAY<INT>, [x, NULL, y, x, NULL]
+    for a NULL x); Spark's array_append / array_prepend mean the same. An x that does not
+    widen to the elements' type is Flink's error; a string into an array of shorter CHAR /
+    VARCHAR elements is refused here (PyFlink types ARRAY_APPEND(ARRAY['a'], 'bb') as
+    ARRAY<CHAR(1) NOT NULL>; its value was not compared)."""
+    def handler(name: str, args: List[Arg]) -> Result:
+        a, x, dt = _needle(name, args)
+        xt = args[1][1]
+        element = dt.element_type
+        if xt is not None and is_string(element) and element.length < xt.length:
+            raise UnsupportedSqlError('%s of a %s into an %s is not supported by '
+                                      'pyflink_on_spark' % (name, flink_type_string(xt),
+                                                            flink_type_string(dt)))
+        x_nullable = xt is None or xt._nullable
+        if x_nullable:
+            element = element.nullable()
+        result = DataTypes.ARRAY(element, dt._nullable or x_nullable)
+        return _call(spark_name, a, x), result
+    return handler
+
+
+def _array_sort(name: str, args: List[Arg]) -> Result:
+    """ARRAY_SORT(a[, ascending[, nulls_first]]): ascending by default, NULLs first when
+    ascending and last when descending unless nulls_first says otherwise, NULL when any
+    argument is; typed as a, nullable when a flag is (seen on PyFlink 1.20.5: [NULL, x, x,
+    y], (FALSE) [y, x, x, NULL], (TRUE, FALSE) [x, x, y, NULL], (FALSE, TRUE) [NULL, y, x,
+    x]). Spark's sort_array puts NULLs as the default does and takes a literal order only,
+    so the NULLs are placed here and the order chosen by a CASE."""
+    _arity(name, args, 1, 3)
+    dt = _array(name, args)
+    if isinstance(dt.element_type, (ArrayType, MapType, RowType)) or any(
+            not isinstance(t, BooleanType) for _, t in args[1:]):
+        raise _invalid(name, args)
+    a = args[0][0]
+    var = exp.column(_VAR)
+    nulls = _call('filter', a.copy(), exp.Lambda(this=_is_null(var),
+                                                 expressions=[exp.to_identifier(_VAR)]))
+    values = _call('filter', a, exp.Lambda(this=exp.Not(this=_is_null(var)),
+                                           expressions=[exp.to_identifier(_VAR)]))
+    ascending = args[1][0] if len(args) > 1 else exp.true()
+    nulls_first = args[2][0] if len(args) > 2 else ascending
+    sorted_values = exp.Case(ifs=[exp.If(this=ascending.copy(),
+                                         true=_call('sort_array', values.copy(), exp.true()))],
+                             default=_call('sort_array', values, exp.false()))
+    flags = [f for f in (ascending, nulls_first) if not isinstance(f, exp.Boolean)]
+    ifs = [exp.If(this=_is_null(exp.Paren(this=f.copy())), true=exp.Null()) for f in flags]
+    ifs.append(exp.If(this=nulls_first.copy(), true=_call('concat', nulls.copy(),
+                                                           sorted_values.copy())))
+    nullable = dt._nullable or any(t._nullable for _, t in args[1:])
+    return exp.Case(ifs=ifs, default=_call('concat', sorted_values, nulls)), \
+        dt.nullable() if nullable else dt
+
+
 COLLECTION_FUNCTIONS: Dict[str, Callable[[str, List[Arg]], Result]] = {
+    'ARRAY_APPEND': _array_add('array_append'),
+    'ARRAY_PREPEND': _array_add('array_prepend'),
+    'ARRAY_SORT': _array_sort,
     'ELEMENT': _element,
     'ARRAY_CONTAINS': _array_contains,
     'ARRAY_POSITION': _array_position,

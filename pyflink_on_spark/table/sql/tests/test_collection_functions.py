@@ -157,9 +157,43 @@ def test_slice_and_join_are_null_of_a_null_argument():
     assert "WHEN `k` IS NULL THEN NULL" in _sql("ARRAY_JOIN(c, ',', k)")
 
 
-@pytest.mark.parametrize("name", ["ARRAY_APPEND", "ARRAY_PREPEND", "ARRAY_UNION",
-                                  "ARRAY_EXCEPT", "ARRAY_INTERSECT", "ARRAY_SORT", "MAP_UNION"])
+@pytest.mark.parametrize("expression, flink_type", [
+    ("ARRAY_APPEND(b, 1)", "ARRAY<INT>"),
+    ("ARRAY_APPEND(ARRAY[1], 2)", "ARRAY<INT NOT NULL> NOT NULL"),
+    ("ARRAY_PREPEND(ARRAY[1], n)", "ARRAY<INT>"),
+    ("ARRAY_APPEND(q, 1)", "ARRAY<INT NOT NULL>"),
+    ("ARRAY_APPEND(q, n)", "ARRAY<INT>"),
+    ("ARRAY_APPEND(b, CAST(1 AS TINYINT))", "ARRAY<INT>"),
+    ("ARRAY_APPEND(b, NULL)", "ARRAY<INT>"),
+    ("ARRAY_SORT(ARRAY[1])", "ARRAY<INT NOT NULL> NOT NULL"),
+    ("ARRAY_SORT(ARRAY[1], TRUE, FALSE)", "ARRAY<INT NOT NULL> NOT NULL"),
+    ("ARRAY_SORT(q)", "ARRAY<INT NOT NULL>"),
+    ("ARRAY_SORT(b, TRUE, TRUE)", "ARRAY<INT>"),
+    ("ARRAY_SORT(ARRAY[1], n > 0)", "ARRAY<INT NOT NULL>"),
+])
+def test_append_prepend_and_sort_have_flinks_types(expression, flink_type):
+    assert _type(expression) == flink_type
+
+
+@pytest.mark.parametrize("expression", [
+    "ARRAY_APPEND(b, CAST(1 AS BIGINT))", "ARRAY_APPEND(b, 'x')", "ARRAY_SORT(k)",
+    "ARRAY_SORT(ARRAY[MAP[1, 2]])", "ARRAY_SORT(b, 1)"])
+def test_append_and_sort_refuse_what_flink_refuses(expression):
+    with pytest.raises(SqlValidationError, match="Invalid input arguments."):
+        _sql(expression)
+
+
+def test_sort_places_nulls_itself_and_is_null_of_a_null_flag():
+    # Spark's sort_array takes a literal order only and places NULLs as Flink's default does
+    sql = _sql("ARRAY_SORT(b, n > 0, TRUE)")
+    assert "WHEN (`n` > 0) IS NULL THEN NULL" in sql
+    assert "SORT_ARRAY(FILTER(`b`, __e -> NOT __e IS NULL), TRUE)" in sql
+    assert "CONCAT(FILTER(`b`, __e -> __e IS NULL), CASE" in sql
+
+
+@pytest.mark.parametrize("name", ["ARRAY_UNION", "ARRAY_EXCEPT", "ARRAY_INTERSECT",
+                                  "MAP_UNION", "SPLIT"])
 def test_the_other_collection_functions_stay_refused_by_name(name):
-    args = "a, a" if name == "MAP_UNION" else ("b" if name == "ARRAY_SORT" else "b, b")
+    args = {"MAP_UNION": "a, a", "SPLIT": "k, ','"}.get(name, "b, b")
     with pytest.raises(UnsupportedSqlError, match=name):
         _sql("%s(%s)" % (name, args))
