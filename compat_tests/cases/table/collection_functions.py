@@ -1,11 +1,11 @@
 """ARRAY[...] and MAP[...] value constructors and Flink 1.20's collection functions (ELEMENT,
 ARRAY_CONTAINS, ARRAY_POSITION, ARRAY_REMOVE, ARRAY_DISTINCT, ARRAY_REVERSE, ARRAY_CONCAT,
 ARRAY_JOIN, ARRAY_SLICE, ARRAY_MAX / ARRAY_MIN, MAP_KEYS / MAP_VALUES / MAP_ENTRIES,
-MAP_FROM_ARRAYS, ARRAY_APPEND / ARRAY_PREPEND, ARRAY_SORT) over a stream's ARRAY and MAP
-columns: their types, NULL array, empty array, NULL element and out-of-range results, in
-print(), collect(), to_data_stream and to_pandas, and an ARRAY of types that do not mix
-refused; ARRAY and MAP columns of from_elements (declared and inferred) and its checks of
-their values."""
+MAP_FROM_ARRAYS, ARRAY_APPEND / ARRAY_PREPEND, ARRAY_SORT, ARRAY_UNION / ARRAY_EXCEPT /
+ARRAY_INTERSECT, SPLIT) over a stream's ARRAY and MAP columns: their types, NULL array,
+empty array, NULL element and out-of-range results, in print(), collect(), to_data_stream
+and to_pandas, and an ARRAY of types that do not mix refused; ARRAY and MAP columns of
+from_elements (declared and inferred) and its checks of their values."""
 from pyflink.common import Row, Types
 from pyflink.datastream import StreamExecutionEnvironment
 from pyflink.table import DataTypes, StreamTableEnvironment
@@ -46,6 +46,9 @@ queries = [
     "SELECT k, ARRAY_APPEND(c, 'w'), ARRAY_APPEND(c, CAST(NULL AS STRING)), "
     "ARRAY_PREPEND(c, 'w'), ARRAY_SORT(c), ARRAY_SORT(c, FALSE), ARRAY_SORT(c, TRUE, FALSE), "
     "ARRAY_SORT(c, FALSE, TRUE), ARRAY_SORT(b, n > 1) FROM t",
+    "SELECT k, ARRAY_UNION(c, ARRAY[CAST(NULL AS STRING), 'q']), ARRAY_EXCEPT(c, "
+    "ARRAY[CAST(NULL AS STRING)]), ARRAY_INTERSECT(c, ARRAY['y', 'x']), SPLIT('a..b.', '.'), "
+    "SPLIT('a.b|c', '|'), SPLIT('abc', ''), SPLIT(k, 'x') FROM t",
     "SELECT k, CARDINALITY(ARRAY_DISTINCT(c)) AS dc FROM t WHERE ARRAY_CONTAINS(c, 'z') "
     "OR ARRAY_POSITION(b, 2) = 3 OR MAP_KEYS(m) = ARRAY['r']",
 ]

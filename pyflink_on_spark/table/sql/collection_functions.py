@@ -6,9 +6,9 @@ MAP_FROM_ARRAYS) as Spark SQL with Flink's result types and values.
 Every type, NULL result and error text here was seen on PyFlink 1.20.5 (docs/table.md
 "Collection functions"). Where Spark's function means something else (array_contains and
 array_remove of a NULL, slice's offsets, array_position's BIGINT), the expression is written
-so the result is Flink's. ARRAY_APPEND, ARRAY_PREPEND and ARRAY_SORT too; the other
-collection functions of Flink 1.20 (ARRAY_UNION, ARRAY_EXCEPT, ARRAY_INTERSECT, SPLIT,
-MAP_UNION) stay refused by name (functions.translate_function)."""
+so the result is Flink's. ARRAY_APPEND, ARRAY_PREPEND, ARRAY_SORT, ARRAY_UNION,
+ARRAY_EXCEPT, ARRAY_INTERSECT and SPLIT too; MAP_UNION stays refused by name
+(functions.translate_function)."""
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 from sqlglot import exp
@@ -437,7 +437,63 @@ def _array_sort(name: str, args: List[Arg]) -> Result:
         dt.nullable() if nullable else dt
 
 
+def _array_set(spark_name: str):
+    """ARRAY_UNION / ARRAY_EXCEPT / ARRAY_INTERSECT(a, b): the elements without duplicates,
+    in the order they first come (a's, then b's), a NULL element a value like the others,
+    NULL when either array is; typed as ARRAY_CONCAT types the two (seen on PyFlink 1.20.5:
+    [x, NULL, y, q] for [x, NULL, y, x] and [NULL, q]; ARRAY_EXCEPT(q, b) is ARRAY<INT>);
+    Spark's array_union / array_except / array_intersect mean the same, over arrays of one
+    type (each cast to the result's when it differs)."""
+    def handler(name: str, args: List[Arg]) -> Result:
+        _arity(name, args, 2, 2)
+        _array(name, args, 0)
+        _array(name, args, 1)
+        result = least_restrictive([t for _, t in args])
+        if result is None:
+            raise SqlValidationError('Could not find a common type for arguments: [%s]'
+                                     % ', '.join(flink_type_string(t) for _, t in args))
+        return _call(spark_name, *[_as(a, t, result) for a, t in args]), result
+    return handler
+
+
+def _split(name: str, args: List[Arg]) -> Result:
+    """SPLIT(s, delimiter): s cut at each delimiter, taken as text (not a pattern), empty
+    pieces kept (at the ends too), an empty delimiter giving each character, an empty s an
+    empty array, NULL when either is NULL; ARRAY<STRING>, NOT NULL when both are (seen on
+    PyFlink 1.20.5: SPLIT('a..b.', '.') [a, , b, ], SPLIT('a.b|c', '|') [a.b, c],
+    SPLIT('abc', '') [a, b, c], SPLIT('', ',') []). Spark's split takes a regular
+    expression: the delimiter is quoted (\\Q...\\E)."""
+    _arity(name, args, 2, 2)
+    if any(t is not None and not is_string(t) for _, t in args):
+        raise _invalid(name, args)
+    (text, _), (delimiter, _) = args
+    quoted = _call('concat', exp.Literal.string('\\Q'), _call(
+        'replace', delimiter.copy(), exp.Literal.string('\\E'),
+        exp.Literal.string('\\E\\\\E\\Q')), exp.Literal.string('\\E'))
+    var = exp.column(_VAR)
+    characters = _call('transform', _call('sequence', exp.Literal.number(1),
+                                          _call('char_length', text.copy())),
+                       exp.Lambda(this=_call('substring', text.copy(), var,
+                                             exp.Literal.number(1)),
+                                  expressions=[exp.to_identifier(_VAR)]))
+    empty = exp.Cast(this=_call('array'), to=exp.DataType.build('ARRAY<STRING>',
+                                                                dialect='spark'))
+    built = exp.Case(ifs=[
+        exp.If(this=exp.Or(this=_is_null(text), expression=_is_null(delimiter)),
+               true=exp.Null()),
+        exp.If(this=exp.EQ(this=text.copy(), expression=exp.Literal.string('')), true=empty),
+        exp.If(this=exp.EQ(this=delimiter.copy(), expression=exp.Literal.string('')),
+               true=characters)],
+        default=_call('split', text, quoted, exp.Literal.number(-1)))
+    nullable = any(t is None or t._nullable for _, t in args)
+    return built, DataTypes.ARRAY(DataTypes.STRING(), nullable)
+
+
 COLLECTION_FUNCTIONS: Dict[str, Callable[[str, List[Arg]], Result]] = {
+    'ARRAY_UNION': _array_set('array_union'),
+    'ARRAY_EXCEPT': _array_set('array_except'),
+    'ARRAY_INTERSECT': _array_set('array_intersect'),
+    'SPLIT': _split,
     'ARRAY_APPEND': _array_add('array_append'),
     'ARRAY_PREPEND': _array_add('array_prepend'),
     'ARRAY_SORT': _array_sort,

@@ -191,9 +191,38 @@ def test_sort_places_nulls_itself_and_is_null_of_a_null_flag():
     assert "CONCAT(FILTER(`b`, __e -> __e IS NULL), CASE" in sql
 
 
-@pytest.mark.parametrize("name", ["ARRAY_UNION", "ARRAY_EXCEPT", "ARRAY_INTERSECT",
-                                  "MAP_UNION", "SPLIT"])
-def test_the_other_collection_functions_stay_refused_by_name(name):
-    args = {"MAP_UNION": "a, a", "SPLIT": "k, ','"}.get(name, "b, b")
-    with pytest.raises(UnsupportedSqlError, match=name):
-        _sql("%s(%s)" % (name, args))
+@pytest.mark.parametrize("expression, flink_type", [
+    ("ARRAY_UNION(ARRAY[1], ARRAY[2])", "ARRAY<INT NOT NULL> NOT NULL"),
+    ("ARRAY_UNION(ARRAY[1], ARRAY[n])", "ARRAY<INT> NOT NULL"),
+    ("ARRAY_UNION(ARRAY[1], b)", "ARRAY<INT>"),
+    ("ARRAY_UNION(q, q)", "ARRAY<INT NOT NULL>"),
+    ("ARRAY_UNION(b, ARRAY[CAST(1 AS BIGINT)])", "ARRAY<BIGINT>"),
+    ("ARRAY_UNION(ARRAY['a'], ARRAY['bb'])", "ARRAY<VARCHAR(2) NOT NULL> NOT NULL"),
+    ("ARRAY_EXCEPT(q, b)", "ARRAY<INT>"),
+    ("ARRAY_EXCEPT(ARRAY[1], ARRAY[n])", "ARRAY<INT> NOT NULL"),
+    ("ARRAY_INTERSECT(ARRAY[1], ARRAY[2])", "ARRAY<INT NOT NULL> NOT NULL"),
+    ("ARRAY_INTERSECT(q, b)", "ARRAY<INT>"),
+    ("SPLIT(k, '.')", "ARRAY<STRING>"),
+    ("SPLIT('a', 'b')", "ARRAY<STRING> NOT NULL"),
+    ("SPLIT(k, CAST(NULL AS STRING))", "ARRAY<STRING>"),
+])
+def test_set_functions_and_split_have_flinks_types(expression, flink_type):
+    assert _type(expression) == flink_type
+
+
+def test_set_functions_cast_to_one_element_type_and_refuse_types_that_do_not_mix():
+    assert "ARRAY_UNION(CAST(`b` AS ARRAY<BIGINT>), ARRAY(CAST(1 AS BIGINT)))" in \
+        _sql("ARRAY_UNION(b, ARRAY[CAST(1 AS BIGINT)])")
+    with pytest.raises(SqlValidationError, match="Could not find a common type for arguments"):
+        _sql("ARRAY_UNION(ARRAY[1], ARRAY['a'])")
+
+
+def test_split_takes_its_delimiter_as_text():
+    # PyFlink 1.20.5: SPLIT('a.b|c', '|') is [a.b, c]; Spark's split takes a pattern
+    sql = _sql("SPLIT(k, '|')")
+    assert "SPLIT(`k`, CONCAT('\\\\Q', REPLACE('|', '\\\\E', " in sql and ", -1)" in sql
+
+
+def test_map_union_stays_refused_by_name():
+    with pytest.raises(UnsupportedSqlError, match="MAP_UNION"):
+        _sql("MAP_UNION(a, a)")
