@@ -189,7 +189,9 @@ def _needle(name: str, args: List[Arg]) -> Tuple[exp.Expression, exp.Expression,
     return a, _as(x, xt, element), dt
 
 
-_VAR = '__e'    # the lambda variable (no Flink column is named so: Flink reserves no __)
+# the lambda variable of transform / filter; a column of this name read by the needle
+# would be shadowed inside the lambda (a name no program is likely to use)
+_VAR = '__e'
 
 
 def _null_safe_matches(a: exp.Expression, x: exp.Expression) -> exp.Expression:
