@@ -296,8 +296,16 @@ def get_session():
         if DAEMON_MODULE_KEY not in conf and not is_this_python(
                 conf.get("spark.pyspark.python")):
             defaults.pop(DAEMON_MODULE_KEY, None)
-        _merge_list(defaults, "spark.jars.packages", _packages)
-        _merge_list(defaults, "spark.jars.excludes", _excludes)
+        from pyspark import __version__ as spark_version
+        from pyflink_on_spark.spark import resolved_packages
+        resolved = resolved_packages.known_jars(list(_packages), list(_excludes), conf,
+                                                spark_version)
+        jars_before = defaults.get("spark.jars", "")
+        if resolved is not None:    # what Ivy gave before, still there: no Ivy run
+            _merge_list(defaults, "spark.jars", resolved)
+        else:
+            _merge_list(defaults, "spark.jars.packages", _packages)
+            _merge_list(defaults, "spark.jars.excludes", _excludes)
         if options.ui:
             defaults["spark.ui.enabled"] = "true"   # off by default: faster start
         cache = driver_class_cache(defaults)
@@ -326,6 +334,10 @@ def get_session():
             _note_archive_writer(cache)
         if not is_connect(session):
             session.sparkContext.setLogLevel("WARN" if verbose else "ERROR")
+            if resolved is None and _packages and not conf.get("spark.jars.packages"):
+                resolved_packages.remember(
+                    list(_packages), list(_excludes), jars_before,
+                    session.sparkContext.getConf().get("spark.jars", ""), spark_version)
             if options.ui and session.sparkContext.uiWebUrl:
                 print("Spark UI: %s" % session.sparkContext.uiWebUrl, file=sys.stderr, flush=True)
         _session = _configure(session)
