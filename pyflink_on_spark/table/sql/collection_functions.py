@@ -65,7 +65,8 @@ def _array(name: str, args: Sequence[Arg], i: int = 0) -> ArrayType:
     return dt
 
 
-def _same(a: DataType, b: DataType) -> bool:
+def _same_ignoring_null(a: DataType, b: DataType) -> bool:
+    """Whether a and b are one type, NOT NULL or not."""
     return a.nullable() == b.nullable()
 
 
@@ -91,7 +92,7 @@ def least_restrictive(types: Sequence[Optional[DataType]]) -> Optional[DataType]
     elif all(isinstance(t, ArrayType) for t in known):
         element = least_restrictive([t.element_type for t in known])
         result = None if element is None else DataTypes.ARRAY(element)
-    elif all(_same(t, known[0]) for t in known):
+    elif all(_same_ignoring_null(t, known[0]) for t in known):
         result = known[0]
     else:
         result = None
@@ -184,7 +185,7 @@ def _needle(name: str, args: List[Arg]) -> Tuple[exp.Expression, exp.Expression,
     element = dt.element_type
     if xt is not None:
         widened = least_restrictive([element, xt])
-        if widened is None or not _same(widened, element):
+        if widened is None or not _same_ignoring_null(widened, element):
             raise _invalid(name, args)
     return a, _as(x, xt, element), dt
 
@@ -194,12 +195,16 @@ def _needle(name: str, args: List[Arg]) -> Tuple[exp.Expression, exp.Expression,
 _VAR = '__e'
 
 
+def _lambda(body: exp.Expression) -> exp.Lambda:
+    """`__e -> body`, the function transform / filter take (body reads exp.column(_VAR))."""
+    return exp.Lambda(this=body, expressions=[exp.to_identifier(_VAR)])
+
+
 def _null_safe_matches(a: exp.Expression, x: exp.Expression) -> exp.Expression:
     """transform(a, e -> e <=> x): for each element whether it is x, a NULL element being a
     NULL x (Flink's ARRAY_CONTAINS and ARRAY_REMOVE compare so); NULL of a NULL array."""
     var = exp.column(_VAR)
-    return _call('transform', a, exp.Lambda(
-        this=exp.NullSafeEQ(this=var, expression=x), expressions=[exp.to_identifier(_VAR)]))
+    return _call('transform', a, _lambda(exp.NullSafeEQ(this=var, expression=x)))
 
 
 def _array_contains(name: str, args: List[Arg]) -> Result:
@@ -228,8 +233,7 @@ def _array_remove(name: str, args: List[Arg]) -> Result:
     NULL array; typed as a. Spark's array_remove gives NULL for a NULL x."""
     a, x, dt = _needle(name, args)
     var = exp.column(_VAR)
-    kept = exp.Lambda(this=exp.Not(this=exp.Paren(this=exp.NullSafeEQ(this=var, expression=x))),
-                      expressions=[exp.to_identifier(_VAR)])
+    kept = _lambda(exp.Not(this=exp.Paren(this=exp.NullSafeEQ(this=var, expression=x))))
     return _call('filter', a, kept), dt
 
 
@@ -260,6 +264,16 @@ def _array_extreme(spark_name: str):
     return handler
 
 
+def _common_array(args: Sequence[Arg]) -> DataType:
+    """The arrays' least restrictive type (ARRAY_CONCAT and the set functions type so),
+    Flink's error when they have none."""
+    result = least_restrictive([t for _, t in args])
+    if result is None:
+        raise SqlValidationError('Could not find a common type for arguments: [%s]' % ', '.join(
+            flink_type_string(t) for _, t in args))
+    return result
+
+
 def _array_concat(name: str, args: List[Arg]) -> Result:
     """ARRAY_CONCAT(a, b, ...): NULL when any is NULL (seen on PyFlink 1.20.5); typed as the
     arrays' least restrictive type (ARRAY_CONCAT(b, ARRAY[CAST(1 AS BIGINT)]) is
@@ -270,10 +284,7 @@ def _array_concat(name: str, args: List[Arg]) -> Result:
                                  '<COMMON>...)')
     for i in range(len(args)):
         _array(name, args, i)
-    result = least_restrictive([t for _, t in args])
-    if result is None:
-        raise SqlValidationError('Could not find a common type for arguments: [%s]' % ', '.join(
-            flink_type_string(t) for _, t in args))
+    result = _common_array(args)
     if len(args) == 1:
         return args[0][0], result
     return _call('concat', *[_as(a, t, result) for a, t in args]), result
@@ -421,10 +432,8 @@ def _array_sort(name: str, args: List[Arg]) -> Result:
         raise _invalid(name, args)
     a = args[0][0]
     var = exp.column(_VAR)
-    nulls = _call('filter', a.copy(), exp.Lambda(this=_is_null(var),
-                                                 expressions=[exp.to_identifier(_VAR)]))
-    values = _call('filter', a, exp.Lambda(this=exp.Not(this=_is_null(var)),
-                                           expressions=[exp.to_identifier(_VAR)]))
+    nulls = _call('filter', a.copy(), _lambda(_is_null(var)))
+    values = _call('filter', a, _lambda(exp.Not(this=_is_null(var))))
     ascending = args[1][0] if len(args) > 1 else exp.true()
     nulls_first = args[2][0] if len(args) > 2 else ascending
     sorted_values = exp.Case(ifs=[exp.If(this=ascending.copy(),
@@ -450,10 +459,7 @@ def _array_set(spark_name: str):
         _arity(name, args, 2, 2)
         _array(name, args, 0)
         _array(name, args, 1)
-        result = least_restrictive([t for _, t in args])
-        if result is None:
-            raise SqlValidationError('Could not find a common type for arguments: [%s]'
-                                     % ', '.join(flink_type_string(t) for _, t in args))
+        result = _common_array(args)
         return _call(spark_name, *[_as(a, t, result) for a, t in args]), result
     return handler
 
@@ -475,9 +481,7 @@ def _split(name: str, args: List[Arg]) -> Result:
     var = exp.column(_VAR)
     characters = _call('transform', _call('sequence', exp.Literal.number(1),
                                           _call('char_length', text.copy())),
-                       exp.Lambda(this=_call('substring', text.copy(), var,
-                                             exp.Literal.number(1)),
-                                  expressions=[exp.to_identifier(_VAR)]))
+                       _lambda(_call('substring', text.copy(), var, exp.Literal.number(1))))
     empty = exp.Cast(this=_call('array'), to=exp.DataType.build('ARRAY<STRING>',
                                                                 dialect='spark'))
     built = exp.Case(ifs=[
