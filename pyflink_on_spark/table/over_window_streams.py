@@ -61,9 +61,8 @@ def check_over_query(query: str, streaming: bool, failure: Optional[str] = None,
             "supported by pyflink_on_spark (STREAMING mode runs it as a keyed over "
             "aggregate); docs/table.md")
     if failure is not None:
-        import re
-        if any(_reads_watermarked_datagen(d) for name, d in inputs
-               if re.search(r"(?<![\w$])%s(?![\w$])" % re.escape(name), query)):
+        from pyflink_on_spark.table.sql.tokens import mentions
+        if any(reads_watermarked_datagen(d) for name, d in inputs if mentions(query, name)):
             raise NotImplementedError(
                 "an OVER window over an unbounded datagen table is not supported by "
                 "pyflink_on_spark yet: its WATERMARK column is no time attribute here (its "
@@ -75,17 +74,17 @@ def check_over_query(query: str, streaming: bool, failure: Optional[str] = None,
         raise NotImplementedError(str(e)) from None
 
 
-def _reads_watermarked_datagen(description) -> bool:
+def reads_watermarked_datagen(description) -> bool:
     """Whether a table reads an unbounded datagen table declared with a WATERMARK
     (table/datagen_streams.py: its source's rows function holds the CREATE TABLE)."""
     from pyflink_on_spark.graph.compile import reachable
     from pyflink_on_spark.specs.datagen_source import DatagenSourceSpec
     from pyflink_on_spark.specs.tables import QueryTable, StreamTable
     if isinstance(description, QueryTable):
-        return any(_reads_watermarked_datagen(v) for _, v in description.inputs)
+        return any(reads_watermarked_datagen(v) for _, v in description.inputs)
     if not isinstance(description, StreamTable):
         inner = getattr(description, "input", None)
-        return inner is not None and _reads_watermarked_datagen(inner)
+        return inner is not None and reads_watermarked_datagen(inner)
     for node in reachable(list(description.sinks)):
         spec = getattr(node, "source", None)
         if isinstance(spec, DatagenSourceSpec):

@@ -125,12 +125,12 @@ def _refuse_watermarked_datagen(t_env, query: str, named) -> None:
     """An unbounded datagen table declared with a WATERMARK: its rowtime is no time
     attribute here (table/over_window_streams.py), so a deduplication over it would rank as
     a plain Top-1 and an unfiltered ranking fail where PyFlink runs them: refused."""
-    import re
-    from pyflink_on_spark.table.over_window_streams import _reads_watermarked_datagen
+    from pyflink_on_spark.table.over_window_streams import reads_watermarked_datagen
+    from pyflink_on_spark.table.sql.tokens import mentions
     for name, table in named:
-        if re.search(r"(?<![\w$])%s(?![\w$])" % re.escape(name), query) and \
+        if mentions(query, name) and \
                 t_env._executor().table_reads_unbounded(table._description) and \
-                _reads_watermarked_datagen(table._description):
+                reads_watermarked_datagen(table._description):
             raise NotImplementedError(
                 "ROW_NUMBER() / RANK() OVER (...) over an unbounded datagen table declared "
                 "with a WATERMARK is not supported by pyflink_on_spark yet: its WATERMARK "

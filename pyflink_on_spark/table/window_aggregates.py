@@ -235,6 +235,5 @@ def _names_in(view) -> set:
     from pyflink_on_spark.specs.tables import QueryTable
     if not isinstance(view, QueryTable):
         return set()
-    return {name for name, _ in view.inputs
-            if re.search(r"(?<![\w$])%s(?![\w$])" % re.escape(name),
-                         view.flink_query or view.query)}
+    from pyflink_on_spark.table.sql.tokens import mentions
+    return {name for name, _ in view.inputs if mentions(view.flink_query or view.query, name)}

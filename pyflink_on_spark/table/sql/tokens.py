@@ -6,7 +6,7 @@ from typing import List
 
 from pyflink_on_spark.table.sql.errors import UnsupportedSqlError
 
-__all__ = ['Token', 'tokenize', 'unquote_string']
+__all__ = ['Token', 'mentions', 'tokenize', 'unquote_string']
 
 
 @dataclass(frozen=True)
@@ -26,6 +26,13 @@ _SYMBOLS_2 = ('<=', '>=', '<>', '!=', '||', '::')
 
 def unquote_string(body: str) -> str:
     return body.replace("''", "'")
+
+
+def mentions(query: str, name: str) -> bool:
+    """Whether `name` (a table or view name) stands in the query's text as a whole word: a
+    query's inputs are found so, as the views it may read."""
+    import re
+    return re.search(r"(?<![\w$])%s(?![\w$])" % re.escape(name), query) is not None
 
 
 def tokenize(sql: str) -> List[Token]:
