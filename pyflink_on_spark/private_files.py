@@ -89,6 +89,13 @@ def makedirs_private(path: str) -> None:
             pass     # made meanwhile (a concurrent task): checked by whoever relies on it
 
 
+def user_cache_path(name: str) -> str:
+    """~/.cache/pyflink-on-spark/<name> (under $XDG_CACHE_HOME when set): where the tool
+    keeps what it learns between runs (class cache, shipped packages, resolved jars)."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "pyflink-on-spark", name)
+
+
 def private_dir(path: str, what: str = "the directory") -> str:
     """``path`` as a directory only this user can enter: created 0700 (missing parents too),
     or, when it exists, checked to be ours and not a symlink, then narrowed to 0700.

@@ -54,7 +54,7 @@ import time
 from typing import Optional
 
 from pyflink_on_spark.codecs.files.staging import process_alive
-from pyflink_on_spark.private_files import open_private, private_dir
+from pyflink_on_spark.private_files import open_private, private_dir, user_cache_path
 
 CLASS_CACHE_ENV = "PYFLINK_ON_SPARK_CLASS_CACHE"
 _QUIET = "-Xshare:auto -Xlog:cds=off -Xlog:cds+dynamic=off"
@@ -68,8 +68,7 @@ _map_only_here = False  # map_only_in_this_process()
 
 
 def cache_dir() -> str:
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return os.path.join(base, "pyflink-on-spark", "class-cache")
+    return user_cache_path("class-cache")
 
 
 def archive_key(java: str, spark_home: str, extra_class_path: str = "") -> str:

@@ -103,8 +103,8 @@ def fingerprint() -> str:
 
 
 def _cache_dir() -> str:
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return os.path.join(base, "pyflink-on-spark", "shipped")
+    from pyflink_on_spark.private_files import user_cache_path
+    return user_cache_path("shipped")
 
 
 def package_zip(cache_dir: Optional[str] = None) -> str:

@@ -21,7 +21,7 @@ import json
 import os
 from typing import Dict, List, Optional, Sequence
 
-from pyflink_on_spark.private_files import open_private, private_dir
+from pyflink_on_spark.private_files import open_private, private_dir, user_cache_path
 
 # the user's own resolution settings: with any of them Ivy decides, as they asked
 IVY_SETTINGS = ("spark.jars.packages", "spark.jars.repositories", "spark.jars.ivy",
@@ -29,8 +29,7 @@ IVY_SETTINGS = ("spark.jars.packages", "spark.jars.repositories", "spark.jars.iv
 
 
 def records_dir() -> str:
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return os.path.join(base, "pyflink-on-spark", "resolved-packages")
+    return user_cache_path("resolved-packages")
 
 
 def _record_path(packages: Sequence[str], excludes: Sequence[str], spark_version: str,

@@ -114,8 +114,8 @@ def _java_stamp(java: str) -> str:
 
 
 def _java_check_file() -> str:
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return os.path.join(base, "pyflink-on-spark", "java-ok")
+    from pyflink_on_spark.private_files import user_cache_path
+    return user_cache_path("java-ok")
 
 
 def _java_known_good(java: str) -> bool:
