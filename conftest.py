@@ -25,8 +25,8 @@ MOST_WORKERS = 4
 def pytest_configure(config) -> None:
     # the test session's JVM lives for the whole run: it maps the class-data-sharing archive
     # when there is one but never writes it (it would dump only at the run's end, holding the
-    # key until then: spark/class_cache.py). The drivers the tests start, as users start
-    # them, write it (the second of them) and map it (the rest).
+    # key until then: spark/class_cache.py). A job of the controller's writes it as the run
+    # starts (pytest_sessionstart); the drivers the tests start, as users start them, map it.
     from pyflink_on_spark.spark.class_cache import map_only_in_this_process
     map_only_in_this_process()
     config.addinivalue_line(
@@ -76,20 +76,32 @@ pytest_plugins = ["pyflink_on_spark.testing.plugin"] + _server_fixture_modules()
 
 
 def pytest_sessionstart(session) -> None:
-    """With PYTHONDONTWRITEBYTECODE set (as CI machines often have it), no process writes the
+    """The class-data-sharing archive's writing starts (spark/tests/class_cache_prime.py).
+    With PYTHONDONTWRITEBYTECODE set (as CI machines often have it), no process writes the
     checkout's bytecode, so every driver, client and Python worker the tests start compiles
     the shim's modules from source again: the checkout's package is compiled once here
     instead (~3 s of CPU; __pycache__ is ignored by git and left out of what the shim ships).
     Bytecode read from __pycache__ runs the same code: tracebacks still name the sources."""
     import sys
+    if hasattr(session.config, "workerinput"):
+        return      # an xdist worker: the controller did both before starting them
+    # the drivers the tests start map the class-data-sharing archive as soon as this writes it
+    from pyflink_on_spark.spark.tests.class_cache_prime import start_priming
+    session.config._class_cache_priming = start_priming()
     if not sys.dont_write_bytecode:
         return      # each process writes what it compiles: nothing to gain
-    if hasattr(session.config, "workerinput"):
-        return      # an xdist worker: the controller compiled it before starting them
     import compileall
     import os
     package = os.path.join(os.path.dirname(os.path.abspath(__file__)), "pyflink_on_spark")
     compileall.compile_dir(package, quiet=2)
+
+
+def pytest_sessionfinish(session) -> None:
+    from pyflink_on_spark.spark.tests.class_cache_prime import wait_for_priming
+    problem = wait_for_priming(getattr(session.config, "_class_cache_priming", None))
+    reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+    if problem and reporter is not None:
+        reporter.write_line("WARNING: " + problem, yellow=True)
 
 
 def _uses_kafka(session) -> bool:

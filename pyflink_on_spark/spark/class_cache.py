@@ -119,6 +119,26 @@ class ClassCache:
         except OSError:
             return ""   # only a cache: an unwritable home runs without it
 
+    def wants_archive(self) -> bool:
+        """Whether a start of this key would still try to write its archive: none yet, none
+        being written, and not given up on (_MAX_FAILURES)."""
+        try:
+            private_dir(self.directory, "the class cache directory")
+            promote_finished(self.directory)
+            return not (os.path.exists(self.archive) or self._someone_writing()
+                        or self._failure_count() >= _MAX_FAILURES)
+        except OSError:
+            return False
+
+    def expect_many_starts(self) -> None:
+        """The caller knows this key will start many JVMs (a test run): its next start writes
+        the archive, without the first-sight rule's wait for a second start."""
+        try:
+            with open_private(self._seen, "w"):
+                pass
+        except OSError:
+            pass
+
     def _claim_writing(self) -> str:
         """This run's JVM writes the archive, unless another start claimed it first. The
         claim is its marker, naming this process until started() names the JVM: two drivers

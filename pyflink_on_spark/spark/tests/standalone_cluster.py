@@ -311,7 +311,7 @@ def spark_home() -> str:
 def class_sharing_options() -> str:
     """JVM options that map the class-data-sharing archive the shim's local sessions wrote
     for the installed pyspark's jars (spark/class_cache.py), "" when there is none (on CI,
-    the first driver of the suite writes it). For the tests' plain PySpark drivers (a
+    a job of the suite's controller writes it as the run starts: class_cache_prime.py). For the tests' plain PySpark drivers (a
     script's SparkSession, spark-submit, pyspark's own local Connect server): JVM options
     only, which start them quicker (half the JVM's CPU) and tell them nothing of the shim;
     they never write one."""

@@ -43,6 +43,28 @@ def test_the_second_run_writes_a_temporary_archive_and_names_its_jvm(tmp_path):
         assert f.read() == str(os.getpid())
 
 
+def test_a_key_expected_to_start_many_jvms_writes_at_its_first_start(tmp_path):
+    # a test run's controller (spark/tests/class_cache_prime.py): no wait for a second start
+    cache = ClassCache("k", str(tmp_path))
+    assert cache.wants_archive()
+    cache.expect_many_starts()
+    assert "ArchiveClassesAtExit" in ClassCache("k", str(tmp_path)).java_options()
+
+
+def test_an_archive_is_wanted_only_while_none_is_there_written_or_given_up(tmp_path):
+    writer = ClassCache("k", str(tmp_path))
+    writer.expect_many_starts()
+    writer.java_options()
+    writer.started(os.getpid())                  # a live JVM writes it
+    assert not ClassCache("k", str(tmp_path)).wants_archive()
+    _archive_file(tmp_path / "done.jsa")
+    assert not ClassCache("done", str(tmp_path)).wants_archive()
+    for _ in range(3):
+        _count_failure(str(tmp_path), "failing")
+    assert not ClassCache("failing", str(tmp_path)).wants_archive()
+    assert ClassCache("fresh", str(tmp_path)).wants_archive()
+
+
 def test_while_a_jvm_writes_the_archive_others_run_without_one(tmp_path):
     _seen(tmp_path)
     writer = ClassCache("k", str(tmp_path))
