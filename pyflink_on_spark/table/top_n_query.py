@@ -22,7 +22,7 @@ from typing import Optional, Tuple
 
 from pyflink_on_spark.table.sql.errors import UnsupportedSqlError
 
-__all__ = ['TopNQuery', 'split_top_n', 'STAR', 'COLUMN', 'NO_RANK_END', 'NO_TIME_ORDER',
+__all__ = ['TopNQuery', 'UpdatingTopNQuery', 'split_top_n', 'split_updating_top_n', 'STAR', 'COLUMN', 'NO_RANK_END', 'NO_TIME_ORDER',
            'RANK_FUNCTIONS', 'rank_unsupported', 'as_over_aggregate', 'rank_top_n_failure']
 
 STAR = "*"          # an outer item: all the inner select's columns
@@ -159,6 +159,176 @@ def split_top_n(query: str) -> TopNQuery:
     start, end, filtered = _rank_range(outer.args.get("where"), rank_name, render)
     return TopNQuery(per_row, len(keys), directions, start, end, filtered, items, rank_name,
                      table, function)
+
+
+@dataclass(frozen=True)
+class UpdatingTopNQuery:
+    """A ROW_NUMBER() Top-N over a grouping subquery (an updating input, issue 44):
+
+        SELECT * FROM (SELECT k, cnt, ROW_NUMBER() OVER (PARTITION BY k ORDER BY cnt DESC)
+        AS rn FROM (SELECT k, item, COUNT(*) AS cnt FROM v GROUP BY k, item)) WHERE rn <= 3
+
+    `grouping`: the subquery (Flink SQL), whose changelog the rank takes row by row (its
+    rows: its columns in order); `group_keys`: its GROUP BY columns; `monotonicity`: per
+    column of it, Flink's modified monotonicity (retract_top_n_rules: a group key constant,
+    COUNT / MAX increasing, MIN decreasing, SUM / AVG none); `keys` / `sorts`: the partition
+    and sort columns' indexes in its row, `order` per sort column (DESC?, NULLS FIRST?);
+    `middle`: per item of the ranked select, the index of its column in the row or None for
+    the rank; `items`, `start`, `end`, `rank_name` as TopNQuery's."""
+    grouping: str
+    columns: Tuple[str, ...]
+    group_keys: Tuple[int, ...]
+    monotonicity: Tuple[Optional[str], ...]
+    keys: Tuple[int, ...]
+    sorts: Tuple[int, ...]
+    order: Tuple[Tuple[bool, bool], ...]
+    middle: Tuple[Tuple[str, Optional[int]], ...]
+    items: Tuple[Tuple[str, object], ...]
+    start: int
+    end: Optional[int]
+    rank_name: str
+
+
+def split_updating_top_n(query: str) -> Optional[UpdatingTopNQuery]:
+    """The split of a ROW_NUMBER() query whose ranked select reads a grouping subquery
+    (GROUP BY, SELECT DISTINCT or aggregate calls); None for any other query (split_top_n
+    splits or refuses those). What is not built raises UnsupportedSqlError naming it."""
+    import sqlglot
+    from sqlglot import exp
+    from pyflink_on_spark.table.retract_top_n_rules import (CONSTANT, DECREASING,
+                                                            INCREASING, NOT_MONOTONIC)
+    from pyflink_on_spark.table.sql.translate import FLINK_DIALECT
+    try:
+        tree = sqlglot.parse_one(query, read=FLINK_DIALECT)
+    except sqlglot.errors.ParseError:
+        return None
+
+    def render(e) -> str:
+        return e.sql(dialect=FLINK_DIALECT)
+
+    def source_of(select):
+        source = select.args.get("from_") or select.args.get("from")
+        return source.this if source is not None else None
+
+    if not isinstance(tree, exp.Select) or not isinstance(source_of(tree), exp.Subquery):
+        return None
+    middle = source_of(tree).this
+    if not isinstance(middle, exp.Select) or \
+            not isinstance(source_of(middle), exp.Subquery):
+        return None
+    grouping = source_of(middle).this
+    if not isinstance(grouping, exp.Select) or not (
+            grouping.args.get("group") or grouping.args.get("distinct") or
+            any(_aggregate_call(n)[0] is not None for n in grouping.walk())):
+        return None
+    windows = [e for e in middle.expressions if isinstance(e.unalias(), exp.Window)]
+    call = windows[0].unalias().this if len(windows) == 1 else None
+    if not (isinstance(call, exp.RowNumber) or
+            isinstance(call, exp.Anonymous) and call.name.upper() == "ROW_NUMBER"):
+        return None     # RANK() / DENSE_RANK() fail as PyFlink's do (rank_top_n_failure)
+    updating = "over an updating input (the grouping subquery %s)" % render(grouping)
+    for select, where in ((tree, "the outer select"), (middle, "the ranked select")):
+        for clause, what in (("joins", "a JOIN"), ("laterals", "a LATERAL TABLE"),
+                             ("group", "GROUP BY"), ("having", "HAVING"), ("limit", "LIMIT"),
+                             ("with", "WITH"), ("order", "ORDER BY"),
+                             ("distinct", "SELECT DISTINCT")):
+            if select.args.get(clause):
+                raise _refused("%s in %s %s" % (what, where, updating))
+    if middle.args.get("where"):
+        raise _refused("a WHERE in the ranked select %s" % updating)
+    for clause, what in (("having", "HAVING"), ("joins", "a JOIN"), ("limit", "LIMIT"),
+                         ("order", "ORDER BY"), ("distinct", "SELECT DISTINCT")):
+        if grouping.args.get(clause):
+            raise _refused("%s in the grouping subquery ranked by ROW_NUMBER() (not compared "
+                           "with PyFlink)" % what)
+    if not isinstance(source_of(grouping), exp.Table):
+        raise _refused("a grouping subquery over a subquery or a join %s" % updating)
+    group = grouping.args.get("group")
+    group_by = [render(g) for g in group.expressions] if group is not None else []
+    if not group_by:
+        raise _refused("a global aggregate (no GROUP BY) ranked by ROW_NUMBER()")
+    columns, monotonicity, key_columns = [], [], {}
+    for item in grouping.expressions:
+        value = item.unalias()
+        name = item.alias_or_name
+        columns.append(name)
+        if isinstance(value, exp.Column) and render(value) in group_by:
+            key_columns[render(value)] = len(columns) - 1
+            monotonicity.append(CONSTANT)
+        else:
+            name, arguments = _aggregate_call(value)
+            column = len(arguments) == 1 and isinstance(arguments[0], exp.Column)
+            if name == "COUNT":
+                monotonicity.append(INCREASING)
+            elif name in ("MAX", "MIN") and column:
+                monotonicity.append(INCREASING if name == "MAX" else DECREASING)
+            elif name in ("SUM", "AVG") and column:
+                monotonicity.append(NOT_MONOTONIC)
+            else:
+                monotonicity.append("unknown:" + render(item))
+    if not all(g in key_columns for g in group_by):
+        # seen: Flink ranks by the aggregate's upsert key, its GROUP BY columns, selected
+        # or not (the projection goes after the rank): the rows here have no such column
+        raise _refused("a grouping subquery that does not select each of its GROUP BY "
+                       "columns (%s) %s" % (", ".join(group_by), updating))
+    group_keys = tuple(key_columns[g] for g in group_by)
+    by_name = {c.lower(): i for i, c in enumerate(columns)}
+
+    def column_index(e, what: str) -> int:
+        if not isinstance(e, exp.Column) or e.name.lower() not in by_name:
+            raise _refused("%s %s (columns of the grouping subquery are ranked here)"
+                           % (what, render(e)))
+        return by_name[e.name.lower()]
+
+    window_item = windows[0]
+    window = window_item.unalias()
+    if not isinstance(window_item, exp.Alias):
+        raise _refused("ROW_NUMBER() OVER (...) without an alias")
+    rank_name = window_item.alias
+    order = window.args.get("order")
+    if order is None or window.args.get("spec") is not None:
+        raise _refused("ROW_NUMBER() OVER (...) without ORDER BY, or with a frame")
+    keys = tuple(column_index(p, "the partition key") for p in
+                 window.args.get("partition_by") or [])
+    sorts = tuple(column_index(o.this, "the sort key") for o in order.expressions)
+    for i in sorts:
+        if str(monotonicity[i]).startswith("unknown:"):
+            raise _refused("ordering by %s %s (only a group key, COUNT, MAX, MIN, SUM or AVG "
+                           "of a column were compared with PyFlink)"
+                           % (monotonicity[i][len("unknown:"):], updating))
+    directions = tuple((bool(o.args.get("desc")), bool(o.args.get("nulls_first")))
+                       for o in order.expressions)
+    middle_items = []
+    for e in middle.expressions:
+        if e is window_item:
+            middle_items.append((rank_name, None))
+        elif isinstance(e, exp.Star):
+            middle_items.extend((c, i) for i, c in enumerate(columns))
+        else:
+            middle_items.append((e.alias_or_name, column_index(e.unalias(),
+                                                               "the ranked select item")))
+    items = tuple((STAR, None) if isinstance(e, exp.Star) else _column(e, render)
+                  for e in tree.expressions)
+    start, end, filtered = _rank_range(tree.args.get("where"), rank_name, render)
+    if not filtered or end is None:
+        raise _refused("ROW_NUMBER() without a rank end %s" % updating)
+    return UpdatingTopNQuery(render(grouping), tuple(columns), group_keys,
+                             tuple(None if str(m).startswith("unknown:") else m
+                                   for m in monotonicity),
+                             keys, sorts, directions, tuple(middle_items), items, start, end,
+                             rank_name)
+
+
+def _aggregate_call(node):
+    """(the upper-case name of the aggregate function it calls, its arguments), or (None,
+    ()) for anything else (Flink's dialect parses most calls as Anonymous)."""
+    from sqlglot import exp
+    from pyflink_on_spark.table.sql.grouping import AGGREGATES
+    if isinstance(node, exp.Anonymous) and node.name.upper() in AGGREGATES:
+        return node.name.upper(), list(node.expressions)
+    if isinstance(node, exp.AggFunc):
+        return node.key.upper(), [a for a in (node.this,) if a is not None]
+    return None, ()
 
 
 def rank_top_n_failure(query: str) -> Optional[str]:
@@ -308,4 +478,6 @@ def _refused(what: str) -> UnsupportedSqlError:
         "%s in a ROW_NUMBER() query in STREAMING mode: pyflink_on_spark runs Flink's Top-N "
         "and deduplication as `SELECT <columns> FROM (SELECT ..., ROW_NUMBER() OVER "
         "(PARTITION BY ... ORDER BY ...) AS rn FROM <table> [WHERE ...]) WHERE rn <= N` "
-        "(rn < N, rn = N, BETWEEN) over an insert-only table (docs/table.md)" % what)
+        "(rn < N, rn = N, BETWEEN) over an insert-only table, or over a grouping subquery "
+        "of one (`FROM (SELECT <keys>, <aggregates> FROM <table> GROUP BY <keys>)`, "
+        "docs/table.md)" % what)

@@ -11,7 +11,7 @@ from typing import List, Optional, Sequence
 
 from pyflink_on_spark.datastream.functions import KeyedProcessFunction
 
-__all__ = ['TopNFunction', 'check_top_n_query', 'ranking_over_aggregate', 'top_n_changes',
+__all__ = ['TopNFunction', 'UpdatingTopNFunction', 'check_top_n_query', 'ranking_over_aggregate', 'top_n_changes',
            'top_n_stream']
 
 
@@ -46,6 +46,10 @@ class TopNFunction(KeyedProcessFunction):
         changes = self.rules.on_row(state, row)
         # (a row taken in may change nothing yet: ranks from 2, a tie after the end)
         self.state.update(state)
+        return self._emitted(changes)
+
+    def _emitted(self, changes):
+        from pyflink_on_spark.common.types import Row, RowKind
         if not changes:
             return None
         kinds = {"+I": RowKind.INSERT, "-U": RowKind.UPDATE_BEFORE,
@@ -62,6 +66,73 @@ class TopNFunction(KeyedProcessFunction):
                 result.set_row_kind(kinds[kind])
                 out.append(result)
         return out
+
+
+class UpdatingTopNFunction(TopNFunction):
+    """TopNFunction over a grouping query's changelog (Rows with their RowKinds): the rules
+    (retract_top_n_rules.UpdatingTopNRules) take each change with its kind."""
+
+    _KINDS = ("+I", "-U", "+U", "-D")
+
+    def process_element(self, value, ctx):
+        row = tuple(getattr(value, "_values", value))
+        kind = value.get_row_kind().value if hasattr(value, "get_row_kind") else 0
+        state = self.state.value()
+        if state is None:
+            state = self.rules.new_state()
+        changes = self.rules.on_change(state, self._KINDS[kind], row)
+        self.state.update(state)
+        return self._emitted(changes)
+
+
+def _split_updating(query: str):
+    """split_updating_top_n's split, its refusals as NotImplementedError."""
+    from pyflink_on_spark.table.sql import UnsupportedSqlError
+    from pyflink_on_spark.table.top_n_query import split_updating_top_n
+    try:
+        return split_updating_top_n(query)
+    except UnsupportedSqlError as e:
+        raise NotImplementedError(str(e)) from None
+
+
+def updating_top_n_function(split, names: Sequence[str], plain: bool = False
+                            ) -> UpdatingTopNFunction:
+    """The keyed function of a ROW_NUMBER() Top-N over a grouping query's changelog, with
+    the operator Flink 1.20.5 plans for it (RankProcessStrategy): UpdateFastStrategy when
+    the grouping query's upsert key (its GROUP BY columns, all selected) holds the partition
+    keys and each sort column only moves the way its order ranks higher (seen in PyFlink's
+    plans: COUNT / MAX DESC, MIN ASC, a group key; SUM, AVG and COUNT ASC retract), its ranks
+    1 to 1 FastTop1Function; else RetractableTopNFunction."""
+    from pyflink_on_spark.table.retract_top_n_rules import (FAST_TOP_1, RETRACTABLE,
+                                                            UPDATABLE, UpdatingTopNRules,
+                                                            monotonic_order)
+    from pyflink_on_spark.table.top_n_query import STAR
+    middle = dict(split.middle)
+    sources: List[Optional[int]] = []
+    for kind, what in split.items:
+        if kind == STAR:
+            sources.extend(i for _, i in split.middle)
+        else:
+            sources.append(middle[what[0]])
+    order = [(split.sorts[i], desc, nulls_first)
+             for i, (desc, nulls_first) in enumerate(split.order)]
+    rank_number = None in sources and split.start != split.end
+    fast = bool(split.group_keys) and set(split.keys) <= set(split.group_keys) and \
+        monotonic_order([split.monotonicity[i] for i in split.sorts],
+                        [desc for desc, _ in split.order])
+    strategy = (FAST_TOP_1 if split.start == split.end == 1 else UPDATABLE) if fast \
+        else RETRACTABLE
+    rules = UpdatingTopNRules(order, split.start, split.end, rank_number, strategy,
+                              split.group_keys)
+    return UpdatingTopNFunction(rules, names, sources, split.start, plain)
+
+
+def _keyed_grouping_changes(t_env, split, inputs):
+    """The grouping query's changelog (Rows with their kinds) keyed by the partition keys."""
+    grouping = t_env._translated_over_views(split.grouping, inputs)
+    keys = split.keys
+    return t_env._group_changelog(grouping) \
+        .key_by(lambda row: tuple(getattr(row, "_values", row)[i] for i in keys))
 
 
 def _split(t_env, query: str, inputs):
@@ -83,7 +154,7 @@ def ranking_over_aggregate(t_env, query: str, named) -> Optional[str]:
     (top_n_query.as_over_aggregate), which the OVER window paths run, over bounded and
     unbounded tables alike; else None."""
     from pyflink_on_spark.table.top_n_query import as_over_aggregate, rank_top_n_failure
-    if rank_top_n_failure(query) is not None:
+    if rank_top_n_failure(query) is not None or _split_updating(query) is not None:
         return None
     _refuse_watermarked_datagen(t_env, query, named)
     split, per_row, width = _split(t_env, query, [(n, t._description) for n, t in named])
@@ -104,6 +175,10 @@ def check_top_n_query(t_env, query: str, named) -> Optional[str]:
     if failure is not None:
         return failure
     _refuse_watermarked_datagen(t_env, query, named)
+    updating = _split_updating(query)
+    if updating is not None:
+        _check_updating(t_env, updating, named)
+        return None
     split, per_row, width = _split(t_env, query, [(n, t._description) for n, t in named])
     failure = split.failure(per_row._resolved_columns()[width + split.keys].rowtime)
     if failure is not None:
@@ -119,6 +194,23 @@ def check_top_n_query(t_env, query: str, named) -> Optional[str]:
             "by pyflink_on_spark yet: a StreamTableEnvironment runs Flink's Top-N and "
             "deduplication (docs/table.md)")
     return None
+
+
+def _check_updating(t_env, split, named) -> None:
+    """What a Top-N over a grouping subquery needs here: a StreamTableEnvironment's job and
+    a grouping subquery whose changelog the keyed aggregate computes."""
+    from pyflink_on_spark.table.table_environment import StreamTableEnvironment
+    if not isinstance(t_env, StreamTableEnvironment):
+        raise NotImplementedError(
+            "ROW_NUMBER() OVER (...) in STREAMING mode in a TableEnvironment is not supported "
+            "by pyflink_on_spark yet: a StreamTableEnvironment runs Flink's Top-N "
+            "(docs/table.md)")
+    grouping = t_env._translated(split.grouping, named)
+    if not t_env._keyed_changelog_fits(grouping):
+        raise NotImplementedError(
+            "ROW_NUMBER() OVER (...) over the grouping subquery %s is not supported by "
+            "pyflink_on_spark yet: its changelog is not one the keyed aggregate computes "
+            "(docs/table.md)" % split.grouping)
 
 
 def _refuse_watermarked_datagen(t_env, query: str, named) -> None:
@@ -151,20 +243,25 @@ def top_n_stream(t_env, table):
             getattr(description, "flink_query", None) is None:
         return None
     from pyflink_on_spark.table.sql import UnsupportedSqlError
-    from pyflink_on_spark.table.top_n_query import split_top_n
-    try:
-        split_top_n(description.flink_query)
-    except UnsupportedSqlError:
-        return None     # not a ranking (a grouping query's keyed changelog)
-    split, per_row, width = _split(t_env, description.flink_query, description.inputs)
+    from pyflink_on_spark.table.top_n_query import split_top_n, split_updating_top_n
     columns = table._resolved_columns()
     names = column_names(columns)
+    output_type = ExternalTypeInfo(Types.ROW_NAMED(
+        list(names), [_type_info(c.sql_type) for c in columns]))
+    try:
+        updating = split_updating_top_n(description.flink_query)
+        if updating is None:
+            split_top_n(description.flink_query)
+    except UnsupportedSqlError:
+        return None     # not a ranking (a grouping query's keyed changelog)
+    if updating is not None:
+        return _keyed_grouping_changes(t_env, updating, description.inputs).process(
+            updating_top_n_function(updating, names), output_type=output_type)
+    split, per_row, width = _split(t_env, description.flink_query, description.inputs)
     keys = tuple(range(width, width + split.keys))
     return t_env._stream_of(per_row, as_tuples=False) \
         .key_by(lambda row: tuple(getattr(row, "_values", row)[i] for i in keys)) \
-        .process(top_n_function(split, per_row, width, names),
-                 output_type=ExternalTypeInfo(Types.ROW_NAMED(
-                     list(names), [_type_info(c.sql_type) for c in columns])))
+        .process(top_n_function(split, per_row, width, names), output_type=output_type)
 
 
 def top_n_changes(t_env, table):
@@ -179,13 +276,19 @@ def top_n_changes(t_env, table):
     query = getattr(description, "flink_query", None)
     if query is None:
         return None
-    split, per_row, width = _split(t_env, query, description.inputs)
     columns = table._resolved_columns()
-    function = top_n_function(split, per_row, width, column_names(columns), plain=True)
-    keys = tuple(range(width, width + split.keys))
-    node = t_env._stream_of(per_row, as_tuples=False) \
-        .key_by(lambda row: tuple(getattr(row, "_values", row)[i] for i in keys)) \
-        .process(function, output_type=Types.PICKLED_BYTE_ARRAY())._transformation
+    updating = _split_updating(query)
+    if updating is not None:
+        node = _keyed_grouping_changes(t_env, updating, description.inputs).process(
+            updating_top_n_function(updating, column_names(columns), plain=True),
+            output_type=Types.PICKLED_BYTE_ARRAY())._transformation
+    else:
+        split, per_row, width = _split(t_env, query, description.inputs)
+        function = top_n_function(split, per_row, width, column_names(columns), plain=True)
+        keys = tuple(range(width, width + split.keys))
+        node = t_env._stream_of(per_row, as_tuples=False) \
+            .key_by(lambda row: tuple(getattr(row, "_values", row)[i] for i in keys)) \
+            .process(function, output_type=Types.PICKLED_BYTE_ARRAY())._transformation
     sink = SinkTransformation(name="Collect Sink", input=node, spec=CollectSinkSpec(),
                               input_type=node.output_type)
     sink.parallelism = 1

@@ -1,0 +1,93 @@
+"""ROW_NUMBER() Top-N over a grouping subquery in STREAMING mode: the query's split
+(top_n_query.split_updating_top_n) and the operator chosen for it as Flink 1.20.5's planner
+chooses (top_n_streams.updating_top_n_function; the strategies seen in PyFlink's plans,
+`Rank(strategy=[UpdateFastStrategy[0,1]] ...)` or `RetractStrategy`). No Spark."""
+import pytest
+
+from pyflink_on_spark.table.retract_top_n_rules import FAST_TOP_1, RETRACTABLE, UPDATABLE
+from pyflink_on_spark.table.sql import UnsupportedSqlError
+from pyflink_on_spark.table.top_n_query import STAR, split_top_n, split_updating_top_n
+from pyflink_on_spark.table.top_n_streams import updating_top_n_function
+
+GROUPED = "(SELECT k, item, %s AS cnt FROM v GROUP BY k, item)"
+RANKED = "SELECT * FROM (SELECT k, item, cnt, ROW_NUMBER() OVER (%s) AS rn FROM %s) WHERE %s"
+
+
+def query(order="PARTITION BY k ORDER BY cnt DESC", aggregate="COUNT(*)", where="rn <= 3"):
+    return RANKED % (order, GROUPED % aggregate, where)
+
+
+def test_split_into_the_grouping_query_the_keys_and_the_ranks():
+    s = split_updating_top_n("SELECT k, rn FROM (SELECT k, cnt, ROW_NUMBER() OVER (PARTITION "
+                             "BY k ORDER BY cnt DESC) AS rn FROM %s) WHERE rn <= 2"
+                             % (GROUPED % "COUNT(*)"))
+    assert s.grouping == "SELECT k, item, COUNT(*) AS cnt FROM v GROUP BY k, item"
+    assert (s.columns, s.group_keys, s.keys, s.sorts) == (("k", "item", "cnt"), (0, 1), (0,),
+                                                          (2,))
+    assert (s.order, s.start, s.end) == (((True, False),), 1, 2)
+    assert s.middle == (("k", 0), ("cnt", 2), ("rn", None))
+    assert split_updating_top_n(query()).items == ((STAR, None),)
+
+
+def test_other_queries_are_not_this_split():
+    assert split_updating_top_n("SELECT * FROM (SELECT k, ROW_NUMBER() OVER (PARTITION BY k "
+                                "ORDER BY v) AS rn FROM t) WHERE rn <= 2") is None
+    # RANK() fails when run as PyFlink's does (top_n_query.rank_top_n_failure)
+    assert split_updating_top_n(query().replace("ROW_NUMBER", "RANK")) is None
+
+
+@pytest.mark.parametrize("order, aggregate, where, strategy", [
+    # seen in PyFlink 1.20.5's plans
+    ("PARTITION BY k ORDER BY cnt DESC", "COUNT(*)", "rn <= 3", UPDATABLE),
+    ("PARTITION BY k ORDER BY cnt DESC", "COUNT(*)", "rn <= 1", FAST_TOP_1),
+    ("PARTITION BY k ORDER BY cnt ASC", "COUNT(*)", "rn <= 3", RETRACTABLE),
+    ("PARTITION BY k ORDER BY cnt DESC", "MAX(n)", "rn <= 3", UPDATABLE),
+    ("PARTITION BY k ORDER BY cnt ASC", "MAX(n)", "rn <= 3", RETRACTABLE),
+    ("PARTITION BY k ORDER BY cnt ASC", "MIN(n)", "rn <= 3", UPDATABLE),
+    ("PARTITION BY k ORDER BY cnt DESC", "MIN(n)", "rn <= 3", RETRACTABLE),
+    ("PARTITION BY k ORDER BY cnt DESC", "SUM(n)", "rn <= 3", RETRACTABLE),
+    ("PARTITION BY k ORDER BY cnt DESC", "SUM(n)", "rn <= 1", RETRACTABLE),
+    ("PARTITION BY k ORDER BY cnt DESC", "AVG(n)", "rn <= 3", RETRACTABLE),
+    ("PARTITION BY item ORDER BY cnt DESC", "COUNT(*)", "rn <= 3", UPDATABLE),
+    ("ORDER BY cnt DESC", "COUNT(*)", "rn <= 3", UPDATABLE),
+    ("PARTITION BY k ORDER BY cnt DESC, item", "COUNT(*)", "rn <= 3", UPDATABLE),
+    ("PARTITION BY k ORDER BY item", "COUNT(*)", "rn <= 3", UPDATABLE),
+])
+def test_the_operator_is_the_one_flink_plans(order, aggregate, where, strategy):
+    function = updating_top_n_function(split_updating_top_n(query(order, aggregate, where)),
+                                       ["k", "item", "cnt", "rn"])
+    assert function.rules.strategy == strategy
+
+
+def test_a_constant_rank_goes_without_the_rank_number():
+    function = updating_top_n_function(split_updating_top_n(query(where="rn = 1")),
+                                       ["k", "item", "cnt", "rn"])
+    assert (function.rules.rank_number, function.constant_rank) == (False, 1)
+    function = updating_top_n_function(split_updating_top_n(query(where="rn <= 2")),
+                                       ["k", "item", "cnt", "rn"])
+    assert (function.rules.rank_number, function.sources) == (True, [0, 1, 2, None])
+
+
+@pytest.mark.parametrize("text, named", [
+    ("SELECT * FROM (SELECT k, c, ROW_NUMBER() OVER (PARTITION BY k ORDER BY c DESC) AS rn "
+     "FROM (SELECT k, COUNT(*) AS c FROM v GROUP BY k, item)) WHERE rn <= 2",
+     "does not select each of its GROUP BY columns"),
+    (query(aggregate="SUM(n + 1)"), "ordering by SUM"),
+    (query(aggregate="COUNT(*)").replace("GROUP BY k, item", "GROUP BY k, item HAVING "
+                                         "COUNT(*) > 1"), "HAVING in the grouping subquery"),
+    ("SELECT * FROM (SELECT k, c, ROW_NUMBER() OVER (ORDER BY c DESC) AS rn FROM (SELECT "
+     "COUNT(*) AS c FROM v)) WHERE rn <= 2", "a global aggregate"),
+    (query(where="rn <= 3 AND cnt > 1"), "the condition cnt > 1"),
+    (query().replace(") WHERE rn", " WHERE cnt > 1) WHERE rn"), "a WHERE in the ranked select"),
+    (query(where="rn > 2"), "without a rank end"),
+])
+def test_what_is_not_built_is_refused_by_name(text, named):
+    with pytest.raises(UnsupportedSqlError, match=named.replace("(", r"\(").replace(
+            ")", r"\)").replace("+", r"\+")):
+        split_updating_top_n(text)
+
+
+def test_a_ranking_in_the_grouping_select_itself_stays_refused():
+    with pytest.raises(UnsupportedSqlError, match="GROUP BY"):
+        split_top_n("SELECT k FROM (SELECT k, MAX(v) AS v, ROW_NUMBER() OVER (PARTITION BY k "
+                    "ORDER BY v) AS rn FROM t GROUP BY k) WHERE rn <= 2")
