@@ -26,6 +26,7 @@ from pyflink_on_spark.runtime.operators.driver_sink import CollectSinkOperator, 
 from pyflink_on_spark.runtime.operators.elasticsearch_sink import ElasticsearchSinkOperator
 from pyflink_on_spark.runtime.operators.file_sink import FileSinkOperator
 from pyflink_on_spark.runtime.operators.jdbc_sink import JdbcSinkOperator
+from pyflink_on_spark.runtime.operators.jdbc_upsert_sink import JdbcUpsertSinkOperator
 from pyflink_on_spark.runtime.operators.kafka_sink import KafkaSinkOperator
 from pyflink_on_spark.runtime.operators.kafka_transactional_sink import (
     KafkaTransactionalSinkOperator)
@@ -86,6 +87,7 @@ BUILDERS: Dict[type, Builder] = {
     sinks.ElasticsearchSinkSpec: lambda s, c: ElasticsearchSinkOperator(s),
     sinks.FileSinkSpec: lambda s, c: FileSinkOperator(s),
     sinks.JdbcSinkSpec: lambda s, c: JdbcSinkOperator(s),
+    sinks.JdbcUpsertSinkSpec: lambda s, c: JdbcUpsertSinkOperator(s),
     sinks.KafkaSinkSpec: lambda s, c: KafkaSinkOperator(s),
     sinks.KafkaTransactionalSinkSpec: lambda s, c: KafkaTransactionalSinkOperator(s),
     sinks.RabbitMQSinkSpec: lambda s, c: RabbitMQSinkOperator(s),

@@ -120,6 +120,15 @@ class JdbcSinkSpec:
 
 
 @dataclass(frozen=True)
+class JdbcUpsertSinkSpec(JdbcSinkSpec):
+    """A jdbc table's upsert sink (table/jdbc_tables.py): `sql` upserts a row, `delete_sql`
+    deletes one by its key (the fields at `key_indexes`); rows are reduced by key in each
+    batch, as Flink's TableBufferReducedStatementExecutor does (codecs/jdbc/upsert_writer)."""
+    delete_sql: str = ""
+    key_indexes: Tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
 class CassandraSinkSpec:
     """CassandraSink of a row or tuple stream: the program's CQL query, prepared once per
     subtask, its `?` markers bound from each record's fields and executed asynchronously in

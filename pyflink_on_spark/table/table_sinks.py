@@ -34,12 +34,16 @@ def _target(t_env, path: str):
     kafka = kafka_sink(t_env, path)
     if kafka is not None:
         return kafka
+    from pyflink_on_spark.table.jdbc_tables import jdbc_sink
+    jdbc = jdbc_sink(t_env, path)
+    if jdbc is not None:
+        return jdbc
     table = t_env.from_path(path)
     description = table._description
     if not isinstance(description, ConnectorTable):
         raise NotImplementedError(
             "INSERT INTO %r: pyflink_on_spark inserts into tables of the filesystem, print, "
-            "blackhole and kafka connectors only (docs/table.md)" % path)
+            "blackhole, kafka and jdbc connectors only (docs/table.md)" % path)
     if description.refusal is not None:
         from pyflink_on_spark.specs.table_connectors import refusal_error
         raise refusal_error(description, sink=True)
@@ -68,6 +72,9 @@ def table_insert(t_env, path: str, table, overwrite: bool = False):
         return StreamInsert(table, target, max(t_env._parallelism(), 1))
     parallelism = max(target.parallelism or input_parallelism(
         table._description, t_env._parallelism(), t_env._env.get_parallelism()), 1)
+    if target.connector == "jdbc":          # table/jdbc_tables.py: a JdbcSink's writer
+        target.check_insert(table, path)
+        return StreamInsert(table, target, parallelism)
     if target.connector in ("print", "blackhole") and \
             t_env._executor().table_reads_unbounded(table._description):
         return StreamInsert(table, target, parallelism)
@@ -211,6 +218,9 @@ def _add_sink(t_env, insert: StreamInsert) -> None:
     bridge = t_env if isinstance(t_env, StreamTableEnvironment) else \
         StreamTableEnvironment(t_env._env, t_env._settings)
     target = insert.target
+    if getattr(target, "connector", None) == "jdbc":      # table/jdbc_tables.py
+        target.add_sink(bridge, insert.table, insert.parallelism)
+        return
     table = _cast_to(bridge, insert.table, target.columns)
     if isinstance(target, KafkaTableSink):
         bridge.to_data_stream(table).sink_to(target.sink())

@@ -100,8 +100,8 @@ def test_unsupported_methods_and_names_raise_naming_them():
     t_env = StreamTableEnvironment.create(env)
     with pytest.raises(NotImplementedError, match="create_java_temporary_function"):
         t_env.create_java_temporary_function("f", "com.example.F")
-    with pytest.raises(NotImplementedError, match="'jdbc' connector"):
-        t_env.execute_sql("CREATE TABLE t (a INT) WITH ('connector' = 'jdbc')")
+    with pytest.raises(NotImplementedError, match="'hbase-2.2' connector"):
+        t_env.execute_sql("CREATE TABLE t (a INT) WITH ('connector' = 'hbase-2.2')")
     with pytest.raises(NotImplementedError, match="kafka table of format 'avro'"):
         t_env.execute_sql("CREATE TABLE t (a INT) WITH ('connector' = 'kafka', "
                           "'format' = 'avro', 'topic' = 'x', "
