@@ -218,7 +218,11 @@ class TableEnvironment(object):
         if top_n:
             # Flink's Top-N / deduplication: a keyed changelog (table/top_n_streams.py)
             from pyflink_on_spark.table.top_n_streams import (check_top_n_query,
+                                                              inlined_grouping_view,
                                                               ranking_over_aggregate)
+            inlined = inlined_grouping_view(self, query, named)
+            if inlined is not None:     # a ranking over a view of a grouping query
+                return self._translated(*inlined)
             over_aggregate = ranking_over_aggregate(self, query, named)
             if over_aggregate is not None:      # an unfiltered ranking: Flink's over aggregate
                 return self._translated(over_aggregate, inputs)

@@ -11,7 +11,7 @@ from typing import List, Optional, Sequence
 
 from pyflink_on_spark.datastream.functions import KeyedProcessFunction
 
-__all__ = ['TopNFunction', 'UpdatingTopNFunction', 'check_top_n_query', 'ranking_over_aggregate', 'top_n_changes',
+__all__ = ['TopNFunction', 'UpdatingTopNFunction', 'check_top_n_query', 'inlined_grouping_view', 'ranking_over_aggregate', 'top_n_changes',
            'top_n_stream']
 
 
@@ -133,6 +133,56 @@ def _keyed_grouping_changes(t_env, split, inputs):
     keys = split.keys
     return t_env._group_changelog(grouping) \
         .key_by(lambda row: tuple(getattr(row, "_values", row)[i] for i in keys))
+
+
+def inlined_grouping_view(t_env, query: str, named):
+    """A ROW_NUMBER() query whose ranked select reads a view of a grouping query in STREAMING
+    mode (`create_temporary_view("g", t_env.sql_query("SELECT k, COUNT(*) ... GROUP BY
+    k"))`, then `... ROW_NUMBER() OVER (...) AS rn FROM g`) as the same query over that
+    grouping query as a subquery, and the inputs it reads ((name, Table) pairs: the view's
+    in place of the view); None for any other query. Flink plans the view's query inline
+    the same way (seen: the same changelog either way)."""
+    import sqlglot
+    from sqlglot import exp
+    from pyflink_on_spark.table.sql.translate import FLINK_DIALECT
+    from pyflink_on_spark.table.table import Table
+    try:
+        tree = sqlglot.parse_one(query, read=FLINK_DIALECT)
+    except sqlglot.errors.ParseError:
+        return None
+
+    def source_of(select):
+        source = select.args.get("from_") or select.args.get("from")
+        return source.this if source is not None else None
+
+    if not isinstance(tree, exp.Select) or not isinstance(source_of(tree), exp.Subquery):
+        return None
+    middle = source_of(tree).this
+    ranked = source_of(middle) if isinstance(middle, exp.Select) else None
+    if not isinstance(ranked, exp.Table) or ranked.args.get("db") or not any(
+            isinstance(w.this, exp.Anonymous) and w.this.name.upper() == "ROW_NUMBER"
+            for w in middle.find_all(exp.Window)):
+        return None
+    view = next((t for n, t in named if n == ranked.name), None)
+    description = getattr(view, "_description", None)
+    grouping = getattr(description, "flink_query", None)
+    if grouping is None or not getattr(description, "streaming", False) or \
+            not view._updates():
+        return None
+    try:
+        grouping_tree = sqlglot.parse_one(grouping, read=FLINK_DIALECT)
+    except sqlglot.errors.ParseError:
+        return None
+    if not isinstance(grouping_tree, exp.Select) or not grouping_tree.args.get("group"):
+        return None
+    ranked.replace(exp.Subquery(this=grouping_tree,
+                                alias=exp.TableAlias(this=exp.to_identifier(
+                                    ranked.alias_or_name))))
+    inputs = [(n, t) for n, t in named if n != ranked.name]
+    inputs += [(n, t_env._views[n] if n in t_env._views and t_env._views[n]._description is d
+                else Table(d, t_env, getattr(d, "columns", None)))
+               for n, d in description.inputs if n not in dict(inputs)]
+    return tree.sql(dialect=FLINK_DIALECT), inputs
 
 
 def _split(t_env, query: str, inputs):

@@ -91,3 +91,23 @@ def test_a_ranking_in_the_grouping_select_itself_stays_refused():
     with pytest.raises(UnsupportedSqlError, match="GROUP BY"):
         split_top_n("SELECT k FROM (SELECT k, MAX(v) AS v, ROW_NUMBER() OVER (PARTITION BY k "
                     "ORDER BY v) AS rn FROM t GROUP BY k) WHERE rn <= 2")
+
+
+def test_a_view_of_a_grouping_query_is_ranked_as_its_subquery():
+    # seen on PyFlink 1.20.5: the same changelog as the subquery's
+    from pyflink_on_spark.common import Types
+    from pyflink_on_spark.datastream import StreamExecutionEnvironment
+    from pyflink_on_spark.table import StreamTableEnvironment
+    env = StreamExecutionEnvironment.get_execution_environment()
+    t_env = StreamTableEnvironment.create(env)
+    t_env.create_temporary_view("v", env.from_collection(
+        [('a', 'x', 1)], type_info=Types.ROW_NAMED(['k', 'item', 'n'], [
+            Types.STRING(), Types.STRING(), Types.INT()])))
+    t_env.create_temporary_view("g", t_env.sql_query(
+        "SELECT k, item, COUNT(*) AS cnt FROM v GROUP BY k, item"))
+    table = t_env.sql_query("SELECT * FROM (SELECT k, cnt, ROW_NUMBER() OVER (PARTITION BY k "
+                            "ORDER BY cnt DESC) AS rn FROM g) WHERE rn <= 2")
+    s = split_updating_top_n(table._description.flink_query)
+    assert (s.grouping, s.columns) == ("SELECT k, item, COUNT(*) AS cnt FROM v GROUP BY k, "
+                                       "item", ("k", "item", "cnt"))
+    assert [name for name, _ in table._description.inputs] == ["v"]
