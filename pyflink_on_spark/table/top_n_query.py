@@ -10,6 +10,8 @@ WHERE c` (the inner select's items, its ROW_NUMBER() a placeholder, then the par
 and the sort values) and, per partition key, ranks 1 to 2 by __o0 DESC. The outer select
 keeps columns of the inner one (renamed or not, `*`); its WHERE only bounds rn (`rn <= N`,
 `rn < N`, `rn = N`, `BETWEEN`, ANDed). Anything else raises UnsupportedSqlError naming it.
+A ranked select that reads a grouping subquery (an updating input) splits into that
+subquery, whose changelog the rank takes, and the ranks (split_updating_top_n).
 
 RANK() and DENSE_RANK() split the same way; PyFlink 1.20.5 runs neither as a Top-N in
 STREAMING mode (seen: execute() fails with rank_unsupported()'s words, or NO_RANK_END's when

@@ -4,7 +4,9 @@ by the partition keys, into TopNFunction, whose keyed state (checkpointed with t
 keeps each key's buffer and whose changes are the rules' (table/top_n_rules.py). Its
 changes are the query's keyed changelog (QueryTable.keyed_changelog): the rows of
 execute(), to_pandas() and to_changelog_stream, with their RowKinds. What is not built is
-refused at sql_query (check_top_n_query); RANK() and DENSE_RANK() fail there as on PyFlink."""
+refused at sql_query (check_top_n_query); RANK() and DENSE_RANK() fail there as on PyFlink.
+Over a grouping subquery (an updating input) the grouping query's changelog, keyed by the
+partition keys, goes into UpdatingTopNFunction (table/retract_top_n_rules.py)."""
 from __future__ import annotations
 
 from typing import List, Optional, Sequence

@@ -111,3 +111,44 @@ def test_a_view_of_a_grouping_query_is_ranked_as_its_subquery():
     assert (s.grouping, s.columns) == ("SELECT k, item, COUNT(*) AS cnt FROM v GROUP BY k, "
                                        "item", ("k", "item", "cnt"))
     assert [name for name, _ in table._description.inputs] == ["v"]
+
+
+@pytest.mark.parametrize("where", ["rn <= 3", "rn <= 1"])
+@pytest.mark.parametrize("order", ["cnt DESC", "cnt ASC"])
+def test_the_function_restored_from_a_checkpoint_goes_on_as_one_run(tmp_path, where, order):
+    from pyflink_on_spark.common.types import Row, RowKind
+    from pyflink_on_spark.datastream.functions import wrap_key_selector
+    from pyflink_on_spark.runtime.checkpoint.context import CheckpointContext
+    from pyflink_on_spark.runtime.checkpoint.store import SnapshotStore
+    from pyflink_on_spark.runtime.operators.keyed_process import KeyedProcessOperator
+    from pyflink_on_spark.runtime.testing import OperatorHarness
+    from pyflink_on_spark.table.tests.test_retract_top_n_rules import ROWS, grouped
+    split = split_updating_top_n(query("PARTITION BY k ORDER BY %s" % order, where=where))
+    kinds = {"+I": RowKind.INSERT, "-U": RowKind.UPDATE_BEFORE, "+U": RowKind.UPDATE_AFTER}
+
+    def harness():
+        function = updating_top_n_function(split, ["k", "item", "cnt", "rn"])
+        return OperatorHarness(KeyedProcessOperator(function, wrap_key_selector(
+            lambda v: (v[0],))), name="top_n")
+
+    def feed(h, changes):
+        for kind, values in changes:
+            row = Row(*values)
+            row.set_row_kind(kinds[kind])
+            h.element(row, None)
+
+    def seen(h):
+        return [(str(row.get_row_kind()), tuple(row)) for row, _ in h.out]
+
+    changes = grouped(ROWS, "count")
+    whole = harness()
+    feed(whole, changes)
+    first = harness()
+    feed(first, changes[:12])
+    store = SnapshotStore(str(tmp_path))
+    snap = first.operator.snapshot_state(CheckpointContext(store, 1, "top_n", 0))
+    second = harness()
+    second.operator.restore_state([(0, snap)], CheckpointContext(store, 1, "top_n", 0))
+    feed(second, changes[12:])
+    assert len(seen(whole)) >= 6 and seen(first) and seen(second)
+    assert seen(first) + seen(second) == seen(whole)
