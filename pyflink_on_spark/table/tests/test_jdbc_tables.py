@@ -106,6 +106,12 @@ def test_options_without_a_meaning_here_are_refused_by_name(extra, named):
 def test_column_types_not_compared_are_refused():
     with pytest.raises(NotImplementedError, match="`tags` ARRAY<STRING>"):
         checked_options(_options(), COLUMNS + (TableColumn("tags", "ARRAY<STRING>"),))
+    with pytest.raises(NotImplementedError, match=r"`ts` TIMESTAMP\(0\)"):
+        checked_options(_options(), COLUMNS + (TableColumn("ts", "TIMESTAMP(0)"),))
+    # seen on PyFlink 1.20.5
+    with pytest.raises(FlinkRejects, match=r"^The PostgreSQL dialect doesn't support type: "
+                                           r"VARBINARY\(10\)\.$"):
+        checked_options(_options(), COLUMNS + (TableColumn("b", "VARBINARY(10)"),))
 
 
 def test_decimals_round_half_up_to_the_scale_and_overflow_to_null():
@@ -203,12 +209,15 @@ def test_updating_query_upserts_and_deletes_by_key(spark, postgres):
 def test_refused_tables_fail_when_used(spark, postgres):
     t_env = _t_env(1)
     t_env.execute_sql("CREATE TABLE bad (id INT) WITH ('connector' = 'jdbc', 'url' = '%s', "
-                      "'table-name' = 't', 'foo' = 'bar')" % postgres)
+                      "'table-name' = 't', 'foo' = 'bar', 'username' = 'u', "
+                      "'password' = 'secret')" % postgres)
     t_env.execute_sql("CREATE TABLE cached (id INT) WITH ('connector' = 'jdbc', 'url' = '%s', "
                       "'table-name' = 't', 'lookup.cache.max-rows' = '5')" % postgres)
     with pytest.raises(ValueError, match="Unable to create a sink for writing table "
-                                         "'default_catalog.default_database.bad'"):
+                                         "'default_catalog.default_database.bad'") as raised:
         t_env.execute_sql("INSERT INTO bad VALUES (1)")
+    # the options listed as Flink lists them (seen on PyFlink 1.20.5: the password hidden)
+    assert "'password'='******'" in str(raised.value) and "secret" not in str(raised.value)
     with pytest.raises(ValueError, match="Unable to create a source for reading table"):
         list(t_env.execute_sql("SELECT * FROM bad").collect())
     with pytest.raises(NotImplementedError, match="lookup.cache.max-rows"):
