@@ -171,7 +171,8 @@ class UpdatingTopNQuery:
         AS rn FROM (SELECT k, item, COUNT(*) AS cnt FROM v GROUP BY k, item)) WHERE rn <= 3
 
     `grouping`: the subquery (Flink SQL), whose changelog the rank takes row by row (its
-    rows: its columns in order); `group_keys`: its GROUP BY columns; `monotonicity`: per
+    rows: its columns in order, then `__g<i>` for each GROUP BY column it does not select,
+    `columns` their names); `group_keys`: its GROUP BY columns; `monotonicity`: per
     column of it, Flink's modified monotonicity (retract_top_n_rules: a group key constant,
     COUNT / MAX increasing, MIN decreasing, SUM / AVG none); `keys` / `sorts`: the partition
     and sort columns' indexes in its row, `order` per sort column (DESC?, NULLS FIRST?);
@@ -268,13 +269,18 @@ def split_updating_top_n(query: str) -> Optional[UpdatingTopNQuery]:
                 monotonicity.append(NOT_MONOTONIC)
             else:
                 monotonicity.append("unknown:" + render(item))
-    if not all(g in key_columns for g in group_by):
-        # seen: Flink ranks by the aggregate's upsert key, its GROUP BY columns, selected
-        # or not (the projection goes after the rank): the rows here have no such column
-        raise _refused("a grouping subquery that does not select each of its GROUP BY "
-                       "columns (%s) %s" % (", ".join(group_by), updating))
-    group_keys = tuple(key_columns[g] for g in group_by)
     by_name = {c.lower(): i for i, c in enumerate(columns)}
+    for i, g in enumerate(group_by):
+        if g not in key_columns:
+            # seen: Flink ranks the aggregate's rows, its GROUP BY columns selected or not
+            # (the projection goes after the rank: they key an UpdateFast ranking, and a
+            # retracted row is the whole row): a hidden column of the grouping query here
+            grouping.append("expressions", exp.alias_(
+                sqlglot.parse_one(g, read=FLINK_DIALECT), "__g%d" % i, quoted=True))
+            key_columns[g] = len(columns)
+            columns.append("__g%d" % i)
+            monotonicity.append(CONSTANT)
+    group_keys = tuple(key_columns[g] for g in group_by)
 
     def column_index(e, what: str) -> int:
         if not isinstance(e, exp.Column) or e.name.lower() not in by_name:
@@ -305,7 +311,7 @@ def split_updating_top_n(query: str) -> Optional[UpdatingTopNQuery]:
         if e is window_item:
             middle_items.append((rank_name, None))
         elif isinstance(e, exp.Star):
-            middle_items.extend((c, i) for i, c in enumerate(columns))
+            middle_items.extend((c, i) for i, c in enumerate(columns[:len(by_name)]))
         else:
             middle_items.append((e.alias_or_name, column_index(e.unalias(),
                                                                "the ranked select item")))
