@@ -239,15 +239,18 @@ def split_updating_top_n(query: str) -> Optional[UpdatingTopNQuery]:
                 raise _refused("%s in %s %s" % (what, where, updating))
     if middle.args.get("where"):
         raise _refused("a WHERE in the ranked select %s" % updating)
+    distinct = grouping.args.get("distinct") is not None
     for clause, what in (("having", "HAVING"), ("joins", "a JOIN"), ("limit", "LIMIT"),
-                         ("order", "ORDER BY"), ("distinct", "SELECT DISTINCT")):
+                         ("order", "ORDER BY"), ("group" if distinct else "",
+                                                 "SELECT DISTINCT with GROUP BY")):
         if grouping.args.get(clause):
             raise _refused("%s in the grouping subquery ranked by ROW_NUMBER() (not compared "
                            "with PyFlink)" % what)
     if not isinstance(source_of(grouping), exp.Table):
         raise _refused("a grouping subquery over a subquery or a join %s" % updating)
     group = grouping.args.get("group")
-    group_by = [render(g) for g in group.expressions] if group is not None else []
+    group_by = [render(g) for g in group.expressions] if group is not None else \
+        [render(e.unalias()) for e in grouping.expressions] if distinct else []
     if not group_by:
         raise _refused("a global aggregate (no GROUP BY) ranked by ROW_NUMBER()")
     columns, monotonicity, key_columns = [], [], {}

@@ -41,6 +41,14 @@ def test_a_group_key_not_selected_is_a_hidden_column_of_the_grouping_query():
     assert (function.rules.strategy, function.sources) == (UPDATABLE, [0, 1, None])
 
 
+def test_a_select_distinct_subquery_is_grouped_by_all_its_columns():
+    # seen on PyFlink 1.20.5: UpdateFastStrategy, the same changelog here
+    s = split_updating_top_n("SELECT * FROM (SELECT i, ROW_NUMBER() OVER (ORDER BY i DESC) AS "
+                             "rn FROM (SELECT DISTINCT item AS i FROM v)) WHERE rn <= 2")
+    assert (s.columns, s.group_keys, s.keys, s.sorts) == (("i",), (0,), (), (0,))
+    assert updating_top_n_function(s, ["i", "rn"]).rules.strategy == UPDATABLE
+
+
 def test_other_queries_are_not_this_split():
     assert split_updating_top_n("SELECT * FROM (SELECT k, ROW_NUMBER() OVER (PARTITION BY k "
                                 "ORDER BY v) AS rn FROM t) WHERE rn <= 2") is None
@@ -86,6 +94,8 @@ def test_a_constant_rank_goes_without_the_rank_number():
                                          "COUNT(*) > 1"), "HAVING in the grouping subquery"),
     ("SELECT * FROM (SELECT k, c, ROW_NUMBER() OVER (ORDER BY c DESC) AS rn FROM (SELECT "
      "COUNT(*) AS c FROM v)) WHERE rn <= 2", "a global aggregate"),
+    ("SELECT * FROM (SELECT k, c, ROW_NUMBER() OVER (ORDER BY c DESC) AS rn FROM (SELECT "
+     "DISTINCT k, COUNT(*) AS c FROM v GROUP BY k)) WHERE rn <= 2", "DISTINCT with GROUP BY"),
     (query(where="rn <= 3 AND cnt > 1"), "the condition cnt > 1"),
     (query().replace(") WHERE rn", " WHERE cnt > 1) WHERE rn"), "a WHERE in the ranked select"),
     (query(where="rn > 2"), "without a rank end"),
