@@ -22,7 +22,7 @@ runtime ranks it (flink-table-runtime operators/rank), each seen on PyFlink 1.20
 A change is (kind, the input row, its rank or None), as table/top_n_rules.py's."""
 from __future__ import annotations
 
-from typing import Callable, List, Optional, Sequence, Tuple
+from typing import List, Optional, Sequence, Tuple
 
 from pyflink_on_spark.table.top_n_rules import (DELETE, INSERT, UPDATE_AFTER, UPDATE_BEFORE,
                                                 sort_comparator)

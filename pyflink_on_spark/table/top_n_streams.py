@@ -40,7 +40,6 @@ class TopNFunction(KeyedProcessFunction):
             ValueStateDescriptor("top_n", Types.PICKLED_BYTE_ARRAY()))
 
     def process_element(self, value, ctx):
-        from pyflink_on_spark.common.types import Row, RowKind
         row = tuple(getattr(value, "_values", value))
         state = self.state.value()
         if state is None:
