@@ -30,6 +30,8 @@ from dataclasses import dataclass
 from typing import Dict, List, Optional, Tuple
 
 from pyflink_on_spark.specs.tables import TableColumn
+# options Flink rejects when the table is used (seen on PyFlink 1.20.5)
+from pyflink_on_spark.table.table_connectors import FlinkRejects
 
 # seen on PyFlink 1.20.5 ("Supported options:" of flink-connector-jdbc 3.1.2-1.18)
 FLINK_OPTIONS = (
@@ -62,11 +64,6 @@ _TYPES = re.compile(r"BOOLEAN|SMALLINT|INT|BIGINT|FLOAT|DOUBLE|STRING|BYTES|DATE
 _HIDDEN = "******"         # Flink's listing of a password option
 # what INSERT INTO a jdbc table writes, by its table (jdbc_sink)
 _SINKS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
-
-
-class FlinkRejects(ValueError):
-    """Options Flink's JDBC table factory rejects when the table is used (seen on PyFlink
-    1.20.5)."""
 
 
 @dataclass(frozen=True)
@@ -164,19 +161,21 @@ def checked_options(options: Dict[str, str], columns: Tuple[TableColumn, ...]) -
     if binary is not None:      # seen on PyFlink 1.20.5 (only BYTES, VARBINARY's maximum)
         raise FlinkRejects("The PostgreSQL dialect doesn't support type: %s."
                            % binary.type_text())
+    for column in columns:
+        precision = re.fullmatch(r"TIMESTAMP\((\d)\)", column.sql_type)
+        if precision is not None and not 1 <= int(precision.group(1)) <= 6:     # seen
+            raise FlinkRejects("The precision of field '%s' is out of the TIMESTAMP precision "
+                               "range [1, 6] supported by PostgreSQL dialect." % column.name)
     untyped = [c.text() for c in columns if not _TYPES.fullmatch(c.sql_type)]
     if untyped:
         raise NotImplementedError(
             "jdbc table column(s) %s: pyflink_on_spark reads and writes jdbc columns of the "
             "types BOOLEAN, SMALLINT, INT, BIGINT, FLOAT, DOUBLE, DECIMAL(p, s), STRING, "
-            "VARCHAR(n), CHAR(n), BYTES, DATE, TIMESTAMP(p) (p from 1 to 6) so far"
+            "VARCHAR(n), CHAR(n), BYTES, DATE, TIMESTAMP(p) so far"
             % ", ".join(untyped))
     parallelism = None
     if "sink.parallelism" in options:
         parallelism = _integer(options, "sink.parallelism", 0)
-        if parallelism < 1:
-            raise FlinkRejects("Invalid value for option 'sink.parallelism': %d"
-                               % parallelism)
     return JdbcOptions(url, options["table-name"], options.get("username"),
                        options.get("password"), fetch_size, partitions,
                        options.get("scan.partition.column"), max_rows, interval_ms,
@@ -228,7 +227,11 @@ class JdbcTableSink:
 
     def check_insert(self, table, path: str) -> None:
         """Seen on PyFlink 1.20.5: an updating query into a jdbc table without a primary key
-        fails when the INSERT is planned."""
+        fails when the INSERT is planned, and so does a sink.parallelism below 1."""
+        parallelism = self.options.parallelism
+        if parallelism is not None and parallelism < 1:
+            raise FlinkRejects("Invalid configured parallelism %d for table "
+                               "'default_catalog.default_database.%s'." % (parallelism, path))
         if not self.primary_key and table._updates():
             raise FlinkRejects("please declare primary key for sink table when query contains "
                                "update/delete record.")

@@ -1,7 +1,8 @@
 """The JDBC writer of a jdbc table with a primary key (table/jdbc_tables.py), as Flink's
 TableBufferReducedStatementExecutor runs it: each row is an upsert (+I, +U) or a delete by
-its key (-U, -D); the batch keeps one entry per key, the last one, in the order the keys first
-came (a LinkedHashMap); a flush runs the batch's upserts, then its deletes. The batch is
+its key (-U, -D); the batch keeps one entry per key, the last one (here in the order the keys
+first came; Flink's buffer is a hash map, its order its own: docs/table.md); a flush runs the
+batch's upserts, then its deletes. The batch is
 flushed when `batch_size` rows were added since the last flush (rows, not keys: Flink counts
 each record), on the interval and at the end, with the retries of JdbcBatchWriter, whose
 batching, retry and error text this writer shares. Seen on PyFlink 1.20.5 (the server's

@@ -8,8 +8,9 @@ import pytest
 from pyflink_on_spark.codecs.jdbc.drivers import driver_for
 from pyflink_on_spark.codecs.jdbc.upsert_writer import JdbcUpsertWriter
 from pyflink_on_spark.specs.tables import TableColumn
-from pyflink_on_spark.table.jdbc_tables import (FlinkRejects, ScanRows, between_splits,
-                                                checked_options, statements, _converter)
+from pyflink_on_spark.table.jdbc_tables import (FlinkRejects, JdbcTableSink, ScanRows,
+                                                between_splits, checked_options, statements,
+                                                _converter)
 
 COLUMNS = (TableColumn("id", "INT"), TableColumn("name", "STRING"))
 URL = "jdbc:postgresql://127.0.0.1:5432/db"
@@ -74,6 +75,9 @@ def test_sink_options_map_to_the_writer():
                                            "'sink.buffer-flush.interval'."),
     ({"sink.max-retries": "-1"}, "The value of 'sink.max-retries' option shouldn't be "
                                  "negative, but is -1."),
+    ({"scan.partition.column": "id", "scan.partition.num": "0",
+      "scan.partition.lower-bound": "1", "scan.partition.upper-bound": "3"},
+     "Batch number must be positive"),
     ({"url": "jdbc:foo://x/y"}, "Could not find any jdbc dialect factory that can handle url "
                                 "'jdbc:foo://x/y'"),
     ({"scan.partition.column": "id", "scan.partition.num": "2",
@@ -85,6 +89,15 @@ def test_options_flink_rejects_in_its_words(extra, text):
     with pytest.raises(FlinkRejects) as raised:
         checked_options({**_options(), **extra}, COLUMNS)
     assert str(raised.value).startswith(text)
+
+
+def test_a_sink_parallelism_below_one_fails_the_insert():
+    sink = JdbcTableSink("c", COLUMNS, checked_options({**_options(), "sink.parallelism": "0"},
+                                                       COLUMNS), ())
+    # seen on PyFlink 1.20.5 (a TableException when the INSERT is planned)
+    with pytest.raises(FlinkRejects, match="^Invalid configured parallelism 0 for table "
+                                           "'default_catalog.default_database.c'.$"):
+        sink.check_insert(None, "c")
 
 
 def test_missing_required_options():
@@ -106,9 +119,11 @@ def test_options_without_a_meaning_here_are_refused_by_name(extra, named):
 def test_column_types_not_compared_are_refused():
     with pytest.raises(NotImplementedError, match="`tags` ARRAY<STRING>"):
         checked_options(_options(), COLUMNS + (TableColumn("tags", "ARRAY<STRING>"),))
-    with pytest.raises(NotImplementedError, match=r"`ts` TIMESTAMP\(0\)"):
-        checked_options(_options(), COLUMNS + (TableColumn("ts", "TIMESTAMP(0)"),))
     # seen on PyFlink 1.20.5
+    with pytest.raises(FlinkRejects, match=r"^The precision of field 'ts' is out of the "
+                                           r"TIMESTAMP precision range \[1, 6\] supported by "
+                                           r"PostgreSQL dialect\.$"):
+        checked_options(_options(), COLUMNS + (TableColumn("ts", "TIMESTAMP(0)"),))
     with pytest.raises(FlinkRejects, match=r"^The PostgreSQL dialect doesn't support type: "
                                            r"VARBINARY\(10\)\.$"):
         checked_options(_options(), COLUMNS + (TableColumn("b", "VARBINARY(10)"),))
