@@ -26,7 +26,7 @@ from __future__ import annotations
 import decimal
 import re
 import weakref
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Dict, List, Optional, Tuple
 
 from pyflink_on_spark.specs.tables import TableColumn
@@ -375,7 +375,10 @@ def jdbc_table(create_table, t_env):
             create_table.watermark is not None or create_table.partition_keys:
         raise NotImplementedError("computed or metadata columns, a WATERMARK or PARTITIONED BY "
                                   "of a jdbc table: not supported by pyflink_on_spark yet")
-    columns = tuple(flink_column(c.name, c.data_type) for c in create_table.physical_columns)
+    # a primary key's columns are NOT NULL (seen on PyFlink 1.20.5, print_schema)
+    columns = tuple(replace(column, nullable=False) if column.name in create_table.primary_key
+                    else column for column in (flink_column(c.name, c.data_type)
+                                               for c in create_table.physical_columns))
     listed = tuple(sorted((k, _HIDDEN if "password" in k else v)
                           for k, v in create_table.options.items()))
     try:
