@@ -200,14 +200,30 @@ def _t_env(parallelism):
     return StreamTableEnvironment.create(env)
 
 
-def test_updating_query_upserts_and_deletes_by_key(spark, postgres):
+def test_the_group_key_is_the_upsert_key():
+    from pyflink_on_spark.table.jdbc_tables import _group_key
+    t_env = _t_env(1)
+    t_env.execute_sql("CREATE TABLE g (k STRING, j INT, v INT) WITH ('connector' = "
+                      "'datagen', 'number-of-rows' = '3')")
+    assert _group_key(t_env.sql_query("SELECT k, SUM(v) FROM g GROUP BY k")) == {0}
+    assert _group_key(t_env.sql_query("SELECT COUNT(*), j, k FROM g GROUP BY k, j")) == {1, 2}
+    assert _group_key(t_env.sql_query("SELECT SUM(v) FROM g GROUP BY k")) is None
+    assert _group_key(t_env.sql_query("SELECT k, v FROM g")) is None
+
+
+def test_updating_query_upserts_by_key(spark, postgres):
     """A GROUP BY's changelog at parallelism 2 (keyed to the sink by the primary key), one
-    row per flush: each -U is a delete, each +U an upsert; the table ends with the final
-    rows; a jdbc source reads the rows of another jdbc table."""
-    _sql(postgres, "DROP TABLE IF EXISTS jt_src, jt_sums",
+    row per flush: each +U an upsert, no -U deleting (a trigger counts deletes: Flink sends
+    the sink none); the table ends with the final rows; a jdbc source reads them back."""
+    _sql(postgres, "DROP TABLE IF EXISTS jt_src, jt_sums, jt_deletes",
          "CREATE TABLE jt_src (id int, k text, v bigint)",
          "INSERT INTO jt_src SELECT i, 'k' || (i % 3), i FROM generate_series(1, 9) i",
-         "CREATE TABLE jt_sums (k text PRIMARY KEY, total bigint, n bigint)")
+         "CREATE TABLE jt_sums (k text PRIMARY KEY, total bigint, n bigint)",
+         "CREATE TABLE jt_deletes (k text)",
+         "CREATE OR REPLACE FUNCTION jt_deleted() RETURNS trigger AS $$ BEGIN "
+         "INSERT INTO jt_deletes VALUES (OLD.k); RETURN OLD; END $$ LANGUAGE plpgsql",
+         "CREATE TRIGGER jt_on_delete AFTER DELETE ON jt_sums FOR EACH ROW "
+         "EXECUTE FUNCTION jt_deleted()")
     t_env = _t_env(2)
     t_env.execute_sql("CREATE TABLE src (id INT, k STRING, v BIGINT) WITH ('connector' = "
                       "'jdbc', 'url' = '%s', 'table-name' = 'jt_src')" % postgres)
@@ -217,6 +233,7 @@ def test_updating_query_upserts_and_deletes_by_key(spark, postgres):
     t_env.execute_sql("INSERT INTO sums SELECT k, SUM(v), COUNT(*) FROM src GROUP BY k").wait()
     assert _sql(postgres, fetch="SELECT * FROM jt_sums ORDER BY k") == [
         ("k0", 18, 3), ("k1", 12, 3), ("k2", 15, 3)]
+    assert _sql(postgres, fetch="SELECT COUNT(*) FROM jt_deletes") == [(0,)]
     rows = t_env.sql_query("SELECT * FROM sums").execute().collect()
     assert sorted(tuple(r) for r in rows) == [("k0", 18, 3), ("k1", 12, 3), ("k2", 15, 3)]
 
