@@ -264,14 +264,12 @@ class JdbcTableSink:
         if table._updates() and _group_key(table) == frozenset(keys):
             # the key is the query's own: Flink sends the upsert sink no -U (seen on PyFlink
             # 1.20.5: a GROUP BY into a table keyed by its group key, no DELETE in the
-            # server's log); else each -U deletes its key (Flink's upsert materializer
-            # deletes a key no row holds any more)
+            # server's log); else each -U deletes its key (the row leaves it; not compared)
             stream = stream.filter(_NotUpdateBefore())
         if parallelism > 1:
             stream = stream.key_by(_Key(keys))
         stream._sink(JdbcUpsertSinkSpec(delete_sql=delete, key_indexes=keys, **common),
                      "Sink: jdbc %s" % self.name).set_parallelism(parallelism)
-
 
     def _unrenamed(self, table):
         from pyflink_on_spark.specs.tables import RenamedTable

@@ -211,6 +211,16 @@ def test_the_group_key_is_the_upsert_key():
     assert _group_key(t_env.sql_query("SELECT k, v FROM g")) is None
 
 
+def test_an_updating_querys_column_needing_a_cast_is_refused_by_name():
+    t_env = _t_env(1)
+    t_env.execute_sql("CREATE TABLE g (k STRING, v BIGINT) WITH ('connector' = 'datagen', "
+                      "'number-of-rows' = '3')")
+    t_env.execute_sql("CREATE TABLE s (k STRING, total INT, PRIMARY KEY (k) NOT ENFORCED) "
+                      "WITH ('connector' = 'jdbc', 'url' = '%s', 'table-name' = 's')" % URL)
+    with pytest.raises(NotImplementedError, match="BIGINT -> INT need a cast"):
+        t_env.execute_sql("INSERT INTO s SELECT k, SUM(v) FROM g GROUP BY k")
+
+
 def test_updating_query_upserts_by_key(spark, postgres):
     """A GROUP BY's changelog at parallelism 2 (keyed to the sink by the primary key), one
     row per flush: each +U an upsert, no -U deleting (a trigger counts deletes: Flink sends
