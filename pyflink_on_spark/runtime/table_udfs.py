@@ -183,6 +183,36 @@ class TableRunner(_Runner):
         return tuple(c(v) for c, v in zip(self.converts, values))
 
 
+class PandasMapRunner(TableRunner):
+    """Table.map of a pandas scalar function (udf(func_type='pandas')): called once per
+    batch, as PyFlink 1.20.5 calls it (seen): with the batch's rows as one pandas DataFrame
+    of the table's columns when the map does not call it (`tab.map(f)`), else with its
+    arguments as Series. Its result, a DataFrame of the ROW's fields by position (or a
+    Series of one column), gives each input row its one row; NaN is NULL."""
+
+    def call_frames(self, series: Sequence[Any], rows: int) -> List[List[tuple]]:
+        import pandas as pd
+        try:
+            if self.row_fields is not None:
+                args = (pd.DataFrame(dict(zip(self.row_fields, series)), index=range(rows)),)
+            else:
+                args = tuple(series)
+            result = self.function.eval(*args)
+            if isinstance(result, pd.DataFrame):
+                columns = [result.iloc[:, i].tolist() for i in range(result.shape[1])]
+                values = list(zip(*columns)) if columns else [()] * len(result)
+            else:
+                values = [(v,) for v in (result.tolist() if hasattr(result, "tolist")
+                                         else list(result))]
+            if len(values) != rows:
+                raise ValueError("the pandas function %s gave %d rows for %d rows"
+                                 % (self.name, len(values), rows))
+            return [[self._row(tuple(None if _is_missing(v) else v for v in value))]
+                    for value in values]
+        except Exception as e:
+            raise self.failure(e) from None
+
+
 def _row(values, fields):
     from pyflink_on_spark.common.types import Row
     row = Row(*values)

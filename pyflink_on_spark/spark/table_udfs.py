@@ -102,14 +102,21 @@ def _scalar_function(spec: UserFunctionSpec, result: pa.DataType, worker):
 def _table_function(spec: UserFunctionSpec, result: pa.DataType, worker):
     names = ["f%d" % i for i in range(len(spec.result_types))]
 
+    pandas = spec.func_type == "pandas"     # Table.map of a pandas udf
+
     def run(batches: Iterator) -> Iterator[pa.Array]:
-        from pyflink_on_spark.runtime.table_udfs import TableRunner
-        runner = TableRunner(_user_function(spec, worker), spec.name, spec.result_types,
-                             spec.job_parameters, spec.row_fields)
+        from pyflink_on_spark.runtime.table_udfs import PandasMapRunner, TableRunner
+        runner = (PandasMapRunner if pandas else TableRunner)(
+            _user_function(spec, worker), spec.name, spec.result_types, spec.job_parameters,
+            spec.row_fields)
         for batch in batches:
-            columns, rows = _arguments(batch)
-            yield pa.array([[dict(zip(names, r)) for r in rows_of]
-                            for rows_of in runner.call(columns, rows)], type=result)
+            if pandas:
+                arrays = (batch,) if isinstance(batch, pa.Array) else tuple(batch)
+                out = runner.call_frames([a.to_pandas() for a in arrays], len(arrays[0]))
+            else:
+                out = runner.call(*_arguments(batch))
+            yield pa.array([[dict(zip(names, r)) for r in rows_of] for rows_of in out],
+                           type=result)
         runner.close()
     return run
 

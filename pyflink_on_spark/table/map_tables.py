@@ -6,7 +6,9 @@ The columns, as PyFlink 1.20.5 names them (seen): a ROW result's fields, under t
 names; any other result one column `f0`. It runs on the path Table.flat_map takes (a LATERAL
 TABLE of a table function, table/sql/udf_calls.py): the scalar function is wrapped as a table
 function giving one row per call, so its open / close, job parameters and errors are the
-scalar function's.
+scalar function's. A pandas scalar function (func_type='pandas') runs batch by batch there
+instead, as PyFlink calls it: the rows as one DataFrame, or its arguments as Series
+(runtime/table_udfs.py PandasMapRunner).
 
 On PyFlink 1.20.5 a map whose Python function has a non-ROW result never gets past planning
 (seen: its planner loops in RemoteCalcSplitProjectionRule); here it runs (docs/table.md)."""
@@ -65,11 +67,14 @@ def _row_fields(result_type) -> Optional[Tuple[List[str], list]]:
 def _as_table_function(scalar: UserDefinedScalarFunctionWrapper
                        ) -> Tuple[UserDefinedTableFunctionWrapper, List[str]]:
     """The one-row table function running `scalar`, and the map's column names."""
-    if scalar._func_type == 'pandas':
-        raise NotImplementedError("Table.map of a pandas udf (func_type='pandas') is not "
-                                  "supported by pyflink_on_spark yet: use a general udf")
     fields = _row_fields(scalar.result_types()[0])
     names, types = fields if fields is not None else (["f0"], scalar.result_types())
+    if scalar._func_type == 'pandas':
+        # called once per batch by the tasks' pandas map runner (runtime/table_udfs.py)
+        wrapper = UserDefinedTableFunctionWrapper(scalar.delegate(), None, types,
+                                                  scalar._deterministic, scalar._name)
+        wrapper._func_type = 'pandas'
+        return wrapper, names
     wrapper = UserDefinedTableFunctionWrapper(
         OneRowOfScalar(scalar.delegate(), len(names) if fields is not None else None),
         None, types, scalar._deterministic, scalar._name)

@@ -113,3 +113,38 @@ def test_a_flat_map_function_takes_each_row_as_one_row_and_may_yield_rows():
             yield Row(s)
     runner = TableRunner(DelegationTableFunction(split), "split", ["STRING"], (), ["id", "text"])
     assert runner.call([[1, 2], ["a b", "c"]]) == [[("a",), ("b",)], [("c",)]]
+
+
+def test_a_pandas_map_takes_a_batch_as_one_frame_or_its_arguments_as_series():
+    import pandas as pd
+    from pyflink_on_spark.runtime.table_udfs import PandasMapRunner
+    seen = []
+
+    def frame(df):
+        seen.append(list(df.columns))
+        return pd.concat([df.a * 10, df.b.str.upper()], axis=1)
+    runner = PandasMapRunner(DelegatingScalarFunction(frame), "frame", ["BIGINT", "STRING"], (),
+                             ["a", "b"])
+    # each input row its one row; NaN and None are NULL
+    assert runner.call_frames([pd.Series([1, 2]), pd.Series(["x", None])], 2) == \
+        [[(10, "X")], [(20, None)]]
+    assert seen == [["a", "b"]]
+    called = PandasMapRunner(DelegatingScalarFunction(lambda a, c: pd.concat([a + 1, c * 2],
+                                                                             axis=1)),
+                             "called", ["BIGINT", "DOUBLE"])
+    assert called.call_frames([pd.Series([1, 2]), pd.Series([2.5, None])], 2) == \
+        [[(2, 5.0)], [(3, None)]]
+    one = PandasMapRunner(DelegatingScalarFunction(lambda a: a * 2), "one", ["BIGINT"])
+    assert one.call_frames([pd.Series([4])], 1) == [[(8,)]]
+
+
+def test_a_pandas_map_of_the_wrong_shape_fails_naming_the_function():
+    import pandas as pd
+    from pyflink_on_spark.runtime.table_udfs import PandasMapRunner
+    short = PandasMapRunner(DelegatingScalarFunction(lambda a: a[:1]), "cut", ["BIGINT"])
+    with pytest.raises(UserFunctionError, match="gave 1 rows for 2 rows"):
+        short.call_frames([pd.Series([1, 2])], 2)
+    narrow = PandasMapRunner(DelegatingScalarFunction(lambda a: pd.concat([a], axis=1)),
+                             "narrow", ["BIGINT", "STRING"])
+    with pytest.raises(UserFunctionError, match="gave a row of 1 fields for 2 declared"):
+        narrow.call_frames([pd.Series([1])], 1)

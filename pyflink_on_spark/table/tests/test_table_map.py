@@ -50,14 +50,20 @@ def test_a_function_not_called_takes_each_row_as_one_row_of_the_tables_columns()
     assert _columns(mapped) == [("p", "INT"), ("q", "STRING")]
 
 
+def test_a_pandas_function_runs_as_a_table_function_of_the_pandas_kind():
+    # its tasks call it batch by batch (runtime/table_udfs.py PandasMapRunner)
+    mapped = _table().map(udf(lambda df: df, result_type=PQ, func_type="pandas"))
+    (spec,) = mapped._description.functions
+    assert (spec.kind, spec.func_type, spec.row_fields) == ("table", "pandas", ("a", "s"))
+    assert _columns(mapped) == [("p", "INT"), ("q", "STRING")]
+
+
 def test_what_map_refuses():
     t = _table()
     pair = udf(lambda x: Row(x, "v"), result_type=PQ)
     with pytest.raises(ValueError, match="Only a scalar function can be used in the map "
                                          "operator"):
         t.map(pair(col("a")).alias("z"))
-    with pytest.raises(NotImplementedError, match="Table.map of a pandas udf"):
-        t.map(udf(lambda a: a, result_type=PQ, func_type="pandas"))
     with pytest.raises(TypeError, match="Table.map takes a scalar function"):
         t.map(udtf(lambda x: [x], result_types=[DataTypes.INT()]))
     with pytest.raises(Exception, match="nope"):
