@@ -46,7 +46,8 @@ JARS: Sequence[Tuple[str, str, bool]] = (
     (r"flink-(sql-)?connector-jdbc",
      "not needed: JdbcSink runs your statement through Python DB-API drivers (PostgreSQL: "
      "pip install 'pyflink-on-spark[jdbc]'; MySQL / MariaDB: pip install "
-     "'pyflink-on-spark[mysql]'; SQLite: built in); drop the jar", True),
+     "'pyflink-on-spark[mysql]'; SQLite: built in), and jdbc tables of PostgreSQL read and "
+     "write through the first (docs/table.md, \"JDBC tables\"); drop the jar", True),
     (r"(^|/)(postgresql|sqlite-jdbc|mysql-connector-j|mysql-connector-java|mariadb-java-client)"
      r"-[0-9][^/]*\.jar$",
      "not needed: JdbcSink reaches the database through a Python driver (drop the jar)", True),
