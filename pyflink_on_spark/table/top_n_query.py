@@ -24,8 +24,9 @@ from typing import Optional, Tuple
 
 from pyflink_on_spark.table.sql.errors import UnsupportedSqlError
 
-__all__ = ['TopNQuery', 'UpdatingTopNQuery', 'split_top_n', 'split_updating_top_n', 'STAR', 'COLUMN', 'NO_RANK_END', 'NO_TIME_ORDER',
-           'RANK_FUNCTIONS', 'rank_unsupported', 'as_over_aggregate', 'rank_top_n_failure']
+__all__ = ['TopNQuery', 'UpdatingTopNQuery', 'split_top_n', 'split_updating_top_n', 'STAR',
+           'COLUMN', 'NO_RANK_END', 'NO_TIME_ORDER', 'RANK_FUNCTIONS', 'rank_unsupported',
+           'as_over_aggregate', 'rank_top_n_failure']
 
 STAR = "*"          # an outer item: all the inner select's columns
 COLUMN = "column"   # an outer item: (COLUMN, (inner column name, result name))

@@ -13,8 +13,8 @@ from typing import List, Optional, Sequence
 
 from pyflink_on_spark.datastream.functions import KeyedProcessFunction
 
-__all__ = ['TopNFunction', 'UpdatingTopNFunction', 'check_top_n_query', 'inlined_grouping_view', 'ranking_over_aggregate', 'top_n_changes',
-           'top_n_stream']
+__all__ = ['TopNFunction', 'UpdatingTopNFunction', 'check_top_n_query', 'inlined_grouping_view',
+           'ranking_over_aggregate', 'top_n_changes', 'top_n_stream']
 
 
 class TopNFunction(KeyedProcessFunction):
