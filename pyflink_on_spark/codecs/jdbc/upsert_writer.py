@@ -9,7 +9,7 @@ batching, retry and error text this writer shares. Seen on PyFlink 1.20.5 (the s
 statement log): three rows of two keys in one buffer are two upserts."""
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Sequence, Tuple
 
 from pyflink_on_spark.codecs.jdbc.drivers import adapt_row
 from pyflink_on_spark.codecs.jdbc.statements import convert_placeholders
@@ -70,21 +70,15 @@ class JdbcUpsertWriter(JdbcBatchWriter):
             cursor.close()
         self._connection.commit()
 
-    def _failing_row(self) -> Optional[Tuple[Tuple[Any, ...], BaseException]]:
-        try:
-            cursor = self.driver.cursor(self._connection)
-            try:
-                for delete, row in self._batch:
-                    try:
-                        if delete:
-                            cursor.execute(self.delete_statement, self._key(row))
-                        else:
-                            cursor.execute(self.statement, row)
-                    except self.driver.errors as e:
-                        return row, e
-            finally:
-                cursor.close()
-                self._rollback()
-        except Exception:
-            return None
-        return None
+    def _execute_one(self, cursor, entry: Tuple[bool, Tuple[Any, ...]]) -> None:
+        delete, row = entry
+        if delete:
+            cursor.execute(self.delete_statement, self._key(row))
+        else:
+            cursor.execute(self.statement, row)
+
+    def _row_of(self, entry: Tuple[bool, Tuple[Any, ...]]) -> Tuple[Any, ...]:
+        return entry[1]
+
+    def _sql_of(self, entry: Tuple[bool, Tuple[Any, ...]]) -> str:
+        return self.delete_sql if entry[0] else self.sql

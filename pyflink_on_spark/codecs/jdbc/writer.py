@@ -141,23 +141,35 @@ class JdbcBatchWriter:
                 pass
             self.open()
 
-    def _failing_row(self) -> Optional[Tuple[Tuple[Any, ...], BaseException]]:
-        """(the first record of the batch the statement fails for, the driver's error), found
+    def _failing_row(self) -> Optional[Tuple[Any, BaseException]]:
+        """(the first entry of the batch its statement fails for, the driver's error), found
         in one transaction that is rolled back; None when every record passes alone."""
         try:
             cursor = self.driver.cursor(self._connection)
             try:
-                for row in self._batch:
+                for entry in self._batch:
                     try:
-                        cursor.execute(self.statement, row)
+                        self._execute_one(cursor, entry)
                     except self.driver.errors as e:
-                        return row, e
+                        return entry, e
             finally:
                 cursor.close()
                 self._rollback()
         except Exception:
             return None
         return None
+
+    def _execute_one(self, cursor, entry) -> None:
+        """One entry of the batch alone (the search for the failing one)."""
+        cursor.execute(self.statement, entry)
+
+    def _row_of(self, entry) -> Tuple[Any, ...]:
+        """The record an entry of the batch writes."""
+        return entry
+
+    def _sql_of(self, entry) -> str:
+        """The statement an entry of the batch runs (as the user wrote it)."""
+        return self.sql
 
     def _failure(self, error: BaseException, attempts: int) -> JdbcWriteError:
         tried = "after %d attempt%s (with_max_retries(%d))" % (
@@ -172,13 +184,15 @@ class JdbcBatchWriter:
                 % (tried, self.driver.target, self.driver.name, type(error).__name__,
                    " ".join(str(error).split()), self.driver.target))
         found = self._failing_row()
+        sql = self.sql
         if found is not None:
-            row, error = found
-            record = "the record %r" % (row,)
+            entry, error = found
+            record = "the record %r" % (self._row_of(entry),)
+            sql = self._sql_of(entry)
         else:
             record = "a batch of %d records (each passes alone: the failure comes from the " \
                      "batch as a whole, e.g. two records with the same key)" % len(self._batch)
         return JdbcWriteError(
             "JdbcSink: writing records to JDBC failed %s for %s\n  statement: %s\n  %s: %s: %s"
-            % (tried, record, self.sql, self.driver.name, type(error).__name__,
+            % (tried, record, sql, self.driver.name, type(error).__name__,
                str(error).strip()))

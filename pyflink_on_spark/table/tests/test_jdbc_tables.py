@@ -180,6 +180,24 @@ def test_upsert_writer_flushes_each_row_at_batch_size_one(tmp_path):
     writer.close()
 
 
+def test_upsert_writer_error_names_the_failing_record_of_an_upsert_or_a_delete(tmp_path):
+    from pyflink_on_spark.codecs.jdbc.writer import JdbcWriteError
+    writer, connection = _writer(tmp_path, batch_size=3)
+    connection.execute("CREATE TRIGGER no_delete BEFORE DELETE ON t WHEN old.id = 7 "
+                       "BEGIN SELECT RAISE(ABORT, 'seven stays'); END")
+    connection.execute("INSERT INTO t VALUES (7, 'kept')")
+    connection.commit()
+    writer.add((1, "a"))
+    writer.add((2, "b"))
+    with pytest.raises(JdbcWriteError) as error:
+        writer.add((7, "kept"), delete=True)
+    assert "for the record (7, 'kept')\n" in str(error.value)
+    assert "statement: DELETE FROM t WHERE id = ?\n" in str(error.value)
+    assert "seven stays" in str(error.value)
+    assert _rows(connection) == [(7, "kept")]      # the batch was rolled back as a whole
+    writer.close()
+
+
 # -- against PostgreSQL -----------------------------------------------------------------------
 
 def _sql(url, *statements_, fetch=None):
