@@ -25,7 +25,7 @@ from __future__ import annotations
 from typing import List, Optional, Sequence, Tuple
 
 from pyflink_on_spark.table.top_n_rules import (DELETE, INSERT, UPDATE_AFTER, UPDATE_BEFORE,
-                                                sort_comparator)
+                                                SortedRules, sort_comparator)
 
 __all__ = ['UPDATABLE', 'FAST_TOP_1', 'RETRACTABLE', 'UpdatingTopNRules', 'monotonic_order']
 
@@ -47,7 +47,7 @@ def monotonic_order(columns: Sequence[Optional[str]], order: Sequence[bool]) -> 
                for m, desc in zip(columns, order))
 
 
-class UpdatingTopNRules:
+class UpdatingTopNRules(SortedRules):
     """One partition key's input changes -> its changes. `order`: (index, DESC?, NULLS
     FIRST?) per sort column; ranks `start` to `end`; `rank_number`: the rank goes with each
     change; `strategy`: UPDATABLE (`row_key`: the upsert key's indexes) or RETRACTABLE."""
@@ -60,15 +60,6 @@ class UpdatingTopNRules:
         self.rank_number = rank_number
         self.strategy = strategy
         self.row_key = tuple(row_key)
-        self._cmp = sort_comparator(self.order)
-
-    def __getstate__(self):
-        state = dict(self.__dict__)
-        del state["_cmp"]
-        return state
-
-    def __setstate__(self, state):
-        self.__dict__.update(state)
         self._cmp = sort_comparator(self.order)
 
     def new_state(self) -> dict:

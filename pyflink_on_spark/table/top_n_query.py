@@ -26,7 +26,7 @@ from pyflink_on_spark.table.sql.errors import UnsupportedSqlError
 
 __all__ = ['TopNQuery', 'UpdatingTopNQuery', 'split_top_n', 'split_updating_top_n', 'STAR',
            'COLUMN', 'NO_RANK_END', 'NO_TIME_ORDER', 'RANK_FUNCTIONS', 'rank_unsupported',
-           'as_over_aggregate', 'rank_top_n_failure']
+           'as_over_aggregate', 'rank_top_n_failure', 'source_of']
 
 STAR = "*"          # an outer item: all the inner select's columns
 COLUMN = "column"   # an outer item: (COLUMN, (inner column name, result name))
@@ -193,6 +193,13 @@ class UpdatingTopNQuery:
     rank_name: str
 
 
+def source_of(select):
+    """What a parsed SELECT reads from (its FROM's table or subquery), None without a FROM
+    (sqlglot names the argument `from_` or `from` by version)."""
+    source = select.args.get("from_") or select.args.get("from")
+    return source.this if source is not None else None
+
+
 def split_updating_top_n(query: str) -> Optional[UpdatingTopNQuery]:
     """The split of a ROW_NUMBER() query whose ranked select reads a grouping subquery
     (GROUP BY, SELECT DISTINCT or aggregate calls); None for any other query (split_top_n
@@ -209,10 +216,6 @@ def split_updating_top_n(query: str) -> Optional[UpdatingTopNQuery]:
 
     def render(e) -> str:
         return e.sql(dialect=FLINK_DIALECT)
-
-    def source_of(select):
-        source = select.args.get("from_") or select.args.get("from")
-        return source.this if source is not None else None
 
     if not isinstance(tree, exp.Select) or not isinstance(source_of(tree), exp.Subquery):
         return None

@@ -24,8 +24,8 @@ from typing import Callable, List, Optional, Sequence, Tuple
 
 from pyflink_on_spark.common.time import Instant
 
-__all__ = ['TopNRules', 'TOP_N', 'TOP_1', 'FIRST_ROW', 'LAST_ROW', 'INSERT', 'DELETE',
-           'UPDATE_BEFORE', 'UPDATE_AFTER', 'sort_comparator']
+__all__ = ['SortedRules', 'TopNRules', 'TOP_N', 'TOP_1', 'FIRST_ROW', 'LAST_ROW', 'INSERT',
+           'DELETE', 'UPDATE_BEFORE', 'UPDATE_AFTER', 'sort_comparator']
 
 TOP_N, TOP_1, FIRST_ROW, LAST_ROW = "top_n", "top_1", "first_row", "last_row"
 INSERT, UPDATE_BEFORE, UPDATE_AFTER, DELETE = "+I", "-U", "+U", "-D"
@@ -53,7 +53,23 @@ def sort_comparator(order: Sequence[Tuple[int, bool, bool]]) -> Callable[[tuple,
     return compare
 
 
-class TopNRules:
+class SortedRules:
+    """Rules keeping rows in `order` (sort_comparator): the comparator is rebuilt, not
+    pickled, when the rules travel with a job (a closure does not pickle)."""
+
+    order: list
+
+    def __getstate__(self):
+        state = dict(self.__dict__)
+        del state["_cmp"]
+        return state
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+        self._cmp = sort_comparator(self.order)
+
+
+class TopNRules(SortedRules):
     """One partition key's rows -> its changes. `order`: the sort columns (sort_comparator);
     ranks `start` to `end` (1-based, both kept); `rank_number`: the rank goes with each
     change; `strategy`: TOP_N, TOP_1, FIRST_ROW or LAST_ROW; `rowtime`: a row's rowtime in
@@ -67,15 +83,6 @@ class TopNRules:
         self.rank_number = rank_number
         self.strategy = strategy
         self.rowtime = rowtime
-        self._cmp = sort_comparator(self.order)
-
-    def __getstate__(self):
-        state = dict(self.__dict__)
-        del state["_cmp"]
-        return state
-
-    def __setstate__(self, state):
-        self.__dict__.update(state)
         self._cmp = sort_comparator(self.order)
 
     def new_state(self) -> list:

@@ -147,14 +147,11 @@ def inlined_grouping_view(t_env, query: str, named):
     from sqlglot import exp
     from pyflink_on_spark.table.sql.translate import FLINK_DIALECT
     from pyflink_on_spark.table.table import Table
+    from pyflink_on_spark.table.top_n_query import source_of
     try:
         tree = sqlglot.parse_one(query, read=FLINK_DIALECT)
     except sqlglot.errors.ParseError:
         return None
-
-    def source_of(select):
-        source = select.args.get("from_") or select.args.get("from")
-        return source.this if source is not None else None
 
     if not isinstance(tree, exp.Select) or not isinstance(source_of(tree), exp.Subquery):
         return None
