@@ -377,11 +377,15 @@ def ask_running_job(job, verb: str, **fields) -> dict:
 # the Table API (pyflink_on_spark/table): a table description's result and columns, computed
 # by Spark SQL (spark/table_frames.py)
 
-def _table_session():
-    from pyflink_on_spark.spark.package_shipping import ship_package
+def _table_session(*read):
+    """The session, with the shim on its workers, and the compiled packages the tasks of a
+    query over the table descriptions `read` import (psycopg for jdbc tables), as a
+    DataStream job's (spark/package_shipping.py)."""
+    from pyflink_on_spark.spark.package_shipping import ship_native_packages, ship_package
     from pyflink_on_spark.spark.session import get_session
     session = get_session()
     ship_package(session)
+    ship_native_packages(session, tables=read)
     return session
 
 
@@ -400,7 +404,7 @@ def table_rows(description) -> Iterator[tuple]:
     from pyflink_on_spark.spark.table_changelog import KIND
     from pyflink_on_spark.spark.table_frames import table_frame
     try:
-        frame = table_frame(description, _table_session())
+        frame = table_frame(description, _table_session(description))
         kinds = KIND in frame.columns
         for row in frame.toLocalIterator():
             values = tuple(row)
@@ -440,7 +444,7 @@ def table_inserts(inserts):
     started = time.monotonic()
     try:
         for insert in inserts:
-            run_insert(insert, _table_session())
+            run_insert(insert, _table_session(insert.source))
     except Exception as e:
         raise _table_error(e) from None
     return JobClient(FinishedJobHandle(finished_job_result(
@@ -453,7 +457,7 @@ def table_pandas(description, columns):
     from pyflink_on_spark.spark.table_changelog import KIND
     from pyflink_on_spark.spark.table_frames import materialized, table_frame
     try:
-        frame = table_frame(description, _table_session())
+        frame = table_frame(description, _table_session(description))
         if KIND not in frame.columns:
             return frame.toPandas()
         return materialized(frame.toLocalIterator(), columns)

@@ -25,10 +25,13 @@ packages. Another minor version than the driver's fails the job before any of it
 runs (PySpark would fail its first task: PYTHON_VERSION_MISMATCH), saying which Python to
 name. Compiled packages a job's tasks import that PySpark's environment lacks (rocksdict for
 EmbeddedRocksDBStateBackend, confluent-kafka for Kafka sinks, cassandra-driver and its
-dependencies for CassandraSink: NATIVE_PACKAGES) go as an archive of the driver's installed
+dependencies for CassandraSink, psycopg for JdbcSinks and the Table API's jdbc tables of
+PostgreSQL: NATIVE_PACKAGES) go as an archive of the driver's installed
 copy when the executors lack them and run the driver's platform; else the job fails before
 it runs, naming what to install where. Spark Connect: neither (no SparkContext to run the
-probe; the server's Python needs them).
+probe; the server's Python needs them). A DataStream job's compiled packages are those of
+its stages (native_packages); a Table API query's those of the tables it reads
+(table_native_packages: entry.py ships them before the query's Spark job runs).
 """
 from __future__ import annotations
 
@@ -285,13 +288,12 @@ CASSANDRA_DRIVER = tuple(NativePackage(name, "CassandraSink", "", any_version=Tr
                          for name in ("cassandra-driver", "geomet", "Deprecated", "wrapt"))
 # psycopg 3 with its compiled libpq build, which must be psycopg's own version, and
 # typing-extensions, which psycopg imports: JdbcSink with jdbc:postgresql: URLs
-# (codecs/jdbc/drivers.py)
-PSYCOPG = (NativePackage("psycopg", "JdbcSink with a jdbc:postgresql: URL", "",
-                         any_version=False),
-           NativePackage("psycopg-binary", "JdbcSink with a jdbc:postgresql: URL", "",
-                         any_version=False),
-           NativePackage("typing-extensions", "JdbcSink with a jdbc:postgresql: URL", "",
-                         any_version=True))
+# (codecs/jdbc/drivers.py), and jdbc tables (table/jdbc_tables.py: their scans read through
+# psycopg in the tasks, their INSERTs write through the JdbcSink's writer)
+_PSYCOPG_USERS = "JdbcSink or a jdbc table with a jdbc:postgresql: URL"
+PSYCOPG = (NativePackage("psycopg", _PSYCOPG_USERS, "", any_version=False),
+           NativePackage("psycopg-binary", _PSYCOPG_USERS, "", any_version=False),
+           NativePackage("typing-extensions", _PSYCOPG_USERS, "", any_version=True))
 NATIVE_PACKAGES = (ROCKSDICT, CONFLUENT_KAFKA) + CASSANDRA_DRIVER + PSYCOPG
 
 
@@ -318,12 +320,57 @@ def job_writes_postgresql(job) -> bool:
                for stage in job.stages for op in stage.spec.operators)
 
 
+def job_reads_postgresql(job) -> bool:
+    """A stage reads a table (to_data_stream, an INSERT into a jdbc table) that reads a jdbc
+    table of PostgreSQL."""
+    from pyflink_on_spark.specs.sources import TableSourceSpec
+    return any(stage.source is not None and isinstance(stage.source.frame, TableSourceSpec)
+               and table_reads_postgresql(stage.source.frame.table) for stage in job.stages)
+
+
+def table_reads_postgresql(description) -> bool:
+    """A table description (specs/tables.py) reads a jdbc table of PostgreSQL: a scan whose
+    tasks read through psycopg (table/jdbc_tables.py ScanRows). Of a query's inputs, those
+    it reads; a table made from a DataStream, the tables its graph's sources read."""
+    from pyflink_on_spark.graph.transformations import SourceTransformation
+    from pyflink_on_spark.spark.table_feeds import read_inputs
+    from pyflink_on_spark.specs.sources import TableSourceSpec
+    from pyflink_on_spark.specs.tables import (GeneratedTable, QueryTable, RenamedTable,
+                                               RowtimeTable, StreamTable)
+    from pyflink_on_spark.table.jdbc_tables import ScanRows
+    if isinstance(description, QueryTable):
+        return any(table_reads_postgresql(view) for _name, view in read_inputs(description))
+    if isinstance(description, (RenamedTable, RowtimeTable)):
+        return table_reads_postgresql(description.input)
+    if isinstance(description, GeneratedTable):
+        return isinstance(description.rows, ScanRows) and \
+            description.rows.options.url.startswith("jdbc:postgresql:")
+    if isinstance(description, StreamTable):
+        seen, stack = set(), list(description.sinks)
+        while stack:
+            node = stack.pop()
+            if node.id in seen:
+                continue
+            seen.add(node.id)
+            if isinstance(node, SourceTransformation) and \
+                    isinstance(node.source, TableSourceSpec) and \
+                    table_reads_postgresql(node.source.table):
+                return True
+            stack.extend(node.inputs)
+    return False
+
+
 def native_packages(job) -> List[NativePackage]:
     """The compiled packages the job's tasks import."""
     return [package for package, used in ((ROCKSDICT, job_uses_rocksdb(job)),
                                           (CONFLUENT_KAFKA, job_writes_kafka(job))) if used] \
         + (list(CASSANDRA_DRIVER) if job_writes_cassandra(job) else []) \
-        + (list(PSYCOPG) if job_writes_postgresql(job) else [])
+        + (list(PSYCOPG) if job_writes_postgresql(job) or job_reads_postgresql(job) else [])
+
+
+def table_native_packages(descriptions) -> List[NativePackage]:
+    """The compiled packages the tasks of a Table API query over `descriptions` import."""
+    return list(PSYCOPG) if any(table_reads_postgresql(d) for d in descriptions) else []
 
 
 # Run by the executors' Python itself, not a PySpark worker: a worker of another minor
@@ -436,9 +483,10 @@ def _installed_version(distribution: str) -> Optional[str]:
 _native_shipped: List[Tuple[object, List[NativePackage]]] = []
 
 
-def ship_native_packages(session, job) -> Optional[str]:
-    """The compiled packages the job needs (native_packages) on the executors of a classic
-    session whose workers may not be the driver's Python: nothing for a package they have
+def ship_native_packages(session, job=None, tables=()) -> Optional[str]:
+    """The compiled packages a DataStream `job` needs (native_packages), or a Table API
+    query reading the table descriptions `tables` (table_native_packages), on the executors
+    of a classic session whose workers may not be the driver's Python: nothing for a package they have
     (the driver's version, or any for a package that takes any); else the driver's copy as
     an archive (unpacked by Spark on each worker) when their platform is the driver's; else
     ExecutorsCannotRunJob, naming what to install where. Each package once per
@@ -446,9 +494,12 @@ def ship_native_packages(session, job) -> Optional[str]:
     from pyflink_on_spark.spark.session import is_connect
     if is_connect(session) or shipping_turned_off():
         return None
-    needed = native_packages(job)
     context = session.sparkContext
-    if not needed or not needs_shipping(context.master, context.pythonExec):
+    if not needs_shipping(context.master, context.pythonExec):
+        return None
+    needed = (native_packages(job) if job is not None else []) + \
+        table_native_packages(tables)
+    if not needed:
         return None
     workers = executors_python(context)
     with _lock:
@@ -530,6 +581,15 @@ def _native_zip(packages: List[NativePackage]) -> str:
                         archive.write(source, "/".join(parts))
     _build_whole(path, write)
     return path
+
+
+def use_native_packages() -> None:
+    """In a task: the newest archive of native packages shipped, if any, on sys.path ahead of
+    the executors' site-packages (stage_task.prepare_worker; a jdbc table's scan, which runs
+    in a task of Spark SQL's own)."""
+    native = native_archive_path()
+    if native is not None and native not in sys.path:
+        sys.path.insert(1, native)
 
 
 def native_archive_path() -> Optional[str]:

@@ -32,14 +32,12 @@ def prepare_worker(script_dirs, alias_pyflink: bool, object_storage=(),
     # job's python.executable, else "python"; seen on 1.20.5)
     os.environ.setdefault("python", python_executable or "python")
     from pyflink_on_spark.codecs.files.fs import configure_object_storage
-    from pyflink_on_spark.spark.package_shipping import native_archive_path
+    from pyflink_on_spark.spark.package_shipping import use_native_packages
     configure_object_storage(dict(object_storage))
     for path in script_dirs:
         if path not in sys.path:
             sys.path.append(path)
-    native = native_archive_path()     # compiled packages shipped for this job (rocksdict)
-    if native is not None and native not in sys.path:
-        sys.path.insert(1, native)
+    use_native_packages()     # compiled packages shipped for this job (rocksdict)
     if alias_pyflink:
         from pyflink_on_spark.aliasing import install_pyflink_alias
         install_pyflink_alias()

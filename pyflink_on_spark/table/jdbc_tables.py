@@ -352,6 +352,8 @@ class ScanRows:
 
     def __call__(self, subtask: int, parallelism: int):
         from pyflink_on_spark.codecs.jdbc.drivers import driver_for
+        from pyflink_on_spark.spark.package_shipping import use_native_packages
+        use_native_packages()      # psycopg, when shipped (spark/package_shipping.py PSYCOPG)
         queries = self.queries(subtask, parallelism)
         if not queries:
             return

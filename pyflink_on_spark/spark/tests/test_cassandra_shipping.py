@@ -25,7 +25,7 @@ class _Context:
 def _job(*ops):
     config = SimpleNamespace(state_backend=None)
     operators = tuple(SimpleNamespace(op=op) for op in ops)
-    return SimpleNamespace(stages=[SimpleNamespace(spec=SimpleNamespace(
+    return SimpleNamespace(stages=[SimpleNamespace(source=None, spec=SimpleNamespace(
         config=config, operators=operators))])
 
 

@@ -1,7 +1,10 @@
 """JdbcSinks on a Spark whose executors have nothing of ours (issue 42): PyMySQL (MariaDB),
 pure Python, reaches the bare executors in the zip the shim ships itself in; psycopg (compiled)
 with psycopg-binary and typing-extensions as an archive of the driver's copies
-(spark/package_shipping.py: OPTIONAL_SHIPPED_PACKAGES, PSYCOPG)."""
+(spark/package_shipping.py: OPTIONAL_SHIPPED_PACKAGES, PSYCOPG). First, before anything has
+shipped psycopg, the Table API's jdbc tables (table/jdbc_tables.py), which ship it the same
+way: a SELECT, whose tasks read through psycopg, and an INSERT INTO a jdbc table of a jdbc
+table's rows (a DataStream job)."""
 from pyflink_on_spark.spark.tests.standalone_cluster import probe_python
 from pyflink_on_spark.spark.tests.test_jdbc_sink_mariadb import _sql
 from pyflink_on_spark.spark.tests.test_jdbc_sink_postgres import _sql as _pg_sql
@@ -12,6 +15,18 @@ from pyflink.common import Row, Types
 from pyflink.datastream import StreamExecutionEnvironment
 from pyflink.datastream.connectors.jdbc import (JdbcConnectionOptions, JdbcExecutionOptions,
                                                 JdbcSink)
+from pyflink.table import EnvironmentSettings, TableEnvironment
+
+# jdbc tables of PostgreSQL, first: nothing has shipped psycopg to the executors yet
+postgres = next(url for url in sys.argv[1::2] if url.startswith("jdbc:postgresql:"))
+t_env = TableEnvironment.create(EnvironmentSettings.in_batch_mode())
+t_env.get_config().set("parallelism.default", "2")
+for name, table in (("src", "on_cluster_table"), ("copied", "on_cluster_copied")):
+    t_env.execute_sql("CREATE TABLE %s (id INT, name STRING) WITH ('connector' = 'jdbc', "
+                      "'url' = '%s', 'table-name' = '%s')" % (name, postgres, table))
+with t_env.execute_sql("SELECT id, name FROM src WHERE id <= 3").collect() as rows:
+    print("table read:", sorted(tuple(row) for row in rows))
+t_env.execute_sql("INSERT INTO copied SELECT id, UPPER(name) FROM src WHERE id > 3").wait()
 
 env = StreamExecutionEnvironment.get_execution_environment()
 env.set_parallelism(2)
@@ -32,7 +47,11 @@ def prepare_jdbc_job(mariadb: str, postgres: str, tmp_path):
     _sql(mariadb, "DROP TABLE IF EXISTS on_cluster",
          "CREATE TABLE on_cluster (id int PRIMARY KEY, name varchar(20))")
     _pg_sql(postgres, "DROP TABLE IF EXISTS on_cluster",
-            "CREATE TABLE on_cluster (id int PRIMARY KEY, name text)")
+            "CREATE TABLE on_cluster (id int PRIMARY KEY, name text)",
+            "DROP TABLE IF EXISTS on_cluster_table, on_cluster_copied",
+            "CREATE TABLE on_cluster_table (id int PRIMARY KEY, name text)",
+            "INSERT INTO on_cluster_table SELECT i, 't' || i FROM generate_series(1, 5) i",
+            "CREATE TABLE on_cluster_copied (id int PRIMARY KEY, name text)")
     script = tmp_path / "jdbc_job.py"
     script.write_text(JDBC_JOB)
     return str(script), [
@@ -42,7 +61,7 @@ def prepare_jdbc_job(mariadb: str, postgres: str, tmp_path):
                   "ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name"]
 
 
-def test_mariadb_and_postgresql_jdbc_sinks_run_on_a_cluster_without_pymysql_or_psycopg(
+def test_jdbc_sinks_and_tables_run_on_a_cluster_without_pymysql_or_psycopg(
         client_jobs_on_the_cluster, standalone_cluster, bare_python, mariadb, postgres):
     # one application for both drivers (and for the Kafka cluster test's job and the compat
     # cases of test_runs_on_any_spark.py): each cluster application costs its executors' start
@@ -54,3 +73,7 @@ def test_mariadb_and_postgresql_jdbc_sinks_run_on_a_cluster_without_pymysql_or_p
     expected = [(i, "v%d" % i) for i in range(1, 21)]
     assert _sql(mariadb, fetch="SELECT id, name FROM on_cluster ORDER BY id") == expected
     assert _pg_sql(postgres, fetch="SELECT id, name FROM on_cluster ORDER BY id") == expected
+    # the jdbc tables: read in the query's tasks, and by an INSERT's job that writes one
+    assert "table read: [(1, 't1'), (2, 't2'), (3, 't3')]\n" in run.output_of("jdbc")
+    assert _pg_sql(postgres, fetch="SELECT id, name FROM on_cluster_copied ORDER BY id") == [
+        (4, "T4"), (5, "T5")]

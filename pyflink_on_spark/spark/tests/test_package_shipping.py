@@ -151,8 +151,8 @@ class _Job:
         from types import SimpleNamespace
         config = SimpleNamespace(state_backend=backend)
         operators = tuple(SimpleNamespace(op=op) for op in ops)
-        self.stages = [SimpleNamespace(spec=SimpleNamespace(config=config,
-                                                            operators=operators))]
+        self.stages = [SimpleNamespace(source=None, spec=SimpleNamespace(
+            config=config, operators=operators))]
 
 
 def _kafka_sink():

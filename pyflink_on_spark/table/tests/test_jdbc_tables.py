@@ -218,6 +218,31 @@ def _t_env(parallelism):
     return StreamTableEnvironment.create(env)
 
 
+def test_queries_reading_a_jdbc_table_ship_psycopg():
+    """What spark/package_shipping.py ships to executors that lack it for a query, as for a
+    JdbcSink: psycopg when the query reads a jdbc table, also through a join, an alias or a
+    DataStream made of it, and not for a query that does not read one."""
+    from pyflink_on_spark.common.typeinfo import Types
+    from pyflink_on_spark.spark.package_shipping import PSYCOPG, table_native_packages
+    t_env = _t_env(1)
+    t_env.execute_sql("CREATE TABLE j (id INT, name STRING) WITH ('connector' = 'jdbc', "
+                      "'url' = '%s', 'table-name' = 't')" % URL)
+    t_env.execute_sql("CREATE TABLE g (id INT) WITH ('connector' = 'datagen', "
+                      "'number-of-rows' = '3')")
+
+    def needs(table):
+        return table_native_packages([table._description])
+    assert needs(t_env.sql_query("SELECT id FROM g")) == []
+    assert needs(t_env.sql_query("SELECT j.name FROM g JOIN j ON g.id = j.id")) == list(PSYCOPG)
+    assert needs(t_env.from_path("j").alias("a", "b")) == list(PSYCOPG)
+
+    def through_a_stream(path):
+        return t_env.from_data_stream(t_env.to_data_stream(t_env.from_path(path))
+                                      .map(lambda row: row[0], output_type=Types.INT()))
+    assert needs(through_a_stream("j")) == list(PSYCOPG)
+    assert needs(through_a_stream("g")) == []
+
+
 def test_the_group_key_is_the_upsert_key():
     from pyflink_on_spark.table.jdbc_tables import _group_key
     t_env = _t_env(1)
