@@ -106,8 +106,9 @@ def _postgresql(url: str, user: Optional[str], password: Optional[str]) -> Drive
     try:
         import psycopg
     except ImportError:
-        raise ImportError("JdbcSink with %s needs psycopg 3: pip install 'pyflink-on-spark[jdbc]' "
-                          "(or pip install 'psycopg[binary]')" % url) from None
+        raise ImportError("JdbcSink / jdbc table with %s needs psycopg 3: pip install "
+                          "'pyflink-on-spark[jdbc]' (or pip install 'psycopg[binary]')"
+                          % redacted(url)) from None
 
     def connect():
         return psycopg.connect(autocommit=False, **settings)
