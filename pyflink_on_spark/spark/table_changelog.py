@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 from typing import Collection, Iterator, List, Optional, Tuple
 
-from pyflink_on_spark.specs.tables import QueryTable
+from pyflink_on_spark.specs.tables import QueryTable, RenamedTable
 
 SEQ = "__pyflink_seq"          # an input row's arrival position
 KIND = "__pyflink_kind"        # a result row's RowKind value (0 +I, 1 -U, 2 +U, 3 -D)
@@ -46,7 +46,10 @@ def _parse(sql: str):
 
 def is_changelog(description) -> bool:
     """A query made in STREAMING mode whose result updates (a GROUP BY, an aggregate,
-    DISTINCT; not a window aggregate, whose windows emit their final rows)."""
+    DISTINCT; not a window aggregate, whose windows emit their final rows), or an alias
+    (Table.alias) of one."""
+    if isinstance(description, RenamedTable):
+        return is_changelog(description.input)
     return isinstance(description, QueryTable) and description.streaming and \
         (description.keyed_changelog is not None or     # a grouping query's, or a Top-N's
          is_updating(description.query, {f.spark_name.lower() for f in description.functions

@@ -111,8 +111,11 @@ def table_frame(description, session, streams=None):
     if isinstance(description, QueryTable):
         return _query_frame(description, session, streams)
     if isinstance(description, RenamedTable):
-        return table_frame(description.input, session, streams).toDF(
-            *[c.name for c in description.columns])
+        # an alias of an updating table: its changelog renamed, the RowKind column kept
+        from pyflink_on_spark.spark.table_changelog import KIND
+        frame = table_frame(description.input, session, streams)
+        names = [c.name for c in description.columns]
+        return frame.toDF(*names + [c for c in frame.columns[len(names):] if c == KIND])
     if isinstance(description, GeneratedTable):
         return _generated_frame(description, session)
     if isinstance(description, RowtimeTable):
