@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from pyflink_on_spark.specs.tables import TableColumn
 
-__all__ = ['projected_changes', 'projected_changelog_stream']
+__all__ = ['projected_changes', 'projected_changelog_stream', 'inlined_grouping_input']
 
 # the keyed aggregate's changes: the column holding each change's RowKind value
 _CHANGE_KIND = "__change_kind"
@@ -58,3 +58,52 @@ def projected_changelog_stream(t_env, table, grouping, type_info):
     return t_env._stream_of(Table(changes._description, t_env, columns), as_tuples=False,
                             type_info=type_info, names=column_names(columns),
                             changelog=True)
+
+
+def inlined_grouping_input(t_env, query: str, named):
+    """A query of a table whose rows update, where that table is a grouping query
+    (`t_env.sql_query("SELECT k, COUNT(*) AS c FROM v GROUP BY k")`, then `.select(col('k')
+    .alias('a'), col('c'))`, `.rename_columns(...)`, or SQL over a view of it) as the same
+    query over the grouping query as a subquery: the projection of its changes above, and the
+    inputs it reads ((name, Table) pairs: the grouping query's in place of the table). None
+    for any other query, and for one whose inlined form does not split as a projection (a
+    WHERE over the grouping query's result...: refused by name where it is read). Flink
+    plans the query inline the same way (seen on PyFlink 1.20.5: the grouping query's -U /
+    +U pairs, renamed, in the same order)."""
+    import sqlglot
+    from sqlglot import exp
+    from pyflink_on_spark.table.sql import UnsupportedSqlError
+    from pyflink_on_spark.table.sql.grouping import split_grouping
+    from pyflink_on_spark.table.sql.translate import FLINK_DIALECT
+    from pyflink_on_spark.table.table import Table
+    from pyflink_on_spark.table.top_n_query import source_of
+    try:
+        tree = sqlglot.parse_one(query, read=FLINK_DIALECT)
+    except sqlglot.errors.ParseError:
+        return None
+    source = source_of(tree) if isinstance(tree, exp.Select) else None
+    if not isinstance(source, exp.Table) or source.args.get("db") or tree.args.get("joins"):
+        return None
+    view = next((t for n, t in named if n == source.name), None)
+    description = getattr(view, "_description", None)
+    grouping = getattr(description, "flink_query", None)
+    if grouping is None or not getattr(description, "streaming", False) or \
+            not view._updates():
+        return None
+    user = t_env._user_aggregates()
+    try:
+        if split_grouping(grouping, user).projection is not None:
+            return None         # a projection of one: refused below as before
+        source.replace(exp.Subquery(
+            this=sqlglot.parse_one(grouping, read=FLINK_DIALECT),
+            alias=exp.TableAlias(this=exp.to_identifier(source.alias_or_name))))
+        inlined = tree.sql(dialect=FLINK_DIALECT)
+        if split_grouping(inlined, user).projection is None:
+            return None
+    except (UnsupportedSqlError, sqlglot.errors.ParseError):
+        return None
+    inputs = [(n, t) for n, t in named if n != source.name]
+    inputs += [(n, t_env._views[n] if n in t_env._views and t_env._views[n]._description is d
+                else Table(d, t_env, getattr(d, "columns", None)))
+               for n, d in description.inputs if n not in dict(inputs)]
+    return inlined, inputs

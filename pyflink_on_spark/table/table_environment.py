@@ -215,6 +215,12 @@ class TableEnvironment(object):
                    for c in table._resolved_columns()] for name, table in named},
             functions.signatures(), self._is_streaming())
         top_n = translated.ranking is not None and self._is_streaming()
+        if self._is_streaming() and not top_n:
+            # a projection of a grouping query's changes (a select / rename of its columns)
+            from pyflink_on_spark.table.projected_changelog import inlined_grouping_input
+            inlined = inlined_grouping_input(self, query, named)
+            if inlined is not None:
+                return self._translated(*inlined)
         if top_n:
             # Flink's Top-N / deduplication: a keyed changelog (table/top_n_streams.py)
             from pyflink_on_spark.table.top_n_streams import (check_top_n_query,
