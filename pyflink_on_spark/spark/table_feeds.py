@@ -103,16 +103,23 @@ def _leaves(description) -> Iterator:
 
 
 def read_inputs(description: QueryTable) -> Tuple[Tuple[str, object], ...]:
-    """The inputs a query reads (a query is handed every view of its environment); all of
-    them when the query's tables cannot be told (sqlglot cannot parse it)."""
+    """The inputs a query reads (a query is handed every view of its environment); when
+    sqlglot cannot parse the query (a type or function its Spark reader does not know), the
+    views whose names stand in its text as whole words (table/sql/tokens.py mentions): not
+    every view, so that a view the query does not name (a table of an unbounded stream, a
+    refused table) cannot break it; a view it reads is among them (Spark then names what it
+    cannot run)."""
     from sqlglot.errors import ParseError
+    from pyflink_on_spark.table.sql.tokens import mentions
     try:
         # sqlglot reads `GROUP BY window(...)` (a group window) as a WINDOW clause; only
         # the table names matter here
         names = _table_names(re.sub(r"\bwindow\s*\(", "window_(", description.query,
                                     flags=re.IGNORECASE))
     except ParseError:
-        return tuple(description.inputs)
+        return tuple((name, view) for name, view in description.inputs
+                     if mentions(description.query, name) or
+                     mentions(description.query, name.replace("`", "``")))
     return tuple((name, view) for name, view in description.inputs if name in names)
 
 
