@@ -241,6 +241,18 @@ def test_queries_reading_a_jdbc_table_ship_psycopg():
                                       .map(lambda row: row[0], output_type=Types.INT()))
     assert needs(through_a_stream("j")) == list(PSYCOPG)
     assert needs(through_a_stream("g")) == []
+    # a DataStream job's stage reading the table (to_data_stream; an INSERT's job), as the
+    # job's sinks ask
+    from types import SimpleNamespace
+    from pyflink_on_spark.spark.package_shipping import native_packages
+    from pyflink_on_spark.specs.sources import TableSourceSpec
+
+    def job_needs(path):
+        source = TableSourceSpec(t_env.from_path(path)._description, ("id",))
+        spec = SimpleNamespace(config=SimpleNamespace(state_backend=None), operators=())
+        return native_packages(SimpleNamespace(stages=[SimpleNamespace(
+            source=SimpleNamespace(frame=source), spec=spec)]))
+    assert job_needs("j") == list(PSYCOPG) and job_needs("g") == []
 
 
 def test_the_group_key_is_the_upsert_key():
