@@ -94,8 +94,12 @@ def inlined_grouping_input(t_env, query: str, named):
     try:
         if split_grouping(grouping, user).projection is not None:
             return None         # a projection of one: refused below as before
+        grouped = _pruned(sqlglot.parse_one(grouping, read=FLINK_DIALECT), tree,
+                          [c.name for c in view._resolved_columns()])
+        if grouped is None:
+            return None
         source.replace(exp.Subquery(
-            this=sqlglot.parse_one(grouping, read=FLINK_DIALECT),
+            this=grouped,
             alias=exp.TableAlias(this=exp.to_identifier(source.alias_or_name))))
         inlined = tree.sql(dialect=FLINK_DIALECT)
         if split_grouping(inlined, user).projection is None:
@@ -107,3 +111,25 @@ def inlined_grouping_input(t_env, query: str, named):
                 else Table(d, t_env, getattr(d, "columns", None)))
                for n, d in description.inputs if n not in dict(inputs)]
     return inlined, inputs
+
+
+def _pruned(grouped, outer, names):
+    """The grouping query `grouped` (parsed; its result columns `names`) keeping only the
+    columns the `outer` query reads, each named as it was: Flink prunes the aggregate calls a
+    projection does not read, so its changes are those of the others (seen on PyFlink
+    1.20.5: a select of `k` alone over `SELECT k, COUNT(*) ... GROUP BY k` is `+I` per key,
+    nothing after; a select of `m, k` over `SELECT k, MAX(v) AS m, COUNT(*) AS c` emits
+    nothing when only the count changed). SELECT DISTINCT and a star keep every column; None
+    when the outer query reads none of them."""
+    from sqlglot import exp
+    if grouped.args.get("distinct") is not None or any(
+            isinstance(node, exp.Star) for node in outer.walk()):
+        return grouped
+    read = {c.name for c in outer.find_all(exp.Column)}
+    items = [exp.alias_(item.unalias() if isinstance(item, exp.Alias) else item,
+                        exp.to_identifier(name, quoted=True))
+             for item, name in zip(grouped.expressions, names) if name in read]
+    if not items:
+        return None
+    grouped.set("expressions", items)
+    return grouped
