@@ -121,6 +121,7 @@ def _projection(tree, subquery, render: Callable, user_aggregates: Collection[st
     if any(isinstance(node, exp.AggFunc) or isinstance(node, exp.Anonymous) and
            node.name.upper() in AGGREGATES for e in tree.expressions for node in e.walk()):
         raise _refused("an aggregate over a grouping query's result")
+    _prune(inner, tree, user_aggregates)
     inner_text = render(inner)
     grouping = split_grouping(inner_text, user_aggregates)
     if grouping.inner is not None:
@@ -128,6 +129,24 @@ def _projection(tree, subquery, render: Callable, user_aggregates: Collection[st
     return replace(grouping, inner=inner_text,
                    projection=", ".join(render(e) for e in tree.expressions),
                    projected_from=subquery.alias_or_name or "__grouped")
+
+
+def _prune(inner, tree, user_aggregates: Collection[str]) -> None:
+    """Drops from the grouping query `inner` the named columns the projection `tree` does not
+    read, as Flink prunes unread aggregate calls (seen on PyFlink 1.20.5: `SELECT k FROM
+    (SELECT k, COUNT(*) AS c ... GROUP BY k)` is +I per key and nothing after, the count's
+    changes gone). Kept whole: SELECT DISTINCT (its items are its keys), a star, a Python
+    aggregate's call (Table.aggregate's ROW fields), or when nothing named would be left."""
+    from sqlglot import exp
+    if inner.args.get("distinct") is not None or any(
+            isinstance(node, exp.Star) for e in tree.expressions for node in e.walk()) or any(
+            isinstance(node, exp.Anonymous) and node.name.lower() in user_aggregates
+            for node in inner.walk()):
+        return
+    read = {c.name for e in tree.expressions for c in e.find_all(exp.Column)}
+    kept = [e for e in inner.expressions if not e.alias_or_name or e.alias_or_name in read]
+    if any(e.alias_or_name for e in kept):
+        inner.set("expressions", kept)
 
 
 def aggregate_item(item, name: str, text: str, args: List[str], render: Callable,

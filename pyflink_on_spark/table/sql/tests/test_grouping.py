@@ -34,3 +34,16 @@ def test_other_shapes_are_refused_naming_the_construct(query, named):
     with pytest.raises(UnsupportedSqlError, match="^" + named.replace("(", r"\(")
                        .replace(")", r"\)").replace("+", r"\+")):
         split_grouping(query)
+
+
+def test_a_projection_prunes_the_grouping_columns_it_does_not_read():
+    # as Flink prunes unread aggregate calls (seen on PyFlink 1.20.5: `SELECT k FROM (SELECT
+    # k, COUNT(*) ...)` is +I per key, nothing after): the changes are the kept aggregates'
+    keys_only = split_grouping("SELECT k AS a FROM (SELECT k, COUNT(*) AS c FROM v GROUP BY k) "
+                               "AS g")
+    assert keys_only.items == (("key", 0),) and keys_only.projection == "k AS a"
+    count = split_grouping("SELECT c + 1 FROM (SELECT k, MAX(x) AS m, COUNT(*) AS c FROM v "
+                           "GROUP BY k) AS g")
+    assert count.keys == 1 and count.items == (("aggregate", ("COUNT", None)),)
+    star = split_grouping("SELECT * FROM (SELECT k, COUNT(*) AS c FROM v GROUP BY k) AS g")
+    assert star.items == (("key", 0), ("aggregate", ("COUNT", None)))
