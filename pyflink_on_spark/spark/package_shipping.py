@@ -330,21 +330,19 @@ def job_reads_postgresql(job) -> bool:
 
 def table_reads_postgresql(description) -> bool:
     """A table description (specs/tables.py) reads a jdbc table of PostgreSQL: a scan whose
-    tasks read through psycopg (table/jdbc_tables.py ScanRows). Of a query's inputs, those
+    tasks read through psycopg (its rows say so: table/jdbc_tables.py ScanRows). Of a query's inputs, those
     it reads; a table made from a DataStream, the tables its graph's sources read."""
     from pyflink_on_spark.graph.transformations import SourceTransformation
     from pyflink_on_spark.spark.table_feeds import read_inputs
     from pyflink_on_spark.specs.sources import TableSourceSpec
     from pyflink_on_spark.specs.tables import (GeneratedTable, QueryTable, RenamedTable,
                                                RowtimeTable, StreamTable)
-    from pyflink_on_spark.table.jdbc_tables import ScanRows
     if isinstance(description, QueryTable):
         return any(table_reads_postgresql(view) for _name, view in read_inputs(description))
     if isinstance(description, (RenamedTable, RowtimeTable)):
         return table_reads_postgresql(description.input)
     if isinstance(description, GeneratedTable):
-        return isinstance(description.rows, ScanRows) and \
-            description.rows.options.url.startswith("jdbc:postgresql:")
+        return bool(getattr(description.rows, "reads_postgresql", False))
     if isinstance(description, StreamTable):
         seen, stack = set(), list(description.sinks)
         while stack:

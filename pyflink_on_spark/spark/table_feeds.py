@@ -105,12 +105,12 @@ def _leaves(description) -> Iterator:
 def read_inputs(description: QueryTable) -> Tuple[Tuple[str, object], ...]:
     """The inputs a query reads (a query is handed every view of its environment); when
     sqlglot cannot parse the query (a type or function its Spark reader does not know), the
-    views whose names stand in its text as whole words (table/sql/tokens.py mentions): not
+    views whose names stand in its text as whole words (specs/tables.py mentions): not
     every view, so that a view the query does not name (a table of an unbounded stream, a
     refused table) cannot break it; a view it reads is among them (Spark then names what it
     cannot run)."""
     from sqlglot.errors import ParseError
-    from pyflink_on_spark.table.sql.tokens import mentions
+    from pyflink_on_spark.specs.tables import mentions
     try:
         # sqlglot reads `GROUP BY window(...)` (a group window) as a WINDOW clause; only
         # the table names matter here

@@ -338,8 +338,15 @@ def _generated_frame(description: GeneratedTable, session):
 
 
 def _generator(rows, parallelism: int, schema: pa.Schema):
+    reads_postgresql = getattr(rows, "reads_postgresql", False)   # a jdbc table's scan
+
     def generate(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
         from itertools import islice
+        if reads_postgresql:
+            # psycopg, when package_shipping shipped it (a plain Spark SQL task: no
+            # stage_task.prepare_worker here)
+            from pyflink_on_spark.spark.package_shipping import use_native_packages
+            use_native_packages()
         for batch in batches:
             for subtask in batch.column(0).to_pylist():
                 generated = iter(rows(subtask, parallelism))

@@ -7,6 +7,13 @@ from dataclasses import dataclass, field
 from typing import Any, Optional, Tuple
 
 
+def mentions(query: str, name: str) -> bool:
+    """Whether `name` (a table or view name) stands in the query's text as a whole word: a
+    query's inputs are found so, as the views it may read."""
+    import re
+    return re.search(r"(?<![\w$])%s(?![\w$])" % re.escape(name), query) is not None
+
+
 @dataclass(frozen=True)
 class TableColumn:
     """A column as Flink's planner types it: `sql_type` is Flink's SQL type text without

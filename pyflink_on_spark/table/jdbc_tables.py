@@ -350,10 +350,14 @@ class ScanRows:
         return [(select.replace("%", "%%") + where, split)
                 for split in ordered[subtask::parallelism]]
 
+    @property
+    def reads_postgresql(self) -> bool:
+        """The scan's tasks need psycopg: spark/package_shipping.py ships it to executors
+        that lack it and puts it on their sys.path (spark/table_frames.py)."""
+        return self.options.url.startswith("jdbc:postgresql:")
+
     def __call__(self, subtask: int, parallelism: int):
         from pyflink_on_spark.codecs.jdbc.drivers import driver_for
-        from pyflink_on_spark.spark.package_shipping import use_native_packages
-        use_native_packages()      # psycopg, when shipped (spark/package_shipping.py PSYCOPG)
         queries = self.queries(subtask, parallelism)
         if not queries:
             return

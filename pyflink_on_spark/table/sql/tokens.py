@@ -4,6 +4,8 @@ handed on as the text the user wrote)."""
 from dataclasses import dataclass
 from typing import List
 
+# (the query-text test lives with the table specs: the Spark layer reads queries' inputs too)
+from pyflink_on_spark.specs.tables import mentions
 from pyflink_on_spark.table.sql.errors import UnsupportedSqlError
 
 __all__ = ['Token', 'mentions', 'tokenize', 'unquote_string']
@@ -26,13 +28,6 @@ _SYMBOLS_2 = ('<=', '>=', '<>', '!=', '||', '::')
 
 def unquote_string(body: str) -> str:
     return body.replace("''", "'")
-
-
-def mentions(query: str, name: str) -> bool:
-    """Whether `name` (a table or view name) stands in the query's text as a whole word: a
-    query's inputs are found so, as the views it may read."""
-    import re
-    return re.search(r"(?<![\w$])%s(?![\w$])" % re.escape(name), query) is not None
 
 
 def tokenize(sql: str) -> List[Token]:
