@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from pyflink_on_spark.specs.tables import TableColumn
 
-__all__ = ['projected_changes', 'projected_changelog_stream', 'inlined_grouping_input']
+__all__ = ['projected_changes', 'projected_changelog_stream', 'inlined_grouping_input',
+           'updating_grouping_view', 'inputs_in_place_of']
 
 # the keyed aggregate's changes: the column holding each change's RowKind value
 _CHANGE_KIND = "__change_kind"
@@ -75,7 +76,6 @@ def inlined_grouping_input(t_env, query: str, named):
     from pyflink_on_spark.table.sql import UnsupportedSqlError
     from pyflink_on_spark.table.sql.grouping import split_grouping
     from pyflink_on_spark.table.sql.translate import FLINK_DIALECT
-    from pyflink_on_spark.table.table import Table
     from pyflink_on_spark.table.top_n_query import source_of
     try:
         tree = sqlglot.parse_one(query, read=FLINK_DIALECT)
@@ -84,12 +84,10 @@ def inlined_grouping_input(t_env, query: str, named):
     source = source_of(tree) if isinstance(tree, exp.Select) else None
     if not isinstance(source, exp.Table) or source.args.get("db") or tree.args.get("joins"):
         return None
-    view = next((t for n, t in named if n == source.name), None)
-    description = getattr(view, "_description", None)
-    grouping = getattr(description, "flink_query", None)
-    if grouping is None or not getattr(description, "streaming", False) or \
-            not view._updates():
+    view = updating_grouping_view(named, source.name)
+    if view is None:
         return None
+    description, grouping = view._description, view._description.flink_query
     user = t_env._user_aggregates()
     try:
         if split_grouping(grouping, user).projection is not None:
@@ -106,11 +104,29 @@ def inlined_grouping_input(t_env, query: str, named):
             return None
     except (UnsupportedSqlError, sqlglot.errors.ParseError):
         return None
-    inputs = [(n, t) for n, t in named if n != source.name]
+    return inlined, inputs_in_place_of(t_env, named, source.name, description)
+
+
+def updating_grouping_view(named, name: str):
+    """The input `name` of a query ((name, Table) pairs) when it is a grouping query whose
+    rows update in STREAMING mode (its query inlined by the callers), else None."""
+    view = next((t for n, t in named if n == name), None)
+    description = getattr(view, "_description", None)
+    if getattr(description, "flink_query", None) is None or \
+            not getattr(description, "streaming", False) or not view._updates():
+        return None
+    return view
+
+
+def inputs_in_place_of(t_env, named, name: str, description):
+    """A query's inputs ((name, Table) pairs) with the inputs of the query `description`
+    (the view `name`, inlined as a subquery) in place of that view."""
+    from pyflink_on_spark.table.table import Table
+    inputs = [(n, t) for n, t in named if n != name]
     inputs += [(n, t_env._views[n] if n in t_env._views and t_env._views[n]._description is d
                 else Table(d, t_env, getattr(d, "columns", None)))
                for n, d in description.inputs if n not in dict(inputs)]
-    return inlined, inputs
+    return inputs
 
 
 def _pruned(grouped, outer, names):

@@ -145,8 +145,9 @@ def inlined_grouping_view(t_env, query: str, named):
     the same way (seen: the same changelog either way)."""
     import sqlglot
     from sqlglot import exp
+    from pyflink_on_spark.table.projected_changelog import (inputs_in_place_of,
+                                                            updating_grouping_view)
     from pyflink_on_spark.table.sql.translate import FLINK_DIALECT
-    from pyflink_on_spark.table.table import Table
     from pyflink_on_spark.table.top_n_query import source_of
     try:
         tree = sqlglot.parse_one(query, read=FLINK_DIALECT)
@@ -161,12 +162,10 @@ def inlined_grouping_view(t_env, query: str, named):
             isinstance(w.this, exp.Anonymous) and w.this.name.upper() == "ROW_NUMBER"
             for w in middle.find_all(exp.Window)):
         return None
-    view = next((t for n, t in named if n == ranked.name), None)
-    description = getattr(view, "_description", None)
-    grouping = getattr(description, "flink_query", None)
-    if grouping is None or not getattr(description, "streaming", False) or \
-            not view._updates():
+    view = updating_grouping_view(named, ranked.name)
+    if view is None:
         return None
+    description, grouping = view._description, view._description.flink_query
     try:
         grouping_tree = sqlglot.parse_one(grouping, read=FLINK_DIALECT)
     except sqlglot.errors.ParseError:
@@ -176,11 +175,8 @@ def inlined_grouping_view(t_env, query: str, named):
     ranked.replace(exp.Subquery(this=grouping_tree,
                                 alias=exp.TableAlias(this=exp.to_identifier(
                                     ranked.alias_or_name))))
-    inputs = [(n, t) for n, t in named if n != ranked.name]
-    inputs += [(n, t_env._views[n] if n in t_env._views and t_env._views[n]._description is d
-                else Table(d, t_env, getattr(d, "columns", None)))
-               for n, d in description.inputs if n not in dict(inputs)]
-    return tree.sql(dialect=FLINK_DIALECT), inputs
+    return tree.sql(dialect=FLINK_DIALECT), inputs_in_place_of(t_env, named, ranked.name,
+                                                               description)
 
 
 def _split(t_env, query: str, inputs):
