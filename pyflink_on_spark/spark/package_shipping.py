@@ -330,31 +330,19 @@ def job_reads_postgresql(job) -> bool:
 
 def table_reads_postgresql(description) -> bool:
     """A table description (specs/tables.py) reads a jdbc table of PostgreSQL: a scan whose
-    tasks read through psycopg (its rows say so: table/jdbc_tables.py ScanRows). Of a query's inputs, those
-    it reads; a table made from a DataStream, the tables its graph's sources read."""
-    from pyflink_on_spark.graph.transformations import SourceTransformation
-    from pyflink_on_spark.spark.table_feeds import read_inputs
+    tasks read through psycopg (its rows say so: table/jdbc_tables.py ScanRows), among the
+    tables it reads in the end; for a table made from a DataStream, among the tables its
+    graph's sources read."""
+    from pyflink_on_spark.spark.table_feeds import leaves, stream_sources
     from pyflink_on_spark.specs.sources import TableSourceSpec
-    from pyflink_on_spark.specs.tables import (GeneratedTable, QueryTable, RenamedTable,
-                                               RowtimeTable, StreamTable)
-    if isinstance(description, QueryTable):
-        return any(table_reads_postgresql(view) for _name, view in read_inputs(description))
-    if isinstance(description, (RenamedTable, RowtimeTable)):
-        return table_reads_postgresql(description.input)
-    if isinstance(description, GeneratedTable):
-        return bool(getattr(description.rows, "reads_postgresql", False))
-    if isinstance(description, StreamTable):
-        seen, stack = set(), list(description.sinks)
-        while stack:
-            node = stack.pop()
-            if node.id in seen:
-                continue
-            seen.add(node.id)
-            if isinstance(node, SourceTransformation) and \
-                    isinstance(node.source, TableSourceSpec) and \
-                    table_reads_postgresql(node.source.table):
-                return True
-            stack.extend(node.inputs)
+    from pyflink_on_spark.specs.tables import GeneratedTable, StreamTable
+    for leaf in leaves(description):
+        if isinstance(leaf, GeneratedTable) and getattr(leaf.rows, "reads_postgresql", False):
+            return True
+        if isinstance(leaf, StreamTable) and any(
+                isinstance(node.source, TableSourceSpec) and
+                table_reads_postgresql(node.source.table) for node in stream_sources(leaf)):
+            return True
     return False
 
 

@@ -86,18 +86,19 @@ def with_table_feeds(job: CompiledJob, sinks: List,
 def streams_of(description) -> Iterator[StreamTable]:
     """The StreamTables a table description reads (each once, in the order met)."""
     seen = set()
-    for leaf in _leaves(description):
+    for leaf in leaves(description):
         if isinstance(leaf, StreamTable) and leaf.collect_sink_id not in seen:
             seen.add(leaf.collect_sink_id)
             yield leaf
 
 
-def _leaves(description) -> Iterator:
+def leaves(description) -> Iterator:
+    """The tables a description reads in the end: through queries' inputs and renames."""
     if isinstance(description, QueryTable):
         for _name, view in read_inputs(description):
-            yield from _leaves(view)
+            yield from leaves(view)
     elif isinstance(description, (RenamedTable, RowtimeTable)):
-        yield from _leaves(description.input)
+        yield from leaves(description.input)
     else:
         yield description
 
@@ -129,18 +130,22 @@ def reads_unbounded(description) -> bool:
 
 
 def _is_unbounded(stream: StreamTable) -> bool:
-    from pyflink_on_spark.graph.transformations import SourceTransformation
     from pyflink_on_spark.spark.streaming.sources import is_unbounded_source
+    return any(is_unbounded_source(node.source) for node in stream_sources(stream))
+
+
+def stream_sources(stream: StreamTable) -> Iterator:
+    """The source nodes (SourceTransformation) of a DataStream table's graph, each once."""
+    from pyflink_on_spark.graph.transformations import SourceTransformation
     seen, stack = set(), list(stream.sinks)
     while stack:
         node = stack.pop()
         if node.id in seen:
             continue
         seen.add(node.id)
-        if isinstance(node, SourceTransformation) and is_unbounded_source(node.source):
-            return True
+        if isinstance(node, SourceTransformation):
+            yield node
         stack.extend(node.inputs)
-    return False
 
 
 def pruned(description):
@@ -157,7 +162,7 @@ def pruned(description):
 def check_stateless(description) -> None:
     """Raises NotImplementedError, naming the construct, for a table over unbounded streams
     that is more than a row-by-row query of them."""
-    for leaf in _leaves(description):
+    for leaf in leaves(description):
         if not isinstance(leaf, StreamTable):
             raise NotImplementedError(
                 "a query over an unbounded stream and a %s table: pyflink_on_spark runs "
