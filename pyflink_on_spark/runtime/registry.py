@@ -30,6 +30,7 @@ from pyflink_on_spark.runtime.operators.jdbc_upsert_sink import JdbcUpsertSinkOp
 from pyflink_on_spark.runtime.operators.kafka_sink import KafkaSinkOperator
 from pyflink_on_spark.runtime.operators.kafka_transactional_sink import (
     KafkaTransactionalSinkOperator)
+from pyflink_on_spark.runtime.operators.upsert_kafka_sink import UpsertBufferKafkaSinkOperator
 from pyflink_on_spark.runtime.operators.keyed_process import KeyedProcessOperator
 from pyflink_on_spark.runtime.operators.process import (
     FilterOperator, FlatMapOperator, MapOperator, ProcessOperator)
@@ -89,6 +90,7 @@ BUILDERS: Dict[type, Builder] = {
     sinks.JdbcSinkSpec: lambda s, c: JdbcSinkOperator(s),
     sinks.JdbcUpsertSinkSpec: lambda s, c: JdbcUpsertSinkOperator(s),
     sinks.KafkaSinkSpec: lambda s, c: KafkaSinkOperator(s),
+    sinks.KafkaUpsertBufferSinkSpec: lambda s, c: UpsertBufferKafkaSinkOperator(s),
     sinks.KafkaTransactionalSinkSpec: lambda s, c: KafkaTransactionalSinkOperator(s),
     sinks.RabbitMQSinkSpec: lambda s, c: RabbitMQSinkOperator(s),
     sinks.CassandraSinkSpec: lambda s, c: CassandraSinkOperator(s),

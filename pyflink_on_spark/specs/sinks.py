@@ -94,6 +94,16 @@ class KafkaSinkSpec:
 
 
 @dataclass(frozen=True)
+class KafkaUpsertBufferSinkSpec(KafkaSinkSpec):
+    """An upsert-kafka table's sink with sink.buffer-flush.* (table/upsert_kafka_tables.py):
+    the encoded records reduced by (topic, key) in a buffer, each key's last one written
+    when the buffer holds `max_rows` keys, when `interval_ms` passed since the last flush,
+    and at the end of input or of each micro-batch (Flink's ReducingUpsertWriter)."""
+    max_rows: int = 0
+    interval_ms: int = 0
+
+
+@dataclass(frozen=True)
 class KafkaTransactionalSinkSpec:
     """KafkaSink / FlinkKafkaProducer with EXACTLY_ONCE: the sink's tasks encode the records
     as `records` says and produce them in Kafka transactions of their own, one

@@ -45,6 +45,9 @@ def connector_table(create_table, t_env):
     if connector == "kafka":                    # a source: table/kafka_tables.py
         from pyflink_on_spark.table.kafka_tables import kafka_table
         return kafka_table(create_table, t_env)
+    if connector == "upsert-kafka":             # a sink: table/upsert_kafka_tables.py
+        from pyflink_on_spark.table.upsert_kafka_tables import upsert_kafka_table
+        return upsert_kafka_table(create_table, t_env)
     if connector == "jdbc":                     # a source and a sink: table/jdbc_tables.py
         from pyflink_on_spark.table.jdbc_tables import jdbc_table
         return jdbc_table(create_table, t_env)
@@ -54,7 +57,7 @@ def connector_table(create_table, t_env):
     if connector not in RUNNING_CONNECTORS:
         raise NotImplementedError(
             "a table of the %r connector is not supported by pyflink_on_spark's Table API "
-            "yet (connectors that run: %s, kafka and jdbc; docs/table.md)"
+            "yet (connectors that run: %s, kafka, upsert-kafka and jdbc; docs/table.md)"
             % (connector, ", ".join(RUNNING_CONNECTORS)))
     validate_datagen(create_table)
     physical = tuple(flink_column(c.name, c.data_type) for c in create_table.physical_columns)

@@ -38,6 +38,10 @@ def _target(t_env, path: str):
     jdbc = jdbc_sink(t_env, path)
     if jdbc is not None:
         return jdbc
+    from pyflink_on_spark.table.upsert_kafka_tables import upsert_kafka_sink
+    upsert = upsert_kafka_sink(t_env, path)
+    if upsert is not None:
+        return upsert
     table = t_env.from_path(path)
     description = table._description
     if not isinstance(description, ConnectorTable):
@@ -67,13 +71,14 @@ def table_insert(t_env, path: str, table, overwrite: bool = False):
         if table._updates():
             raise NotImplementedError(
                 "INSERT INTO kafka table %r of a table whose rows update (a grouping query in "
-                "STREAMING mode): the %s format takes insert-only rows (docs/table.md)"
+                "STREAMING mode): the %s format takes insert-only rows (an upsert-kafka table "
+                "takes them; docs/table.md)"
                 % (path, target.fmt))
         return StreamInsert(table, target, max(t_env._parallelism(), 1))
     parallelism = max(target.parallelism or input_parallelism(
         table._description, t_env._parallelism(), t_env._env.get_parallelism()), 1)
-    if target.connector == "jdbc":          # table/jdbc_tables.py: a JdbcSink's writer
-        target.check_insert(table, path)
+    if target.connector in ("jdbc", "upsert-kafka"):    # table/jdbc_tables.py,
+        target.check_insert(table, path)                # upsert_kafka_tables.py
         return StreamInsert(table, target, parallelism)
     if target.connector in ("print", "blackhole") and \
             t_env._executor().table_reads_unbounded(table._description):
@@ -218,7 +223,7 @@ def _add_sink(t_env, insert: StreamInsert) -> None:
     bridge = t_env if isinstance(t_env, StreamTableEnvironment) else \
         StreamTableEnvironment(t_env._env, t_env._settings)
     target = insert.target
-    if getattr(target, "connector", None) == "jdbc":      # table/jdbc_tables.py
+    if getattr(target, "connector", None) in ("jdbc", "upsert-kafka"):
         target.add_sink(bridge, insert.table, insert.parallelism)
         return
     table = _cast_to(bridge, insert.table, target.columns)
