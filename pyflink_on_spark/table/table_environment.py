@@ -216,9 +216,11 @@ class TableEnvironment(object):
             functions.signatures(), self._is_streaming())
         top_n = translated.ranking is not None and self._is_streaming()
         if self._is_streaming() and not top_n:
-            # a projection of a grouping query's changes (a select / rename of its columns)
+            # a projection / filter of a grouping query's changes (a select, rename or
+            # where of its columns, HAVING: table/projected_changelog.py)
             from pyflink_on_spark.table.projected_changelog import inlined_grouping_input
-            inlined = inlined_grouping_input(self, query, named)
+            inlined = inlined_grouping_input(self, query, named,
+                                             [n for n, _ in translated.columns])
             if inlined is not None:
                 return self._translated(*inlined)
         if top_n:

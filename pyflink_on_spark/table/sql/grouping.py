@@ -38,6 +38,9 @@ class Grouping:
     inner: Optional[str] = None
     projection: Optional[str] = None
     projected_from: Optional[str] = None
+    # the filter of those rows (Flink SQL over the grouping query's columns: a WHERE over
+    # its result, Table.where / filter, HAVING), applied to each change on its own; or None
+    condition: Optional[str] = None
 
 
 def split_grouping(query: str, user_aggregates: Collection[str] = ()) -> Grouping:
@@ -102,18 +105,26 @@ def split_grouping(query: str, user_aggregates: Collection[str] = ()) -> Groupin
 
 def _projection(tree, subquery, render: Callable, user_aggregates: Collection[str]
                 ) -> Grouping:
-    """A select of expressions over a grouping query's columns: the grouping query split,
-    and the projection each change goes through (row by row, as Flink's Calc after its
-    aggregate: a change of the aggregate values is a change of the projected row)."""
+    """A select of expressions over a grouping query's columns, maybe filtered: the grouping
+    query split, and the projection and filter each change goes through (row by row, as
+    Flink's Calc after its aggregate: a change of the aggregate values is a change of the
+    projected row; a change row that fails the filter is dropped on its own, seen on PyFlink
+    1.20.5: `+U` without a `+I` before it when a group's count reaches `c > 1`, `-U` without
+    a `+U` after it when it leaves the range). Plain selects over plain selects over the
+    grouping query (a select of a select, of a filter) merge into one, as Flink merges its
+    Calcs."""
     from dataclasses import replace
     from sqlglot import exp
     inner = subquery.this
-    if not isinstance(inner, exp.Select) or inner.args.get("group") is None and not any(
-            isinstance(node, exp.AggFunc) or isinstance(node, exp.Anonymous) and
-            node.name.lower() in user_aggregates for node in inner.walk()):
+    while isinstance(inner, exp.Select) and not _groups(inner, user_aggregates):
+        below = _source(inner)
+        if not isinstance(below, exp.Subquery):
+            raise _refused("a subquery as the input")
+        _merge(tree, inner, below)
+        subquery, inner = below, below.this
+    if not isinstance(inner, exp.Select):
         raise _refused("a subquery as the input")
-    for what, present in (("WHERE over a grouping query's result", tree.args.get("where")),
-                          ("GROUP BY over a grouping query's result", tree.args.get("group")),
+    for what, present in (("GROUP BY over a grouping query's result", tree.args.get("group")),
                           ("DISTINCT over a grouping query's result",
                            tree.args.get("distinct"))):
         if present is not None:
@@ -121,6 +132,7 @@ def _projection(tree, subquery, render: Callable, user_aggregates: Collection[st
     if any(isinstance(node, exp.AggFunc) or isinstance(node, exp.Anonymous) and
            node.name.upper() in AGGREGATES for e in tree.expressions for node in e.walk()):
         raise _refused("an aggregate over a grouping query's result")
+    where = tree.args.get("where")
     _prune(inner, tree, user_aggregates)
     inner_text = render(inner)
     grouping = split_grouping(inner_text, user_aggregates)
@@ -128,22 +140,100 @@ def _projection(tree, subquery, render: Callable, user_aggregates: Collection[st
         raise _refused("a projection of a projection of a grouping query")
     return replace(grouping, inner=inner_text,
                    projection=", ".join(render(e) for e in tree.expressions),
-                   projected_from=subquery.alias_or_name or "__grouped")
+                   projected_from=subquery.alias_or_name or "__grouped",
+                   condition=render(where.this) if where is not None else None)
+
+
+_PLAIN_SELECT_ARGS = ("group", "having", "distinct", "order", "limit", "joins", "windows",
+                      "qualify", "with")
+
+
+def _groups(select, user_aggregates: Collection[str]) -> bool:
+    """Whether the SELECT itself groups (GROUP BY, DISTINCT, an aggregate call in its select
+    list: not in a subquery it reads)."""
+    from sqlglot import exp
+    return select.args.get("group") is not None or \
+        select.args.get("distinct") is not None or any(
+            isinstance(node, exp.AggFunc) or isinstance(node, exp.Anonymous) and
+            (node.name.upper() in AGGREGATES or node.name.lower() in user_aggregates)
+            for e in select.expressions for node in e.walk())
+
+
+def _source(select):
+    from sqlglot import exp
+    source = select.args.get("from_") or select.args.get("from")
+    return source.this if isinstance(source, exp.From) else None
+
+
+def _merge(outer, middle, below) -> None:
+    """Rewrites the SELECT `outer` over the plain SELECT `middle` (no grouping) as one SELECT
+    over `middle`'s input `below`: `outer`'s column references become `middle`'s
+    expressions of those names, its star `middle`'s items, its WHERE `middle`'s WHERE and
+    its own. Flink merges the Calcs the same way (a select of a select over an updating
+    table is one projection of its changes, seen on PyFlink 1.20.5)."""
+    from sqlglot import exp
+    for arg in _PLAIN_SELECT_ARGS:
+        if middle.args.get(arg):
+            raise _refused("%s in a select over a grouping query's result"
+                           % arg.upper().replace("_", " "))
+    stars = [e for e in middle.expressions if isinstance(e, exp.Star)]
+    if stars and len(middle.expressions) > 1:
+        raise _refused("a star beside other columns in a select over a grouping query's "
+                       "result")
+    mapping = None if stars else {e.alias_or_name: e.unalias() for e in middle.expressions}
+    if mapping is not None and "" in mapping:
+        raise _refused("an unnamed column in a select over a grouping query's result")
+
+    def substituted(e):
+        def swap(node):
+            if not isinstance(node, exp.Column) or isinstance(node.this, exp.Star):
+                return node
+            if mapping is None:
+                return exp.column(node.this.copy())
+            if node.name not in mapping:
+                raise _refused("the column %s over a grouping query's result" % node.sql())
+            body = mapping[node.name].copy()
+            return body if isinstance(body, (exp.Column, exp.Literal)) else exp.Paren(
+                this=body)
+        return e.transform(swap)
+
+    items = []
+    for item in outer.expressions:
+        if isinstance(item, exp.Star):
+            items += [item] if mapping is None else [
+                exp.alias_(body.copy(), exp.to_identifier(name, quoted=True))
+                for name, body in mapping.items()]
+            continue
+        name = item.alias_or_name
+        body = substituted(item.unalias() if isinstance(item, exp.Alias) else item)
+        items.append(exp.alias_(body, exp.to_identifier(name, quoted=True))
+                     if name and body.alias_or_name != name else body)
+    conditions = [w.this.copy() for w in (middle.args.get("where"),) if w is not None]
+    where = outer.args.get("where")
+    if where is not None:
+        conditions.append(substituted(where.this))
+    outer.set("expressions", items)
+    outer.set("where", exp.Where(this=exp.and_(*conditions)) if conditions else None)
+    source = outer.args.get("from_") or outer.args.get("from")
+    source.set("this", below)
 
 
 def _prune(inner, tree, user_aggregates: Collection[str]) -> None:
-    """Drops from the grouping query `inner` the named columns the projection `tree` does not
-    read, as Flink prunes unread aggregate calls (seen on PyFlink 1.20.5: `SELECT k FROM
-    (SELECT k, COUNT(*) AS c ... GROUP BY k)` is +I per key and nothing after, the count's
-    changes gone). Kept whole: SELECT DISTINCT (its items are its keys), a star, a Python
-    aggregate's call (Table.aggregate's ROW fields), or when nothing named would be left."""
+    """Drops from the grouping query `inner` the named columns the projection `tree` (its
+    select list and WHERE) does not read, as Flink prunes unread aggregate calls (seen on
+    PyFlink 1.20.5: `SELECT k FROM (SELECT k, COUNT(*) AS c ... GROUP BY k)` is +I per key
+    and nothing after, the count's changes gone). Kept whole: SELECT DISTINCT (its items are
+    its keys), a star, a Python aggregate's call (Table.aggregate's ROW fields), or when
+    nothing named would be left."""
     from sqlglot import exp
     if inner.args.get("distinct") is not None or any(
             isinstance(node, exp.Star) for e in tree.expressions for node in e.walk()) or any(
             isinstance(node, exp.Anonymous) and node.name.lower() in user_aggregates
             for node in inner.walk()):
         return
-    read = {c.name for e in tree.expressions for c in e.find_all(exp.Column)}
+    where = tree.args.get("where")
+    read = {c.name for e in list(tree.expressions) + ([where] if where else [])
+            for c in e.find_all(exp.Column)}
     kept = [e for e in inner.expressions if not e.alias_or_name or e.alias_or_name in read]
     if any(e.alias_or_name for e in kept):
         inner.set("expressions", kept)

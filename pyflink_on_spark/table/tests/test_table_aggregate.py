@@ -136,8 +136,11 @@ def test_a_projection_of_a_grouping_query_splits_into_it_and_its_select_list():
     assert grouping.projection == "k, (s + 1) AS `_c1`, mm_m * 0 AS z"
     assert grouping.projected_from == "g"
     assert split_grouping("SELECT k, SUM(v) FROM t GROUP BY k").projection is None
-    for query, what in (("SELECT * FROM (SELECT k, SUM(v) AS s FROM t GROUP BY k) AS g "
-                         "WHERE s > 1", "WHERE over a grouping query's result"),
+    # a WHERE over its rows is the filter of each change (test_filtered_changelog.py)
+    assert split_grouping("SELECT * FROM (SELECT k, SUM(v) AS s FROM t GROUP BY k) AS g "
+                          "WHERE s > 1").condition == "s > 1"
+    for query, what in (("SELECT k FROM (SELECT k, SUM(v) AS s FROM t GROUP BY k) AS g "
+                         "GROUP BY k", "GROUP BY over a grouping query's result"),
                         ("SELECT MAX(s) FROM (SELECT k, SUM(v) AS s FROM t GROUP BY k) AS g",
                          "an aggregate over a grouping query's result"),
                         ("SELECT a + 1 FROM (SELECT a FROM t) AS g", "a subquery as the input")):
