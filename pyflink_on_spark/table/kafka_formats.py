@@ -10,6 +10,8 @@ import json
 import re
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
+from pyflink_on_spark.common.serialization import SimpleStringSchema
+
 FORMATS = ("json", "csv", "raw")
 # the format options with a meaning here, per format (others are refused naming them)
 OPTIONS = {
@@ -81,6 +83,29 @@ def _integer(node, sql_type: str) -> int:
     return value
 
 
+class Tombstone:
+    """A Kafka record of a null value, as TableValueSchema gives it (a deserializer's None
+    would skip the record)."""
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Tombstone)
+
+    def __hash__(self) -> int:
+        return 0
+
+
+class TableValueSchema(SimpleStringSchema):
+    """The kafka table source's value deserializer: SimpleStringSchema's UTF-8 text, a
+    Tombstone for a null value (which SimpleStringSchema cannot decode)."""
+
+    def _deserialize(self, message):
+        return Tombstone() if message is None else SimpleStringSchema._deserialize(self, message)
+
+
+def table_value_schema() -> TableValueSchema:
+    return TableValueSchema()
+
+
 class RowDecoder:
     """A Kafka value (text) -> a Row of the table's columns, or None when the format skips
     it (`*.ignore-parse-errors`)."""
@@ -97,7 +122,13 @@ class RowDecoder:
 
     def __call__(self, value: Optional[str]):
         from pyflink_on_spark.common.types import Row
-        if value is None:       # a tombstone: Flink's formats give no row
+        if value is None or isinstance(value, Tombstone):
+            # a tombstone: seen on PyFlink 1.20.5, the raw format gives a row of NULL
+            # (compat_tests/cases/kafka/table_upsert.py); json and csv give no row
+            if self.fmt == "raw":
+                row = Row(None)
+                row.set_field_names(self.names)
+                return row
             return None
         try:
             fields = self._fields(value)

@@ -76,11 +76,11 @@ def kafka_table(create_table, t_env):
     """The Table of a kafka CREATE TABLE (table/sql CreateTable)."""
     from dataclasses import replace
     from pyflink_on_spark.common import Types, WatermarkStrategy
-    from pyflink_on_spark.common.serialization import SimpleStringSchema
     from pyflink_on_spark.datastream.connectors.kafka import (KafkaOffsetsInitializer,
                                                               KafkaSource)
     from pyflink_on_spark.table.connector_tables import flink_column
-    from pyflink_on_spark.table.kafka_formats import FORMATS, OPTIONS, RowDecoder
+    from pyflink_on_spark.table.kafka_formats import (FORMATS, OPTIONS, RowDecoder,
+                                                      table_value_schema)
     options = dict(create_table.options)
     fmt = options.get("value.format", options.get("format"))
     if fmt is None:
@@ -106,7 +106,7 @@ def kafka_table(create_table, t_env):
     builder = KafkaSource.builder() \
         .set_bootstrap_servers(_required(options, "properties.bootstrap.servers")) \
         .set_topics(_required(options, "topic")) \
-        .set_value_only_deserializer(SimpleStringSchema())
+        .set_value_only_deserializer(table_value_schema())
     for key, value in options.items():
         if key.startswith("properties.") and key != "properties.bootstrap.servers":
             builder.set_property(key[len("properties."):], value)

@@ -9,7 +9,9 @@ with a plain consumer (compat_tests/cases/kafka/table_upsert.py):
   (json, csv, raw: table/kafka_formats.py). +I / +U rows are written as key + value, -D rows as
   key + null value (a tombstone); -U rows are not written (Flink's upsert sink takes no
   UPDATE_BEFORE: a `GROUP BY k` into a table keyed by `k` wrote `a -> 1`, `b -> 1`,
-  `a -> 2` and nothing for the -U). With `sink.buffer-flush.max-rows` and
+  `a -> 2` and nothing for the -U). A query whose upsert key (its group keys) is not within
+  the primary key goes through Flink's SinkUpsertMaterializer first (MaterializedUpserts:
+  tombstones when a key has no row left). With `sink.buffer-flush.max-rows` and
   `sink.buffer-flush.interval` the rows are reduced by key in a buffer flushed when it holds
   max-rows keys, when the interval passed and at the end of the input / of each micro-batch
   (Flink's ReducingUpsertWriter; the keys of one flush in their first order here, in its hash
@@ -28,6 +30,7 @@ import weakref
 from dataclasses import dataclass, replace
 from typing import Dict, List, Optional, Tuple
 
+from pyflink_on_spark.datastream.functions import KeyedProcessFunction
 from pyflink_on_spark.specs.tables import TableColumn
 from pyflink_on_spark.table.table_connectors import FlinkRejects
 
@@ -275,6 +278,63 @@ class RecordPart:
         return record[self.index]
 
 
+class MaterializedUpserts(KeyedProcessFunction):
+    """Flink's SinkUpsertMaterializer (a KeyedProcessFunction keyed by the table's primary
+    key), which Flink puts before an upsert sink when the query's upsert key is not within
+    the primary key: the key's rows kept in a list; +I / +U replaces the row of its upsert
+    key (or is added) and is written (+I when the list was empty, +U else); -U / -D removes
+    the row of its upsert key: the list empty, a -D (a tombstone); the last row removed, the
+    one before it as +U; another row, nothing. Seen on PyFlink 1.20.5: a GROUP BY k count
+    into a table keyed by the count (a, b, a) wrote 1:{1,a}, 1:{1,b}, 2:{2,a}. Gives the
+    encoded (key, value) records."""
+
+    def __init__(self, upsert_key: Tuple[int, ...], encode: "UpsertRecord") -> None:
+        self.upsert_key = upsert_key
+        self.encode = encode
+        self.state = None
+
+    def open(self, runtime_context) -> None:
+        from pyflink_on_spark.common.typeinfo import Types
+        from pyflink_on_spark.datastream.state import ValueStateDescriptor
+        self.state = runtime_context.get_state(
+            ValueStateDescriptor("sink_upsert_materializer", Types.PICKLED_BYTE_ARRAY()))
+
+    def process_element(self, row, ctx):
+        from pyflink_on_spark.common.types import RowKind
+        values = list(self.state.value() or ())
+        fields = tuple(row)
+        key = tuple(fields[i] for i in self.upsert_key)
+        index = next((i for i, v in enumerate(values)
+                      if tuple(v[j] for j in self.upsert_key) == key), None)
+        if row.get_row_kind() in (RowKind.INSERT, RowKind.UPDATE_AFTER):
+            kind = RowKind.INSERT if not values else RowKind.UPDATE_AFTER
+            if index is None:
+                values.append(fields)
+            else:
+                values[index] = fields
+            self.state.update(tuple(values))
+            yield self.encode(_kind_row(fields, kind))
+            return
+        if index is None:       # Flink logs that the state was cleared
+            return
+        last = len(values) - 1
+        del values[index]
+        if not values:
+            self.state.clear()
+            yield self.encode(_kind_row(fields, RowKind.DELETE))
+            return
+        self.state.update(tuple(values))
+        if index == last:
+            yield self.encode(_kind_row(values[-1], RowKind.UPDATE_AFTER))
+
+
+def _kind_row(fields, kind):
+    from pyflink_on_spark.common.types import Row
+    row = Row(*fields)
+    row.set_row_kind(kind)
+    return row
+
+
 def _BufferedSink(sink, max_rows: int, interval_ms: int):
     """The KafkaSink whose writer reduces its records by key (sink.buffer-flush.*:
     specs.sinks.KafkaUpsertBufferSinkSpec)."""
@@ -304,34 +364,40 @@ class UpsertKafkaTableSink:
         return self.options.parallelism
 
     def check_insert(self, table, path: str) -> None:
-        """An updating query is written when its upsert key (a grouping query's group key)
-        lies within the table's primary key, as Flink writes it without a
-        SinkUpsertMaterializer; another one raises NotImplementedError."""
-        if not table._updates():
-            return
-        group = upsert_key(table)
-        if group is None or not group <= frozenset(self.options.key_indexes):
+        """An updating query is written when its upsert key (a grouping query's group keys,
+        selected as columns) is known here: lying within the table's primary key as it is,
+        else through Flink's SinkUpsertMaterializer (materialized_upserts); a query whose
+        upsert key the shim cannot tell raises NotImplementedError."""
+        if table._updates() and upsert_key(table) is None:
             raise NotImplementedError(
-                "INSERT INTO upsert-kafka table %s of an updating query whose upsert key is "
-                "not within the table's primary key (%s): Flink's SinkUpsertMaterializer is "
-                "not supported by pyflink_on_spark yet (a GROUP BY query keyed as the table "
-                "runs)" % (path, ", ".join(self.columns[i].name
-                                          for i in self.options.key_indexes)))
+                "INSERT INTO upsert-kafka table %s of an updating query whose upsert key "
+                "pyflink_on_spark does not derive (a GROUP BY query selecting its group keys "
+                "runs): Flink's SinkUpsertMaterializer without an upsert key is not "
+                "supported by pyflink_on_spark yet" % path)
 
     def add_sink(self, stream_t_env, table, parallelism: int) -> None:
         """The rows of `table` into a KafkaSink of (key, value) records: an insert-only
         query's rows cast to the table's columns, an updating query's changelog (its values
-        by position, uncast) without its -U rows."""
+        by position, uncast) without its -U rows, or materialized by the primary key when
+        its upsert key is not within it."""
         from pyflink_on_spark.table.jdbc_tables import _Key, _NotUpdateBefore
         from pyflink_on_spark.table.table_sinks import _cast_to
+        encode = UpsertRecord(self.options, self.columns)
+        materialized = None
         if table._updates():
+            group = upsert_key(table)
             table = self._unrenamed(table)
-            stream = stream_t_env.to_changelog_stream(table).filter(_NotUpdateBefore())
+            stream = stream_t_env.to_changelog_stream(table)
+            if group <= frozenset(self.options.key_indexes):
+                stream = stream.filter(_NotUpdateBefore())
+            else:
+                materialized = MaterializedUpserts(tuple(sorted(group)), encode)
         else:
             stream = stream_t_env.to_data_stream(_cast_to(stream_t_env, table, self.columns))
-        if parallelism > 1:
+        if parallelism > 1 or materialized is not None:
             stream = stream.key_by(_Key(self.options.key_indexes))
-        records = stream.map(UpsertRecord(self.options, self.columns))
+        records = stream.map(encode) if materialized is None else \
+            stream.process(materialized)
         if parallelism > 1 or self.options.max_rows:
             records = records.set_parallelism(parallelism)
         records.sink_to(self.sink()).set_parallelism(parallelism) \

@@ -1,7 +1,9 @@
 """Upsert-kafka tables as sinks: a STREAMING GROUP BY count (an updating query) inserted into
 an upsert-kafka table (json key and value: +I / +U rows written, -U rows not), into one with
 a csv value of the columns besides the key (`value.fields-include` = `EXCEPT_KEY`, the key
-`key_`-prefixed), into one that buffers (`sink.buffer-flush.*`: one record per key), and an
+`key_`-prefixed), into one keyed by the count (Flink's SinkUpsertMaterializer: a key's
+rows kept, a tombstone when none is left, which the raw format reads as NULL), into one
+that buffers (`sink.buffer-flush.*`: one record per key), and an
 insert-only query with a repeated key (each row written); the topics read back as text by
 'kafka' tables of the raw format, in topic order. Then what Flink rejects when the table is
 used: no PRIMARY KEY, no key.format, a key prefix with `value.fields-include` = `ALL`.
@@ -36,6 +38,8 @@ env.set_parallelism(1)
 t_env = StreamTableEnvironment.create(env)
 t_env.create_temporary_view("words", t_env.sql_query(
     "SELECT * FROM (VALUES ('a'), ('b,x'), ('a'), ('c'), ('a')) AS t(k)"))
+t_env.create_temporary_view("words2", t_env.sql_query(
+    "SELECT * FROM (VALUES ('a'), ('b'), ('a'), ('c'), ('a'), ('b'), ('b'), ('c')) AS t(k)"))
 t_env.create_temporary_view("same", t_env.sql_query(
     "SELECT * FROM (VALUES ('a'), ('a'), ('a')) AS t(k)"))
 
@@ -67,6 +71,12 @@ counts, counts_topic = upsert_table("k STRING, c BIGINT, PRIMARY KEY (k) NOT ENF
 t_env.execute_sql("INSERT INTO %s SELECT k, COUNT(*) AS c FROM words GROUP BY k"
                   % counts).wait()
 show("json, GROUP BY count", counts_topic)
+
+by_count, by_count_topic = upsert_table(
+    "c BIGINT, k STRING, PRIMARY KEY (c) NOT ENFORCED", JSON)
+t_env.execute_sql("INSERT INTO %s SELECT COUNT(*) AS c, k FROM words2 GROUP BY k"
+                  % by_count).wait()
+show("json, keyed by the count (materialized)", by_count_topic)
 
 values, values_topic = upsert_table(
     "key_k STRING, c BIGINT, PRIMARY KEY (key_k) NOT ENFORCED",

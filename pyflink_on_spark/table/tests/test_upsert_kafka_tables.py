@@ -201,19 +201,68 @@ def test_the_upsert_key_of_a_grouping_query():
     assert upsert_key(t_env.sql_query("SELECT k, v FROM g")) is None
 
 
-def test_an_updating_query_keyed_otherwise_is_refused():
+def test_an_updating_query_of_an_unknown_upsert_key_is_refused():
     """Flink puts a SinkUpsertMaterializer before the sink when the query's upsert key is
-    not within the primary key (seen on PyFlink 1.20.5: a GROUP BY k into a table keyed by
-    the count): not run here."""
+    not within the primary key, one without an upsert key when it has none: the shim runs
+    the first (MaterializedUpserts) and refuses a query whose upsert key it does not tell."""
     t_env = _t_env()
     t_env.execute_sql("CREATE TABLE g (k STRING, v BIGINT) WITH ('connector' = 'datagen', "
                       "'number-of-rows' = '3')")
     t_env.execute_sql(_upsert_ddl("u", "c BIGINT, k STRING, PRIMARY KEY (c) NOT ENFORCED"))
-    with pytest.raises(NotImplementedError, match="SinkUpsertMaterializer"):
-        t_env.execute_sql("INSERT INTO u SELECT COUNT(*) AS c, k FROM g GROUP BY k")
+    with pytest.raises(NotImplementedError, match="SinkUpsertMaterializer without an upsert"):
+        t_env.execute_sql("INSERT INTO u SELECT SUM(v) AS c, MAX(k) FROM g GROUP BY k")
     t_env.execute_sql(_upsert_ddl("w", "k STRING, total INT, PRIMARY KEY (k) NOT ENFORCED"))
     with pytest.raises(NotImplementedError, match="BIGINT -> INT need a cast"):
         t_env.execute_sql("INSERT INTO w SELECT k, SUM(v) FROM g GROUP BY k")
+
+
+class _State:
+    def __init__(self):
+        self.held = None
+
+    def value(self):
+        return self.held
+
+    def update(self, value):
+        self.held = value
+
+    def clear(self):
+        self.held = None
+
+
+def test_materialized_upserts_are_flinks_sink_upsert_materializer():
+    """Seen on PyFlink 1.20.5: `SELECT COUNT(*) AS c, k ... GROUP BY k` of a, b, a, c, a, b,
+    b, c into a table keyed by c wrote 1:{1,a}, 1:{1,b}, 2:{2,a}, 1:{1,c}, 2:null, 3:{3,a},
+    2:{2,b}, 2:null, 3:{3,b}, 1:null, 2:{2,c} (the changelog below, keyed by c)."""
+    from pyflink_on_spark.table.upsert_kafka_tables import MaterializedUpserts
+    columns = (TableColumn("c", "BIGINT", False), TableColumn("k", "STRING", True))
+    encode = UpsertRecord(checked_options(dict(JSON), columns, ("c",)), columns)
+    states = {}
+    materialized = MaterializedUpserts((1,), encode)
+    counts, written = {}, []
+    for k in "abacabbc":
+        before = counts.get(k)
+        counts[k] = (before or 0) + 1
+        changes = [] if before is None else [(RowKind.UPDATE_BEFORE, before)]
+        changes.append((RowKind.INSERT if before is None else RowKind.UPDATE_AFTER, counts[k]))
+        for kind, c in changes:
+            materialized.state = states.setdefault(c, _State())     # keyed by c
+            written.extend(materialized.process_element(_row(kind, c, k), None))
+    assert [(key.decode(), value and value.decode()) for key, value in written] == [
+        ('{"c":1}', '{"c":1,"k":"a"}'), ('{"c":1}', '{"c":1,"k":"b"}'),
+        ('{"c":2}', '{"c":2,"k":"a"}'), ('{"c":1}', '{"c":1,"k":"c"}'), ('{"c":2}', None),
+        ('{"c":3}', '{"c":3,"k":"a"}'), ('{"c":2}', '{"c":2,"k":"b"}'), ('{"c":2}', None),
+        ('{"c":3}', '{"c":3,"k":"b"}'), ('{"c":1}', None), ('{"c":2}', '{"c":2,"k":"c"}')]
+
+
+def test_a_tombstone_is_a_null_row_of_the_raw_format_and_no_row_else():
+    """Seen on PyFlink 1.20.5 (compat case kafka/table_upsert): a kafka table of the raw
+    format reads a tombstone as NULL."""
+    from pyflink_on_spark.table.kafka_formats import RowDecoder, table_value_schema
+    tombstone = table_value_schema()._deserialize(None)
+    assert table_value_schema()._deserialize(b"x") == "x"
+    assert tuple(RowDecoder("raw", ["v"], ["STRING"], {})(tombstone)) == (None,)
+    assert RowDecoder("json", ["v"], ["STRING"], {})(tombstone) is None
 
 
 def test_a_table_flink_rejects_fails_when_written_in_flinks_words():
