@@ -123,3 +123,24 @@ def test_filters_over_a_grouping_query_in_batch_mode_give_its_final_rows(spark):
         with table.execute().collect() as rows:
             assert sorted((str(r.get_row_kind()), *r) for r in rows) == [
                 ("+I", "a", 4, 10), ("+I", "b", 2, 7)]
+
+
+def test_a_filter_over_a_grouping_query_of_an_unbounded_stream_names_itself(tmp_path):
+    from pyflink_on_spark.common import WatermarkStrategy
+    from pyflink_on_spark.common.time import Duration
+    from pyflink_on_spark.datastream.connectors.file_system import FileSource, StreamFormat
+    env = StreamExecutionEnvironment.get_execution_environment()
+    t_env = StreamTableEnvironment.create(env)
+    source = FileSource.for_record_stream_format(StreamFormat.text_line_format(),
+                                                 str(tmp_path)) \
+        .monitor_continuously(Duration.of_millis(200)).build()
+    words = env.from_source(source, WatermarkStrategy.no_watermarks(), "files").map(
+        lambda w: (w, len(w)), output_type=Types.ROW_NAMED(["k", "v"], [Types.STRING(),
+                                                                         Types.INT()]))
+    t_env.create_temporary_view("v", t_env.from_data_stream(words))
+    counts = t_env.sql_query(_GROUPED)
+    for table in (counts.where(col("c") > 1), t_env.sql_query(
+            "SELECT k, COUNT(*) AS c FROM v GROUP BY k HAVING COUNT(*) > 1")):
+        with pytest.raises(NotImplementedError, match="or a filter of its rows .* over a "
+                                                      "table of an unbounded stream"):
+            t_env.to_changelog_stream(table)
