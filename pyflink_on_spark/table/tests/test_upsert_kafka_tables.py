@@ -284,3 +284,16 @@ def test_reading_an_upsert_kafka_table_is_refused(spark):
     with pytest.raises(NotImplementedError, match="reading an upsert-kafka table"):
         with t_env.execute_sql("SELECT * FROM u").collect() as rows:
             list(rows)
+
+
+def test_a_table_descriptor_declares_one_too():
+    from pyflink_on_spark.table import DataTypes, Schema, TableDescriptor
+    from pyflink_on_spark.table.upsert_kafka_tables import upsert_kafka_sink
+    t_env = _t_env()
+    t_env.create_temporary_table("u", TableDescriptor.for_connector("upsert-kafka").schema(
+        Schema.new_builder().column("k", DataTypes.STRING().not_null())
+        .column("c", DataTypes.BIGINT()).primary_key("k").build())
+        .option("topic", "t").option("properties.bootstrap.servers", "h:9092")
+        .option("key.format", "csv").option("value.format", "json").build())
+    sink = upsert_kafka_sink(t_env, "u")
+    assert (sink.options.key_format, sink.options.key_indexes) == ("csv", (0,))
