@@ -91,15 +91,13 @@ def stream_schema(derived: Sequence[TableColumn], atomic: bool, schema) -> Strea
     """The StreamSchema of a stream whose own columns are `derived` (`atomic`: a value
     alone) under `schema` (table/schema.py Schema)."""
     from pyflink_on_spark.table.columns import data_type_column, sql_type
-    declarations = schema._columns
+    from pyflink_on_spark.table.sql.flink_types import parse_type
+    # column('f0', 'BIGINT') is column('f0', DataTypes.BIGINT()): Flink parses the text into
+    # the same data type (seen on PyFlink 1.20.5: print_schema and the rows alike)
+    declarations = [("physical", name, parse_type(detail)) if kind == "sql"
+                    else (kind, name, detail) for kind, name, detail in schema._columns]
     physical = [data_type_column(name, detail) for kind, name, detail in declarations
                 if kind == "physical"]
-    for kind, name, _ in declarations:
-        if kind == "sql":
-            raise NotImplementedError(
-                "Schema: the column %r of a SQL type string is not supported by "
-                "pyflink_on_spark's Table API yet (declare it with DataTypes; docs/table.md)"
-                % name)
     if schema._primary_key is not None:
         raise NotImplementedError(
             "Schema.primary_key(...) is not supported by pyflink_on_spark's Table API yet "

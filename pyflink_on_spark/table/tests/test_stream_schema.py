@@ -85,3 +85,17 @@ def test_event_time_declarations_pyflink_refuses_and_those_not_built():
         t_env.from_data_stream(ds, Schema.new_builder()
                                .column_by_metadata("rowtime", DataTypes.TIMESTAMP_LTZ(3))
                                .watermark("rowtime", "rowtime + 1").build())
+
+
+def test_physical_columns_of_sql_type_strings_are_their_data_types():
+    # seen on PyFlink 1.20.5 (cc3213252/pyflink-learn's create_temporary_view.py): column('f0',
+    # 'BIGINT') is column('f0', DataTypes.BIGINT()), NOT NULL and parameters kept
+    t_env, ds = _env()
+    by_text = t_env.from_data_stream(ds, Schema.new_builder().column("f0", "VARCHAR(3)")
+                                     .column("f1", "bigint NOT NULL").build())
+    by_type = t_env.from_data_stream(ds, Schema.new_builder()
+                                     .column("f0", DataTypes.VARCHAR(3))
+                                     .column("f1", DataTypes.BIGINT().not_null()).build())
+    assert schema_text(by_text._resolved_columns()) == schema_text(by_type._resolved_columns())
+    assert [(c.name, c.sql_type, c.nullable) for c in by_text._resolved_columns()] == [
+        ("f0", "VARCHAR(3)", True), ("f1", "BIGINT", False)]
