@@ -71,7 +71,7 @@ def connector_table(create_table, t_env):
         table = unbounded_datagen_table(create_table, t_env, physical, max(parallelism, 1))
     computed = [c for c in create_table.columns if not c.is_physical]
     if not computed:
-        return _with_rowtime(table, create_table) if _is_bounded(create_table) else table
+        return _with_rowtime(table, create_table)
     # computed columns: a query over the generated rows, in the declared column order
     items = ", ".join("`%s`" % c.name if c.is_physical else _computed(c)
                       for c in create_table.columns)
@@ -82,22 +82,40 @@ def connector_table(create_table, t_env):
     columns = tuple(replace(c, expression=expressions.get(c.name))
                     for c in query._resolved_columns())
     table = Table(query._description, t_env, columns)
-    return _with_rowtime(table, create_table) if _is_bounded(create_table) else table
+    return _with_rowtime(table, create_table)
 
 
 def _with_rowtime(table, create_table):
-    """A bounded table's watermarked column as the time attribute it is on PyFlink (seen on
+    """A datagen table's watermarked column as the time attribute it is on PyFlink (seen on
     PyFlink 1.20.5: `ts` TIMESTAMP_LTZ(3) *ROWTIME* and the WATERMARK line in print_schema),
-    which OVER windows and window aggregates are ordered by. Its rows are all there at once,
-    so none is late (docs/table.md). An unbounded datagen table's column stays as it is:
-    its watermarks are not generated (a window or OVER window over it is refused)."""
+    which OVER windows and window aggregates are ordered by. A bounded table's rows are all
+    there at once, so none is late (docs/table.md). An unbounded one's rows come as they
+    are generated: its watermarks are generated from the expression over the rows'
+    rowtimes, the rows stamped with them (a RowtimeTable, as for from_data_stream's Schema
+    watermark: Flink's datagen source takes no watermark, its planner puts a watermark
+    assigner after it). Seen on PyFlink 1.20.5: TUMBLE windows of such a table fire as the
+    generated time passes them, and to_data_stream's records carry the rowtime."""
+    from pyflink_on_spark.specs.tables import RowtimeTable
     from pyflink_on_spark.table.table import Table
+    from pyflink_on_spark.table.window_aggregates import sql_watermark_delay
     watermark = create_table.watermark
     if watermark is None:
         return table
-    columns = tuple(replace(c, rowtime=True, watermark=_quoted(watermark.expression))
+    expression = _quoted(watermark.expression)
+    columns = tuple(replace(c, rowtime=True, watermark=expression)
                     if c.name == watermark.column else c for c in table._resolved_columns())
-    return Table(table._description, table._t_env, columns)
+    if _is_bounded(create_table):
+        return Table(table._description, table._t_env, columns)
+    sql_watermark_delay(expression)     # a form the shim generates, else NotImplementedError
+    if expression.split()[0] != "`%s`" % watermark.column:
+        raise NotImplementedError(
+            "WATERMARK FOR %s AS %s of the unbounded datagen table %s: pyflink_on_spark "
+            "generates the watermarks `%s` and `%s - INTERVAL 'n' SECOND` (or MILLISECOND, "
+            "MINUTE, HOUR, DAY) of such a table (docs/table.md)"
+            % (watermark.column, watermark.expression, create_table.name,
+               watermark.column, watermark.column))
+    return Table(RowtimeTable(table._description, watermark.column, columns), table._t_env,
+                 columns)
 
 
 def _quoted(expression: str) -> str:

@@ -63,6 +63,9 @@ class Aggregate:
         # AVG of a DECIMAL(p, s) is a DECIMAL(38, max(6, s)) (Flink's; seen on PyFlink 1.20.5)
         self.avg_scale = max(6, int(arg_type.split(",")[1].strip(" )"))) \
             if self.decimal and "," in arg_type else 6
+        # a TIMESTAMP_LTZ value reaches the keyed path as PyFlink's Instant, which has no
+        # order of its own (as on PyFlink): MIN / MAX compare its (seconds, nanos)
+        self.instants = base == "TIMESTAMP_LTZ"
 
     def initial(self):
         return (0, 0) if self.function == "AVG" else 0 if self.function == "COUNT" else None
@@ -73,10 +76,8 @@ class Aggregate:
             return acc + (1 if self.argument is None or value is not None else 0)
         if value is None:
             return acc
-        if self.function == "MIN":
-            return value if acc is None or value < acc else acc
-        if self.function == "MAX":
-            return value if acc is None or value > acc else acc
+        if self.function in ("MIN", "MAX"):
+            return self._extreme(acc, value)
         if self.function == "SUM":
             return self._sum(acc, value)
         total, count = acc
@@ -109,6 +110,11 @@ class Aggregate:
                     return acc
                 return value if acc is None else acc + value
             return add_sum
+        if function in ("MIN", "MAX") and self.instants:
+            def add_extreme(acc, row):
+                value = row[argument]
+                return acc if value is None else self._extreme(acc, value)
+            return add_extreme
         if function == "MIN":
             def add_min(acc, row):
                 value = row[argument]
@@ -133,11 +139,21 @@ class Aggregate:
             return (self._avg_sum(acc[0], other[0]), acc[1] + other[1])
         if other is None or acc is None:
             return acc if other is None else other
-        if self.function == "MIN":
-            return min(acc, other)
-        if self.function == "MAX":
-            return max(acc, other)
+        if self.function in ("MIN", "MAX"):
+            return self._extreme(acc, other)
         return self._sum(acc, other)
+
+    def _extreme(self, acc, value):
+        """MIN / MAX of an accumulator (None: nothing yet) and a value (not None): the
+        accumulator on a tie."""
+        if acc is None:
+            return value
+        if self.instants:
+            later = (value.seconds, value.nanos) > (acc.seconds, acc.nanos)
+            earlier = (value.seconds, value.nanos) < (acc.seconds, acc.nanos)
+        else:
+            later, earlier = value > acc, value < acc
+        return value if (earlier if self.function == "MIN" else later) else acc
 
     def _sum(self, acc, value):
         if acc is None:

@@ -7,7 +7,7 @@ not built is refused at sql_query (check_over_query)."""
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Optional, Sequence
+from typing import Optional
 
 from pyflink_on_spark.common.watermark_strategy import TimestampAssigner
 
@@ -46,13 +46,10 @@ def _rowtime_stamps(index: int):
         .with_timestamp_assigner(_Rowtime(index))
 
 
-def check_over_query(query: str, streaming: bool, failure: Optional[str] = None,
-                     inputs: Sequence = ()) -> None:
+def check_over_query(query: str, streaming: bool, failure: Optional[str] = None) -> None:
     """At sql_query: an OVER window query over an unbounded table that is not built raises
     NotImplementedError naming what (BATCH mode: all). One Flink's planner refuses
-    (`failure`) fails when it runs, as on PyFlink, but for an unbounded datagen table's
-    WATERMARK column: a time attribute on PyFlink, a plain column here. `inputs`: (name,
-    description) of the tables the query may read."""
+    (`failure`) fails when it runs, as on PyFlink."""
     from pyflink_on_spark.table.sql import UnsupportedSqlError
     from pyflink_on_spark.table.sql.over_grouping import split_over_grouping
     if not streaming:
@@ -61,12 +58,6 @@ def check_over_query(query: str, streaming: bool, failure: Optional[str] = None,
             "supported by pyflink_on_spark (STREAMING mode runs it as a keyed over "
             "aggregate); docs/table.md")
     if failure is not None:
-        from pyflink_on_spark.table.sql.tokens import mentions
-        if any(reads_watermarked_datagen(d) for name, d in inputs if mentions(query, name)):
-            raise NotImplementedError(
-                "an OVER window over an unbounded datagen table is not supported by "
-                "pyflink_on_spark yet: its WATERMARK column is no time attribute here (its "
-                "watermarks are not generated); docs/table.md")
         return
     try:
         split_over_grouping(query)

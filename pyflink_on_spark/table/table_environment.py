@@ -239,8 +239,7 @@ class TableEnvironment(object):
                 table._description) for _, table in named):
             # a keyed over aggregate when the table is read (over_window_streams.py)
             from pyflink_on_spark.table.over_window_streams import check_over_query
-            check_over_query(query, self._is_streaming(), translated.failure,
-                             [(name, table._description) for name, table in named])
+            check_over_query(query, self._is_streaming(), translated.failure)
         from pyflink_on_spark.table.function_registry import job_parameters
         udfs = functions.specs(translated.sql, job_parameters(self._config, self._env))
         python_failure = None

@@ -258,9 +258,9 @@ def _check_updating(t_env, split, named) -> None:
 
 
 def _refuse_watermarked_datagen(t_env, query: str, named) -> None:
-    """An unbounded datagen table declared with a WATERMARK: its rowtime is no time
-    attribute here (table/over_window_streams.py), so a deduplication over it would rank as
-    a plain Top-1 and an unfiltered ranking fail where PyFlink runs them: refused."""
+    """An unbounded datagen table declared with a WATERMARK: a ranking over it (a
+    deduplication ordered by its rowtime among them) was not compared with PyFlink's:
+    refused."""
     from pyflink_on_spark.table.over_window_streams import reads_watermarked_datagen
     from pyflink_on_spark.table.sql.tokens import mentions
     for name, table in named:
@@ -269,8 +269,7 @@ def _refuse_watermarked_datagen(t_env, query: str, named) -> None:
                 reads_watermarked_datagen(table._description):
             raise NotImplementedError(
                 "ROW_NUMBER() / RANK() OVER (...) over an unbounded datagen table declared "
-                "with a WATERMARK is not supported by pyflink_on_spark yet: its WATERMARK "
-                "column is no time attribute here (docs/table.md)")
+                "with a WATERMARK is not supported by pyflink_on_spark yet (docs/table.md)")
 
 
 def top_n_stream(t_env, table):

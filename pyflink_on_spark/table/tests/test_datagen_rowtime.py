@@ -1,6 +1,6 @@
-"""A bounded datagen table's watermarked column is a time attribute, as on PyFlink 1.20.5
-(its schema: *ROWTIME* and the WATERMARK line; OVER windows ordered by it run in STREAMING
-mode), and a stream's rowtime metadata column may be declared with a SQL type string;
+"""A datagen table's watermarked column is a time attribute, bounded or not, as on PyFlink
+1.20.5 (its schema: *ROWTIME* and the WATERMARK line; OVER windows ordered by it run in
+STREAMING mode), and a stream's rowtime metadata column may be declared with a SQL type string;
 without Spark (compat_tests/cases/table/over_windows_datagen.py / over_windows_rowtime.py
 run them)."""
 import pytest
@@ -33,12 +33,26 @@ def test_a_bounded_datagen_tables_watermarked_column_is_its_time_attribute(capsy
         ("id", "BIGINT"), ("s", "BIGINT")]
 
 
-def test_an_unbounded_datagen_tables_column_stays_a_plain_column():
-    # its watermarks are not generated: an OVER window over it is refused by name
+def test_an_unbounded_datagen_tables_watermarked_column_is_its_time_attribute():
+    # its watermarks generated from the expression over the rows' rowtimes (a RowtimeTable),
+    # as Flink's planner puts a watermark assigner after the datagen source
+    from pyflink_on_spark.specs.tables import RowtimeTable
     _, t_env = _t_env()
     t_env.execute_sql(_DDL % "'rows-per-second' = '5'")
-    (ts,) = [c for c in t_env.from_path("src")._resolved_columns() if c.name == "ts"]
-    assert not ts.rowtime
+    table = t_env.from_path("src")
+    (ts,) = [c for c in table._resolved_columns() if c.name == "ts"]
+    assert ts.rowtime and ts.watermark == "`ts` - INTERVAL '1' SECOND"
+    assert isinstance(table._description, RowtimeTable) and table._description.rowtime == "ts"
+    over = t_env.sql_query("SELECT id, SUM(id) OVER (PARTITION BY k ORDER BY ts ROWS "
+                           "BETWEEN 1 PRECEDING AND CURRENT ROW) AS s FROM src")
+    assert over._failure is None
+
+
+def test_an_unbounded_datagen_tables_other_watermark_expressions_are_refused_by_name():
+    _, t_env = _t_env()
+    with pytest.raises(NotImplementedError, match="watermark expression .*ts. \\+ INTERVAL"):
+        t_env.execute_sql("CREATE TABLE g (ts TIMESTAMP_LTZ(3), WATERMARK FOR ts AS ts + "
+                          "INTERVAL '1' SECOND) WITH ('connector' = 'datagen')")
 
 
 def test_a_rowtime_metadata_column_takes_a_sql_type_string():

@@ -198,15 +198,15 @@ def test_a_java_operators_timers_registered_while_firing_go_into_the_heap_at_onc
                                            ("a", 70)]
 
 
-def test_over_an_unbounded_datagen_tables_watermark_column_is_refused_by_name():
+def test_over_an_unbounded_datagen_tables_watermark_column_is_a_time_attribute():
     from pyflink_on_spark.datastream import StreamExecutionEnvironment
     from pyflink_on_spark.table import StreamTableEnvironment
     env = StreamExecutionEnvironment.get_execution_environment()
     t_env = StreamTableEnvironment.create(env)
     t_env.execute_sql("CREATE TABLE src (id BIGINT, ts AS TO_TIMESTAMP_LTZ(id, 3), WATERMARK "
                       "FOR ts AS ts - INTERVAL '1' SECOND) WITH ('connector' = 'datagen')")
-    with pytest.raises(NotImplementedError, match="over an unbounded datagen table"):
-        t_env.sql_query("SELECT SUM(id) OVER (ORDER BY ts) FROM src")
+    # seen on PyFlink 1.20.5: an OVER window ordered by it runs (counts per key growing)
+    assert t_env.sql_query("SELECT SUM(id) OVER (ORDER BY ts) FROM src")._failure is None
     t_env.execute_sql("CREATE TABLE plain (id BIGINT, ts TIMESTAMP_LTZ(3)) WITH ("
                       "'connector' = 'datagen')")
     # a column that is no time attribute on PyFlink either: Flink's words when it runs
