@@ -131,7 +131,15 @@ def _aggregate_function(spec: UserFunctionSpec, result: pa.DataType, worker):
             opened.append(AggregateRunner(_user_function(spec, worker), spec.name,
                                           spec.result_types[0], spec.job_parameters))
         if pandas:
-            value = opened[0].aggregate_series([a.to_pandas() for a in arrays])
+            series = [a.to_pandas() for a in arrays]
+            if spec.row_fields is not None:
+                # Table.aggregate(f) of the function itself: the group's rows as one
+                # DataFrame of the table's columns (seen on PyFlink 1.20.5), as Table.map
+                # gives a pandas udf its batch (runtime/table_udfs.py PandasMapRunner)
+                import pandas as pd
+                series = [pd.DataFrame(dict(zip(spec.row_fields, series)),
+                                       index=range(len(arrays[0]) if arrays else 0))]
+            value = opened[0].aggregate_series(series)
         else:
             value = opened[0].aggregate([a.to_pylist() for a in arrays])
         return pa.scalar(value, type=result)

@@ -26,3 +26,23 @@ def test_scalar_and_table_functions_run_in_a_query(spark):
     # 1 / 2 = 0.5 truncated to the BIGINT 0, as PyFlink's coder does
     assert sorted(rows, key=repr) == [(1, 0, 1.5, "a", 1), (1, 0, 1.5, "bb", 2),
                                       (None, None, None, "c", 1)]
+
+
+def test_a_pandas_aggregate_function_given_to_aggregate_takes_the_group_as_a_dataframe(spark):
+    # seen on PyFlink 1.20.5 (cc3213252/pyflink-learn's simple_pandas.py): Table.aggregate(f)
+    # of the function itself calls it with the group's rows as one DataFrame of the table's
+    # columns, not with a Series per column (the shim called it with two arguments)
+    from pyflink_on_spark.table.expressions import col
+    from pyflink_on_spark.table.udf import udaf
+    t_env = TableEnvironment.create(EnvironmentSettings.in_batch_mode())
+    t = t_env.from_elements([(1, 2), (2, 1), (1, 3)], ["a", "b"])
+    stats = udaf(lambda frame: (frame.b.mean(), frame.b.max(), list(frame.columns) == ["a", "b"]),
+                 result_type=DataTypes.ROW([DataTypes.FIELD("m", DataTypes.FLOAT()),
+                                            DataTypes.FIELD("x", DataTypes.INT()),
+                                            DataTypes.FIELD("named", DataTypes.BOOLEAN())]),
+                 func_type="pandas")
+    whole = t.aggregate(stats.alias("m", "x", "named")).select(col("m"), col("x"), col("named"))
+    assert [tuple(r) for r in whole.execute().collect()] == [(2.0, 3, True)]
+    grouped = t.group_by(col("a")).aggregate(stats.alias("m", "x", "named")) \
+        .select(col("a"), col("m"), col("x"))
+    assert sorted(tuple(r) for r in grouped.execute().collect()) == [(1, 2.5, 3), (2, 1.0, 1)]
