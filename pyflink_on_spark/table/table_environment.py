@@ -97,7 +97,14 @@ class TableEnvironment(object):
 
     def from_pandas(self, pdf, schema=None, splits_num: int = 1) -> Table:
         from pyflink_on_spark.table.columns import pandas_columns, row_type_columns
-        from pyflink_on_spark.table.types import RowType
+        from pyflink_on_spark.table.types import DataType, RowField, RowType
+        if isinstance(schema, (list, tuple)) and schema and \
+                all(isinstance(t, DataType) for t in schema):
+            # seen on PyFlink 1.20.5: the frame's column names (as text: `0`, `1` for an
+            # unnamed frame) with these types, paired as zip pairs them (a type too many
+            # is no column)
+            schema = RowType([RowField(str(name), data_type)
+                              for name, data_type in zip(pdf.columns, schema)])
         if isinstance(schema, RowType):
             columns = row_type_columns(schema)
         elif isinstance(schema, (list, tuple)) and schema and isinstance(schema[0], str):
@@ -107,8 +114,9 @@ class TableEnvironment(object):
         else:
             raise NotImplementedError(
                 "from_pandas with a schema of %r is not supported by pyflink_on_spark yet (a "
-                "DataTypes.ROW or a list of names)" % (schema,))
-        rows = tuple(tuple(None if _is_missing(v) else _plain(v) for v in row)
+                "DataTypes.ROW, a list of names or a list of DataTypes)" % (schema,))
+        width = len(columns)
+        rows = tuple(tuple(None if _is_missing(v) else _plain(v) for v in row[:width])
                      for row in pdf.itertuples(index=False, name=None))
         return Table(RowsTable(columns, rows), self, columns)
 

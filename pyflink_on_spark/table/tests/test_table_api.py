@@ -235,3 +235,18 @@ def test_to_data_stream_of_the_table_from_data_stream_gave_keeps_the_streams_row
         [("a", 1)], Types.TUPLE([Types.STRING(), Types.INT()])))
     assert repr(t_env.to_data_stream(tuples).get_type()) == \
         "ExternalTypeInfo<RowTypeInfo(f0: String, f1: Integer)>"
+
+
+def test_from_pandas_with_a_list_of_data_types_names_columns_after_the_frame():
+    # seen on PyFlink 1.20.5 (cc3213252/pyflink-learn's pandas_to_pyflink.py): the frame's
+    # column names as text, the listed types paired with them as zip pairs them
+    import pandas as pd
+    t_env = StreamTableEnvironment.create(StreamExecutionEnvironment.get_execution_environment())
+    named = t_env.from_pandas(pd.DataFrame({"x": [1.5, 2.5], "y": [3, 4]}),
+                              [DataTypes.FLOAT(), DataTypes.INT()])
+    assert schema_text(named._resolved_columns()) == "(\n  `x` FLOAT,\n  `y` INT\n)"
+    assert named._description.rows == ((1.5, 3), (2.5, 4))
+    unnamed = t_env.from_pandas(pd.DataFrame([[1.5, 3]]), [DataTypes.DOUBLE(), DataTypes.BIGINT()])
+    assert [c.name for c in unnamed._resolved_columns()] == ["0", "1"]
+    one = t_env.from_pandas(pd.DataFrame({"x": [1.5]}), [DataTypes.DOUBLE(), DataTypes.DOUBLE()])
+    assert schema_text(one._resolved_columns()) == "(\n  `x` DOUBLE\n)"
