@@ -379,12 +379,9 @@ class Table(object):
 
     def execute_insert(self, table_path_or_descriptor, overwrite: bool = False):
         self._check_runs()
-        from pyflink_on_spark.table.table_sinks import run_inserts, table_insert
-        if not isinstance(table_path_or_descriptor, str):
-            raise NotImplementedError("execute_insert(TableDescriptor) is not supported by "
-                                      "pyflink_on_spark yet: create_temporary_table first")
-        return run_inserts(self._t_env, [table_insert(self._t_env, table_path_or_descriptor,
-                                                      self, overwrite)])
+        from pyflink_on_spark.table.table_sinks import any_insert, run_inserts
+        return run_inserts(self._t_env, [any_insert(self._t_env, table_path_or_descriptor,
+                                                    self, overwrite)])
 
     def explain(self, *extra_details) -> str:
         """The shim's plan of this table as text (table/explain.py): the Flink SQL, the

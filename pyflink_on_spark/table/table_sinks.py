@@ -10,6 +10,7 @@ sink), bounded or unbounded: the TableResult's wait() waits for that job (an unb
 until it is cancelled), as PyFlink's does."""
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from typing import Any, List
 
@@ -272,6 +273,44 @@ class _PrintLine:
         return print_line(tuple(row), self.types, row.get_row_kind().value)
 
 
+_anonymous_tables = itertools.count(1)
+
+
+def descriptor_insert(t_env, descriptor, table, overwrite: bool = False):
+    """table_insert into a TableDescriptor (add_insert / execute_insert of one): as PyFlink
+    1.20.5 does (seen), into an anonymous table of it, `*anonymous_<connector>$<n>*`, whose
+    columns are the inserted table's when the descriptor declares no schema (a print
+    descriptor's rows `+I[1]`); the table is no view of the environment
+    (list_temporary_tables does not show it)."""
+    import copy
+    from pyflink_on_spark.table.connector_tables import descriptor_ddl
+    from pyflink_on_spark.table.schema import Schema
+    if descriptor._schema is None:
+        builder = Schema.new_builder()
+        for column in table._resolved_columns():
+            builder.column(column.name,
+                           column.sql_type + ("" if column.nullable else " NOT NULL"))
+        descriptor = copy.copy(descriptor)
+        descriptor._schema = builder.build()
+    name = "*anonymous_%s$%d*" % (descriptor._connector, next(_anonymous_tables))
+    t_env.execute_sql(descriptor_ddl(name, descriptor))
+    try:
+        return table_insert(t_env, name, table, overwrite)
+    finally:
+        t_env._drop(name)
+
+
+def any_insert(t_env, target, table, overwrite: bool = False):
+    """table_insert into a table's path, or into a TableDescriptor."""
+    if isinstance(target, str):
+        return table_insert(t_env, target, table, overwrite)
+    from pyflink_on_spark.table.table_descriptor import TableDescriptor
+    if not isinstance(target, TableDescriptor):
+        raise TypeError("an insert's target is a table's path (str) or a TableDescriptor, "
+                        "got %r" % (target,))
+    return descriptor_insert(t_env, target, table, overwrite)
+
+
 def insert_statement(t_env, statement):
     """execute_sql of a table/sql Insert statement."""
     if statement.column_names:
@@ -288,6 +327,7 @@ class StatementSet(object):
     def __init__(self, t_env) -> None:
         self._t_env = t_env
         self._inserts: List[TableInsert] = []
+        self._tables: List[Any] = []        # each insert's Table (attach_as_datastream)
 
     def add_insert_sql(self, stmt: str) -> 'StatementSet':
         from pyflink_on_spark.table import sql
@@ -297,18 +337,42 @@ class StatementSet(object):
         if statement.column_names:
             raise NotImplementedError("INSERT INTO %s (columns): a column list is not "
                                       "supported by pyflink_on_spark yet" % statement.target)
-        self._inserts.append(table_insert(self._t_env, statement.target,
-                                          self._t_env.sql_query(statement.query),
+        table = self._t_env.sql_query(statement.query)
+        self._inserts.append(table_insert(self._t_env, statement.target, table,
                                           statement.overwrite))
+        self._tables.append(table)
         return self
 
-    def add_insert(self, target_path: str, table, overwrite: bool = False) -> 'StatementSet':
-        self._inserts.append(table_insert(self._t_env, target_path, table, overwrite))
+    def add_insert(self, target_path_or_descriptor, table,
+                   overwrite: bool = False) -> 'StatementSet':
+        self._inserts.append(any_insert(self._t_env, target_path_or_descriptor, table,
+                                        overwrite))
+        self._tables.append(table)
         return self
 
     def execute(self):
-        inserts, self._inserts = self._inserts, []
+        inserts, self._inserts, self._tables = self._inserts, [], []
         return run_inserts(self._t_env, inserts)
+
+    def attach_as_datastream(self) -> None:
+        """The inserts become sinks of the environment's DataStream job: its execute() runs
+        them with the program's own operators (seen on PyFlink 1.20.5: a print insert's
+        lines among the job's). An insert into a print, blackhole, kafka, upsert-kafka or
+        jdbc table is a sink of that job here too; one into a filesystem table, which the
+        shim writes by a Spark job of its own, raises NotImplementedError (use execute())."""
+        inserts, tables = self._inserts, self._tables
+        for insert, table in zip(inserts, tables):
+            if isinstance(insert, TableInsert) and insert.target.connector not in (
+                    "print", "blackhole"):
+                raise NotImplementedError(
+                    "StatementSet.attach_as_datastream() of an INSERT INTO the %s table %r is "
+                    "not supported by pyflink_on_spark yet: execute() the statement set"
+                    % (insert.target.connector, insert.target.name))
+        for insert, table in zip(inserts, tables):
+            if isinstance(insert, TableInsert):     # a bounded print / blackhole insert
+                insert = StreamInsert(table, insert.target, insert.parallelism)
+            _add_sink(self._t_env, insert)
+        self._inserts, self._tables = [], []
 
     def explain(self, *extra_details) -> str:
         """The shim's plan of the inserts added so far (table/explain.py)."""

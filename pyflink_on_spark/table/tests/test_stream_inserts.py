@@ -80,3 +80,32 @@ def test_an_insert_into_a_kafka_table_of_a_table_environment_is_a_kafka_sink_job
     spec = sinks[0].spec
     assert isinstance(spec, KafkaSinkSpec) and spec.topic == "t"
     assert spec.value_serializer(Row(1, None)) == b'{"id":1,"name":null}'
+
+
+def test_attached_inserts_are_sinks_of_the_environments_job_and_descriptors_anonymous():
+    import pytest
+    from pyflink_on_spark.table import DataTypes, Schema, TableDescriptor
+    t_env = _t_env(parallelism=1)
+    env = t_env._env
+    t_env.execute_sql("CREATE TABLE n (a INT) WITH ('connector' = 'datagen', "
+                      "'number-of-rows' = '3')")
+    statements = t_env.create_statement_set()
+    # a descriptor without a schema takes the table's columns; it leaves no view behind
+    statements.add_insert(TableDescriptor.for_connector("print")
+                          .option("print-identifier", "d").build(), t_env.from_path("n"))
+    statements.add_insert_sql("INSERT INTO b SELECT a FROM n")
+    (anonymous, _), = [(i.target.name, i) for i in statements._inserts[:1]]
+    assert anonymous.startswith("*anonymous_print$") and anonymous.endswith("*")
+    assert [c.name for c in statements._inserts[0].target.columns] == ["a"]
+    assert anonymous not in t_env.list_tables()
+    statements.attach_as_datastream()
+    assert [type(s.spec) for s in env._sinks] == [PrintSinkSpec, DiscardSinkSpec]
+    assert env._sinks[0].spec.identifier == "d" and statements._inserts == []
+    # a filesystem insert is a Spark job of its own: refused by name when attached
+    files = t_env.create_statement_set()
+    files.add_insert(TableDescriptor.for_connector("filesystem").format("csv")
+                     .option("path", "/tmp/never-written")
+                     .schema(Schema.new_builder().column("a", DataTypes.INT()).build())
+                     .build(), t_env.from_path("n"))
+    with pytest.raises(NotImplementedError, match="attach_as_datastream.*filesystem"):
+        files.attach_as_datastream()
