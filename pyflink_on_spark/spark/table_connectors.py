@@ -1,5 +1,6 @@
-"""Connector tables on Spark (specs/table_connectors.py): a filesystem table read by Spark's
-csv / json / parquet readers into the table's typed columns, and INSERT INTO a print,
+"""Connector tables on Spark (specs/table_connectors.py): a filesystem table read into the
+table's typed columns (csv: each file by a task, as Flink's csv format reads it; json /
+parquet: by Spark's readers), and INSERT INTO a print,
 blackhole or filesystem table as one Spark job whose tasks format and write the rows
 (codecs/table_rows_text.py formats them as Flink writes them). Print lines are the one thing
 that comes to the driver: it prints them, as the DataStream print sink does."""
@@ -40,26 +41,42 @@ def connector_frame(description: ConnectorTable, session):
         return session.range(0, 1, 1, 1).mapInArrow(absent, spark_schema(description.columns))
     reader = session.read.schema(spark_schema(description.columns))
     if description.file_format == "csv":
-        # Flink's csv: fields quoted with '"', a quote inside doubled; no header
-        reader = reader.options(escape='"', header="false", mode="FAILFAST",
-                                **dict(description.read_options)).csv
-        if "nullValue" not in dict(description.read_options):
-            return _empty_text_is_text(reader(description.path), description)
-    elif description.file_format == "json":
+        return _csv_frame(description, session)
+    if description.file_format == "json":
         reader = reader.options(mode="FAILFAST", **dict(description.read_options)).json
     else:
         reader = reader.parquet
     return reader(description.path)
 
 
-def _empty_text_is_text(frame, description: ConnectorTable):
-    """Seen on PyFlink 1.20.5: without csv.null-literal, an empty csv field of a STRING
-    column reads as '' (Spark's reader gives null)."""
-    from pyspark.sql import functions as F
-    text = {c.name for c in description.columns
-            if c.sql_type == "STRING" or c.sql_type.startswith(("VARCHAR(", "CHAR("))}
-    return frame.select(*[F.coalesce(F.col("`%s`" % n), F.lit("")).alias(n) if n in text
-                          else F.col("`%s`" % n) for n in frame.columns])
+def _csv_frame(description: ConnectorTable, session):
+    """A csv table's rows as Flink's csv format reads them (codecs/formats/table_csv.py):
+    Spark lists the files (binaryFile: hidden files skipped, as before), a task reads each
+    file whole, as Flink's csv reader does (a quoted value may span lines)."""
+    from pyflink_on_spark.codecs.formats.table_csv import TYPES, readable_type
+    from pyflink_on_spark.spark.table_frames import arrow_schema, spark_schema
+    unread = [c for c in description.columns if not readable_type(c.sql_type)]
+    if unread:
+        raise NotImplementedError(
+            "table %r: reading a csv column of type %s (%s) is not supported by "
+            "pyflink_on_spark yet (types read: %s)"
+            % (description.name, unread[0].sql_type, unread[0].name, TYPES))
+    types = tuple(c.sql_type for c in description.columns)
+    options = dict(description.read_options)
+    schema = arrow_schema(description.columns)
+
+    def read(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
+        from pyflink_on_spark.codecs.formats.table_csv import table_csv_file_rows
+        for batch in batches:
+            for i, path in enumerate(batch.column(0).to_pylist()):
+                content = batch.column(1)[i].as_py()
+                for chunk in table_csv_file_rows(path, content, types, options):
+                    yield pa.RecordBatch.from_arrays(
+                        [pa.array(list(values), f.type) for values, f in
+                         zip(zip(*chunk), schema)], schema=schema)
+
+    files = session.read.format("binaryFile").load(description.path).select("path", "content")
+    return files.mapInArrow(read, spark_schema(description.columns))
 
 
 def run_insert(insert: TableInsert, session) -> None:
@@ -69,6 +86,13 @@ def run_insert(insert: TableInsert, session) -> None:
     from pyflink_on_spark.codecs.table_rows_text import check_types
     from pyflink_on_spark.spark.table_frames import spark_schema, table_frame
     target = insert.target
+    # (table/table_connectors.py CSV_UNWRITTEN)
+    unwritten = [v for k, v in target.write_options if k == "unwritten"]
+    if unwritten:
+        raise NotImplementedError(
+            "INSERT INTO %r: option %r of the filesystem connector is followed when the table "
+            "is read, not when it is written, by pyflink_on_spark (docs/table.md, \"Connector "
+            "tables\")" % (target.name, unwritten[0]))
     if target.file_format != "parquet":
         check_types([c.sql_type for c in target.columns], target.connector)
     frame = table_frame(insert.source, session)

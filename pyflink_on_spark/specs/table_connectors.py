@@ -13,7 +13,8 @@ from pyflink_on_spark.specs.tables import TableColumn
 class ConnectorTable:
     """A table of `connector` declared by DDL: its physical columns and what its WITH options
     mean here. `path` / `file_format` / `read_options` / `write_options` for filesystem
-    (read_options: Spark reader options with Flink's meaning); `identifier` and
+    (read_options: csv: Flink's csv.* options without 'csv.'; json: Spark reader
+    options with Flink's meaning); `identifier` and
     `standard_error` for print; `parallelism` the sink's (sink.parallelism), None for the
     environment's."""
     connector: str

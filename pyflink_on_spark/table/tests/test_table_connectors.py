@@ -8,19 +8,37 @@ from pyflink_on_spark.table.table_connectors import FlinkRejects, connector_desc
 COLUMNS = (TableColumn("a", "INT"),)
 
 
-def test_csv_options_map_to_the_spark_reader():
+def test_csv_options_are_read_by_their_flink_names():
     table = connector_description("t", {
         "connector": "filesystem", "path": "file:///tmp/x", "format": "csv",
-        "csv.field-delimiter": ";", "csv.allow-comments": "true"}, COLUMNS)
+        "csv.field-delimiter": ";", "csv.allow-comments": "true",
+        "csv.ignore-parse-errors": "true", "csv.null-literal": "NULL"}, COLUMNS)
     assert table.path == "/tmp/x" and table.file_format == "csv"
-    assert dict(table.read_options) == {"sep": ";", "comment": "#"}
-    assert dict(table.write_options) == {"sep": ";"}
+    assert dict(table.read_options) == {"field-delimiter": ";", "allow-comments": "true",
+                                        "ignore-parse-errors": "true", "null-literal": "NULL"}
+    assert dict(table.write_options) == {"sep": ";", "nullValue": "NULL"}
+
+
+def test_csv_options_the_writer_does_not_follow_are_marked():
+    table = connector_description("t", {
+        "connector": "filesystem", "path": "/x", "format": "csv",
+        "csv.escape-character": "\\", "csv.disable-quote-character": "false"}, COLUMNS)
+    assert dict(table.read_options) == {"escape-character": "\\",
+                                        "disable-quote-character": "false"}
+    assert table.write_options == (("unwritten", "csv.escape-character"),)
 
 
 def test_options_without_a_faithful_meaning_are_refused_by_name():
-    with pytest.raises(NotImplementedError, match="'csv.escape-character' of the filesystem"):
+    with pytest.raises(NotImplementedError, match="'csv.field-delimiter' of the filesystem"):
         connector_description("t", {"connector": "filesystem", "path": "/x", "format": "csv",
-                                    "csv.escape-character": "\\"}, COLUMNS)
+                                    "csv.field-delimiter": ";;"}, COLUMNS)
+    with pytest.raises(NotImplementedError, match="'csv.ignore-parse-errors' of the"):
+        connector_description("t", {"connector": "filesystem", "path": "/x", "format": "csv",
+                                    "csv.ignore-parse-errors": "yes"}, COLUMNS)
+    with pytest.raises(NotImplementedError, match="'csv.write-bigdecimal-in-scientific"):
+        connector_description("t", {"connector": "filesystem", "path": "/x", "format": "csv",
+                                    "csv.write-bigdecimal-in-scientific-notation": "true"},
+                              COLUMNS)
     with pytest.raises(NotImplementedError, match="json.timestamp-format.standard"):
         connector_description("t", {"connector": "filesystem", "path": "/x", "format": "json",
                                     "json.timestamp-format.standard": "ISO-8601"}, COLUMNS)
