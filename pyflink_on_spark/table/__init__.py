@@ -12,7 +12,7 @@ __all__ = ['TableEnvironment', 'StreamTableEnvironment', 'Table', 'EnvironmentSe
            'RowKind', 'ResultKind', 'DataTypes', 'Expression', 'TableDescriptor',
            'FormatDescriptor',
            'ScalarFunction', 'TableFunction', 'AggregateFunction', 'TableAggregateFunction',
-           'FunctionContext', 'ExplainDetail']
+           'FunctionContext', 'ExplainDetail', 'ChangelogMode']
 
 # name -> the module that defines it
 _HOMES = {
@@ -30,6 +30,7 @@ _HOMES = {
     'AggregateFunction': 'table.udf', 'TableAggregateFunction': 'table.udf',
     'FunctionContext': 'table.udf',
     'ExplainDetail': 'table.explain_detail',
+    'ChangelogMode': 'table.changelog_mode',
 }
 
 

@@ -650,6 +650,12 @@ class StreamTableEnvironment(TableEnvironment):
         parallelism 1 the one-task changelog (spark/table_changelog.py) gives the same rows
         in the same order, faster (measured: docs/table.md)."""
         description = table._description
+        from pyflink_on_spark.table.changelog_streams import changelog_query, reads_changelog
+        retracting = reads_changelog(description)     # from_changelog_stream's rows
+        if retracting:
+            changes = changelog_query(self, table)     # None: a grouping query's, below
+            if changes is not None:
+                return changes
         python = any(f.kind == "aggregate" for f in getattr(description, "functions", ()))
         if not (description.streaming and table._updates() and
                 self._keyed_changelog_fits(table)):
@@ -664,7 +670,7 @@ class StreamTableEnvironment(TableEnvironment):
             columns = table._resolved_columns()
             changes = projected_changes(self, table, grouping)._description
             return Table(replace(description, keyed_changelog=changes), self, columns)
-        if not (self._parallelism() > 1 or python):
+        if not (self._parallelism() > 1 or python or retracting):
             return table
         columns = table._resolved_columns()
         changes = self._keyed_changes(table, columns, changelog=True)
@@ -728,9 +734,13 @@ class StreamTableEnvironment(TableEnvironment):
             job_parameters(self._config, self._env),
             int(self._config.get("python.fn-execution.bundle.size", None) or BUNDLE_SIZE),
             plain)
+        retracting = per_row._updates()    # a changelog's rows (from_changelog_stream)
+        if retracting:
+            from pyflink_on_spark.table.changelog_streams import retracting_aggregate
+            function = retracting_aggregate(function)
         out_type = Types.PICKLED_BYTE_ARRAY() if plain else ExternalTypeInfo(Types.ROW_NAMED(
             list(names), [_type_info(c.sql_type) for c in columns]))
-        return self._stream_of(per_row, as_tuples=False) \
+        return self._stream_of(per_row, as_tuples=False, changelog=retracting) \
             .key_by(key_selector(keys)).process(function, output_type=out_type)
 
     def to_retract_stream(self, table: Table, type_info):
@@ -745,7 +755,10 @@ class StreamTableEnvironment(TableEnvironment):
             lambda row: _retraction(row, names),
             output_type=Types.TUPLE([Types.BOOLEAN(), type_info]))
 
-    from_changelog_stream = _unsupported("from_changelog_stream")
+    def from_changelog_stream(self, data_stream, schema=None, changelog_mode=None) -> Table:
+        """A table of the stream's Rows with their RowKinds (table/changelog_streams.py)."""
+        from pyflink_on_spark.table.changelog_streams import changelog_table
+        return changelog_table(self, data_stream, schema, changelog_mode)
 
 
 def _retraction(row, names):

@@ -52,7 +52,8 @@ def test_every_pyflink_1_20_name_has_a_status():
     ("pyflink.table.Table.map", Status.SUPPORTED),                 # runs (not a pandas udf)
     ("pyflink.table.Table.aggregate", Status.SUPPORTED),           # a udaf's call runs
     ("pyflink.table.StreamTableEnvironment.from_changelog_stream",
-     Status.UNSUPPORTED),                                          # refuses, naming it
+     Status.SUPPORTED),                                            # runs (docs/table.md)
+    ("pyflink.table.changelog_mode.ChangelogMode", Status.SUPPORTED),
     ("pyflink.table.ScalarFunction", Status.SUPPORTED),            # Python UDFs run
     ("pyflink.table.udf.udaf", Status.DIFFERENCE),                 # not in windows yet
     ("pyflink.table.ListView", Status.TABLE_API),
