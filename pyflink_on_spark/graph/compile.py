@@ -26,6 +26,7 @@ from pyflink_on_spark.specs.partitioning import (
     CustomPartitioning, ForwardPartitioning, KeyedPartitioning, Partitioning,
     RebalancePartitioning)
 from pyflink_on_spark.specs.sinks import CollectSinkSpec, PrintSinkSpec
+from pyflink_on_spark.specs.sources import TableSourceSpec
 from pyflink_on_spark.specs.stage import (
     ChainLink, CompiledJob, CompiledStage, ExitSpec, InputSpec, JobConfig, LeadingFold,
     OperatorSpec, SinkExit, StageSource, StageSpec, UpstreamEdge)
@@ -464,6 +465,12 @@ def _parallelism(nodes: List[Transformation], default: int, batch: bool) -> Dict
     for node in nodes:
         if node.parallelism is not None:
             parallelism[node.id] = node.parallelism
+            continue
+        if batch and isinstance(node, SourceTransformation) and \
+                isinstance(node.source, TableSourceSpec):
+            # a table's rows: on PyFlink the operators computing them sit behind exchanges
+            # (or a non-parallel source's rebalance), so the adaptive scheduler sizes them
+            parallelism[node.id] = tasks_for(estimated_bytes(node.source))
             continue
         if not batch or isinstance(node, SourceTransformation):
             parallelism[node.id] = default

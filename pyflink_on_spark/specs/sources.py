@@ -225,3 +225,6 @@ class TableSourceSpec:
     changelog: bool = False
     rowtime: Optional[int] = None
     name: str = "Table Source"
+    # the bytes the table reads (table/table_volume.py): BATCH mode's adaptive parallelism
+    # of the operators behind it (graph/compile.py _parallelism)
+    estimated_bytes: int = 0

@@ -533,10 +533,13 @@ class StreamTableEnvironment(TableEnvironment):
         if type_info is None:
             type_info = ExternalTypeInfo(Types.ROW_NAMED(
                 list(names), [_type_info(c.sql_type) for c in columns]))
+        from pyflink_on_spark.table.table_volume import table_bytes
         rowtime = next((i for i, c in enumerate(columns) if c.rowtime), None)
         node = SourceTransformation(name="Source: Table Source", output_type=type_info,
-                                    source=TableSourceSpec(table._description, names,
-                                                           as_tuples, changelog, rowtime))
+                                    source=TableSourceSpec(
+                                        table._description, names, as_tuples, changelog,
+                                        rowtime,
+                                        estimated_bytes=table_bytes(table._description)))
         return DataStream(_env=self._env, _transformation=node)
 
     def _window_rows(self, table: Table, names):

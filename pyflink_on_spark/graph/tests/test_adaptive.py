@@ -80,3 +80,28 @@ def test_other_exchanges_keep_the_estimate_from_the_sources():
     mapped.print()
     job = env._compile(env._sinks)
     assert job.stage_of(mapped._transformation.id).spec.parallelism == 1
+
+
+@pytest.mark.parametrize("mode, numbers, expected", [
+    (RuntimeExecutionMode.BATCH, 1000, 1),
+    # 8 bytes a number at the stream's source: 2 tasks from 2.1M numbers on
+    (RuntimeExecutionMode.BATCH, 2_200_000, 2),
+    (RuntimeExecutionMode.STREAMING, 1000, 2),
+])
+def test_a_tables_rows_are_sized_by_the_bytes_the_table_reads(mode, numbers, expected):
+    # seen on PyFlink 1.20.5: in BATCH mode to_data_stream(...).print() of a table (a scan
+    # of a stream, a projection, a GROUP BY, a join) of small inputs prints without a
+    # subtask prefix at default parallelism 2 (the shim printed "1>" before)
+    from pyflink_on_spark.table import StreamTableEnvironment
+    env = StreamExecutionEnvironment.get_execution_environment()
+    env.set_parallelism(2)
+    env.set_runtime_mode(mode)
+    t_env = StreamTableEnvironment.create(env)
+    ds = env.from_source(NumberSequenceSource(0, numbers - 1), WatermarkStrategy.no_watermarks(),
+                         "numbers")
+    t_env.create_temporary_view("t", t_env.from_data_stream(ds))
+    rows = t_env.to_changelog_stream(t_env.sql_query("SELECT f0 % 3 AS k, COUNT(*) AS c "
+                                                     "FROM t GROUP BY f0 % 3"))
+    rows.print()
+    job = env._compile(env._sinks)
+    assert job.stage_of(rows._transformation.id).spec.parallelism == expected
