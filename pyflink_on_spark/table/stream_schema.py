@@ -44,7 +44,8 @@ class StreamSchema(object):
     def __init__(self, stream_columns: Tuple[TableColumn, ...],
                  timestamp_column: Optional[int], computed: Tuple[Tuple[str, str], ...],
                  watermark: Optional[Tuple[str, str]],
-                 projection: Optional[Tuple[str, ...]] = None) -> None:
+                 projection: Optional[Tuple[str, ...]] = None,
+                 casts: Tuple[Tuple[str, str], ...] = ()) -> None:
         self.stream_columns = stream_columns
         self.timestamp_column = timestamp_column
         self.computed = computed
@@ -53,13 +54,18 @@ class StreamSchema(object):
         # stream's table (declared physical columns other than all its fields, in order,
         # first), else None
         self.projection = projection
+        # (name, type) of declared physical columns of a projection whose type is not the
+        # stream field's (TIMESTAMP_LTZ(3) for an Instant's TIMESTAMP_LTZ(9)): cast to it
+        self.casts = casts
 
     def query(self, stream_name: str) -> str:
         """Flink SQL of the table over the stream's table (computed columns, a projection)."""
         expressions = dict(self.computed)
         if self.projection is not None:
-            items = ["%s AS `%s`" % (expressions[n], n) if n in expressions else "`%s`" % n
-                     for n in self.projection]
+            casts = dict(self.casts)
+            items = ["%s AS `%s`" % (expressions[n], n) if n in expressions else
+                     "CAST(`%s` AS %s) AS `%s`" % (n, casts[n], n) if n in casts else
+                     "`%s`" % n for n in self.projection]
         else:
             items = ["`%s`" % c.name for c in self.stream_columns] + [
                 "%s AS `%s`" % (expression, name) for name, expression in self.computed]
@@ -153,8 +159,13 @@ def stream_schema(derived: Sequence[TableColumn], atomic: bool, schema) -> Strea
             computed.append((name, detail))
     watermark = _watermark(schema, [c.name for c in columns] + [n for n, _ in computed])
     projection = tuple(name for _, name, _ in declarations) if projected else None
+    # seen on PyFlink 1.20.5 (cc3213252/pyflink-learn's from_data_stream.py): a projection's
+    # declared TIMESTAMP_LTZ(3) of an Instant field (TIMESTAMP_LTZ(9)) is the table's type
+    by_name = {c.name: c for c in derived}
+    casts = tuple((c.name, c.sql_type) for c in physical
+                  if projected and c.sql_type != by_name[c.name].sql_type)
     return StreamSchema(tuple(columns), timestamp_column, tuple(computed), watermark,
-                        projection)
+                        projection, casts)
 
 
 def _watermark(schema, names: List[str]) -> Optional[Tuple[str, str]]:

@@ -43,12 +43,38 @@ from pyflink_on_spark.table.sql.windows import (
     WindowTvf, extract_window_tvfs, interval_millis, spark_duration)
 from pyflink_on_spark.table.types import (
     ArrayType, CharType, DataType, DataTypes, DecimalType, DoubleType, FloatType, IntType,
-    LocalZonedTimestampType, MapType, RowType, SmallIntType, TinyIntType, VarCharType)
+    LocalZonedTimestampType, MapType, RowType, SmallIntType, TimestampType, TinyIntType,
+    VarCharType)
 
 __all__ = ['to_spark_sql', 'translate_query', 'SparkQuery']
 
 ColumnSpec = Union[Tuple[str, str], DdlColumn]
 Columns = Sequence[ColumnSpec]
+
+
+def _truncated_fraction(casted: exp.Expression, source: Optional[DataType],
+                        target: DataType) -> exp.Expression:
+    """A cast to TIMESTAMP(p) / TIMESTAMP_LTZ(p) with p < 6 keeps p digits of the second's
+    fraction, the rest cut (seen on PyFlink 1.20.5: CAST('... 00:00:01.987654' AS
+    TIMESTAMP(3)) is .987, AS TIMESTAMP(0) :01, of a TIMESTAMP(6) too; TIMESTAMP_LTZ(0) of
+    1.987 s is 1 s); Spark's timestamps keep microseconds. Nothing to cut from a timestamp
+    of at most p digits."""
+    if not isinstance(target, (TimestampType, LocalZonedTimestampType)) or \
+            target.precision >= 6:
+        return casted
+    if isinstance(source, (TimestampType, LocalZonedTimestampType)) and \
+            source.precision <= target.precision:
+        return casted
+    if isinstance(target, LocalZonedTimestampType):
+        # an instant: its microseconds since the epoch, cut (pmod: before 1970 too)
+        micros = call('unix_micros', casted)
+        step = exp.Literal.number(10 ** (6 - target.precision))
+        return call('timestamp_micros', exp.Sub(this=micros, expression=call(
+            'pmod', micros, step)))
+    # a wall-clock time (TIMESTAMP_NTZ): written with p digits and read back, no time zone
+    pattern = exp.Literal.string('yyyy-MM-dd HH:mm:ss' + (
+        '.' + 'S' * target.precision if target.precision else ''))
+    return call('to_timestamp_ntz', call('date_format', casted, pattern), pattern)
 
 
 class _FlinkDialect(Dialect):
@@ -800,6 +826,7 @@ class _Translator:
         else:
             from pyflink_on_spark.table.sql.arithmetic import integer_cast
             casted = integer_cast(inner, source, target) or cast(inner, spark)
+        casted = _truncated_fraction(casted, source, target)
         # Flink (1.15+) trims a cast to VARCHAR(n) to n characters and pads CHAR(n)
         if isinstance(target, VarCharType) and target.length < 0x7fffffff:
             casted = call('substring', casted, exp.Literal.number(1),

@@ -99,3 +99,20 @@ def test_physical_columns_of_sql_type_strings_are_their_data_types():
     assert schema_text(by_text._resolved_columns()) == schema_text(by_type._resolved_columns())
     assert [(c.name, c.sql_type, c.nullable) for c in by_text._resolved_columns()] == [
         ("f0", "VARCHAR(3)", True), ("f1", "BIGINT", False)]
+
+
+def test_a_projections_declared_type_other_than_the_fields_is_a_cast_to_it():
+    # seen on PyFlink 1.20.5 (cc3213252/pyflink-learn's from_data_stream.py): event_time
+    # declared TIMESTAMP_LTZ(3) for an Instant field (TIMESTAMP_LTZ(9)), fields reordered
+    from pyflink_on_spark.common.time import Instant
+    env = StreamExecutionEnvironment.get_execution_environment()
+    ds = env.from_collection([("a", Instant(1, 5))], type_info=Types.ROW_NAMED(
+        ["name", "event_time"], [Types.STRING(), Types.INSTANT()]))
+    t_env = StreamTableEnvironment.create(env)
+    table = t_env.from_data_stream(ds, Schema.new_builder()
+                                   .column("event_time", "TIMESTAMP_LTZ(3)")
+                                   .column("name", "STRING")
+                                   .watermark("event_time", "SOURCE_WATERMARK()").build())
+    assert schema_text(table._resolved_columns()).splitlines()[1:3] == [
+        "  `event_time` TIMESTAMP_LTZ(3) *ROWTIME*,", "  `name` STRING"]
+    assert "CAST(`event_time` AS TIMESTAMP_LTZ(3))" in table._description.flink_query
