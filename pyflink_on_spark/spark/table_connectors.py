@@ -51,8 +51,10 @@ def connector_frame(description: ConnectorTable, session):
 
 def _csv_frame(description: ConnectorTable, session):
     """A csv table's rows as Flink's csv format reads them (codecs/formats/table_csv.py):
-    Spark lists the files (binaryFile: hidden files skipped, as before), a task reads each
-    file whole, as Flink's csv reader does (a quoted value may span lines)."""
+    Spark lists the files (binaryFile with only their paths selected: hidden files skipped,
+    as before, and no content read), a task reads each file by its path, a piece at a time
+    (a quoted value may span lines and pieces), and hands its rows on in batches of up to
+    CHUNK_ROWS: a task's memory is bounded whatever the file's size."""
     from pyflink_on_spark.codecs.formats.table_csv import TYPES, readable_type
     from pyflink_on_spark.spark.table_frames import arrow_schema, spark_schema
     unread = [c for c in description.columns if not readable_type(c.sql_type)]
@@ -66,16 +68,15 @@ def _csv_frame(description: ConnectorTable, session):
     schema = arrow_schema(description.columns)
 
     def read(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
-        from pyflink_on_spark.codecs.formats.table_csv import table_csv_file_rows
+        from pyflink_on_spark.codecs.formats.table_csv import table_csv_file_columns
         for batch in batches:
-            for i, path in enumerate(batch.column(0).to_pylist()):
-                content = batch.column(1)[i].as_py()
-                for chunk in table_csv_file_rows(path, content, types, options):
+            for path in batch.column(0).to_pylist():
+                for columns in table_csv_file_columns(path, types, options):
                     yield pa.RecordBatch.from_arrays(
-                        [pa.array(list(values), f.type) for values, f in
-                         zip(zip(*chunk), schema)], schema=schema)
+                        [pa.array(values, f.type) for values, f in zip(columns, schema)],
+                        schema=schema)
 
-    files = session.read.format("binaryFile").load(description.path).select("path", "content")
+    files = session.read.format("binaryFile").load(description.path).select("path")
     return files.mapInArrow(read, spark_schema(description.columns))
 
 

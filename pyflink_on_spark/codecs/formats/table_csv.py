@@ -22,10 +22,10 @@ from __future__ import annotations
 import datetime
 import decimal
 import re
-from typing import Iterator, List, Optional, Sequence
+from typing import Callable, Iterable, Iterator, List, Optional, Sequence
 
-from pyflink_on_spark.codecs.formats.csv import (_EOF, CsvDialect, CsvReadError,
-                                                _JacksonCsvDecoder, java_trim)
+from pyflink_on_spark.codecs.formats.csv import (_EOF, _JAVA_BLANKS, _LINE_BREAK, CsvDialect,
+                                                CsvReadError, _JacksonCsvDecoder, java_trim)
 
 _TEXT = re.compile(r"(STRING|VARCHAR\(\d+\)|CHAR\(\d+\))$")
 _INTEGERS = {"TINYINT": (-2 ** 7, 2 ** 7 - 1), "SMALLINT": (-2 ** 15, 2 ** 15 - 1),
@@ -132,10 +132,24 @@ def _unparsed(text: str) -> str:
     return "could not be parsed, unparsed text found at index %d" % end
 
 
+_FROM_ISO = datetime.datetime.fromisoformat
+_UNITS = [10 ** (6 - min(p, 6)) for p in range(10)]
+
+
 def _timestamp(text: str, precision: int) -> datetime.datetime:
     """Flink's SQL timestamp text (blanks stripped), the fraction cut to the precision."""
     match = _SQL_TIMESTAMP.match(text)
     if match:
+        value = None
+        if text[11:13] < "24":    # (a Python that reads hour 24 as the next day's 00)
+            try:      # the text matched: Python's ISO reading gives the same, in C
+                value = _FROM_ISO(text)
+            except ValueError:    # a bad date; older Pythons take 3 or 6 digits only
+                pass
+        if value is not None:
+            unit = _UNITS[precision]
+            return value if not value.microsecond % unit else \
+                value.replace(microsecond=value.microsecond // unit * unit)
         fraction = (match.group(7) or ".")[1:]
         micros = int((fraction + "000000")[:6])
         unit = 10 ** (6 - min(precision, 6))
@@ -149,35 +163,89 @@ def _timestamp(text: str, precision: int) -> datetime.datetime:
                       % (text, _unparsed(text)))
 
 
+def converter(sql_type: str) -> Callable[[str], object]:
+    """The function from one field's text to the column's value as Flink's csv converter
+    reads it (or _ParseError with the converter's exception), chosen once per column."""
+    if _TEXT.match(sql_type):
+        return _same
+    decimal_type = _DECIMAL.match(sql_type)
+    if decimal_type:
+        precision, scale = int(decimal_type.group(1)), int(decimal_type.group(2))
+        return lambda text: _decimal(text, precision, scale)
+    if sql_type == "DATE":
+        return _date
+    if sql_type in _INTEGERS:
+        low, high = _INTEGERS[sql_type]
+        integer = _JAVA_INTEGER.match
+
+        def to_integer(text: str) -> int:
+            text = text.strip(_JAVA_BLANKS)
+            if integer(text):
+                value = int(text)
+                if low <= value <= high:
+                    return value
+            return _integer(text, sql_type)      # (its error)
+        return to_integer
+    if sql_type in ("FLOAT", "DOUBLE"):
+        floating = _JAVA_FLOATING.match
+
+        def to_floating(text: str) -> float:
+            text = text.strip(_JAVA_BLANKS)
+            if floating(text) and text[-1] not in "fFdD":
+                return float(text)
+            return _floating(text)
+        return to_floating
+    if sql_type == "BOOLEAN":
+        return lambda text: text.strip(_JAVA_BLANKS).lower() == "true"
+    timestamp = _TIMESTAMP.match(sql_type)
+    if timestamp:
+        precision = int(timestamp.group(1))
+        return lambda text: _timestamp(text.strip(_JAVA_BLANKS), precision)
+    raise NotImplementedError("a csv column of type %s (types read: %s)" % (sql_type, TYPES))
+
+
+def _same(text: str) -> str:
+    return text
+
+
 def convert(text: str, sql_type: str):
     """One field's text -> the column's value as Flink's csv converter reads it, or
     _ParseError with the converter's exception."""
-    if _TEXT.match(sql_type):
-        return text
-    decimal_type = _DECIMAL.match(sql_type)
-    if decimal_type:
-        return _decimal(text, int(decimal_type.group(1)), int(decimal_type.group(2)))
-    if sql_type == "DATE":
-        return _date(text)
-    text = java_trim(text)
-    if sql_type in _INTEGERS:
-        return _integer(text, sql_type)
-    if sql_type in ("FLOAT", "DOUBLE"):
-        return _floating(text)
-    if sql_type == "BOOLEAN":
-        return text.lower() == "true"
-    timestamp = _TIMESTAMP.match(sql_type)
-    if timestamp:
-        return _timestamp(text, int(timestamp.group(1)))
-    raise NotImplementedError("a csv column of type %s (types read: %s)" % (sql_type, TYPES))
+    return converter(sql_type)(text)
 
 
 def table_csv_rows(text: str, types: Sequence[str], options: dict,
                    source: str = "") -> Iterator[tuple]:
-    """The rows of one file's text. `options`: the table's csv.* options (Flink's names:
-    field-delimiter, quote-character, disable-quote-character, allow-comments,
-    ignore-parse-errors, null-literal, escape-character). Raises CsvReadError naming the file
-    and line where Flink fails the job."""
+    """The rows of one file's text (table_csv_text_rows of one piece)."""
+    return table_csv_text_rows((text,), types, options, source)
+
+
+def table_csv_text_rows(pieces: Iterable[str], types: Sequence[str], options: dict,
+                        source: str = "") -> Iterator[tuple]:
+    """The rows of one file's text, given in pieces (table_csv_blocks)."""
+    for columns in table_csv_blocks(pieces, types, options, source):
+        yield from zip(*columns)
+
+
+def table_csv_blocks(pieces: Iterable[str], types: Sequence[str], options: dict,
+                     source: str = "") -> Iterator[List[list]]:
+    """The rows of one file's text, given in pieces (read as they are needed: a task holds
+    a piece or two, and a record longer than that, whatever the file's size), in blocks of
+    columns (a list of values per column; a block holds the rows of about a piece).
+    `options`: the table's csv.* options (Flink's names: field-delimiter, quote-character,
+    disable-quote-character, allow-comments, ignore-parse-errors, null-literal,
+    escape-character). Raises CsvReadError naming the file and line where Flink fails the
+    job.
+
+    The text is read by Jackson's decoder over a window of the text (a whole number of
+    records from the last one read on): a record whose reading reached the window's end
+    (where the decoder takes the text to end, or looks one character past a value) is read
+    again over the window grown by the next piece, so every record is read as over the
+    whole text (a quoted value spanning pieces too). A window holding neither the quote nor
+    the escape character, comments off, is cut into lines and values by str.split: the
+    decoder would cut it the same way (a quote is special only at a value's start); its
+    values are converted a column at a time when every record has the table's width and
+    every value converts (else record by record, for Flink's first error or NULLs)."""
     quote = None if options.get("disable-quote-character", "false").strip().lower() == "true" \
         else options.get("quote-character", '"')
     dialect = CsvDialect(column_separator=options.get("field-delimiter", ","),
@@ -186,41 +254,124 @@ def table_csv_rows(text: str, types: Sequence[str], options: dict,
     ignore = options.get("ignore-parse-errors", "false").strip().lower() == "true"
     null = options.get("null-literal")
     width = len(types)
-    decoder = _JacksonCsvDecoder(text, dialect)
-    decoder.skip_lines_when_needed()
-    if not decoder._more():
-        return
-    first = True
-    while True:
-        if not first and not decoder.start_new_line():
-            return
-        first = False
-        start = decoder.pos
-        try:
-            values = _record(decoder, width)
-        except CsvReadError as e:
+    converters = [converter(t) for t in types]
+    sep = dialect.column_separator
+    special = [c for c in (dialect.quote_char, dialect.escape_char) if c]
+    splits = not dialect.allow_comments
+
+    def row(values: List[Optional[str]], line: Callable[[], int]) -> tuple:
+        if len(values) != width:
             if not ignore:
-                raise CsvReadError(e.reason, decoder.line_at(start), source) from None
-            if not _skip_record(decoder):
-                return
-            first = True
-            continue
-        if len(values) != width and not ignore:
-            raise CsvReadError("Row length mismatch. %d fields expected but was %d."
-                               % (width, len(values)), decoder.line_at(start), source)
-        row = []
-        for i, sql_type in enumerate(types):
-            value = values[i] if i < len(values) else None
-            if value is None or (null is not None and value == null):
-                row.append(None)
+                raise CsvReadError("Row length mismatch. %d fields expected but was %d."
+                                   % (width, len(values)), line(), source)
+            values = values + [None] * (width - len(values))
+        out = []
+        for value, convert_value in zip(values, converters):
+            if value is None or value == null:
+                out.append(None)
                 continue
             try:
-                row.append(convert(value, sql_type))
+                out.append(convert_value(value))
             except _ParseError as e:
                 if not ignore:
-                    raise CsvReadError(str(e), decoder.line_at(start), source) from None
-                row.append(None)
-        yield tuple(row)
+                    raise CsvReadError(str(e), line(), source) from None
+                out.append(None)
+        return tuple(out)
+
+    def columns_of(records: List[List[str]]) -> Optional[List[list]]:
+        """The records' values converted a column at a time; None when a record is not of
+        the table's width or a value does not convert (read record by record then)."""
+        if any(len(r) != width for r in records):
+            return None
+        try:
+            if null is None:
+                return [list(map(f, column)) for f, column in zip(converters, zip(*records))]
+            return [[None if v == null else f(v) for v in column]
+                    for f, column in zip(converters, zip(*records))]
+        except _ParseError:
+            return None
+
+    pieces = iter(pieces)
+    window = ""
+    base = 1                  # the line of the window's first character
+    final = False             # whether the window holds the text's end
+    while True:
+        piece = next(pieces, None)
+        if piece is None:
+            final = True
+        elif not piece:
+            continue
+        else:
+            window += piece
+        if splits and not any(c in window for c in special):
+            # whole lines: up to the last line break, not a "\r" ending a window a "\n" may
+            # continue (the rest waits for the next piece)
+            cut = len(window) if final else max(window.rfind("\n"), window.rfind("\r"))
+            if cut == len(window) - 1 and window[cut] == "\r" and not final:
+                cut = max(window.rfind("\n", 0, cut), window.rfind("\r", 0, cut))
+            if cut < 0:
+                continue
+            lines = _LINE_BREAK.split(window[:cut] if final else window[:cut + 1])
+            if lines[-1] == "":
+                lines.pop()       # after the last line break (or an empty text): no record
+            records = [text.split(sep) for text in lines]
+            columns = columns_of(records)
+            if columns is None:
+                rows = []
+                for number, values in enumerate(records):
+                    if len(values) > width:
+                        if len(values) != width + 1 or values[width].strip(_JAVA_BLANKS):
+                            if not ignore:
+                                value = values[width]
+                                raise CsvReadError(
+                                    'Too many entries: expected at most %d (value #%d (%d '
+                                    'chars) "%s")' % (width, width, len(value), value),
+                                    base + number, source)
+                            continue
+                        del values[width]
+                    rows.append(row(values, lambda: base + number))
+                columns = [list(c) for c in zip(*rows)] if rows else None
+            if columns:
+                yield columns
+            if final:
+                return
+            base += len(lines)
+            window = window[cut + 1:]
+            continue
+        decoder = _JacksonCsvDecoder(window, dialect)
+        end = len(window)
+        reached = not final   # whether reaching the window's end means reading it again
+        rows = []
+        mark = 0
+        while True:
+            mark = decoder.pos    # between records
+            if not decoder.start_new_line():
+                break
+            start = decoder.pos
+            try:
+                values = _record(decoder, width)
+            except CsvReadError as e:
+                if reached and decoder.pos >= end:
+                    break
+                if not ignore:
+                    raise CsvReadError(e.reason, base - 1 + decoder.line_at(start),
+                                       source) from None
+                more = _skip_record(decoder)
+                if reached and decoder.pos >= end:
+                    break
+                if not more:
+                    mark = end
+                    break
+                continue
+            if reached and decoder.pos >= end:
+                break
+            rows.append(row(values, lambda: base - 1 + decoder.line_at(start)))
+        if rows:
+            yield [list(c) for c in zip(*rows)]
+        if not reached:
+            return
+        base += decoder.line_at(mark) - 1
+        window = window[mark:]
 
 
 def _record(decoder: _JacksonCsvDecoder, width: int) -> List[str]:
@@ -251,20 +402,40 @@ def _skip_record(decoder: _JacksonCsvDecoder) -> bool:
     return decoder.skip_lines_when_needed()
 
 
+# rows of a file that leave a task together (table_csv_file_columns); the file's text is
+# read READ_BYTES at a time (codecs/formats/text.py), so a task's memory is bounded whatever
+# the file's size
 CHUNK_ROWS = 4096
 
 
-def table_csv_file_rows(path: str, content: bytes, types: Sequence[str],
-                        options: dict) -> Iterator[List[tuple]]:
-    """The rows of one file's bytes (decompressed by its name's extension, as Flink's
-    StreamFormat, and decoded as UTF-8), in lists of up to CHUNK_ROWS."""
-    import itertools
-    from pyflink_on_spark.codecs.formats.csv import _csv_text
+def table_csv_file_columns(path: str, types: Sequence[str], options: dict,
+                           content: Optional[bytes] = None,
+                           size: int = 0) -> Iterator[List[list]]:
+    """The rows of one file (`path`: local or file:; `content`: its bytes read by someone
+    else), decompressed by its name's extension, as Flink's StreamFormat, and decoded as
+    UTF-8 (malformed bytes U+FFFD), as lists of column values of up to CHUNK_ROWS rows;
+    read `size` bytes at a time (READ_BYTES)."""
+    import codecs
+    from pyflink_on_spark.codecs.formats.text import READ_BYTES, _byte_blocks
     if path.startswith("file:"):
         path = "/" + path[len("file:"):].lstrip("/")
-    rows = table_csv_rows(_csv_text(path, content), types, options, path)
-    while True:
-        chunk = list(itertools.islice(rows, CHUNK_ROWS))
-        if not chunk:
-            return
-        yield chunk
+
+    def pieces():
+        decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+        for block in _byte_blocks(path, size or READ_BYTES, content):
+            yield decoder.decode(block)
+        yield decoder.decode(b"", final=True)
+
+    for columns in table_csv_blocks(pieces(), types, options, path):
+        rows = len(columns[0])
+        for start in range(0, rows, CHUNK_ROWS):
+            yield columns if rows <= CHUNK_ROWS else \
+                [c[start:start + CHUNK_ROWS] for c in columns]
+
+
+def table_csv_file_rows(path: str, types: Sequence[str], options: dict,
+                        content: Optional[bytes] = None,
+                        size: int = 0) -> Iterator[List[tuple]]:
+    """table_csv_file_columns, as lists of rows."""
+    for columns in table_csv_file_columns(path, types, options, content, size):
+        yield list(zip(*columns))

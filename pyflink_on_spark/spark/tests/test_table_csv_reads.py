@@ -1,5 +1,5 @@
 """A filesystem csv table read on Spark (spark/table_connectors.py _csv_frame): each file
-read whole by a task as Flink's csv format reads it (codecs/formats/table_csv.py, whose
+read by a task, a piece at a time, as Flink's csv format reads it (codecs/formats/table_csv.py, whose
 tests hold the values seen on PyFlink 1.20.5); the refusals on the driver."""
 import datetime
 import gzip
@@ -63,3 +63,23 @@ def test_an_empty_directory_and_a_file_path(spark, tmp_path):
     (tmp_path / "one.csv").write_text("q\n")
     assert [tuple(r) for r in connector_frame(_table(tmp_path / "one.csv", [("a", "STRING")]),
                                               spark).collect()] == [("q",)]
+
+
+def test_files_are_opened_by_their_tasks_spark_reads_no_content(spark, tmp_path):
+    """Spark lists the files; a task opens each by its path (a directory with a space in its
+    name too) and streams it: a file over the 2 GB Spark's binaryFile content can hold is
+    opened (sparse, its NUL bytes fail gzip's check at once), not refused by Spark."""
+    from pyflink_on_spark.spark.table_connectors import connector_frame
+    spaced = tmp_path / "a dir"
+    spaced.mkdir()
+    (spaced / "a.csv").write_text('1,"x\ny"\n2,z\n')
+    table = _table(spaced, [("a", "INT"), ("b", "STRING")])
+    assert sorted(tuple(r) for r in connector_frame(table, spark).collect()) == [
+        (1, "x\ny"), (2, "z")]
+    big = tmp_path / "big"
+    big.mkdir()
+    with open(big / "huge.csv.gz", "wb") as f:
+        f.truncate(3 << 30)
+    frame = connector_frame(_table(big, [("a", "STRING")]), spark)
+    with pytest.raises(Exception, match="Not a gzipped file"):
+        frame.collect()

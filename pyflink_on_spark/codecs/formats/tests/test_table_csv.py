@@ -8,7 +8,7 @@ import pytest
 
 from pyflink_on_spark.codecs.formats.csv import CsvReadError
 from pyflink_on_spark.codecs.formats.table_csv import (readable_type, table_csv_file_rows,
-                                                       table_csv_rows)
+                                                       table_csv_rows, table_csv_text_rows)
 
 
 def rows(text, types, **options):
@@ -138,7 +138,63 @@ def test_files_are_decompressed_by_name_and_named_by_path():
     import gzip
     content = gzip.compress(b"x,1\ny,zz\n")
     with pytest.raises(CsvReadError, match=r"\(file /tmp/t/a.csv.gz, line 2\)"):
-        list(table_csv_file_rows("file:/tmp/t/a.csv.gz", content, ("STRING", "INT"), {}))
+        list(table_csv_file_rows("file:/tmp/t/a.csv.gz", ("STRING", "INT"), {}, content))
+
+
+def _read(pieces, types, options):
+    try:
+        return list(table_csv_text_rows(pieces, types, options, "f.csv"))
+    except CsvReadError as e:
+        return str(e)
+
+
+@pytest.mark.parametrize("text, types, options", [
+    ('x,1\n"a\nb ""q""\r\nc",2\r\ny,3\rz,4', ("STRING", "BIGINT"), {}),
+    ('x,1\n  # c\n\n#d\ny,2\n', ("STRING", "BIGINT"), {"allow-comments": "true"}),
+    ("x\\,y,1\nz\\\n,2\n", ("STRING", "BIGINT"), {"escape-character": "\\"}),
+    ('x,1\ny,zz,3\n"q\n,5\nw,6\n', ("STRING", "BIGINT"), {"ignore-parse-errors": "true"}),
+    ('x,1\ny,2,\nz,3, \n', ("STRING", "BIGINT"), {}),
+    ('x,1\ny,2\n\n', ("STRING", "BIGINT"), {}),                  # fails on line 3
+    ('x,1\n"y\n\n",2\nz,3,4\n', ("STRING", "BIGINT"), {}),      # fails on line 5
+    ('x,1\n"y,2\n', ("STRING", "BIGINT"), {}),                     # an unclosed quote
+    ('x,1\ny,2"\n"z"  ,3', ("STRING", "BIGINT"), {}),
+])
+def test_a_text_read_in_pieces_reads_as_whole(text, types, options):
+    """A task reads a file a piece at a time: a record cut anywhere (a quoted value spanning
+    lines, a "\r\n", an escape, a comment) reads as in the whole text, errors and their
+    lines too."""
+    whole = _read([text], types, options)
+    for cut in range(len(text) + 1):
+        assert _read([text[:cut], "", text[cut:]], types, options) == whole, cut
+    assert _read(list(text), types, options) == whole
+
+
+def test_a_file_is_read_a_piece_at_a_time(tmp_path):
+    import gzip
+    lines = ['%d,"v %d\nnext ""line""",%d.5' % (i, i, i) for i in range(300)]
+    text = "\n".join(lines) + "\n" + "\u00e9" * 5 + ",1,2\n"   # two-byte characters
+    expected = [(i, "v %d\nnext \"line\"" % i, i + 0.5) for i in range(300)] + [
+        ("\u00e9" * 5, "1", 2.0)]
+    (tmp_path / "a.csv").write_text(text, encoding="utf-8")
+    (tmp_path / "b.csv.gz").write_bytes(gzip.compress(text.encode("utf-8")))
+    types = ("STRING", "STRING", "DOUBLE")
+    for name in ("a.csv", "b.csv.gz"):
+        for size in (1, 7, 64, 1 << 20):
+            chunks = list(table_csv_file_rows("file:" + str(tmp_path / name), types, {},
+                                              size=size))
+            got = [(int(r[0]) if r[0].isdigit() else r[0],) + r[1:] for c in chunks for r in c]
+            assert got == expected, (name, size)
+    (tmp_path / "c.csv").write_text(text + "x,1\n", encoding="utf-8")
+    with pytest.raises(CsvReadError, match=r"Row length mismatch.*\(file .*c\.csv, line 602\)"):
+        list(table_csv_file_rows(str(tmp_path / "c.csv"), types, {}, size=5))
+
+
+def test_a_file_leaves_in_lists_of_bounded_length(tmp_path):
+    from pyflink_on_spark.codecs.formats.table_csv import CHUNK_ROWS
+    (tmp_path / "a.csv").write_text("".join("%d\n" % i for i in range(CHUNK_ROWS * 2 + 3)))
+    chunks = list(table_csv_file_rows(str(tmp_path / "a.csv"), ("BIGINT",), {}))
+    assert [len(c) for c in chunks] == [CHUNK_ROWS, CHUNK_ROWS, 3]
+    assert [r[0] for c in chunks for r in c] == list(range(CHUNK_ROWS * 2 + 3))
 
 
 def test_types_read():
