@@ -208,6 +208,63 @@ def _same(text: str) -> str:
     return text
 
 
+# a column of values that all read by the common path, checked at once (one regex over the
+# column's stripped values joined by "\n", which no value holds): integers, Java's floating
+# texts without a type suffix, SQL timestamps of an hour below 24
+_INTEGER_TEXT = r"[+-]?[0-9]+"
+_FLOATING_TEXT = r"[+-]?(?:NaN|Infinity|(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?)"
+_TIMESTAMP_TEXT = r"[0-9]{4}-[0-9]{2}-[0-9]{2} (?:[01][0-9]|2[0-3]):[0-9]{2}:[0-9]{2}(?:\.[0-9]{1,9})?"
+
+
+def _column_check(text: str):
+    return re.compile(r"(?:%s\n)*%s" % (text, text)).fullmatch
+
+
+_COLUMN_CHECKS = {"integer": _column_check(_INTEGER_TEXT),
+                  "floating": _column_check(_FLOATING_TEXT),
+                  "timestamp": _column_check(_TIMESTAMP_TEXT)}
+
+
+def column_converter(sql_type: str) -> Callable[[Sequence[str]], Optional[list]]:
+    """The function from a column of field texts to their values as converter(sql_type)
+    reads them one by one, or None when a value needs that (an error, an unusual text)."""
+    one = converter(sql_type)
+    if one is _same:
+        return list
+    kind = "integer" if sql_type in _INTEGERS else "floating" if sql_type in (
+        "FLOAT", "DOUBLE") else "timestamp" if _TIMESTAMP.match(sql_type) else None
+    if kind is None:
+        return lambda column: list(map(one, column))
+    check = _COLUMN_CHECKS[kind]
+    if kind == "integer":
+        low, high = _INTEGERS[sql_type]
+
+        def read(texts: List[str]) -> Optional[list]:
+            values = list(map(int, texts))
+            return values if low <= min(values) and max(values) <= high else None
+    elif kind == "floating":
+        def read(texts: List[str]) -> Optional[list]:
+            return list(map(float, texts))
+    else:
+        unit = _UNITS[int(_TIMESTAMP.match(sql_type).group(1))]
+
+        def read(texts: List[str]) -> Optional[list]:
+            try:
+                values = list(map(_FROM_ISO, texts))
+            except ValueError:        # a bad date (its error), or a fraction an older
+                return None           # Python does not read
+            if unit > 1 and any(v.microsecond % unit for v in values):
+                values = [v.replace(microsecond=v.microsecond // unit * unit) for v in values]
+            return values
+
+    def convert_column(column: Sequence[str]) -> Optional[list]:
+        texts = [v.strip(_JAVA_BLANKS) for v in column]
+        if not texts or not check("\n".join(texts)):
+            return None
+        return read(texts)
+    return convert_column
+
+
 def convert(text: str, sql_type: str):
     """One field's text -> the column's value as Flink's csv converter reads it, or
     _ParseError with the converter's exception."""
@@ -255,6 +312,7 @@ def table_csv_blocks(pieces: Iterable[str], types: Sequence[str], options: dict,
     null = options.get("null-literal")
     width = len(types)
     converters = [converter(t) for t in types]
+    column_converters = [column_converter(t) for t in types]
     sep = dialect.column_separator
     special = [c for c in (dialect.quote_char, dialect.escape_char) if c]
     splits = not dialect.allow_comments
@@ -281,15 +339,18 @@ def table_csv_blocks(pieces: Iterable[str], types: Sequence[str], options: dict,
     def columns_of(records: List[List[str]]) -> Optional[List[list]]:
         """The records' values converted a column at a time; None when a record is not of
         the table's width or a value does not convert (read record by record then)."""
-        if any(len(r) != width for r in records):
+        if null is not None or any(len(r) != width for r in records):
             return None
-        try:
-            if null is None:
-                return [list(map(f, column)) for f, column in zip(converters, zip(*records))]
-            return [[None if v == null else f(v) for v in column]
-                    for f, column in zip(converters, zip(*records))]
-        except _ParseError:
-            return None
+        columns = []
+        for read_column, column in zip(column_converters, zip(*records)):
+            try:
+                values = read_column(column)
+            except _ParseError:
+                return None
+            if values is None:
+                return None
+            columns.append(values)
+        return columns
 
     pieces = iter(pieces)
     window = ""
@@ -311,7 +372,8 @@ def table_csv_blocks(pieces: Iterable[str], types: Sequence[str], options: dict,
                 cut = max(window.rfind("\n", 0, cut), window.rfind("\r", 0, cut))
             if cut < 0:
                 continue
-            lines = _LINE_BREAK.split(window[:cut] if final else window[:cut + 1])
+            text = window[:cut] if final else window[:cut + 1]
+            lines = text.split("\n") if "\r" not in text else _LINE_BREAK.split(text)
             if lines[-1] == "":
                 lines.pop()       # after the last line break (or an empty text): no record
             records = [text.split(sep) for text in lines]
