@@ -270,8 +270,13 @@ def changelog_query(t_env, table: Table) -> Optional[Table]:
         from pyflink_on_spark.util.exceptions import TableException
         raise TableException(_batch_failure(leaves[0]))
     if table._updates():
-        _check_grouping(description.flink_query, [s for s in leaves if s.mode == "upsert"])
-        return None
+        removed = _removed_aggregate(description.flink_query,
+                                     [s for s in leaves if s.mode == "upsert"],
+                                     [c.name for c in table._resolved_columns()])
+        if removed is None:
+            return None
+        return t_env._translated(removed, [(n, Table(v, t_env, getattr(v, "columns", None)))
+                                           for n, v in _read(description)])
     import sqlglot
     from sqlglot import exp
     from pyflink_on_spark.table.sql.translate import FLINK_DIALECT
@@ -313,37 +318,65 @@ def changelog_query(t_env, table: Table) -> Optional[Table]:
     return out
 
 
-def _check_grouping(query: str, upserts) -> None:
-    """Refuses a grouping of an upsert table's rows by its primary key's columns whose
-    aggregates are SUM / MIN / MAX only: Flink removes that aggregate (its rule for unique
-    group keys; seen on PyFlink 1.20.5: SUM(f1) GROUP BY the key gives the normalized rows,
-    -U / +U where the aggregate gives -D / +I, as it does with a COUNT beside MAX)."""
+def _removed_aggregate(query: str, upserts, names) -> Optional[str]:
+    """A grouping of an upsert table's rows by its primary key's columns whose aggregates are
+    SUM / MIN / MAX only, as Flink plans it: its rule for
+    unique group keys removes the aggregate (seen on PyFlink 1.20.5: SUM(f1) GROUP BY the key
+    gives the normalized rows, -U / +U of equal rows too, where an aggregate gives -D / +I,
+    as it does with a COUNT beside MAX; a WHERE filters those rows), each call its
+    argument: the projection (Flink SQL) of the table's changes, its columns named `names`.
+    None for any other query."""
     if not upserts:
-        return
+        return None
     import sqlglot
     from sqlglot import exp
     from pyflink_on_spark.table.sql.functions import AGGREGATES
     from pyflink_on_spark.table.sql.translate import FLINK_DIALECT
     tree = sqlglot.parse_one(query, read=FLINK_DIALECT)
-    group = tree.find(exp.Group)
-    calls = [(f.name if isinstance(f, exp.Anonymous) else f.sql_name()).upper()
-             for f in tree.find_all(exp.Func)]
-    if any(c not in ("SUM", "MIN", "MAX") for c in calls if c in AGGREGATES):
-        return
+    if not isinstance(tree, exp.Select):
+        return None
+    for sub in tree.find_all(exp.Select):
+        if sub is not tree and _removed_aggregate(
+                sub.sql(dialect=FLINK_DIALECT), upserts,
+                [e.alias_or_name for e in sub.expressions]) is not None:
+            raise NotImplementedError(
+                "HAVING or a query over a GROUP BY of the primary key of a "
+                "from_changelog_stream table in upsert mode is not supported by "
+                "pyflink_on_spark yet (Flink removes that aggregate: its rows are the "
+                "table's normalized changes; the GROUP BY alone runs)")
+    group = tree.args.get("group")
+    calls = [f for f in tree.find_all(exp.Func)
+             if (f.name if isinstance(f, exp.Anonymous) else f.sql_name()).upper()
+             in AGGREGATES]
+    if any((f.name if isinstance(f, exp.Anonymous) else f.sql_name()).upper() not in
+           ("SUM", "MIN", "MAX") for f in calls):
+        return None
     if group is not None:
         keys = {e.name for e in group.expressions if isinstance(e, exp.Column)}
-    elif tree.args.get("distinct") is not None:       # SELECT DISTINCT: its columns
+    elif tree.args.get("distinct") is not None and not calls:   # SELECT DISTINCT
         keys = {e.unalias().name for e in tree.expressions
                 if isinstance(e.unalias(), exp.Column)}
-    else:
-        return
-    for source in upserts:
-        if set(source.key[1]) <= keys:
+        if any(set(source.key[1]) <= keys for source in upserts):
+            # seen on PyFlink 1.20.5: the normalized rows, but not all of them (a key's +I of
+            # a new value gave nothing)
             raise NotImplementedError(
-                "a GROUP BY of the primary key (%s) of a from_changelog_stream table in "
-                "upsert mode is not supported by pyflink_on_spark yet (Flink removes that "
-                "aggregate: its rows are the table's normalized changes)"
-                % ", ".join(source.key[1]))
+                "SELECT DISTINCT of the primary key of a from_changelog_stream table in "
+                "upsert mode is not supported by pyflink_on_spark yet")
+        return None
+    else:
+        return None
+    if not any(set(source.key[1]) <= keys for source in upserts):
+        return None
+    if any(len(f.expressions if isinstance(f, exp.Anonymous) else [f.this]) != 1
+           for f in calls):
+        return None
+    for f in calls:
+        f.replace((f.expressions[0] if isinstance(f, exp.Anonymous) else f.this).copy())
+    tree.set("group", None)
+    tree.set("expressions", [exp.alias_(e.unalias() if isinstance(e, exp.Alias) else e,
+                                        name, quoted=True)
+                             for e, name in zip(tree.expressions, names)])
+    return tree.sql(dialect=FLINK_DIALECT)
 
 
 # -- the grouping aggregate over a changelog (Flink's GroupAggregate with retraction) ---------

@@ -159,8 +159,12 @@ def test_a_changelog_table_its_queries_and_upsert_mode(spark, capsys):
         ("+I", "Alice", 12), ("+I", "Bob", 5), ("-U", "Alice", 12), ("+U", "Alice", 100),
         ("+I", "Dan", 1), ("-D", "Bob", 5)]
     t_env.create_temporary_view("u", upsert)
-    with pytest.raises(NotImplementedError, match=r"GROUP BY of the primary key \(f0\)"):
-        t_env.sql_query("SELECT f0, SUM(f1) FROM u GROUP BY f0")
+    # Flink removes a SUM / MIN / MAX grouping by the key: the normalized rows (seen)
+    assert _collected(t_env.sql_query("SELECT f0, SUM(f1) FROM u GROUP BY f0")) == \
+        _collected(upsert)
+    with pytest.raises(NotImplementedError, match="HAVING or a query over a GROUP BY of the "
+                                                  "primary key"):
+        t_env.sql_query("SELECT f0, SUM(f1) AS s FROM u GROUP BY f0 HAVING SUM(f1) > 10")
     assert _collected(t_env.sql_query(
         "SELECT f0, COUNT(*) AS c FROM u GROUP BY f0"))[:4] == [
         ("+I", "Alice", 1), ("+I", "Bob", 1), ("-D", "Alice", 1), ("+I", "Alice", 1)]
