@@ -186,3 +186,27 @@ def test_errors_as_pyflink(spark):
         with pytest.raises(TableException, match="Querying a table in batch mode is "
                                                  "currently only possible for INSERT-only"):
             run()
+
+
+def test_queries_over_views_and_aliases_of_a_changelog_table(spark):
+    # seen on PyFlink 1.20.5 (parallelism 1): a grouping over a view of a projection /
+    # filter of it, a query over that view, an alias's filter, Table.group_by's MAX
+    from pyflink_on_spark.common.typeinfo import Types
+    from pyflink_on_spark.table.expressions import col
+    env, t_env = _env()
+    table = t_env.from_changelog_stream(env.from_collection(
+        [Row.of_kind(kind, *values) for kind, *values in [
+            (I, "a", 1), (I, "b", 2), (UB, "a", 1), (UA, "a", 3), (D, "b", 2), (I, "a", 4)]],
+        type_info=Types.ROW_NAMED(["k", "v"], [Types.STRING(), Types.INT()])))
+    t_env.create_temporary_view("t", table)
+    t_env.create_temporary_view("v", t_env.sql_query("SELECT k, v * 2 AS g FROM t WHERE v > 1"))
+    assert _collected(t_env.sql_query("SELECT k, SUM(g) AS s, COUNT(*) AS c FROM v GROUP BY k")
+                      ) == [("+I", "b", 4, 1), ("+I", "a", 6, 1), ("-D", "b", 4, 1),
+                            ("-U", "a", 6, 1), ("+U", "a", 14, 2)]
+    assert _collected(t_env.sql_query("SELECT g + 1 AS h FROM v")) == [
+        ("+I", 5), ("+U", 7), ("-D", 5), ("+I", 9)]
+    assert _collected(table.alias("x", "y").where(col("y") > 1)) == [
+        ("+I", "b", 2), ("+U", "a", 3), ("-D", "b", 2), ("+I", "a", 4)]
+    assert _collected(table.group_by(col("k")).select(col("k"), col("v").max.alias("m"))) == [
+        ("+I", "a", 1), ("+I", "b", 2), ("-D", "a", 1), ("+I", "a", 3), ("-D", "b", 2),
+        ("-U", "a", 3), ("+U", "a", 4)]
