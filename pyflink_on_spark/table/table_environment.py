@@ -12,6 +12,8 @@ from pyflink_on_spark.specs.tables import (RECORD_ATOMIC, QueryTable, RenamedTab
 from pyflink_on_spark.table.columns import column_names, renamed, stream_columns
 from pyflink_on_spark.table.environment_settings import EnvironmentSettings, streaming_of
 from pyflink_on_spark.table.table import Table
+from pyflink_on_spark.table.table_objects import (
+    TABLE, TEMPORARY_TABLE, TEMPORARY_VIEW, VIEW, TableObjects)
 
 __all__ = ['TableEnvironment', 'StreamTableEnvironment']
 
@@ -61,9 +63,10 @@ class TableEnvironment(object):
             env = StreamExecutionEnvironment.get_execution_environment()
         self._env = env
         self._settings = environment_settings
-        self._views: Dict[str, Table] = {}         # tables and views, by name
-        self._temporary_tables: set = set()        # names of CREATE TEMPORARY TABLE
-        self._tables: set = set()                  # names of CREATE TABLE (catalog tables)
+        # tables and views by name, temporary and permanent (table/table_objects.py);
+        # _views: the ones a query reads, by name
+        self._objects = TableObjects()
+        self._views: Dict[str, Table] = self._objects.visible
         self._config = TableConfig()
         self._unnamed_views = 0                    # str(table)'s views: UnnamedTable$<n>
         self._udfs = None                          # table/function_registry.py, when first used
@@ -154,48 +157,48 @@ class TableEnvironment(object):
             raise NotImplementedError(
                 "create_temporary_view(path, table, fields): pyflink_on_spark takes fields "
                 "only with a DataStream")
-        self._views[view_path] = table
+        self._objects.create(view_path, table, TEMPORARY_VIEW)
 
     def _register_unnamed(self, table: Table) -> str:
         """A view of `table` under the next UnnamedTable$<n> name (Table.__str__)."""
         name = "UnnamedTable$%d" % self._unnamed_views
         self._unnamed_views += 1
-        self._views[name] = table
+        self._objects.create(name, table, TEMPORARY_VIEW)
         return name
 
     def register_table(self, name: str, table: Table) -> None:
-        self._views[name] = table
+        self._objects.create(name, table, TEMPORARY_VIEW)
 
     def from_path(self, path: str) -> Table:
         view = self._views.get(path)
         if view is None:
-            raise NotImplementedError(
-                "from_path(%r): pyflink_on_spark knows only temporary views (catalog tables "
-                "and DDL tables are not supported yet); views: %s"
-                % (path, sorted(self._views)))
+            from pyflink_on_spark.table.sql.errors import SqlValidationError
+            raise SqlValidationError("Table `%s` was not found." % path)   # PyFlink 1.20.5's
         return Table(view._description, self, view._columns)
 
+    # seen on PyFlink 1.20.5: list_tables all names, list_temporary_tables temporary tables
+    # and temporary views, list_views both kinds of view
     def list_temporary_views(self) -> List[str]:
-        return sorted(set(self._views) - self._tables - self._temporary_tables)
+        return self._objects.names(TEMPORARY_VIEW)
 
     def list_views(self) -> List[str]:
-        return self.list_temporary_views()
+        return self._objects.names(TEMPORARY_VIEW, VIEW)
 
     def list_tables(self) -> List[str]:
-        return sorted(self._views)
+        return self._objects.names(TEMPORARY_VIEW, VIEW, TEMPORARY_TABLE, TABLE)
 
     def list_temporary_tables(self) -> List[str]:
-        return sorted(self._temporary_tables)
+        return self._objects.names(TEMPORARY_TABLE, TEMPORARY_VIEW)
 
     def drop_temporary_view(self, view_path: str) -> bool:
-        if view_path not in self.list_temporary_views():
-            return False
-        return self._views.pop(view_path, None) is not None
+        return self._objects.drop_temporary(view_path, TEMPORARY_VIEW)
 
-    def _drop(self, name: str) -> bool:
-        self._tables.discard(name)
-        self._temporary_tables.discard(name)
-        return self._views.pop(name, None) is not None
+    def drop_temporary_table(self, table_path: str) -> bool:
+        return self._objects.drop_temporary(table_path, TEMPORARY_TABLE)
+
+    def _drop(self, name: str) -> None:
+        """A table the shim registered for a moment taken away again."""
+        self._objects.discard(name)
 
     def sql_query(self, query: str) -> Table:
         """A Flink SQL query over the temporary views, translated to Spark SQL (table/sql:
@@ -313,15 +316,17 @@ class TableEnvironment(object):
             if statement.column_names:
                 raise NotImplementedError("CREATE VIEW with column names is not supported by "
                                           "pyflink_on_spark yet")
-            if not (statement.if_not_exists and statement.name in self._views):
-                self._views[statement.name] = self.sql_query(statement.query)
+            self._objects.create(statement.name, self.sql_query(statement.query),
+                                 TEMPORARY_VIEW if statement.temporary else VIEW,
+                                 statement.if_not_exists)
         elif isinstance(statement, sql.Insert):
             from pyflink_on_spark.table.table_sinks import insert_statement
             return insert_statement(self, statement)
         elif isinstance(statement, (sql.DropTable, sql.DropView)):
-            if not self._drop(statement.name) and not statement.if_exists:
-                raise NotImplementedError("DROP of %r: no such table or view in this "
-                                          "environment" % statement.name)
+            kind = TABLE if isinstance(statement, sql.DropTable) else VIEW
+            self._objects.drop(statement.name,
+                               ("temporary " + kind) if statement.temporary else kind,
+                               statement.if_exists)
         else:
             raise NotImplementedError(
                 "execute_sql(%r): INSERT is not supported by pyflink_on_spark yet "
@@ -330,11 +335,10 @@ class TableEnvironment(object):
 
     def _create_table(self, create_table) -> None:
         from pyflink_on_spark.table.connector_tables import connector_table
-        if create_table.if_not_exists and create_table.name in self._views:
+        kind = TEMPORARY_TABLE if create_table.temporary else TABLE
+        if create_table.if_not_exists and self._objects.holds(create_table.name, kind):
             return
-        self._views[create_table.name] = connector_table(create_table, self)
-        (self._temporary_tables if create_table.temporary else self._tables).add(
-            create_table.name)
+        self._objects.create(create_table.name, connector_table(create_table, self), kind)
 
     def create_temporary_table(self, path: str, descriptor) -> None:
         from pyflink_on_spark.table.connector_tables import descriptor_ddl
@@ -402,7 +406,6 @@ class TableEnvironment(object):
     list_full_modules = _unsupported("list_full_modules")
     list_databases = _unsupported("list_databases")
     list_functions = _unsupported("list_functions")
-    drop_temporary_table = _unsupported("drop_temporary_table")
 
     def explain_sql(self, stmt: str, *extra_details) -> str:
         """The shim's plan of a query or INSERT statement as text (table/explain.py)."""
