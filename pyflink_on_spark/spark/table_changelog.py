@@ -93,8 +93,11 @@ def running_query(sql: str) -> Tuple[str, List[str], int]:
         if tree.find(node) is not None:
             raise _refused(what)
     source = tree.args.get("from_")
-    if source is None or not isinstance(source.this, exp.Table):
+    if source is None or not isinstance(source.this, (exp.Table, exp.Subquery)):
         raise _refused("a subquery as the input of an aggregate")
+    if isinstance(source.this, exp.Subquery):
+        source = source.copy()
+        source.set("this", _carrying_seq(source.this))
     for agg in tree.find_all(exp.AggFunc):
         if agg.find(exp.Distinct) is not None:
             raise _refused("a DISTINCT aggregate (COUNT(DISTINCT ...))")
@@ -128,6 +131,35 @@ def running_query(sql: str) -> Tuple[str, List[str], int]:
     if where is not None:
         running = running.where(where.this.copy())
     return running.sql(dialect="spark"), names, len(keys)
+
+
+def _carrying_seq(subquery):
+    """A stateless subquery as an aggregate's input (a projection / filter of one input,
+    seen on PyFlink 1.20.5: `SELECT id, SUM(data) FROM (SELECT id / 2 AS id, data FROM src)
+    WHERE id > 1 GROUP BY id` gives the changelog of its rows in arrival order), with the
+    input's SEQ selected through it; one that aggregates, joins, orders, limits or ranks is
+    refused by name."""
+    from sqlglot import exp
+    select = subquery.this
+    if not isinstance(select, exp.Select):
+        raise _refused("a set operation (UNION, INTERSECT, EXCEPT) as the input of an "
+                       "aggregate")
+    for node, what in ((exp.Join, "a JOIN"), (exp.Group, "GROUP BY"), (exp.AggFunc,
+                       "an aggregate"), (exp.Distinct, "DISTINCT"), (exp.Window,
+                       "an OVER window"), (exp.Order, "ORDER BY"), (exp.Limit, "LIMIT")):
+        if select.find(node) is not None:
+            raise _refused("a subquery with %s as the input of an aggregate" % what)
+    select = select.copy()
+    inner = select.args.get("from_")
+    if inner is not None and isinstance(inner.this, exp.Subquery):
+        inner.set("this", _carrying_seq(inner.this))
+    elif inner is None or not isinstance(inner.this, exp.Table):
+        raise _refused("a subquery as the input of an aggregate")
+    if not any(isinstance(e, exp.Star) for e in select.expressions):
+        select.set("expressions", list(select.expressions) + [exp.column(SEQ)])
+    result = subquery.copy()
+    result.set("this", select)
+    return result
 
 
 def _refused(what: str) -> NotImplementedError:

@@ -17,10 +17,27 @@ def test_group_by_becomes_running_aggregates_over_arrival_order():
     assert names == ["k"] and keys == 1
 
 
+def test_a_stateless_subquerys_rows_carry_the_inputs_arrival_order():
+    # the subqueries select the input's SEQ, which orders the running aggregates
+    sql, names, keys = running_query(
+        "SELECT `id`, SUM(`d`) AS `s` FROM (SELECT `k` AS `id`, `d` FROM (SELECT `id` % 2 AS "
+        "`k`, `data` AS `d` FROM src WHERE `data` > 4)) WHERE `id` > 1 GROUP BY `id`")
+    assert names == ["id", "s"] and keys == 1
+    assert sql.count("__pyflink_seq") == 4      # two subqueries, the order, the result's
+    assert "SUM(`d`) OVER (PARTITION BY `id` ORDER BY __pyflink_seq" in sql
+    star, _, _ = running_query("SELECT k, COUNT(*) AS c FROM (SELECT * FROM t WHERE v > 1) "
+                               "GROUP BY k")
+    assert "(SELECT * FROM t WHERE v > 1)" in star
+
+
 @pytest.mark.parametrize("sql, named", [
     ("SELECT k, COUNT(*) FROM t GROUP BY k HAVING COUNT(*) > 1", "HAVING"),
     ("SELECT COUNT(DISTINCT v) FROM t", "DISTINCT aggregate"),
     ("SELECT a.k, COUNT(*) FROM t AS a JOIN u AS b ON a.k = b.k GROUP BY a.k", "JOIN"),
+    ("SELECT k, COUNT(*) FROM (SELECT k, MAX(v) AS m FROM t GROUP BY k) GROUP BY k",
+     "a subquery with GROUP BY"),
+    ("SELECT k, COUNT(*) FROM (SELECT * FROM t ORDER BY k LIMIT 2) GROUP BY k",
+     "ORDER BY"),
 ])
 def test_what_cannot_be_rewritten_is_refused_by_name(sql, named):
     with pytest.raises(NotImplementedError, match=named):
