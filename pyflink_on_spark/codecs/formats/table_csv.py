@@ -19,6 +19,7 @@ Seen on PyFlink 1.20.5 (docs/table.md, "Connector tables"):
   missing fields of a short record are NULL, a record with too many fields is skipped."""
 from __future__ import annotations
 
+import csv as pycsv
 import datetime
 import decimal
 import re
@@ -300,7 +301,10 @@ def table_csv_blocks(pieces: Iterable[str], types: Sequence[str], options: dict,
     again over the window grown by the next piece, so every record is read as over the
     whole text (a quoted value spanning pieces too). A window holding neither the quote nor
     the escape character, comments off, is cut into lines and values by str.split: the
-    decoder would cut it the same way (a quote is special only at a value's start); its
+    decoder would cut it the same way (a quote is special only at a value's start); one
+    with quotes but no "\r" has its lines read by Python's csv module up to the first line
+    that is not one record of plain and whole quoted values (checked by a regex; the
+    decoder reads on from there); its
     values are converted a column at a time when every record has the table's width and
     every value converts (else record by record, for Flink's first error or NULLs)."""
     quote = None if options.get("disable-quote-character", "false").strip().lower() == "true" \
@@ -314,8 +318,19 @@ def table_csv_blocks(pieces: Iterable[str], types: Sequence[str], options: dict,
     converters = [converter(t) for t in types]
     column_converters = [column_converter(t) for t in types]
     sep = dialect.column_separator
-    special = [c for c in (dialect.quote_char, dialect.escape_char) if c]
+    quote, escape = dialect.quote_char or None, dialect.escape_char or None
     splits = not dialect.allow_comments
+    # a line holding the quote character read by the line rules when it is one whole record
+    # of plain and quoted values, each quoted value closed right before a separator or the
+    # line's end (Python's csv module reads it then as Jackson's decoder does)
+    whole_line = whole_lines = None
+    if quote and quote != sep:
+        q, c = re.escape(quote), re.escape(sep)
+        field = "(?:%s[^%s\n]*(?:%s%s[^%s\n]*)*%s|(?:[^%s%s\n][^%s\n]*)?)" % (
+            q, q, q, q, q, q, q, c, c)
+        line_pattern = "%s(?:%s%s)*" % (field, c, field)
+        whole_line = re.compile(line_pattern).fullmatch
+        whole_lines = re.compile("(?:%s\n)*%s" % (line_pattern, line_pattern)).fullmatch
 
     def row(values: List[Optional[str]], line: Callable[[], int]) -> tuple:
         if len(values) != width:
@@ -364,7 +379,9 @@ def table_csv_blocks(pieces: Iterable[str], types: Sequence[str], options: dict,
             continue
         else:
             window += piece
-        if splits and not any(c in window for c in special):
+        quoted = quote is not None and quote in window
+        if splits and not (escape and escape in window) and not (
+                quoted and (whole_line is None or "\r" in window)):
             # whole lines: up to the last line break, not a "\r" ending a window a "\n" may
             # continue (the rest waits for the next piece)
             cut = len(window) if final else max(window.rfind("\n"), window.rfind("\r"))
@@ -376,7 +393,22 @@ def table_csv_blocks(pieces: Iterable[str], types: Sequence[str], options: dict,
             lines = text.split("\n") if "\r" not in text else _LINE_BREAK.split(text)
             if lines[-1] == "":
                 lines.pop()       # after the last line break (or an empty text): no record
-            records = [text.split(sep) for text in lines]
+            rest = None           # where the decoder takes over: a line not read so
+            if quoted:
+                if not whole_lines("\n".join(lines)):
+                    number = next((i for i, line in enumerate(lines)
+                                   if quote in line and not whole_line(line)), len(lines))
+                    rest = sum(map(len, lines[:number])) + number     # (no "\r")
+                    del lines[number:]
+                try:
+                    records = [r or [""] for r in pycsv.reader(
+                        lines, delimiter=sep, quotechar=quote, doublequote=True,
+                        quoting=pycsv.QUOTE_MINIMAL, strict=False)]
+                except pycsv.Error:       # (a value over its field size limit)
+                    records, rest = [], 0
+                    del lines[:]
+            else:
+                records = [text.split(sep) for text in lines]
             columns = columns_of(records)
             if columns is None:
                 rows = []
@@ -395,11 +427,13 @@ def table_csv_blocks(pieces: Iterable[str], types: Sequence[str], options: dict,
                 columns = [list(c) for c in zip(*rows)] if rows else None
             if columns:
                 yield columns
-            if final:
-                return
             base += len(lines)
-            window = window[cut + 1:]
-            continue
+            if rest is None:
+                if final:
+                    return
+                window = window[cut + 1:]
+                continue
+            window = window[rest:]
         decoder = _JacksonCsvDecoder(window, dialect)
         end = len(window)
         reached = not final   # whether reaching the window's end means reading it again

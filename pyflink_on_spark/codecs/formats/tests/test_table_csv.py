@@ -158,6 +158,7 @@ def _read(pieces, types, options):
     ('x,1\n"y\n\n",2\nz,3,4\n', ("STRING", "BIGINT"), {}),      # fails on line 5
     ('x,1\n"y,2\n', ("STRING", "BIGINT"), {}),                     # an unclosed quote
     ('x,1\ny,2"\n"z"  ,3', ("STRING", "BIGINT"), {}),
+    ('"a,b",1\n"c""d",""\nx"y,"3"\n"",4\n', ("STRING", "STRING"), {}),
 ])
 def test_a_text_read_in_pieces_reads_as_whole(text, types, options):
     """A task reads a file a piece at a time: a record cut anywhere (a quoted value spanning
