@@ -29,7 +29,8 @@ _SUPPORTED_PARTS = ("pyflink.table", "pyflink.table.types", "pyflink.table.expre
                     "pyflink.table.table", "pyflink.table.table_result",
                     "pyflink.table.table_schema", "pyflink.table.table_descriptor",
                     "pyflink.table.window", "pyflink.table.explain_detail",
-                    "pyflink.table.udf", "pyflink.table.changelog_mode")
+                    "pyflink.table.udf", "pyflink.table.changelog_mode",
+                    "pyflink.table.data_view")
 
 
 class _PyflinkAliasFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):

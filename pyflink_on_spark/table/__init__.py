@@ -12,7 +12,7 @@ __all__ = ['TableEnvironment', 'StreamTableEnvironment', 'Table', 'EnvironmentSe
            'RowKind', 'ResultKind', 'DataTypes', 'Expression', 'TableDescriptor',
            'FormatDescriptor',
            'ScalarFunction', 'TableFunction', 'AggregateFunction', 'TableAggregateFunction',
-           'FunctionContext', 'ExplainDetail', 'ChangelogMode']
+           'FunctionContext', 'ExplainDetail', 'ChangelogMode', 'ListView', 'MapView']
 
 # name -> the module that defines it
 _HOMES = {
@@ -31,6 +31,7 @@ _HOMES = {
     'FunctionContext': 'table.udf',
     'ExplainDetail': 'table.explain_detail',
     'ChangelogMode': 'table.changelog_mode',
+    'ListView': 'table.data_view', 'MapView': 'table.data_view',
 }
 
 

@@ -573,8 +573,7 @@ def key_selector(keys: int):
     return select
 
 
-def check_python_aggregate(query: str, specs, user_functions,
-                           keyed: bool = True) -> Optional[str]:
+def check_python_aggregate(query: str, specs, user_functions) -> Optional[str]:
     """A query that calls Python aggregate functions (`specs`, UserFunctionSpecs) in
     STREAMING mode: None when it runs, the TableException text its run fails with as on
     PyFlink 1.20.5 (seen: sql_query accepts a pandas udaf in a grouping query,
@@ -582,8 +581,8 @@ def check_python_aggregate(query: str, specs, user_functions,
     mode currently.'), or NotImplementedError naming what keeps it from running here. A
     pandas udaf runs in a window aggregate (the bounded window query in Spark SQL: PyFlink's
     pandas_udaf example); a general udaf in a grouping query of the split's shape
-    (`user_functions`: the general udafs by lowercase call name; `keyed`: the environment
-    has the keyed aggregate, a StreamTableEnvironment)."""
+    (`user_functions`: the general udafs by lowercase call name), in a StreamTableEnvironment
+    or a TableEnvironment (its keyed aggregate through table/stream_bridge.py)."""
     from pyflink_on_spark.table.sql import UnsupportedSqlError
     from pyflink_on_spark.table.sql.grouping import split_grouping
     from pyflink_on_spark.table.sql.window_grouping import is_window_query
@@ -602,11 +601,6 @@ def check_python_aggregate(query: str, specs, user_functions,
                 "plan for the given query: \n\nPandas UDAFs are not supported in streaming "
                 "mode currently.\nPlease check the documentation for the set of currently "
                 "supported SQL features.")
-    if not keyed:
-        raise NotImplementedError(
-            "a Python aggregate function (udaf) in STREAMING mode in a TableEnvironment is not "
-            "supported by pyflink_on_spark yet (a StreamTableEnvironment runs it, "
-            "docs/table.md)")
     try:
         split_grouping(query, user_functions)
     except UnsupportedSqlError as e:

@@ -256,9 +256,7 @@ class TableEnvironment(object):
         python_failure = None
         if udfs and self._is_streaming() and any(f.kind == "aggregate" for f in udfs):
             from pyflink_on_spark.table.group_aggregates import check_python_aggregate
-            python_failure = check_python_aggregate(
-                query, udfs, self._user_aggregates(),
-                keyed=isinstance(self, StreamTableEnvironment))
+            python_failure = check_python_aggregate(query, udfs, self._user_aggregates())
         from pyflink_on_spark.table.connector_tables import flink_column
         columns = tuple(flink_column(name, type_text) for name, type_text in
                         translated.columns)
@@ -290,9 +288,10 @@ class TableEnvironment(object):
         return table
 
     def _with_keyed_changelog(self, table: Table) -> Table:
-        """The table as it is: a TableEnvironment has no DataStream job to compute a keyed
-        changelog in (StreamTableEnvironment's does)."""
-        return table
+        """The table as it is, unless it calls a Python aggregate function: then the keyed
+        aggregate's changelog, as a StreamTableEnvironment's (table/stream_bridge.py)."""
+        from pyflink_on_spark.table.stream_bridge import bridged_changelog
+        return bridged_changelog(self, table)
 
     def _user_aggregates(self):
         """The general Python aggregate functions (udaf) by lowercase call name (a pandas

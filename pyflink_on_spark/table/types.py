@@ -368,6 +368,18 @@ class DataTypes(object):
         return MapType(key_type, value_type, nullable)
 
     @staticmethod
+    def LIST_VIEW(element_type: DataType):
+        """An accumulator's ListView (table/data_view.py)."""
+        from pyflink_on_spark.table.data_view import ListViewType
+        return ListViewType(element_type)
+
+    @staticmethod
+    def MAP_VIEW(key_type: DataType, value_type: DataType):
+        """An accumulator's MapView (table/data_view.py)."""
+        from pyflink_on_spark.table.data_view import MapViewType
+        return MapViewType(key_type, value_type)
+
+    @staticmethod
     def MULTISET(element_type: DataType, nullable: bool = True) -> MultisetType:
         return MultisetType(element_type, nullable)
 

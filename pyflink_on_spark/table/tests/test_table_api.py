@@ -108,8 +108,8 @@ def test_unsupported_methods_and_names_raise_naming_them():
                           "'properties.bootstrap.servers' = 'localhost:1')")
     with pytest.raises(ValueError, match="kafka table needs its value format"):
         t_env.execute_sql("CREATE TABLE t (a INT) WITH ('connector' = 'kafka')")
-    with pytest.raises(ImportError, match="ListView"):
-        from pyflink_on_spark.table import ListView  # noqa: F401,F811
+    with pytest.raises(ImportError, match="ModuleEntry"):
+        from pyflink_on_spark.table import ModuleEntry  # noqa: F401,F811
     table = t_env.from_data_stream(env.from_collection([1], type_info=Types.INT()))
     with pytest.raises(TypeError, match="over_window takes over windows"):
         table.over_window(None)

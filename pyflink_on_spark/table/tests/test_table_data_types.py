@@ -21,8 +21,8 @@ def test_data_types_build_row_types():
 def test_table_api_classes_that_do_not_run_fail_at_the_import():
     import pyflink_on_spark.table as table
     assert table.DataTypes is DataTypes
-    with pytest.raises(ImportError, match="ListView is not supported"):
-        from pyflink_on_spark.table import ListView  # noqa: F401
+    with pytest.raises(ImportError, match="ModuleEntry is not supported"):
+        from pyflink_on_spark.table import ModuleEntry  # noqa: F401
 
 
 def test_the_pyflink_alias_resolves_the_table_modules_that_run():
