@@ -214,7 +214,8 @@ def _same(text: str) -> str:
 # texts without a type suffix, SQL timestamps of an hour below 24
 _INTEGER_TEXT = r"[+-]?[0-9]+"
 _FLOATING_TEXT = r"[+-]?(?:NaN|Infinity|(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?)"
-_TIMESTAMP_TEXT = r"[0-9]{4}-[0-9]{2}-[0-9]{2} (?:[01][0-9]|2[0-3]):[0-9]{2}:[0-9]{2}(?:\.[0-9]{1,9})?"
+_TIMESTAMP_TEXT = (r"[0-9]{4}-[0-9]{2}-[0-9]{2} (?:[01][0-9]|2[0-3]):[0-9]{2}:[0-9]{2}"
+                   r"(?:\.[0-9]{1,9})?")
 
 
 def _column_check(text: str):
