@@ -9,7 +9,8 @@ from typing import Any, Dict, Iterable, Iterator, List, Tuple
 
 from pyflink_on_spark.table.types import DataType
 
-__all__ = ['DataView', 'ListView', 'MapView', 'ListViewType', 'MapViewType']
+__all__ = ['DataView', 'ListView', 'MapView', 'ListViewType', 'MapViewType',
+           'StateMapView', 'declared_views', 'with_state_views']
 
 
 class DataView(object):
@@ -137,3 +138,34 @@ class MapViewType(DataType):
 
     def __repr__(self):
         return "MapViewType(%s, %s)" % (repr(self._key_type), repr(self._value_type))
+
+
+class StateMapView(MapView):
+    """A MAP_VIEW field of a declared accumulator type, as PyFlink's KeyedStateMapView
+    behaves (its MapState's get): get / [key] of a missing key give None."""
+
+    def get(self, key):
+        return self._dict.get(key)
+
+
+def declared_views(accumulator_type) -> tuple:
+    """The indices of the MAP_VIEW fields of a ROW accumulator type (the state-backed views
+    PyFlink puts in the accumulator); () for another type (a LIST_VIEW field behaves as a
+    plain ListView)."""
+    from pyflink_on_spark.table.types import RowType
+    if not isinstance(accumulator_type, RowType):
+        return ()
+    return tuple(i for i, f in enumerate(accumulator_type.fields)
+                 if isinstance(f.data_type, MapViewType))
+
+
+def with_state_views(accumulator, indices: tuple):
+    """A new accumulator with a StateMapView in each declared MAP_VIEW field (the entries the
+    function's create_accumulator put in the view kept)."""
+    for i in indices:
+        view = StateMapView()
+        given = accumulator[i]
+        if isinstance(given, MapView):
+            view._dict.update(given._dict)
+        accumulator[i] = view
+    return accumulator

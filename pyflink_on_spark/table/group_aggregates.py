@@ -309,9 +309,14 @@ class UserAggregate:
         self.name = name
         # Table.aggregate(f) / flat_aggregate(f): the arguments are one Row of these fields
         self.row_fields = None if row_fields is None else list(row_fields)
+        self.views = ()     # the accumulator's declared MAP_VIEW fields (table/data_view.py)
 
     def initial(self):
-        return self.function.create_accumulator()
+        acc = self.function.create_accumulator()
+        if self.views:
+            from pyflink_on_spark.table.data_view import with_state_views
+            acc = with_state_views(acc, self.views)
+        return acc
 
     def add(self, acc, row: Sequence):
         if self.row_fields is not None:
@@ -534,6 +539,8 @@ def group_aggregate(names: Sequence[str], grouping, types: Sequence[str],
                 call = calls[(name, arguments)] = UserAggregate(
                     wrapper.delegate(), [keys + i for i in arguments],
                     wrapper.result_types()[0], wrapper._name, wrapper.row_fields())
+                from pyflink_on_spark.table.data_view import declared_views
+                call.views = declared_views(getattr(wrapper, "_accumulator_type", None))
             table_aggregate = table_aggregate or wrapper._is_table_aggregate
             items.append((AGGREGATE, call if field is None else
                           RowField(call, _field_index(wrapper, field))))

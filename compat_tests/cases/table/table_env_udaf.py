@@ -4,7 +4,8 @@ ListView / MapView (declared DataTypes.LIST_VIEW / MAP_VIEW, or an ARRAY for a L
 bundles of 3 rows (python.fn-execution.bundle.size, bundle.time set long), so a group seen in
 an earlier bundle updates (-U / +U) or retracts its emitted rows (-D). Through
 execute().print(), an SQL query's collect() with the row kinds, to_pandas() and an INSERT
-into a print table; the views' own methods."""
+into a print table; the views' own methods (a MapView outside an accumulator: get of a
+missing key raises KeyError)."""
 from pyflink.common import Row
 from pyflink.table import (DataTypes, EnvironmentSettings, ListView, MapView,
                            TableEnvironment)
@@ -47,11 +48,10 @@ class CountDistinct(AggregateFunction):
         return Row(MapView(), 0)
 
     def accumulate(self, acc, v):
-        if v in acc[0]:
-            acc[0][v] = acc[0].get(v) + 1
-        else:
-            acc[0].put(v, 1)
+        seen = acc[0].get(v)    # a declared MAP_VIEW field: None for a new key
+        if seen is None:
             acc[1] += 1
+        acc[0].put(v, (seen or 0) + 1)
 
     def get_value(self, acc):
         return acc[1]
@@ -117,6 +117,10 @@ mv.put_all({'z': 3})
 mv.remove('x')
 print(list(mv), sorted(mv.items()), list(mv.keys()), list(mv.values()), 'y' in mv,
       mv.contains('x'), mv.is_empty(), mv['z'])
+try:
+    mv.get('x')
+except KeyError as e:
+    print("KeyError", e)
 mv.clear()
 print(mv.is_empty(), DataTypes.LIST_VIEW(DataTypes.STRING()),
       DataTypes.MAP_VIEW(DataTypes.STRING(), DataTypes.INT()))

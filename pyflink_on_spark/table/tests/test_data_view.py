@@ -100,3 +100,46 @@ def test_a_udaf_with_views_in_the_keyed_aggregate_across_bundles():
     assert [(str(r.get_row_kind()), tuple(r)) for r in harness.take()] == [
         ("+I", ("a", "x,y/2")), ("+I", ("b", "y/1")),
         ("-U", ("a", "x,y/2")), ("+U", ("a", "x,y,x/2"))]
+
+
+class Seen(AggregateFunction):
+    """get of a missing key: None in a declared MAP_VIEW field (PyFlink's state view)."""
+
+    def create_accumulator(self):
+        return Row(MapView(), ListView())
+
+    def accumulate(self, acc, s):
+        acc[0].put(s, (acc[0].get(s) or 0) + 1)
+        acc[1].add(s)
+
+    def get_value(self, acc):
+        return ",".join("%s=%d" % kv for kv in acc[0].items())
+
+    def get_accumulator_type(self):
+        return DataTypes.ROW([
+            DataTypes.FIELD("f0", DataTypes.MAP_VIEW(DataTypes.STRING(), DataTypes.BIGINT())),
+            DataTypes.FIELD("f1", DataTypes.LIST_VIEW(DataTypes.STRING()))])
+
+    def get_result_type(self):
+        return DataTypes.STRING()
+
+
+def test_a_declared_map_view_field_gives_none_for_a_missing_key_as_pyflinks_state_view():
+    from pyflink_on_spark.table.data_view import StateMapView, declared_views
+    seen = udaf(Seen())
+    assert declared_views(seen._accumulator_type) == (0,)
+    assert declared_views(DataTypes.ARRAY(DataTypes.STRING())) == ()
+    functions = {"seen": seen}
+    function = group_aggregate(["k", "c"], split_grouping(
+        "SELECT k, seen(s) FROM t GROUP BY k", functions), ["STRING", "STRING"],
+        ["STRING", "STRING"], functions, {})
+    acc = function.aggregates[0].initial()
+    assert isinstance(acc[0], StateMapView) and acc[0].get("nope") is None
+    assert type(acc[1]) is ListView
+    for s in ["b", "a", "b"]:
+        acc = function.aggregates[0].add(acc, ("k", s))
+    assert function.aggregates[0].value(acc) == "b=2,a=1"     # insertion order (seen)
+    assert pickle.loads(pickle.dumps(acc))[0].get("b") == 2
+    plain = MapView()
+    with pytest.raises(KeyError):
+        plain.get("nope")           # a MapView outside a declared field: PyFlink's KeyError
