@@ -32,6 +32,9 @@ class TableColumn:
     # False when print_schema does not show the watermark (seen on PyFlink 1.20.5: a
     # from_data_stream table whose Schema projects the stream's fields)
     watermark_shown: bool = True
+    # an aggregate of a rowtime (MAX(ts)): shown *ROWTIME* as Flink types it, but no time
+    # attribute (`rowtime` False: records are not stamped with it; seen on PyFlink 1.20.5)
+    materialized: bool = False
 
     def text(self) -> str:
         """Flink's `name` TYPE [NOT NULL] [*ROWTIME*] [METADATA ...] [AS expression]
@@ -43,7 +46,7 @@ class TableColumn:
         """TYPE [NOT NULL] [*ROWTIME*] [METADATA ...], as Flink prints a column's kind."""
         return "%s%s%s%s" % (
             self.sql_type, "" if self.nullable else " NOT NULL",
-            " *ROWTIME*" if self.rowtime else "",
+            " *ROWTIME*" if self.rowtime or self.materialized else "",
             "" if self.metadata is None else " METADATA" + (" " + self.metadata
                                                             if self.metadata else ""))
 

@@ -260,6 +260,10 @@ class TableEnvironment(object):
         from pyflink_on_spark.table.connector_tables import flink_column
         columns = tuple(flink_column(name, type_text) for name, type_text in
                         translated.columns)
+        if translated.materialized:
+            from dataclasses import replace
+            columns = tuple(replace(c, rowtime=False, materialized=True)
+                            if c.name in translated.materialized else c for c in columns)
         # STREAMING OVER windows: rows in the order Flink emits them (by time)
         sql = (translated.emit_ordered_sql or translated.sql) if self._is_streaming() \
             else translated.sql
@@ -536,7 +540,11 @@ class StreamTableEnvironment(TableEnvironment):
             type_info = ExternalTypeInfo(Types.ROW_NAMED(
                 list(names), [_type_info(c.sql_type) for c in columns]))
         from pyflink_on_spark.table.table_volume import table_bytes
-        rowtime = next((i for i, c in enumerate(columns) if c.rowtime), None)
+        # the record's timestamp: the rowtime column's, in STREAMING mode only (seen on
+        # PyFlink 1.20.5: in BATCH mode to_data_stream's records carry none, a rowtime
+        # column, a selected one or window_time alike)
+        rowtime = next((i for i, c in enumerate(columns) if c.rowtime), None) \
+            if self._is_streaming() else None
         node = SourceTransformation(name="Source: Table Source", output_type=type_info,
                                     source=TableSourceSpec(
                                         table._description, names, as_tuples, changelog,

@@ -195,6 +195,21 @@ def is_rowtime(dt: Optional[DataType]) -> bool:
     return getattr(dt, '_rowtime', False)
 
 
+def as_materialized(dt: DataType) -> DataType:
+    """A rowtime type an aggregate made of a rowtime (MIN / MAX): Flink's planner still
+    types it *ROWTIME* (print_schema shows it), but materializes it: no time attribute, its
+    records are not stamped with it (seen on PyFlink 1.20.5: to_data_stream of a window
+    aggregate selecting MAX(ts) and not window_time gives no timestamp)."""
+    from copy import copy
+    marked = copy(dt)
+    marked._materialized_rowtime = True
+    return marked
+
+
+def is_materialized(dt: Optional[DataType]) -> bool:
+    return getattr(dt, '_materialized_rowtime', False)
+
+
 def parse_column_type(text: str) -> DataType:
     """A column's type as the Table API hands it to the translator: Flink's type text, with
     ' *ROWTIME*' after it for a rowtime attribute."""

@@ -23,7 +23,8 @@ from pyflink_on_spark.table.sql.errors import SqlValidationError, UnsupportedSql
 from pyflink_on_spark.table.sql.collection_functions import (
     NULL_ARGUMENT_FUNCTIONS, array_value, map_value)
 from pyflink_on_spark.table.sql.flink_types import (
-    as_rowtime, flink_type_string, is_rowtime, parse_column_type, parse_type, spark_type_string)
+    as_materialized, as_rowtime, flink_type_string, is_materialized, is_rowtime, parse_column_type,
+    parse_type, spark_type_string)
 from pyflink_on_spark.table.sql.functions import (
     AGGREGATES, call, cast, is_builtin, lit, niladic, translate_function, try_cast_text)
 from pyflink_on_spark.table.sql import over_windows
@@ -109,6 +110,8 @@ class SparkQuery:
     # the ranking function it calls OVER a window (ROW_NUMBER, RANK, DENSE_RANK), which runs
     # in BATCH mode: STREAMING mode plans it as Flink's Top-N / deduplication, a changelog
     ranking: Optional[str] = None
+    # the result columns an aggregate made of a rowtime (flink_types.as_materialized)
+    materialized: Tuple[str, ...] = ()
 
 
 # Node types that mean the same in both engines once their children are translated
@@ -969,7 +972,8 @@ class _Translator:
         arg, dt = self.expr(args[0], scope)
         inner = exp.Distinct(expressions=[arg]) if distinct else arg
         if name in ('MIN', 'MAX'):
-            return call(name, inner), dt.nullable() if dt is not None else None
+            result = dt.nullable() if dt is not None else None
+            return call(name, inner), as_materialized(result) if is_rowtime(dt) else result
         if dt is None or not is_numeric(dt):
             raise SqlValidationError('Cannot apply \'%s\' to arguments of type %s'
                                      % (name, flink_type_string(dt) if dt else '?'))
@@ -1185,7 +1189,8 @@ def translate_query(query: str, tables: Mapping[str, Columns],
         if translator.over_windows and not windows else None
     return SparkQuery(sql, tuple((n, flink_type_string(t) if t is not None else None)
                                  for n, t in columns), translator.failure,
-                      bool(translator.over_keys), ordered, translator.ranking)
+                      bool(translator.over_keys), ordered, translator.ranking,
+                      tuple(n for n, t in columns if is_materialized(t)))
 
 
 def _calcite_type(time_type: DataType) -> str:
