@@ -272,20 +272,8 @@ class JdbcTableSink:
                      "Sink: jdbc %s" % self.name).set_parallelism(parallelism)
 
     def _unrenamed(self, table):
-        from pyflink_on_spark.specs.tables import RenamedTable
-        from pyflink_on_spark.table.table import Table
-        while isinstance(table._description, RenamedTable):
-            inner = table._description.input
-            table = Table(inner, table._t_env, getattr(inner, "columns", None))
-        narrowed = ["%s %s -> %s" % (c.name, c.sql_type, t.sql_type) for c, t in
-                    zip(table._resolved_columns(), self.columns)
-                    if not _widens(c.sql_type, t.sql_type)]
-        if narrowed:
-            raise NotImplementedError(
-                "INSERT INTO jdbc table %s of an updating query whose column(s) %s need a "
-                "cast: not supported by pyflink_on_spark yet (CAST them in the query)"
-                % (self.name, ", ".join(narrowed)))
-        return table
+        from pyflink_on_spark.table.updating_sink_columns import uncast_updating_table
+        return uncast_updating_table(table, self.columns, "jdbc table %s" % self.name, _widens)
 
 
 _WIDER = {"SMALLINT": ("INT", "BIGINT"), "INT": ("BIGINT",), "FLOAT": ("DOUBLE",)}

@@ -70,13 +70,18 @@ class KafkaSinkOperator(Operator):
         return KafkaRecordWriter(dict(self.records.properties), self.records.sink_name)
 
     def process_element(self, value, timestamp) -> None:
+        topic, key, encoded = self._encoded(value)
+        self.writer.write(topic, key, encoded, kafka_timestamp(self.records, timestamp))
+
+    def _encoded(self, value):
+        """(topic, key bytes, value bytes) of a record, converted to its declared type
+        first; a failing user serializer raises with its traceback."""
         try:
             if self._convert is not None:
                 value = self._convert(value)
-            topic, key, encoded = self._encode(value)
+            return self._encode(value)
         except Exception as e:
             raise self.user_error(e) from None
-        self.writer.write(topic, key, encoded, kafka_timestamp(self.records, timestamp))
 
     def process_watermark(self, watermark: int) -> None:
         self.current_watermark = watermark

@@ -24,12 +24,7 @@ class UpsertBufferKafkaSinkOperator(KafkaSinkOperator):
         self.last_flush = _now_ms()
 
     def process_element(self, value, timestamp) -> None:
-        try:
-            if self._convert is not None:
-                value = self._convert(value)
-            topic, key, encoded = self._encode(value)
-        except Exception as e:
-            raise self.user_error(e) from None
+        topic, key, encoded = self._encoded(value)
         self.buffer[(topic, key)] = (encoded, kafka_timestamp(self.records, timestamp))
         if len(self.buffer) >= self.max_rows:
             self.write_buffer()
