@@ -409,7 +409,8 @@ class _Retracting(object):
         if value is None:
             return acc
         if self.function in ("MIN", "MAX"):
-            acc = dict(acc)
+            # the map changed in place (a copy a row cost as much as the group's values):
+            # the caller took the results before adding
             count = acc.get(value, 0) + sign
             if count == 0:
                 del acc[value]
