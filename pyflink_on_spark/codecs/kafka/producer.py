@@ -21,7 +21,12 @@ Delivery: records are produced as they come (memory stays bounded: librdkafka's 
 flush() waits for every record to be acknowledged and fails on the first that was not.
 The sink flushes at the end of input and at the end of each micro-batch (its checkpoint),
 before Spark records the batch as done: what Flink's AT_LEAST_ONCE does at a checkpoint.
-A failed delivery fails the task at the next record, as Flink's KafkaWriter does.
+A failed delivery fails the task at a later record, as Flink's KafkaWriter does (its
+producer's callback runs on the client's I/O thread and the writer checks at each write):
+librdkafka reports only failed deliveries (delivery.report.only.error, unless the job sets
+it), and the writer serves its reports every POLL_EVERY records. A report and a poll for
+every record cost as much CPU as the produce itself (issue 41: the sink was a third of the
+Python worker's samples in Kafka -> keyed state -> Kafka).
 """
 from __future__ import annotations
 
@@ -44,6 +49,9 @@ TIMEOUT_S = 60.0
 # close() after a failure: what is still queued is given this long, not TIMEOUT_S (the task
 # has failed already; its records are written again by the retry)
 CLOSE_TIMEOUT_S = 5.0
+# records produced between two polls of librdkafka's reports (failed deliveries, client
+# errors): a failure fails the task at most this many records later (flush() checks all)
+POLL_EVERY = 512
 # Java client names with a librdkafka equivalent of another name
 JAVA_RENAMED = {"max.request.size": "message.max.bytes"}
 # a PLAIN or SCRAM login in the Java client's JAAS form: its username and password are
@@ -92,6 +100,10 @@ class KafkaRecordWriter:
         self.sink_name = sink_name
         self.producer = None
         self._failed: Optional[str] = None
+        # records produced since the last poll; the queue's length at the last poll while
+        # every broker was down (it shrinking says a broker answers again)
+        self._unpolled = 0
+        self._queued_when_down: Optional[int] = None
         # librdkafka's errors (not its stderr log); a silent broker fails the write after
         # wait_s without progress (codecs/kafka/brokers.py)
         self.errors = BrokerErrors()
@@ -119,7 +131,10 @@ class KafkaRecordWriter:
         ignored: List[str] = []
         while True:
             try:
-                producer = Producer(quiet_config(self.config, self.errors))
+                settings = quiet_config(self.config, self.errors)
+                settings.setdefault("delivery.report.only.error", True)
+                settings.setdefault("on_delivery", self._delivered)
+                producer = Producer(settings)
                 break
             except (KafkaException, ValueError, TypeError) as e:
                 unknown = _unknown_property(e)
@@ -143,10 +158,9 @@ class KafkaRecordWriter:
         while True:
             try:
                 if timestamp is None:
-                    producer.produce(topic, value, key, on_delivery=self._delivered)
+                    producer.produce(topic, value, key)
                 else:
-                    producer.produce(topic, value, key, on_delivery=self._delivered,
-                                     timestamp=timestamp)
+                    producer.produce(topic, value, key, timestamp=timestamp)
                 break
             except BufferError:   # librdkafka's queue is full: let it send
                 # progress is a record leaving the queue (poll() also counts the error
@@ -158,10 +172,28 @@ class KafkaRecordWriter:
                 self._fail_if_unreachable(stuck_since, len(producer))
             except Exception as e:   # noqa: BLE001 - e.g. a record over message.max.bytes
                 raise self._error("producing a record to topic %r" % topic, e) from None
+        self._unpolled += 1
+        if self._unpolled >= POLL_EVERY:
+            self._poll()
+
+    def _poll(self) -> None:
+        """Serves librdkafka's reports; while every broker was down, a queue that shrank
+        since the last poll says one answers again."""
+        self._unpolled = 0
+        producer = self.producer
         producer.poll(0)
+        errors = self.errors
+        if not errors.all_down:
+            self._queued_when_down = None
+            return
+        queued, before = len(producer), self._queued_when_down
+        if before is not None and queued < before:
+            errors.all_down = False
+            queued = None
+        self._queued_when_down = queued
 
     def _delivered(self, error, message) -> None:
-        if error is None:
+        if error is None:   # a successful delivery's report (the job asked for them all)
             self.errors.all_down = False   # a broker answers (again)
         elif self._failed is None:
             self._failed = "%s (topic %s)" % (error, message.topic())

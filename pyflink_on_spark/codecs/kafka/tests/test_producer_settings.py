@@ -1,10 +1,12 @@
 """The sink producer's librdkafka settings made from a Flink job's Java client properties,
 and what happens to the ones librdkafka does not have (no broker needed: creating a
 producer does not connect)."""
+import time
+
 import pytest
 
-from pyflink_on_spark.codecs.kafka.producer import (KafkaRecordWriter, KafkaWriteError,
-                                                    producer_config)
+from pyflink_on_spark.codecs.kafka.producer import (POLL_EVERY, KafkaRecordWriter,
+                                                    KafkaWriteError, producer_config)
 from pyflink_on_spark.codecs.kafka.transactions import TransactionalKafkaWriter
 
 NO_BROKER = "127.0.0.1:1"
@@ -70,4 +72,20 @@ def test_a_record_that_is_not_delivered_fails_the_flush_and_the_next_write():
         writer.flush()
     with pytest.raises(KafkaWriteError, match="a record was not delivered"):
         writer.write("out", b"k", b"w")
+    writer.close()
+
+
+def test_a_failed_delivery_fails_a_later_write_without_a_flush():
+    # librdkafka reports failures only; the writer polls for them every POLL_EVERY records
+    writer = KafkaRecordWriter({"bootstrap.servers": NO_BROKER, "message.timeout.ms": "100"},
+                               "KafkaSink")
+    writer.open()
+    writer.write("out", b"k", b"v", 1000)
+    deadline = time.monotonic() + 10   # the client scans for timed-out records every second
+    with pytest.raises(KafkaWriteError, match=r"KafkaSink \(AT_LEAST_ONCE\): a record was not "
+                                              r"delivered: .*timed out.* \(topic out\)"):
+        while time.monotonic() < deadline:
+            for _ in range(POLL_EVERY):
+                writer.write("out", b"k", b"w")
+            time.sleep(0.2)
     writer.close()
