@@ -58,8 +58,106 @@ def _floor_map_key_reduce(n: int, to_record, key, add) -> float:
 
 
 def floor_co_process_join(n: int, keys: int) -> float:
-    """co_process_join's matching join over two streams of n records as a plain loop (dicts
-    for the keyed state, the inputs alternating record by record)."""
+    """The co_process_join job's user function (MatchJoin: the same methods) driven by a
+    plain loop, the inputs alternating record by record, dicts as its ValueState and
+    ListStates (as keyed_value_state's floor does); the end-of-input timers fired at the end.
+    (Before 2026-12-01 this floor was the join re-written without the state API calls, which
+    the job's function makes four of a record: the shim ran the user's function against a
+    floor that did not; floor_co_process_join_inline keeps that one for comparison.)"""
+    class DictValueState:
+        def __init__(self, current):
+            self.data, self.current = {}, current
+
+        def value(self):
+            return self.data.get(self.current[0])
+
+        def update(self, value):
+            self.data[self.current[0]] = value
+
+    class DictListState(DictValueState):
+        def get(self):
+            return self.data.get(self.current[0], [])
+
+        def add(self, value):
+            self.data.setdefault(self.current[0], []).append(value)
+
+    class Timers:
+        def __init__(self, current):
+            self.current, self.registered = current, []
+
+        def register_event_time_timer(self, timestamp):
+            self.registered.append(self.current[0])
+
+    class Context:
+        def __init__(self, current):
+            self.current, self.timers = current, Timers(current)
+
+        def timer_service(self):
+            return self.timers
+
+        def get_current_key(self):
+            return self.current[0]
+
+    class MatchJoin:   # benchmarks/jobs/co_process_join.py's, its methods as they are
+        def open(self, current):
+            self.orders = DictListState(current)
+            self.payments = DictListState(current)
+            self.stats = DictValueState(current)
+
+        def _match(self, amount, mine, other, ctx):
+            stats = self.stats.value()
+            if stats is None:
+                stats = (0, 0)
+                ctx.timer_service().register_event_time_timer(1)
+            pending = list(other.get())
+            if pending:
+                partner = pending.pop(0)
+                other.update(pending)
+                stats = (stats[0] + 1, stats[1] + amount + partner)
+            else:
+                mine.add(amount)
+            self.stats.update(stats)
+
+        def process_element1(self, value, ctx):
+            self._match(value[1], self.orders, self.payments, ctx)
+
+        def process_element2(self, value, ctx):
+            self._match(value[1], self.payments, self.orders, ctx)
+
+        def on_timer(self, timestamp, ctx):
+            matched, total = self.stats.value()
+            yield ctx.get_current_key(), matched, total
+
+    def order(value):
+        return value % keys, value
+
+    def payment(value):
+        return value % keys, 2 * value
+
+    def key(pair):
+        return pair[0]
+
+    start = time.perf_counter()
+    current = [None]
+    function, ctx = MatchJoin(), Context(current)
+    function.open(current)
+    for i in range(n):
+        value = order(i)
+        current[0] = key(value)
+        function.process_element1(value, ctx)
+        value = payment(i)
+        current[0] = key(value)
+        function.process_element2(value, ctx)
+    results = []
+    for timer_key in ctx.timers.registered:
+        current[0] = timer_key
+        results.extend(function.on_timer(1, ctx))
+    return time.perf_counter() - start
+
+
+def floor_co_process_join_inline(n: int, keys: int) -> float:
+    """co_process_join's matching join re-written as a plain loop (dicts for the keyed state,
+    the inputs alternating record by record): the floor before 2026-12-01."""
     def order(value):
         return value % keys, value
 
@@ -491,6 +589,10 @@ def main(argv=None) -> int:
         print("  medians of %d runs each:" % args.repeat)
     if floor_s is not None:
         rows.append(("plain Python loop (floor)", floor_s))
+    if args.job == "co_process_join" and args.mode == "STREAMING":
+        # the floor before 2026-12-01 (see floor_co_process_join), shown beside it
+        rows.append(("re-written join (old floor)",
+                     floor_co_process_join_inline(args.records, args.keys)))
     print("%s: %d records, %d keys, parallelism %d, backend %s (SparkSession cold start "
           "%.1f s, not counted)" % (args.job, n, result_keys, args.parallelism, args.backend,
                                    cold))
