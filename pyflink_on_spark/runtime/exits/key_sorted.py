@@ -27,8 +27,9 @@ from pyflink_on_spark.runtime.exits.loops import compile_loop, exact_test, fill
 from pyflink_on_spark.runtime.exits.partials import partial_adder
 from pyflink_on_spark.runtime.exits.selectors import blame_selector
 from pyflink_on_spark.runtime.exits.templates import (
-    ADD_TO_PARTIAL, ADD_TO_SLOT, FOLDING_SLOT, KEY_SORTED_LOOP, MARSHALLED_SLOT, OBJECT_SLOT,
-    ONE_TIMESTAMP, OWN_TIMESTAMPS, STAMPED_SLOT)
+    ADD_TO_PARTIAL, ADD_TO_SLOT, FOLDING_SLOT, KEY_SORTED_FUSED, KEY_SORTED_LOOP,
+    KEY_SORTED_PLAIN, MARSHALLED_SLOT, OBJECT_SLOT, ONE_TIMESTAMP, OWN_TIMESTAMPS,
+    STAMP_SOURCE, STAMPED_SLOT)
 from pyflink_on_spark.runtime.key_groups import KeyToSubtask
 from pyflink_on_spark.runtime.key_groups_bulk import pickled_key_subtasks
 from pyflink_on_spark.runtime.key_runs import RUN_RECORDS, append_key_runs
@@ -98,10 +99,6 @@ class KeySortedExitCollector(ExitCollector):
     key's marshalled records back into objects, and the slot holds objects from then on."""
 
     _MEMO_LIMIT = 1 << 16
-    # a key's stamped records are held by its slot: no loop fused with the timestamp
-    # assigner (ExitCollector.fused_with_stamps)
-    fused_with_stamps = None
-
     def __init__(self, spec: ExitSpec, subtask: int, parallelism: int, rows: List[tuple],
                  user_error: Callable[[BaseException], BaseException]) -> None:
         # memoisable key (a str or an int itself, else (type, key): 1 and True differ) -> the
@@ -153,11 +150,27 @@ class KeySortedExitCollector(ExitCollector):
             "tuple_key": _slot_source("slot_key", add, marshalled, leading is not None),
             "stamped_key": STAMPED_SLOT}
         has_map = user_map is not None
+        # what fused_with_stamps builds its loop from
+        self._loop_names, self._loop_hooks = namespace, hooks
         # records with a timestamp each (an assigner's slices) in one loop too
         self.process_stamped = compile_loop(KEY_SORTED_LOOP, namespace, convert, has_map, dict(
-            hooks, **OWN_TIMESTAMPS, name="process_stamped"))
+            hooks, **OWN_TIMESTAMPS, **KEY_SORTED_PLAIN, name="process_stamped"))
         return compile_loop(KEY_SORTED_LOOP, namespace, convert, has_map, dict(
-            hooks, **ONE_TIMESTAMP, name="process_many"))
+            hooks, **ONE_TIMESTAMP, **KEY_SORTED_PLAIN, name="process_many"))
+
+    def fused_with_stamps(self, extract: Callable, stamp_error: Callable, stamp_event: Callable,
+                          seen: list, user_map: Optional[Callable] = None,
+                          map_error: Optional[Callable] = None) -> Callable:
+        """process_fused(records, record_timestamp): assign_timestamps_and_watermarks (and a
+        map before it) inside this exit's loop, as ExitCollector.fused_with_stamps does
+        (chunked.py): each record's map, timestamp and the generator's check (templates.
+        STAMP_SOURCE), then process_stamped's steps, with no list of timestamps between
+        two loops (a BATCH event-time job's source stage: its stamps and exit had two)."""
+        names = dict(self._loop_names, extract=extract, stamp_error=stamp_error,
+                     stamp_event=stamp_event, seen=seen, user_map=user_map,
+                     map_error=map_error)
+        return compile_loop(KEY_SORTED_LOOP, names, self._convert, user_map is not None,
+                            dict(self._loop_hooks, **KEY_SORTED_FUSED), STAMP_SOURCE)
 
     def _begin(self, spec: ExitSpec) -> tuple:
         """Starts the exit's state for a new loop; returns (the partial aggregation or None,

@@ -198,9 +198,14 @@ def $bulk_loop(records, $times):
 #               slot (OBJECT_SLOT, MARSHALLED_SLOT), or folded (FOLDING_SLOT), under `key`
 # $tuple_key    the same for a flat tuple key of memoised classes, under `slot_key`
 # $stamped_key  holds a record with a timestamp (STAMPED_SLOT)
+# $begin, $end  what the call does first and last: nothing, or the fused loop's (KEY_SORTED_
+#               FUSED: `high`, the largest timestamp met, handed to the operator in `seen`)
+# (process_fused, the loop with assign_timestamps_and_watermarks fused in, takes `value in
+# records` and `record_timestamp`, with STAMP_SOURCE in its $prepare)
 KEY_SORTED_LOOP = """
 def $name(records, $times):
     count = counted[0]
+    $begin
     try:
         for $each:
             $prepare
@@ -232,7 +237,13 @@ def $name(records, $times):
                 count = flush(True)
     finally:
         counted[0] = count
+        $end
 """
+# $begin and $end of the usual loops, and of the fused one
+KEY_SORTED_PLAIN = {"begin": "", "end": ""}
+KEY_SORTED_FUSED = {"name": "process_fused", "times": "record_timestamp",
+                    "each": "value in records", "begin": "high = None",
+                    "end": "seen[0] = high"}
 
 # a record with a timestamp joins its key's stamped slot ([values, timestamps, key, place,
 # whether the values wait marshalled]): an exact one marshalled at once while its key's do

@@ -11,7 +11,7 @@ from pyflink_on_spark.runtime.boundary import KIND_WATERMARK, loads_records
 from pyflink_on_spark.runtime.errors import UserFunctionError
 
 USER_ERROR = "<<<PYFLINK_ON_SPARK_USER_ERROR>>>"
-from pyflink_on_spark.runtime.exits import ExitCollector
+from pyflink_on_spark.runtime.exits import exit_collector
 from pyflink_on_spark.runtime.operators import timestamps
 from pyflink_on_spark.runtime.operators.process import MapOperator
 from pyflink_on_spark.runtime.operators.timestamps import TimestampsAndWatermarksOperator
@@ -51,15 +51,17 @@ def _operator(op, output, name):
     return op
 
 
-def _chain(fused, partitioning, converter=None, with_map=True):
-    """map -> timestamps -> exit, the timestamps operator fused with its exit or not.
+def _chain(fused, partitioning, converter=None, with_map=True, key_sorted=False):
+    """map -> timestamps -> exit, the timestamps operator fused with its exit or not; the
+    exit a BATCH keyed operator's (key_sorted) or the usual one.
     (head's process_many, head's process_element, timestamps operator, rows)"""
     rows = []
     stamps_op = TimestampsAndWatermarksOperator(
         WatermarkStrategy.for_monotonous_timestamps().with_timestamp_assigner(_Stamp()))
     spec = ExitSpec(edge_id=3, source=1, side_tag=None, partitioning=partitioning,
-                    target_parallelism=2, target_max_parallelism=128, converter=converter)
-    exit_ = ExitCollector(spec, 0, 1, rows, lambda e: stamps_op.user_error(e))
+                    target_parallelism=2, target_max_parallelism=128, converter=converter,
+                    sort_by_key=key_sorted)
+    exit_ = exit_collector(spec, 0, 1, rows, lambda e: stamps_op.user_error(e))
     out = Output()
     out.add_main_target(exit_.process_element, exit_.process_watermark, exit_.fused_with_map,
                         exit_.process_many, exit_.process_stamped,
@@ -76,9 +78,11 @@ def _chain(fused, partitioning, converter=None, with_map=True):
     return map_op.process_many, map_op.process_element, stamps_op, exit_, rows
 
 
-def _run(fused, partitioning, feed, converter=None, with_map=True):
-    """(rows as read back, the error raised or None, the generator's watermark)"""
-    many, element, stamps_op, exit_, rows = _chain(fused, partitioning, converter, with_map)
+def _run(fused, partitioning, feed, converter=None, with_map=True, key_sorted=False):
+    """(rows as read back, the error raised or None, the generator's watermark); a
+    key-sorted exit's rows as they are"""
+    many, element, stamps_op, exit_, rows = _chain(fused, partitioning, converter, with_map,
+                                                   key_sorted)
     error = None
     try:
         for kind, records in feed:
@@ -96,6 +100,9 @@ def _run(fused, partitioning, feed, converter=None, with_map=True):
     except RuntimeError as e:   # the upstream function's own (_failing)
         error = repr(e)
     exit_.flush()
+    if key_sorted:
+        exit_.finish()
+        return rows, error, stamps_op._generator.current(), stamps_op._count
     read = [(row[1], row[4], loads_records(row[5]) if row[4] != KIND_WATERMARK else row[5])
             for row in rows]
     return read, error, stamps_op._generator.current(), stamps_op._count
@@ -105,14 +112,15 @@ KEYED = KeyedPartitioning(wrap_key_selector(lambda pair: pair[0]), None)
 KEYED_INT = KeyedPartitioning(wrap_key_selector(lambda pair: pair[1] % 300), Types.LONG())
 
 
-def _same(partitioning, feed, converter=None, with_map=True, generator_too=True):
+def _same(partitioning, feed, converter=None, with_map=True, generator_too=True,
+          key_sorted=False):
     """The fused run's (rows, error, watermark, count), checked against the operators' own.
     After an error the count of records towards the next periodic watermark may differ
     (the failing slice is not counted; the job fails there), and after a key selector's
     error or a converter's the generator (the operators' loop had stamped the whole slice
     first)."""
-    fused = _run(True, partitioning, feed, converter, with_map)
-    general = _run(False, partitioning, feed, converter, with_map)
+    fused = _run(True, partitioning, feed, converter, with_map, key_sorted)
+    general = _run(False, partitioning, feed, converter, with_map, key_sorted)
     assert fused[:2] == general[:2]
     if generator_too:
         assert fused[2] == general[2]
@@ -169,3 +177,26 @@ def test_a_key_selector_error_names_the_key_by_in_both():
     read, error, _, _ = _same(partitioning, [("many", list(range(10)))], generator_too=False)
     assert error.startswith("ZeroDivisionError raised in operator 'key_by(<lambda>)'"), error
     assert sum(len(payload[0]) for _, kind, payload in read if kind != KIND_WATERMARK) == 5
+
+
+@pytest.mark.parametrize("converter", [None, Types.TUPLE([Types.STRING(), Types.LONG()])],
+                         ids=["undeclared", "declared"])
+@pytest.mark.parametrize("partitioning", [KEYED, KEYED_INT], ids=["str-keys", "int-keys"])
+def test_a_key_sorted_exits_fused_loop_gives_its_own_loops_rows(monkeypatch, partitioning,
+                                                                converter):
+    # a BATCH event-time job's source stage: map -> timestamps -> the key-sorted exit
+    monkeypatch.setattr(timestamps, "PERIODIC_EVERY_RECORDS", 7)
+    monkeypatch.setattr("pyflink_on_spark.runtime.exits.key_sorted.SORTED_RECORDS_HELD", 9)
+    converter = None if converter is None else converter._python_converter()
+    feed = [("many", list(range(40))), ("one", [40, 41, 42]), ("lazy", range(43, 60)),
+            ("many", [("k3", 61), ("k3", 62), ("k1", 30)])]
+    rows, error, watermark, _ = _same(partitioning, feed, converter, key_sorted=True)
+    assert error is None and watermark == 61 and len(rows) > 2
+
+
+@pytest.mark.parametrize("bad", [("many", [1, 2, "fail", 4]), ("many", [1, 2, ("k", "bad"), 4]),
+                                 ("lazy-fails", [1, 2])], ids=["map", "assigner", "lazy-fails"])
+def test_a_key_sorted_exits_fused_loop_fails_as_its_own_loops(bad):
+    feed = [("many", list(range(100, 110))), bad, ("many", [200, 201])]
+    _, error, _, _ = _same(KEYED, feed, key_sorted=True)
+    assert error is not None
