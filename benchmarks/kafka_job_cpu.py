@@ -24,6 +24,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.dirname(HERE))
 import kafka_keyed_aggregation as job  # noqa: E402
+from rocksdb_big_state import _descendants as _tree  # noqa: E402  (a process and those under it)
 
 TICK = os.sysconf("SC_CLK_TCK")
 
@@ -39,22 +40,6 @@ def _cpu(pid: int) -> float:
     except OSError:
         return 0.0
     return (int(fields[11]) + int(fields[12])) / TICK
-
-
-def _tree(root: int) -> list:
-    children = collections.defaultdict(list)
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                children[int(_stat("/proc/%s/stat" % entry)[1][1])].append(int(entry))
-            except OSError:
-                pass
-    found, todo = [], [root]
-    while todo:
-        pid = todo.pop()
-        found.append(pid)
-        todo.extend(children.get(pid, ()))
-    return found
 
 
 def _kind(pid: int) -> str:
