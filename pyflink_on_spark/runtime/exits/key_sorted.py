@@ -99,6 +99,7 @@ class KeySortedExitCollector(ExitCollector):
     key's marshalled records back into objects, and the slot holds objects from then on."""
 
     _MEMO_LIMIT = 1 << 16
+
     def __init__(self, spec: ExitSpec, subtask: int, parallelism: int, rows: List[tuple],
                  user_error: Callable[[BaseException], BaseException]) -> None:
         # memoisable key (a str or an int itself, else (type, key): 1 and True differ) -> the
