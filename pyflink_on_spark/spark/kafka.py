@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import pickle
-from typing import Dict, Iterator, List
+from typing import Dict, Iterator, List, Optional
 
 import pyarrow as pa
 
@@ -134,8 +134,22 @@ def kafka_scan_frame(spec: sources.KafkaSourceSpec, parallelism: int, session,
         df = reader.load()
     except Exception as e:
         raise _missing(e, "KafkaSource") from None
-    df = df.select("value", "topic", "partition", "timestamp")
-    return df.mapInArrow(_chunker(spec.value_decoder, parallelism, splits_end), SPARK_SCHEMA)
+    topic = only_topic(spec)
+    # one topic: no topic column (Spark would copy its name into every record's row and its
+    # Arrow batch: a column per record less in the JVM's share of a Kafka job, issue 41)
+    df = df.select("value", "partition", "timestamp") if topic is not None \
+        else df.select("value", "topic", "partition", "timestamp")
+    return df.mapInArrow(_chunker(spec.value_decoder, parallelism, splits_end, topic),
+                         SPARK_SCHEMA)
+
+
+def only_topic(spec: sources.KafkaSourceSpec) -> Optional[str]:
+    """The topic of every record the read returns, when the spec names exactly one (None:
+    several, or a pattern)."""
+    if spec.topic_pattern:
+        return None
+    names = set(spec.topics) if spec.topics else {topic for topic, _ in spec.partitions}
+    return next(iter(names)) if len(names) == 1 else None
 
 
 def _split_started_row(topic: str, partition: int, parallelism: int,
@@ -170,7 +184,8 @@ def _epoch_millis(column: pa.Array) -> list:
     return [None if t is None else t // per_ms for t in raw.to_pylist()]
 
 
-def _chunker(decode, parallelism: int, splits_end: bool = True):
+def _chunker(decode, parallelism: int, splits_end: bool = True,
+             topic: Optional[str] = None):
     """Split rows of one Spark task's Kafka records (Spark reads each partition's offset
     range in one task): first a SplitStarted row per partition (src -1), so its subtask
     counts the partition's watermark before reading any partition's records (Flink assigns
@@ -179,29 +194,34 @@ def _chunker(decode, parallelism: int, splits_end: bool = True):
     partition: a subtask reads its partitions' chunks in turn, as Flink's reader polls its
     partitions, each partition in offset order. With splits_end, a SplitFinished row after
     each partition's last chunk. Per record only the user's deserializer runs in Python:
-    runs of one partition, timestamps and the values' conversion are done in Arrow."""
+    runs of one partition, timestamps and the values' conversion are done in Arrow.
+    `topic`: the one topic of every record (the batches have no topic column), or None."""
     def run(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
         chunks_of: Dict[tuple, int] = {}
         for batch in batches:
             if batch.num_rows == 0:
                 continue
-            topic_column, partition_column = batch.column(1), batch.column(2)
-            records = list(map(decode, batch.column(0).to_pylist()))
-            stamps = _epoch_millis(batch.column(3))
+            partition_column = batch.column("partition")
+            records = list(map(decode, batch.column("value").to_pylist()))
+            stamps = _epoch_millis(batch.column("timestamp"))
             skipped = None in records       # a deserializer's None: the record is skipped
             rows = []
-            runs = run_bounds(partition_column, topic_column)
+            if topic is None:
+                topic_column = batch.column("topic")
+                runs = run_bounds(partition_column, topic_column)
+            else:
+                runs = run_bounds(partition_column)
             for run_start, run_end in zip(runs, runs[1:]):
-                topic = topic_column[run_start].as_py()
+                run_topic = topic if topic is not None else topic_column[run_start].as_py()
                 partition = partition_column[run_start].as_py()
-                split = (topic, partition)
-                owner = split_owner(topic, partition, parallelism)
+                split = (run_topic, partition)
+                owner = split_owner(run_topic, partition, parallelism)
                 for begin in range(run_start, run_end, CHUNK_RECORDS):
                     end = min(begin + CHUNK_RECORDS, run_end)
                     number = chunks_of.get(split)
                     if number is None:
                         number = 0
-                        rows.append(_split_started_row(topic, partition, parallelism,
+                        rows.append(_split_started_row(run_topic, partition, parallelism,
                                                        splits_end))
                     chunks_of[split] = number + 1
                     kept, kept_stamps = records[begin:end], stamps[begin:end]
@@ -214,7 +234,7 @@ def _chunker(decode, parallelism: int, splits_end: bool = True):
             yield rows_to_batch(rows)
         if splits_end and chunks_of:
             yield rows_to_batch([
-                (-1, split_owner(topic, partition, parallelism), number, partition,
-                 KIND_SPLIT, pickle.dumps(sources.SplitFinished((topic, partition)), protocol=5))
-                for (topic, partition), number in chunks_of.items()])
+                (-1, split_owner(name, partition, parallelism), number, partition,
+                 KIND_SPLIT, pickle.dumps(sources.SplitFinished((name, partition)), protocol=5))
+                for (name, partition), number in chunks_of.items()])
     return run

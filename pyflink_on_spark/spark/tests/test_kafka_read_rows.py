@@ -61,3 +61,36 @@ def test_long_runs_are_cut_into_chunks_and_skipped_records_dropped():
     assert chunks[1] == (("t", 0), [str(i) for i in range(CHUNK_RECORDS, n)],
                          list(range(CHUNK_RECORDS, n)))
     assert chunks[2] == (("t", 1), ["x"], [n])
+
+
+def test_a_read_of_one_topic_has_no_topic_column_and_the_same_rows():
+    import pyarrow as pa
+
+    from pyflink_on_spark.spark.kafka import _chunker, only_topic
+    from pyflink_on_spark.specs.sources import KafkaSourceSpec
+    values = [b"a", b"b", b"c", b"d"]
+    partitions = pa.array([0, 0, 1, 0], pa.int32())
+    stamps = pa.array([1000, 2000, 3000, 4000], pa.timestamp("ms"))
+    with_topic = pa.RecordBatch.from_arrays(
+        [pa.array(values, pa.binary()), pa.array(["t"] * 4), partitions, stamps],
+        names=["value", "topic", "partition", "timestamp"])
+    without = pa.RecordBatch.from_arrays(
+        [pa.array(values, pa.binary()), partitions, stamps],
+        names=["value", "partition", "timestamp"])
+    decode = SimpleStringSchema()._deserialize
+
+    def rows(batch, topic):
+        return [r for out in _chunker(decode, 2, True, topic)(iter([batch]))
+                for r in out.to_pylist()]
+    assert rows(without, "t") == rows(with_topic, None)
+    assert len(rows(without, "t")) == 7   # 2 started, 3 chunks (0, 1, 0 again), 2 finished
+
+    def spec(**subscription):
+        return KafkaSourceSpec(bootstrap_servers="b:1", value_decoder=decode,
+                               starting=None, **subscription)
+    # the spec names one topic: by name or by its partitions; a pattern or two: None
+    assert only_topic(spec(topics=("t",))) == "t"
+    assert only_topic(spec(partitions=(("t", 0), ("t", 1)))) == "t"
+    assert only_topic(spec(partitions=(("t", 0), ("u", 1)))) is None
+    assert only_topic(spec(topics=("t", "u"))) is None
+    assert only_topic(spec(topic_pattern="t.*")) is None
