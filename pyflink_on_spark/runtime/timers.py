@@ -137,7 +137,9 @@ class TimerQueue:
                         stamps[timestamp] = 1
                         heapreplace(heap, element)
                         run = self._run
-                        if run >= (last >> 2) + 16:
+                        # stale already (the heap may have grown since the run passed
+                        # its threshold): the walk below would follow stale positions
+                        if self._stale or run >= (last >> 2) + 16:
                             self._stale = True
                             return
                         self._run = run + 1

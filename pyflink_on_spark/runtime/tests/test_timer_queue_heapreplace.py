@@ -231,3 +231,44 @@ def test_positions_left_stale_by_a_run_of_root_replaces_are_rebuilt_where_read(s
         size += 3
     assert stale_runs >= 4
     assert queue.pop_all_due(10 ** 9) == reference.pop_all_due(10 ** 9)
+
+
+def test_a_stale_run_stays_stale_when_the_heap_grows_past_its_threshold():
+    """A run of root moves long enough to leave the positions stale, then many new timers
+    (new keys' sessions), so that the run's count is under the grown heap's threshold
+    again, then more root moves: they must not walk the stale positions (that walk
+    followed wrong elements and never ended), and the heap stays Flink's."""
+    queue, reference = TimerQueue(), FlinkHeap()
+    ends = {}
+    for key in range(20):
+        ends[key] = 10 * key
+        queue.register(key, "w", 10 * key)
+        reference.register(key, "w", 10 * key)
+    clock = 1000
+
+    def root_moves(count):
+        nonlocal clock
+        for _ in range(count):
+            key = min(ends, key=ends.get)
+            clock += 1
+            queue.move(key, "w", clock, "w", ends[key])
+            reference.register(key, "w", clock)
+            reference.delete(key, "w", ends[key])
+            ends[key] = clock
+            _check(queue, reference)
+
+    root_moves(60)
+    assert queue._stale
+    for key in range(20, 400):
+        clock += 1
+        ends[key] = clock
+        queue.register(key, "w", clock)
+        reference.register(key, "w", clock)
+    assert queue._run < (len(queue) >> 2) + 16
+    root_moves(50)
+    for key in sorted(ends)[:50]:   # deletes read the positions: rebuilt first
+        queue.delete(key, "w", ends[key])
+        reference.delete(key, "w", ends[key])
+        _check(queue, reference)
+    assert [element[4] for element in queue._heap] == list(range(len(queue)))
+    assert queue.pop_all_due(10 ** 9) == reference.pop_all_due(10 ** 9)
