@@ -210,26 +210,37 @@ class TimerQueue:
 
     def pop_all_due(self, up_to: int) -> List[Tuple[int, Any, Any]]:
         """Remove and return every timer with timestamp <= up_to, in firing order: one
-        firing round (timers registered while the round fires wait for the next one)."""
-        due = []
+        firing round (timers registered while the round fires wait for the next one).
+        Of the timers of one timestamp, those _pop_equal can take leave together, the rest
+        one by one."""
+        due: List[Tuple[int, Any, Any]] = []
+        heap = self._heap
+        while heap and heap[0][0] <= up_to:
+            timestamp = heap[0][0]
+            size = len(heap)
+            if size > 1 and heap[1][0] == timestamp or size > 2 and heap[2][0] == timestamp:
+                self._pop_equal(timestamp, due)
+            self._pop_each(timestamp, due)
+        return due
+
+    def _pop_each(self, timestamp: int, due: list) -> None:
+        """Pop the timers at ``timestamp`` (the earliest) one by one, as Flink does."""
         heap = self._heap
         index = self._index
-        stamps = self._stamps
+        popped = len(due)
         # _remove_at(0) inline: the last element takes the root's place and sifts down
         # (from the root it cannot go up), as _sift_down moves it
-        while heap and heap[0][0] <= up_to:
+        while heap and heap[0][0] == timestamp:
             removed = heap[0]
             del index[removed[1]]
-            if stamps is not None:
-                _uncount(stamps, removed[0])
             last = heap.pop()
             size = len(heap)
             if size:
-                timestamp = last[0]
+                later = last[0]
                 position, child = 0, 1
                 if size > 2 and heap[2][0] < heap[1][0]:
                     child = 2
-                while child < size and heap[child][0] < timestamp:
+                while child < size and heap[child][0] < later:
                     moved = heap[child]
                     heap[position] = moved
                     moved[4] = position
@@ -239,8 +250,99 @@ class TimerQueue:
                         child += 1
                 heap[position] = last
                 last[4] = position
-            due.append((removed[0], removed[2], removed[3]))
-        return due
+            due.append((timestamp, removed[2], removed[3]))
+        popped = len(due) - popped
+        stamps = self._stamps
+        if popped and stamps is not None:
+            left = stamps[timestamp] - popped
+            if left:
+                stamps[timestamp] = left
+            else:
+                del stamps[timestamp]
+
+    def _pop_equal(self, timestamp: int, due: list) -> None:
+        """Pop the first of the timers at ``timestamp`` (the earliest; more than one timer
+        has it) in the order and to the heap Flink's pops one by one give, without their
+        sifts: as many as have a filler from outside them (see below), when those are
+        enough to pay for the walk; _pop_each pops the rest.
+
+        The timers at the earliest timestamp fill a subtree E of the heap at its root (each
+        one's parent is no later). While the element a pop moves to the root (the last
+        one) is from outside E, it is later than every timer of E and sifts down through E
+        always to the left child in E, else the right one in E, and leaves E where neither
+        child is in E. The element at the root is moved up from the left subtree's while
+        that has timers of E, then from the right's: so the timers fire in E's preorder,
+        and the fillers end in E's positions in E's postorder (a pop's path ends at the
+        first such leaf of what is left of E), from where each sifts down outside E as the
+        pops one by one would sift it. The first k pops have fillers from outside E, k the
+        positions after E's last. After them the timers left in E sit in E's positions
+        left, both in preorder: a subtree's position holds the first of its timers left,
+        its left subtree the next ones. Rounds of tumbling windows fire ~keys timers of one
+        window end: ~log2(heap) Python moves a timer become a few."""
+        heap = self._heap
+        size = len(heap)
+        # E at the last position or at three quarters of the heap: as good as none of its
+        # pops have a filler from outside E (E would fill three quarters of the heap at
+        # least, where a window's timers are registered in order), not worth the walk
+        if heap[size - 1][0] == timestamp or heap[(3 * size) >> 2][0] == timestamp:
+            return
+        preorder: List[int] = []
+        postorder: List[int] = []
+        add_pre, add_post = preorder.append, postorder.append
+
+        def walk(position: int) -> None:
+            add_pre(position)
+            child = position + position + 1
+            if child < size and heap[child][0] == timestamp:
+                walk(child)
+            child += 1
+            if child < size and heap[child][0] == timestamp:
+                walk(child)
+            add_post(position)
+
+        walk(0)
+        count = len(preorder)
+        taken = size - 1 - max(preorder)
+        if 3 * taken < count:   # too few to pay for the walk and the placing after
+            return
+        if taken > count:
+            taken = count
+        timers = [heap[position] for position in preorder]
+        index = self._index
+        for removed in timers[:taken]:
+            del index[removed[1]]
+            due.append((timestamp, removed[2], removed[3]))
+        pop = heap.pop
+        for position in postorder[:taken]:
+            last = pop()
+            size -= 1
+            later = last[0]
+            child = position + position + 1
+            if child + 1 < size and heap[child + 1][0] < heap[child][0]:
+                child += 1
+            while child < size and heap[child][0] < later:
+                moved = heap[child]
+                heap[position] = moved
+                moved[4] = position
+                position = child
+                child += child + 1
+                if child + 1 < size and heap[child + 1][0] < heap[child][0]:
+                    child += 1
+            heap[position] = last
+            last[4] = position
+        stamps = self._stamps
+        if stamps is not None:
+            if taken == count:
+                del stamps[timestamp]
+            else:
+                stamps[timestamp] = count - taken
+        if taken == count:
+            return
+        ends = set(postorder[:taken])
+        left = [position for position in preorder if position not in ends]
+        for position, element in zip(left, timers[taken:]):
+            heap[position] = element
+            element[4] = position
 
     def __len__(self) -> int:
         return len(self._heap)

@@ -272,3 +272,118 @@ def test_a_stale_run_stays_stale_when_the_heap_grows_past_its_threshold():
         _check(queue, reference)
     assert [element[4] for element in queue._heap] == list(range(len(queue)))
     assert queue.pop_all_due(10 ** 9) == reference.pop_all_due(10 ** 9)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_rounds_of_equal_timestamps_leave_in_flinks_order_and_heap(seed):
+    """pop_all_due against Flink's pops one by one where many timers share a timestamp:
+    windows' timers registered in time order (a tumbling window's keys, the next window's
+    beginning), in random order, with deletes and moves between rounds (whose heaps
+    are not a window's), rounds over one timestamp and over several; the timers fired,
+    their order and the heap left (with the positions) are Flink's after every round,
+    whichever of a timestamp's timers leave together (all, or the first ones, the rest
+    one by one) and which one by one."""
+    rng = random.Random(seed)
+    queue, reference = TimerQueue(), FlinkHeap()
+    keys = rng.choice([3, 10, 50, 300])
+    live = {}
+    clock = 0
+    rounds = {"all together": 0, "some together": 0}
+    original = TimerQueue._pop_equal
+
+    def counting(self, timestamp, due):
+        before = len(due)
+        original(self, timestamp, due)
+        if len(due) > before:
+            rounds["all together" if not self._heap or self._heap[0][0] != timestamp
+                   else "some together"] += 1
+
+    TimerQueue._pop_equal = counting
+    try:
+        for _ in range(30):
+            clock += 10
+            shape = rng.choice(("in order", "random", "few stamps"))
+            for _ in range(rng.randint(0, 3 * keys)):
+                key = rng.randrange(keys)
+                if shape == "in order":
+                    stamp = clock + 10 * rng.randint(0, 2)
+                elif shape == "random":
+                    stamp = clock + rng.randint(-10, 40)
+                else:
+                    stamp = clock + 10 * rng.randint(0, 1)
+                window = "w%d" % rng.randint(0, 2)
+                queue.register(key, window, stamp)
+                reference.register(key, window, stamp)
+                live[(stamp, key, window)] = True
+            for _ in range(rng.randint(0, 4)):
+                if live:
+                    stamp, key, window = rng.choice(sorted(live))
+                    if rng.random() < 0.5:
+                        queue.delete(key, window, stamp)
+                        reference.delete(key, window, stamp)
+                    else:
+                        new = stamp + rng.randint(1, 30)
+                        queue.move(key, window, new, window, stamp)
+                        reference.register(key, window, new)
+                        reference.delete(key, window, stamp)
+                        live[(new, key, window)] = True
+                    del live[(stamp, key, window)]
+            _check(queue, reference)
+            up_to = clock + rng.choice([-5, 0, 5, 15, 25])
+            due = queue.pop_all_due(up_to)
+            assert due == [tuple(element) for element in reference.pop_all_due(up_to)]
+            for timer in due:
+                live.pop(timer, None)
+            _check(queue, reference)
+        assert queue.pop_all_due(10 ** 9) == \
+            [tuple(element) for element in reference.pop_all_due(10 ** 9)]
+    finally:
+        TimerQueue._pop_equal = original
+    assert rounds["all together"] > 0, rounds
+
+
+@pytest.mark.parametrize("keys", [7, 100, 513])
+@pytest.mark.parametrize("share", [1.0, 0.9, 0.6, 0.4, 0.25, 0.1, 0.0])
+def test_tumbling_rounds_with_the_next_window_partly_registered(keys, share):
+    """Tumbling windows' timers as a stream registers them: when a window's round fires,
+    a share of the keys has registered its timer of the next window already. All of a
+    round's timers leave together when the next window is full; with less of it, the first
+    ones together and the rest one by one (placed where Flink's pops leave them); with
+    little of it, all one by one. Order and heap are Flink's throughout."""
+    queue, reference = TimerQueue(), FlinkHeap()
+    taken = []
+    original = TimerQueue._pop_equal
+
+    def counting(self, timestamp, due):
+        before = len(due)
+        original(self, timestamp, due)
+        taken.append(len(due) - before)
+
+    for key in range(keys):
+        queue.register(key, 0, 999)
+        reference.register(key, 0, 999)
+    TimerQueue._pop_equal = counting
+    try:
+        for window in range(1, 6):
+            early = int(keys * share)
+            order = list(range(keys))
+            random.Random(window).shuffle(order)
+            for key in order[:early]:
+                queue.register(key, window, 1000 * window + 999)
+                reference.register(key, window, 1000 * window + 999)
+            due = queue.pop_all_due(1000 * window - 1)
+            assert due == [tuple(element) for element in
+                           reference.pop_all_due(1000 * window - 1)]
+            assert len(due) == keys
+            _check(queue, reference)
+            for key in order[early:]:
+                queue.register(key, window, 1000 * window + 999)
+                reference.register(key, window, 1000 * window + 999)
+    finally:
+        TimerQueue._pop_equal = original
+    if share == 1.0:
+        assert taken and all(count == keys for count in taken)
+    elif share >= 0.4 and keys > 7:
+        assert taken and all(0 < count < keys for count in taken)
+    elif share <= 0.1:
+        assert not any(taken)
