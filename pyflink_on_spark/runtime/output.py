@@ -16,7 +16,7 @@ class Output:
 
     __slots__ = ("collect", "collect_many", "collect_stamped", "_main", "_side",
                  "_watermark_targets", "routes_side_outputs", "fuse_map", "_fuse_maps",
-                 "_manys", "_stampeds", "fuse_stamps", "_fuse_stampss")
+                 "_manys", "_stampeds", "fuse_stamps", "_fuse_stampss", "_user_code")
 
     def __init__(self) -> None:
         self._main: List[Callable] = []
@@ -44,13 +44,18 @@ class Output:
         # loop (an exit): its fused_with_stamps (runtime/exits/chunked.py)
         self.fuse_stamps: Optional[Callable] = None
         self._fuse_stampss: List[Optional[Callable]] = []
+        # per main target: runs_user_code() -> whether it calls user functions (None: it
+        # may: an operator's input)
+        self._user_code: List[Optional[Callable[[], bool]]] = []
 
     def add_main_target(self, process_element: Callable, process_watermark: Callable,
                         fuse_map: Optional[Callable] = None,
                         process_many: Optional[Callable] = None,
                         process_stamped: Optional[Callable] = None,
-                        fuse_stamps: Optional[Callable] = None) -> None:
+                        fuse_stamps: Optional[Callable] = None,
+                        runs_user_code: Optional[Callable[[], bool]] = None) -> None:
         self._main.append(process_element)
+        self._user_code.append(runs_user_code)
         self._fuse_maps.append(fuse_map)
         self._fuse_stampss.append(fuse_stamps)
         self._manys.append(process_many)
@@ -84,6 +89,16 @@ class Output:
         self.collect_many = many if many is not None else _each(self.collect)
         stamped = self._stampeds[0] if len(targets) == 1 else None
         self.collect_stamped = stamped if stamped is not None else _each_stamped(self.collect)
+
+    def takes_stamped_in_bulk(self) -> bool:
+        """Whether an operator may hold the records it emits while its user functions run
+        and send them in one collect_stamped afterwards: its one target calls no user
+        function (an exit without a key selector or a map in its loop: what the exit does
+        is not seen by user code, so the order of the user functions' calls stays the
+        same), and no result goes to a side output."""
+        runs_user_code = self._user_code[0] if len(self._main) == 1 else None
+        return runs_user_code is not None and not runs_user_code() \
+            and not self.routes_side_outputs
 
     def takes_many(self) -> bool:
         """Whether collect_many goes into a loop of the one target's own (process_many)."""

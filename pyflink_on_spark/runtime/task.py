@@ -106,12 +106,13 @@ class StreamTask:
                                           by_id[link.source].user_error)
                     many = stamped = fuse_map = None
                 self._connect(outputs[node], link.side_tag, process, target.process_watermark,
-                              fuse_map, process_many=many, process_stamped=stamped)
+                              fuse_map, process_many=many, process_stamped=stamped,
+                              runs_user_code=target.runs_user_code)
             for side_tag, collector in exits_of.get(node, ()):
                 self._connect(outputs[node], side_tag, collector.process_element,
                               collector.process_watermark, collector.fused_with_map,
                               collector.process_many, collector.process_stamped,
-                              collector.fused_with_stamps)
+                              collector.fused_with_stamps, collector.runs_user_code)
             by_id[node].prepare()
         self.head = by_id[spec.head]
         # BATCH into a keyed head: its keyed input arrives sorted by key (ExitSpec.
@@ -174,10 +175,11 @@ class StreamTask:
                  fuse_map: Optional[Callable] = None,
                  process_many: Optional[Callable] = None,
                  process_stamped: Optional[Callable] = None,
-                 fuse_stamps: Optional[Callable] = None) -> None:
+                 fuse_stamps: Optional[Callable] = None,
+                 runs_user_code: Optional[Callable[[], bool]] = None) -> None:
         if side_tag is None:
             output.add_main_target(process_element, process_watermark, fuse_map, process_many,
-                                   process_stamped, fuse_stamps)
+                                   process_stamped, fuse_stamps, runs_user_code)
         else:
             output.add_side_target(side_tag, process_element, process_watermark)
 

@@ -87,6 +87,8 @@ class ExitCollector:
         self._kind = KIND_DRIVER if spec.to_driver else KIND_RECORDS
         self._select, self._position = ((lambda value: 0), None) if self._broadcast \
             else positioned_selector(spec, subtask, parallelism)
+        # whether a map function runs in the exit's loops (fused_with_map)
+        self._runs_map = False
         self._bind(self._records_path(spec))
 
     # -- checkpoints of unbounded jobs (runtime/checkpoint/micro_batch.py) ---------------------
@@ -139,8 +141,14 @@ class ExitCollector:
         record first (what the map's operator takes as its own when this exit is its only
         target: output.py fuse_map); map_error wraps what the map raises. They replace the
         unfused methods."""
+        self._runs_map = True
         self._bind(self._records_path(self.spec, user_map, map_error))
         return self.process_element, self.process_many
+
+    def runs_user_code(self) -> bool:
+        """Whether process_many and process_stamped call user functions: a keyed exit's
+        key selector, a map fused into the loops (output.py takes_stamped_in_bulk)."""
+        return self._keys is not None or self._runs_map
 
     def fused_with_stamps(self, extract: Callable, stamp_error: Callable, stamp_event: Callable,
                           seen: list, user_map: Optional[Callable] = None,

@@ -48,6 +48,11 @@ class Operator:
     # loop (operators/timestamps.py); None: it cannot
     fuse_map = None
 
+    def runs_user_code(self) -> bool:
+        """Whether taking a record calls a user function (output.py
+        takes_stamped_in_bulk); an operator that runs none says so."""
+        return True
+
     def __init__(self) -> None:
         self.output: Optional[Output] = None
         self.task: Optional[TaskContext] = None

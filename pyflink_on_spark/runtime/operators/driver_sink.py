@@ -27,6 +27,13 @@ class PrintSinkOperator(Operator):
     def process_element(self, value, timestamp) -> None:
         self.output.collect(self._prefix + self.render(value), None)
 
+    def process_stamped(self, values, stamps) -> None:
+        prefix, render = self._prefix, self.render
+        self.output.collect_many([prefix + render(value) for value in values], None)
+
+    def runs_user_code(self) -> bool:
+        return False   # the values' own str(), and the driver exit after it
+
     def process_watermark(self, watermark: int) -> None:
         self.current_watermark = watermark
 
@@ -34,6 +41,12 @@ class PrintSinkOperator(Operator):
 class CollectSinkOperator(Operator):
     def process_element(self, value, timestamp) -> None:
         self.output.collect(value, None)
+
+    def process_stamped(self, values, stamps) -> None:
+        self.output.collect_many(values, None)
+
+    def runs_user_code(self) -> bool:
+        return False   # the driver exit after it runs none
 
     def process_watermark(self, watermark: int) -> None:
         self.current_watermark = watermark
