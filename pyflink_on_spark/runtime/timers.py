@@ -312,24 +312,9 @@ class TimerQueue:
         for removed in timers[:taken]:
             del index[removed[1]]
             due.append((timestamp, removed[2], removed[3]))
-        pop = heap.pop
+        pop, sift_down = heap.pop, self._sift_down
         for position in postorder[:taken]:
-            last = pop()
-            size -= 1
-            later = last[0]
-            child = position + position + 1
-            if child + 1 < size and heap[child + 1][0] < heap[child][0]:
-                child += 1
-            while child < size and heap[child][0] < later:
-                moved = heap[child]
-                heap[position] = moved
-                moved[4] = position
-                position = child
-                child += child + 1
-                if child + 1 < size and heap[child + 1][0] < heap[child][0]:
-                    child += 1
-            heap[position] = last
-            last[4] = position
+            sift_down(pop(), position)
         stamps = self._stamps
         if stamps is not None:
             if taken == count:
