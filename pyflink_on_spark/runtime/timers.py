@@ -12,7 +12,7 @@ serialized key instead; not modelled.)
 from __future__ import annotations
 
 import pickle
-from heapq import heapreplace
+from heapq import heappop, heapreplace
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from pyflink_on_spark.runtime.watermarks import MIN_WATERMARK
@@ -33,15 +33,18 @@ class TimerQueue:
     __slots__ = ("_heap", "_index", "_stamps", "_run", "_stale")
 
     def __init__(self) -> None:
-        # _heap[0..n-1]: [timestamp, ident, key, namespace, position]: Flink's 1-based heap
+        # _heap[0..n-1]: [timestamp, position, ident, key, namespace]: Flink's 1-based heap
         # shifted by one (element i's children at 2i+1 and 2i+2: the same tree, so the same
-        # moves), 0-based as heapq's C functions take it (move). An element keeps its own
-        # position, as Flink's heap elements keep their internal index: a move stores an int
-        # into the element instead of hashing its ident into _index again (a pop moves
-        # ~log2(n) elements). _index: ident -> element. _stamps: timestamp -> how many timers
-        # have it, kept from a queue's first move() on (None before: other queues do not pay
-        # for it): when there are as many timestamps as timers, no two are equal, and
-        # heapq's sift (which breaks ties its own way) moves exactly the elements Flink's does.
+        # moves), 0-based as heapq's C functions take it (move, _pop_each). An element keeps
+        # its own position, as Flink's heap elements keep their internal index: a move
+        # stores an int into the element instead of hashing its ident into _index again (a
+        # pop moves ~log2(n) elements). The position second makes the elements compare as
+        # (timestamp, position): heapq's sifts then break ties as Flink's do (see move).
+        # _index: ident -> element. _stamps: timestamp -> how many timers have it, kept
+        # from a queue's first move() on (None before: other queues do not pay for it):
+        # when there are as many timestamps as timers, no two are equal, and heapq's sift
+        # moves exactly the elements Flink's does whatever the positions say, so they may
+        # be left stale (below).
         self._heap: List[Any] = []
         self._index: Dict[Tuple[int, Any, Any], list] = {}
         self._stamps: Optional[Dict[Any, int]] = None
@@ -73,7 +76,7 @@ class TimerQueue:
             if ident in self._index:
                 return
         heap = self._heap
-        element = [timestamp, ident, key, namespace, 0]
+        element = [timestamp, 0, ident, key, namespace]
         self._index[ident] = element
         stamps = self._stamps
         if stamps is not None:
@@ -85,14 +88,14 @@ class TimerQueue:
         if position and timestamp < heap[(position - 1) >> 1][0]:
             self._sift_up(element, position)
         else:
-            element[4] = position
+            element[1] = position
 
     def delete(self, key: Any, namespace: Any, timestamp: int) -> None:
         element = self._index.get((timestamp, hashable_key(key), namespace))
         if element is not None:
             if self._run:
                 self._settle()
-            self._remove_at(element[4])
+            self._remove_at(element[1])
 
     def move(self, key: Any, namespace: Any, timestamp: int, old_namespace: Any,
              old_timestamp: int) -> None:
@@ -102,18 +105,24 @@ class TimerQueue:
         where the register appends it (it is not earlier than its parent there), the delete
         takes exactly it as the last element into the old one's place, so it goes there
         directly (no append, no pop) and sifts from there as the delete's filler would.
-        When that place is the root and no two timers (the new one included) share a
-        timestamp, the sift is heapq.heapreplace's, in C: without equal timestamps its
-        bottom-up sift puts every element where Flink's top-down one does (the elements
-        compare by their timestamps alone then); the positions of the elements it moved up
-        (the path from the root to the new element) are written after it, or, after a
-        long run of such moves, left stale until one is read (see __init__)."""
+        When that place is the root, the sift is heapq.heapreplace's, in C. Without equal
+        timestamps its bottom-up sift (down to a leaf through the earlier child, then back
+        up) puts every element where Flink's top-down one does. With equal ones the
+        elements' positions decide (rebuilt first if stale), the new element's set to
+        -1: between two children of one timestamp the left one (the lower position) counts
+        as earlier, so the path down is Flink's (which takes the right child only when it
+        is strictly earlier), and on the way back up the new element passes every element
+        of its timestamp or later, so it stops below the path's last strictly earlier
+        element, where Flink's sift stops. Then the positions of the elements it moved up
+        (the path from the root to the new element) are written, or, without equal
+        timestamps and after a long run of such moves, left stale until one is read (see
+        __init__)."""
         heap = self._heap
         last = len(heap)   # where register would append the new element
         if last and timestamp >= heap[(last - 1) >> 1][0]:   # and where it would stay
             index = self._index
             ident = (timestamp, key, namespace)
-            element = [timestamp, ident, key, namespace, last]
+            element = [timestamp, last, ident, key, namespace]
             try:
                 held = index.setdefault(ident, element)   # register's look-up and insert
             except TypeError:   # an unhashable key: the two steps below
@@ -146,15 +155,31 @@ class TimerQueue:
                         position = 0
                         moved = heap[0]
                         while moved is not element:   # each moved up from its old place
-                            below = moved[4]
-                            moved[4] = position
+                            below = moved[1]
+                            moved[1] = position
                             position = below
                             moved = heap[position]
-                        element[4] = position
+                        element[1] = position
                         return
                 else:
                     stamps[old_timestamp] = count - 1
                 stamps[timestamp] = stamps.get(timestamp, 0) + 1
+                if heap[0] is old:
+                    # the root's sift in C with equal timestamps: the positions break the
+                    # ties, the new element's (-1) below every other (see above)
+                    if self._run:
+                        self._settle()
+                    element[1] = -1
+                    heapreplace(heap, element)
+                    position = 0
+                    moved = heap[0]
+                    while moved is not element:   # each moved up from its old place
+                        below = moved[1]
+                        moved[1] = position
+                        position = below
+                        moved = heap[position]
+                    element[1] = position
+                    return
             elif held is not None:   # registered already: the register does nothing
                 self.delete(key, old_namespace, old_timestamp)
                 return
@@ -168,7 +193,7 @@ class TimerQueue:
         # down as _sift_down moves it (each child read once a level: the hot loop)
         if self._run:
             self._settle()
-        position = start = old[4]
+        position = start = old[1]
         size = last - 1   # the last index
         child = position + position + 1
         while child < size:   # both children there
@@ -180,7 +205,7 @@ class TimerQueue:
             if moved[0] >= timestamp:
                 break
             heap[position] = moved
-            moved[4] = position
+            moved[1] = position
             position = child
             child += child + 1
         else:
@@ -188,13 +213,13 @@ class TimerQueue:
                 moved = heap[child]
                 if moved[0] < timestamp:
                     heap[position] = moved
-                    moved[4] = position
+                    moved[1] = position
                     position = child
         if position == start:
             self._sift_up(element, position)
         else:
             heap[position] = element
-            element[4] = position
+            element[1] = position
 
     def peek_timestamp(self):
         heap = self._heap
@@ -206,7 +231,7 @@ class TimerQueue:
         if not heap or heap[0][0] > up_to:
             return None
         removed = self._remove_at(0)
-        return removed[0], removed[2], removed[3]
+        return removed[0], removed[3], removed[4]
 
     def pop_all_due(self, up_to: int) -> List[Tuple[int, Any, Any]]:
         """Remove and return every timer with timestamp <= up_to, in firing order: one
@@ -229,28 +254,28 @@ class TimerQueue:
         index = self._index
         popped = len(due)
         # _remove_at(0) inline: the last element takes the root's place and sifts down
-        # (from the root it cannot go up), as _sift_down moves it
+        # (from the root it cannot go up), in C: heappop's sift with the positions breaking
+        # ties, the filler's (-1) below every other (see move); then the positions of the
+        # elements it moved up, the path from the root to the filler
+        if self._run:
+            self._settle()
         while heap and heap[0][0] == timestamp:
-            removed = heap[0]
-            del index[removed[1]]
-            last = heap.pop()
-            size = len(heap)
-            if size:
-                later = last[0]
-                position, child = 0, 1
-                if size > 2 and heap[2][0] < heap[1][0]:
-                    child = 2
-                while child < size and heap[child][0] < later:
-                    moved = heap[child]
-                    heap[position] = moved
-                    moved[4] = position
-                    position = child
-                    child += child + 1
-                    if child + 1 < size and heap[child + 1][0] < heap[child][0]:
-                        child += 1
-                heap[position] = last
-                last[4] = position
-            due.append((timestamp, removed[2], removed[3]))
+            last = heap[-1]
+            if last is heap[0]:
+                removed = heap.pop()
+            else:
+                last[1] = -1
+                removed = heappop(heap)
+                position = 0
+                moved = heap[0]
+                while moved is not last:   # each moved up from its old place
+                    below = moved[1]
+                    moved[1] = position
+                    position = below
+                    moved = heap[position]
+                last[1] = position
+            del index[removed[2]]
+            due.append((timestamp, removed[3], removed[4]))
         popped = len(due) - popped
         stamps = self._stamps
         if popped and stamps is not None:
@@ -310,8 +335,8 @@ class TimerQueue:
         timers = [heap[position] for position in preorder]
         index = self._index
         for removed in timers[:taken]:
-            del index[removed[1]]
-            due.append((timestamp, removed[2], removed[3]))
+            del index[removed[2]]
+            due.append((timestamp, removed[3], removed[4]))
         pop, sift_down = heap.pop, self._sift_down
         for position in postorder[:taken]:
             sift_down(pop(), position)
@@ -327,7 +352,7 @@ class TimerQueue:
         left = [position for position in preorder if position not in ends]
         for position, element in zip(left, timers[taken:]):
             heap[position] = element
-            element[4] = position
+            element[1] = position
 
     def __len__(self) -> int:
         return len(self._heap)
@@ -338,7 +363,7 @@ class TimerQueue:
     def export(self) -> List[Tuple[int, Any, Any]]:
         """The timers as (timestamp, key, namespace) in heap-array order: registering them
         again in this order rebuilds the same heap (so the same firing order)."""
-        return [(element[0], element[2], element[3]) for element in self._heap]
+        return [(element[0], element[3], element[4]) for element in self._heap]
 
     def restore(self, timers, keep: Optional[Callable[[Any], bool]] = None) -> None:
         """Replaces the timers with ``timers`` (as export gives them) whose key ``keep``
@@ -369,14 +394,14 @@ class TimerQueue:
         """Before a position is read: the positions rebuilt if stale, the run ended."""
         if self._stale:
             for position, element in enumerate(self._heap):
-                element[4] = position
+                element[1] = position
             self._stale = False
         self._run = 0
 
     def _remove_at(self, position: int) -> list:
         heap = self._heap
         removed = heap[position]
-        del self._index[removed[1]]
+        del self._index[removed[2]]
         stamps = self._stamps
         if stamps is not None:
             _uncount(stamps, removed[0])
@@ -396,10 +421,10 @@ class TimerQueue:
             if not timestamp < moved[0]:
                 break
             heap[position] = moved
-            moved[4] = position
+            moved[1] = position
             position = parent
         heap[position] = element
-        element[4] = position
+        element[1] = position
 
     def _sift_down(self, element: list, position: int) -> bool:
         """Place ``element`` at ``position`` or below; True if it moved down."""
@@ -413,13 +438,13 @@ class TimerQueue:
         while child < size and heap[child][0] < timestamp:
             moved = heap[child]
             heap[position] = moved
-            moved[4] = position
+            moved[1] = position
             position = child
             child += child + 1
             if child + 1 < size and heap[child + 1][0] < heap[child][0]:
                 child += 1
         heap[position] = element
-        element[4] = position
+        element[1] = position
         return position != start
 
 

@@ -112,7 +112,7 @@ def test_timer_queue_move_leaves_the_heap_of_a_register_then_a_delete(seed):
             up_to = rng.randint(0, 40)
             assert moved.pop_all_due(up_to) == stepped.pop_all_due(up_to)
         assert moved.export() == stepped.export()
-        assert [element[4] for element in moved._heap] == list(range(len(moved)))
+        assert [element[1] for element in moved._heap] == list(range(len(moved)))
     assert moved.pop_all_due(40) == stepped.pop_all_due(40)
 
 

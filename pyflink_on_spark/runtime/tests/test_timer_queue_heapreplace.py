@@ -1,6 +1,7 @@
-"""TimerQueue.move's root sift in C (heapq.heapreplace, taken when no two timers share a
-timestamp) against an independent port of Flink's HeapPriorityQueue: the same heap array
-after every step, with and without equal timestamps, so the firing order stays Flink's."""
+"""TimerQueue's sifts from the root in C (heapq.heapreplace for a move, heapq.heappop for a
+pop: with equal timestamps the positions break the ties) against an independent port of
+Flink's HeapPriorityQueue: the same heap array after every step, with and without equal
+timestamps, so the firing order stays Flink's."""
 from __future__ import annotations
 
 import random
@@ -76,7 +77,7 @@ class FlinkHeap:
 def _check(queue: TimerQueue, reference: FlinkHeap) -> None:
     assert queue.export() == reference.export()
     if not queue._stale:   # (stale after a long run of root replaces: test below)
-        assert [element[4] for element in queue._heap] == list(range(len(queue)))
+        assert [element[1] for element in queue._heap] == list(range(len(queue)))
     stamps = queue._stamps
     if stamps is not None:   # kept from the first move on: exactly the heap's timestamps
         counted = {}
@@ -135,13 +136,22 @@ def test_moves_leave_flinks_heap_with_and_without_equal_timestamps(seed, spread)
     assert queue.pop_all_due(10 ** 9) == reference.pop_all_due(10 ** 9)
 
 
-def test_a_move_from_the_root_with_distinct_timestamps_takes_heapreplace(monkeypatch):
-    """The C sift is taken (the case the test above compares) and leaves Flink's heap."""
+def _counting(monkeypatch, name):
+    """Calls of timers' heapq function `name`, counted (it still runs)."""
+    import heapq
+
     from pyflink_on_spark.runtime import timers
     calls = []
-    monkeypatch.setattr(timers, "heapreplace",
-                        lambda heap, element: calls.append(1) or
-                        __import__("heapq").heapreplace(heap, element))
+    function = getattr(heapq, name)
+    monkeypatch.setattr(timers, name, lambda *args: calls.append(1) or function(*args))
+    return calls
+
+
+def test_a_move_from_the_root_takes_heapreplace_with_and_without_equal_timestamps(
+        monkeypatch):
+    """The C sift is taken for every move of the root's timer (the cases the test above
+    compares) and leaves Flink's heap: distinct timestamps, then equal ones."""
+    calls = _counting(monkeypatch, "heapreplace")
     queue, reference = TimerQueue(), FlinkHeap()
     for key in range(100):
         queue.register(key, "w", 1000 + key * 7)
@@ -154,14 +164,97 @@ def test_a_move_from_the_root_with_distinct_timestamps_takes_heapreplace(monkeyp
         reference.delete(key, "w", old)
         _check(queue, reference)
     assert len(calls) == 300
-    # key 1's timestamp twice in the heap: the Python sift, the same heap
+    # key 1's timestamp twice in the heap: the C sift with the ties broken by position
     queue.register("x", "w", 1007 + 2100)
     reference.register("x", "w", 1007 + 2100)
     queue.move(0, "w", 5000, "w", 1000 + 2100)
     reference.register(0, "w", 5000)
     reference.delete(0, "w", 1000 + 2100)
     _check(queue, reference)
-    assert len(calls) == 300
+    assert len(calls) == 301
+
+
+@pytest.mark.parametrize("seed", range(8))
+@pytest.mark.parametrize("grain", [1, 10, 100, 1000])
+def test_root_moves_with_equal_timestamps_leave_flinks_heap(monkeypatch, seed, grain):
+    """Sessions of keys in turn whose times are rounded to `grain` (many keys share a
+    session end: the ties the C sift breaks by position), the new end sometimes no later
+    than others (a shorter gap: the new timer stops above equal or later ones, where
+    Flink's top-down sift stops), rounds of pops in between (one by one where they are
+    not taken together): after every step the heap and the positions are Flink's."""
+    moves = _counting(monkeypatch, "heapreplace")
+    rng = random.Random(seed)
+    queue, reference = TimerQueue(), FlinkHeap()
+    keys = rng.choice([5, 40, 300])
+    ends = {}
+    clock = 0
+    for step in range(1500):
+        clock += rng.randint(0, 3)
+        key = min(ends, key=lambda k: (ends[k], k)) if ends and rng.random() < 0.8 \
+            else rng.randrange(keys)
+        new = (clock + rng.choice((3000, 3000, 3000, 1500))) // grain * grain
+        old = ends.get(key)
+        if old is None:
+            queue.register(key, "w", new)
+            reference.register(key, "w", new)
+        elif old != new:
+            queue.move(key, "w", new, "w", old)
+            reference.register(key, "w", new)
+            reference.delete(key, "w", old)
+        ends[key] = new
+        _check(queue, reference)
+        if rng.random() < 0.02 and ends:
+            up_to = min(ends.values()) + rng.choice((0, grain, 10 * grain))
+            due = queue.pop_all_due(up_to)
+            assert due == reference.pop_all_due(up_to)
+            for _, fired, _ in due:
+                del ends[fired]
+            _check(queue, reference)
+    assert len(moves) > 150
+    assert queue.pop_all_due(10 ** 9) == reference.pop_all_due(10 ** 9)
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_pops_one_by_one_with_equal_timestamps_leave_flinks_heap(monkeypatch, seed):
+    """The pops pop_all_due takes one by one (heappop, the ties broken by position): timers
+    registered in random order over few timestamps, so that the earliest timestamp's are
+    not a subtree _pop_equal takes, deletes and moves between rounds; positions left stale
+    by a run of root moves first in some runs. After every round the timers fired, their
+    order, the heap and the positions are Flink's."""
+    pops = _counting(monkeypatch, "heappop")
+    rng = random.Random(seed)
+    queue, reference = TimerQueue(), FlinkHeap()
+    clock = 0
+    for _ in range(40):
+        clock += 10
+        if rng.random() < 0.3:   # a long run of root moves: the positions left stale
+            size = rng.randint(30, 80)
+            for key in range(size):
+                queue.register(("s", key), "w", clock + key)
+                reference.register(("s", key), "w", clock + key)
+            ends = {key: clock + key for key in range(size)}
+            for step in range(size):
+                key = min(ends, key=ends.get)
+                new = clock + size + step
+                queue.move(("s", key), "w", new, "w", ends[key])
+                reference.register(("s", key), "w", new)
+                reference.delete(("s", key), "w", ends[key])
+                ends[key] = new
+        for _ in range(rng.randint(5, 120)):
+            stamp = clock + rng.choice((0, 0, 1, 2, 5, 20))
+            key = rng.randrange(60)
+            queue.register(key, "w", stamp)
+            reference.register(key, "w", stamp)
+        for stamp, key, window in rng.sample(reference.export(), min(3, len(queue))):
+            queue.delete(key, window, stamp)
+            reference.delete(key, window, stamp)
+        up_to = clock + rng.choice((0, 1, 5, 30))
+        due = queue.pop_all_due(up_to)
+        assert due == reference.pop_all_due(up_to)
+        _check(queue, reference)
+        assert [element[1] for element in queue._heap] == list(range(len(queue)))
+    assert len(pops) > 100
+    assert queue.pop_all_due(10 ** 9) == reference.pop_all_due(10 ** 9)
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -221,7 +314,7 @@ def test_positions_left_stale_by_a_run_of_root_replaces_are_rebuilt_where_read(s
         _check(queue, reference)
         if action != "round":
             assert not queue._stale
-            assert [element[4] for element in queue._heap] == list(range(len(queue)))
+            assert [element[1] for element in queue._heap] == list(range(len(queue)))
         for key in range(size, size + 3):   # new sessions
             if key not in ends:
                 clock += 1
@@ -270,7 +363,7 @@ def test_a_stale_run_stays_stale_when_the_heap_grows_past_its_threshold():
         queue.delete(key, "w", ends[key])
         reference.delete(key, "w", ends[key])
         _check(queue, reference)
-    assert [element[4] for element in queue._heap] == list(range(len(queue)))
+    assert [element[1] for element in queue._heap] == list(range(len(queue)))
     assert queue.pop_all_due(10 ** 9) == reference.pop_all_due(10 ** 9)
 
 
