@@ -99,11 +99,13 @@ def run(records: int, path: str, slide_seconds: int = 0, function: str = "aggreg
     return best, len(harness.out)
 
 
-def run_sessions(records: int, gap_ms: int, function: str, path: str = "rows") -> tuple:
-    """Event-time session windows of `gap_ms` (record i: key i % 1000, time i ms), ROW
-    records a call (path "rows": process_keyed_stamped_many) or one element a call
-    ("element": _process_session; "general": _process and _on_timer), a watermark every
-    ROW records: (best CPU seconds of 5, the results)."""
+def run_sessions(records: int, gap_ms: int, function: str, path: str = "rows",
+                 grain_ms: int = 1) -> tuple:
+    """Event-time session windows of `gap_ms` (record i: key i % 1000, time i ms rounded
+    down to `grain_ms`: with a grain over 1, keys share session ends), ROW records a call
+    (path "rows": process_keyed_stamped_many) or one element a call ("element":
+    _process_session; "general": _process and _on_timer), a watermark every ROW records:
+    (best CPU seconds of 5, the results)."""
     best = float("inf")
     for _ in range(REPEATS):
         harness = Harness(OPERATORS[function](
@@ -119,11 +121,11 @@ def run_sessions(records: int, gap_ms: int, function: str, path: str = "rows") -
             numbers = range(row, min(records, row + ROW))
             if path == "rows":
                 many([i % 1000 for i in numbers], [(i % 1000, i) for i in numbers],
-                     list(numbers))
+                     [i - i % grain_ms for i in numbers])
             else:
                 for i in numbers:
-                    element((i % 1000, i), i)
-            watermark(numbers[-1])
+                    element((i % 1000, i), i - i % grain_ms)
+            watermark(numbers[-1] - numbers[-1] % grain_ms)
         watermark(MAX_WATERMARK)
         best = min(best, time.process_time() - start)
     return best, len(harness.out)
@@ -187,6 +189,9 @@ def main() -> None:
                              "the general one")
     parser.add_argument("--session-gap-ms", type=int, default=0,
                         help="event-time session windows with this gap (general path)")
+    parser.add_argument("--grain-ms", type=int, default=1,
+                        help="session windows: the records' times rounded down to this (keys "
+                             "then share session ends)")
     parser.add_argument("--count-size", type=int, default=0,
                         help="count windows of this many elements (count_window(size))")
     parser.add_argument("--rows-once", action="store_true",
@@ -206,7 +211,8 @@ def main() -> None:
         if args.count_size:
             result = run_counts(records, args.count_size, args.function, "rows")
         elif args.session_gap_ms:
-            result = run_sessions(records, args.session_gap_ms, args.function, "rows")
+            result = run_sessions(records, args.session_gap_ms, args.function, "rows",
+                                  args.grain_ms)
         else:
             result = run(records, "rows", args.slide_seconds, args.function)
         print("rows path once: %d records, %d results" % (records, result[1]))
@@ -227,11 +233,12 @@ def main() -> None:
         return
     if args.session_gap_ms:
         (rows, out), (fast, out_fast), (general, out_general) = (
-            run_sessions(records, args.session_gap_ms, args.function, path)
+            run_sessions(records, args.session_gap_ms, args.function, path, args.grain_ms)
             for path in ("rows", "element", "general"))
         assert out == out_fast == out_general, (out, out_fast, out_general)
-        print("window paths, %d records, session windows (gap %d ms), %s, %d results (CPU s, "
-              "best of 5)" % (records, args.session_gap_ms, args.function, out))
+        print("window paths, %d records, session windows (gap %d ms, times rounded to %d ms), "
+              "%s, %d results (CPU s, best of 5)" % (records, args.session_gap_ms,
+                                                      args.grain_ms, args.function, out))
         print("  rows (_session_rows)                     %.3f s  %8.0f rec/s"
               % (rows, records / rows))
         print("  per element (_process_session)           %.3f s  %8.0f rec/s  %.2fx the rows' "
