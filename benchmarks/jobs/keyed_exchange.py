@@ -1,9 +1,9 @@
 """Benchmark job (unmodified PyFlink program): the window jobs' plan with no window: N
 generated records -> (key, n) -> [event-time timestamps] -> key_by -> a filter that keeps
-one record a key. It runs what every keyed window job runs before and around its window operator:
-the source stage (map, timestamps, key, route), the keyed exchange, and the keyed stage's
-entry (rows in, each record's key set, one user call). benchmarks/window_bound.py times it
-against the window jobs' floors.
+one record a key. It runs what every keyed window job runs before and around its window
+operator: the source stage (map, timestamps, key, route), the keyed exchange, and the
+keyed stage's entry (rows unmarshalled into a keyed filter, one user call a record).
+benchmarks/window_bound.py times it against the window jobs' floors.
 
 Prints one line: RESULT records=N keys=K seconds=T checksum=C, C = the records kept + the sum
 of their n (the first record of every key).
